@@ -73,6 +73,13 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+def _constant(value: Any) -> Any:
+    def provide() -> Any:
+        return value
+
+    return provide
+
+
 def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
     """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
     svc = services if services is not None else build_services(settings)
@@ -83,7 +90,10 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
     handlers: list[Any] = [healthz, *svc.route_handlers()]
     return Litestar(
         route_handlers=handlers,
-        dependencies={"services": Provide(lambda: svc, sync_to_thread=False)},
+        dependencies={
+            "services": Provide(lambda: svc, sync_to_thread=False),
+            **{name: Provide(_constant(comp), sync_to_thread=False) for name, comp in svc.components.items()},
+        },
         middleware=[DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
         exception_handlers={
             errors.DocchatError: _docchat_error_handler,

@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from store.config import Settings
 from store.errors import DocchatError
@@ -16,7 +17,7 @@ from store.logging import configure_logging
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    overrides: dict[str, object] = {}
+    overrides: dict[str, Any] = {}
     if getattr(args, "data_dir", None):
         overrides["data_dir"] = Path(args.data_dir).expanduser()
     if getattr(args, "host", None):
