@@ -55,6 +55,66 @@ class Services:
             await comp.stop()
 
 
-def build_services(settings: Settings) -> Services:
-    """Wire the whole service from settings. Extended as each package lands."""
-    return Services(settings=settings)
+@dataclass
+class RetrieverComponent:
+    """Starts (``index.ensure()``) and closes the retriever shared by ingest and chat; no routes."""
+
+    retriever: Any
+
+    def route_handlers(self) -> list[Any]:
+        return []
+
+    async def start(self) -> None:
+        await self.retriever.start()
+
+    async def stop(self) -> None:
+        await self.retriever.close()
+
+
+def build_services(settings: Settings, *, model: Any = None) -> Services:
+    """Wire the whole service from settings: stores, retriever, ingest, chat (and the web UI).
+
+    ``model`` replaces the configured chat model (tests and benchmarks pass a double).
+    """
+    from ingest.service import build_ingest_service
+    from retrieval.search import build_retriever
+
+    from chat.model import build_chat_model
+    from chat.service import ChatService
+    from store import open_blob_store, open_item_table, open_session_store
+
+    if settings.backend == "local":
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    retriever = build_retriever(settings)
+    ingest = build_ingest_service(
+        settings,
+        items=open_item_table(settings, "workflows"),
+        blobs=open_blob_store(settings, "documents"),
+        retriever=retriever,
+    )
+    chat = ChatService(
+        settings=settings,
+        sessions=open_session_store(settings),
+        model=model if model is not None else build_chat_model(settings),
+        retriever=retriever,
+        ingest=ingest,
+    )
+    components: dict[str, Component] = {"retrieval": RetrieverComponent(retriever), "ingest": ingest, "chat": chat}
+    web = _web_component(settings)
+    if web is not None:
+        components["web"] = web
+    verifier: Callable[[str], str] | None = None
+    if settings.backend == "aws" and settings.cognito_user_pool_id and settings.cognito_client_id:
+        from chat.jwt_auth import CognitoVerifier
+
+        verifier = CognitoVerifier.from_settings(settings)
+    return Services(settings=settings, components=components, verifier=verifier)
+
+
+def _web_component(settings: Settings) -> Component | None:
+    try:
+        from chat.web_routes import build_web_component
+    except ImportError:  # the web UI is optional in an API-only install
+        return None
+    component: Component = build_web_component(settings)
+    return component

@@ -40,6 +40,10 @@ class Chunk:
     language: str = "en"
     bboxes: tuple[BBox, ...] = ()
     workflow_id: str | None = None
+    #: where each page starts in ``text``: ``(page, char offset)``, ascending; ``()`` = all of it on ``page_start``
+    page_offsets: tuple[tuple[int, int], ...] = ()
+    #: one box per line: ``(char offset where the line starts in text, its box)``, ascending offsets
+    line_boxes: tuple[tuple[int, BBox], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +56,21 @@ class Hit:
     text: str
     score: float
     project_id: str = ""
-    bbox: BBox | None = None
+    bbox: BBox | None = None  # the chunk's first box (``bboxes[0]``)
     extra: dict[str, float] = field(default_factory=dict)  # per-mode ranks/scores for diagnostics
+    bboxes: tuple[BBox, ...] = ()  # every box of the chunk (merged runs of lines, one or more per page)
+    page_offsets: tuple[tuple[int, int], ...] = ()  # as ``Chunk.page_offsets``
+    line_boxes: tuple[tuple[int, BBox], ...] = ()  # as ``Chunk.line_boxes``
+
+
+def page_at(page_offsets: Sequence[tuple[int, int]], offset: int, default: int) -> int:
+    """The page holding character ``offset`` of a chunk's text (``default`` without offsets)."""
+    page = default
+    for p, start in page_offsets:
+        if start > offset:
+            break
+        page = p
+    return page
 
 
 @dataclass(frozen=True, slots=True)

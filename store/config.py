@@ -32,6 +32,8 @@ class Settings:
     port: int = 8000
     log_level: str = "INFO"
     log_json: bool = False
+    #: glibc malloc arenas for ``up``/``serve``/``worker`` (mallopt M_ARENA_MAX at start-up); 0 = glibc's default
+    malloc_arena_max: int = 2
 
     # --- AWS (boto3's own AWS_REGION / AWS_ENDPOINT_URL are honoured) --------
     aws_region: str = "us-east-1"
@@ -58,6 +60,10 @@ class Settings:
     parse_timeout_seconds: float = 120.0
     parse_memory_mb: int = 2048
     render_dpi: int = 150
+    render_grayscale: bool = False  # greyscale page PNGs: ~2.5x faster to render and 2.4x smaller
+    ocr_engine: Literal["rapidocr", "paddle"] = "rapidocr"  # paddle = the GPU worker image
+    ocr_threads: int = 0  # ONNX Runtime intra-op threads for OCR; 0 = all cores
+    tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
 
     # --- retrieval -----------------------------------------------------------
     embedder: Literal["local", "bedrock"] = "local"
@@ -69,6 +75,16 @@ class Settings:
     opensearch_index: str = "docchat-chunks"
     chunk_tokens: int = 256
     chunk_overlap_tokens: int = 48
+    embedding_threads: int = 0  # local embedder OpenMP threads (0 = all cores)
+    embedding_batch_size: int = 16  # texts per local embedder call
+    embedding_concurrency: int = 4  # parallel Bedrock InvokeModel requests
+    local_embedding_model_dir: Path | None = None  # HF export of multilingual-e5-small for the torch GPU path
+    opensearch_knn_engine: str = "faiss"  # faiss | lucene | nmslib
+    opensearch_space_type: str = "cosinesimil"
+    opensearch_analyzers: str = "ko=nori,ja=kuromoji"  # language=analyzer subfields; others use "standard"
+    hybrid_keyword_weight: float = 0.5  # weight of BM25 in the hybrid mean (both index backends)
+    hybrid_fusion: str = "min_max"  # LanceDB hybrid: min_max | z_score | rrf
+    ann_min_rows: int = 50_000  # LanceDB builds an ANN index once a table has this many chunks
 
     # --- chat ----------------------------------------------------------------
     chat_model: Literal["local", "bedrock"] = "local"
@@ -81,6 +97,16 @@ class Settings:
     compaction_threshold_tokens: int = 150_000
     disconnect_policy: Literal["partial", "finish"] = "partial"
     sse_keepalive_seconds: float = 15.0
+    # chat models (chat/model.py, chat/bedrock_model.py, chat/context.py)
+    thinking_budget_tokens: int = 0  # extended thinking budget; 0 = off
+    bedrock_compaction: bool | None = None  # server-side compaction; None = by model id
+    bedrock_base_url: str | None = None  # a VPC endpoint (or a fake runtime in tests)
+    model_max_retries: int = 2
+    model_timeout_seconds: float = 300.0
+    #: partial policy: how long a generation waits for a client to reconnect before it is stopped
+    disconnect_grace_seconds: float = 5.0
+    #: how long a finished generation's events stay replayable (GET …/stream with Last-Event-ID)
+    generation_retention_seconds: float = 120.0
 
     # --- auth ----------------------------------------------------------------
     cognito_region: str | None = None
@@ -120,6 +146,8 @@ class Settings:
             raise ConfigError("DOCCHAT_INLINE_MAX_BYTES must be between 1 and 389120 (DynamoDB's 400 KB item)")
         if not 0.0 < self.high_priority_share < 1.0:
             raise ConfigError("DOCCHAT_HIGH_PRIORITY_SHARE must be strictly between 0 and 1")
+        if self.malloc_arena_max < 0:
+            raise ConfigError("DOCCHAT_MALLOC_ARENA_MAX must be 0 (glibc default) or a positive number of arenas")
         if self.embedding_dimension not in (256, 384, 512, 1024):
             raise ConfigError("DOCCHAT_EMBEDDING_DIMENSION must be 256, 384, 512 or 1024")
 

@@ -7,6 +7,14 @@ Adapters (``DynamoItemTable`` in ``store/dynamo.py``, ``SqliteItemTable`` in
 Items are plain dicts: ``str``/``int``/``float``/``bool``/``None``/``list``/
 ``dict``/``bytes`` values, keys ``PK`` and ``SK`` always strings. Numbers come
 back as ``int`` when integral, else ``float`` (never ``Decimal``).
+
+Limits are DynamoDB's on every adapter: 400 KB per item (``item_size``), 1 MB per
+query page, 100 operations per transaction, 25 per batch request. Items whose
+``expire_at`` (epoch seconds) lies in the past are left out of every read. One
+known difference: DynamoDB deletes expired items lazily and until then a
+condition still sees them; the SQLite table treats them as absent at once.
+Open one table per file/table name per process and share it: adapters are
+thread-safe (the SQLite one keeps a connection per thread and a purge thread).
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from store.errors import InvalidInput
 
 Item: TypeAlias = dict[str, Any]
 
@@ -179,3 +189,76 @@ def query_all(
         if page.cursor is None:
             return out
         cursor = page.cursor
+
+
+# --- helpers shared by the adapters --------------------------------------------
+
+
+def number_size(value: int | float) -> int:
+    """DynamoDB's size of a number: 1 byte per two significant digits, plus 1."""
+    text = repr(value) if isinstance(value, float) else str(value)
+    digits = text.lstrip("-").split("e")[0].split("E")[0].replace(".", "").strip("0") or "0"
+    return (len(digits) + 1) // 2 + 1
+
+
+def value_size(value: Any) -> int:
+    """Bytes a value occupies in a DynamoDB item (the documented approximation)."""
+    if value is None or isinstance(value, bool):
+        return 1
+    if isinstance(value, str):
+        return len(value.encode("utf-8"))
+    if isinstance(value, bytes | bytearray):
+        return len(value)
+    if isinstance(value, int | float):
+        return number_size(value)
+    if isinstance(value, Mapping):
+        return 3 + sum(len(str(k).encode("utf-8")) + 1 + value_size(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return 3 + sum(1 + value_size(v) for v in value)
+    # Decimal and other number-likes
+    return number_size(float(value))
+
+
+def item_size(item: Mapping[str, Any]) -> int:
+    """An item's size as DynamoDB counts it: attribute names plus values (UTF-8)."""
+    return sum(len(k.encode("utf-8")) + value_size(v) for k, v in item.items())
+
+
+def is_expired(item: Mapping[str, Any], now: float, ttl_attribute: str = "expire_at") -> bool:
+    """True when the item's TTL attribute (epoch seconds) lies in the past."""
+    exp = item.get(ttl_attribute)
+    if exp is None or isinstance(exp, bool) or not isinstance(exp, int | float):
+        return False
+    return exp < now
+
+
+def condition_attrs(cond: Condition | None) -> list[str]:
+    """Every attribute name a condition refers to (for validation and placeholders)."""
+    if cond is None:
+        return []
+    if isinstance(cond, And | Or):
+        return [a for part in cond.parts for a in condition_attrs(part)]
+    return [cond.attr]
+
+
+def validate_update(
+    to_set: Mapping[str, Any] | None,
+    set_if_missing: Mapping[str, Any] | None,
+    add: Mapping[str, int | float] | None,
+    remove: Sequence[str] | None,
+    key_attrs: Sequence[str] = ("PK", "SK"),
+) -> None:
+    """Reject what DynamoDB rejects: key attributes changed, one attribute in two clauses, non-numeric ``add``."""
+    seen: set[str] = set()
+    for clause in (to_set or {}, set_if_missing or {}, add or {}, remove or ()):
+        for attr in clause:
+            if attr in key_attrs:
+                raise InvalidInput(f"cannot update key attribute {attr!r}")
+            if attr in seen:
+                raise InvalidInput(f"attribute {attr!r} appears in two update clauses")
+            seen.add(attr)
+    for attr, inc in (add or {}).items():
+        if isinstance(inc, bool) or not isinstance(inc, int | float):
+            raise InvalidInput(f"add {attr!r}: increment must be a number")
+    if not seen:
+        raise InvalidInput("update without any attribute to change")

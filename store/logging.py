@@ -8,6 +8,19 @@ import sys
 import structlog
 
 
+class _StderrLogger:
+    """Writes each line to whatever ``sys.stderr`` is *now* (pytest's capture swaps it)."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    log = debug = info = warn = warning = error = err = critical = fatal = exception = msg
+
+
+def _stderr_logger_factory(*_args: object) -> _StderrLogger:
+    return _StderrLogger()
+
+
 def configure_logging(level: str = "INFO", *, json: bool = False) -> None:
     """Configure structlog and the stdlib root logger. Safe to call more than once."""
     lvl = logging.getLevelName(level.upper())
@@ -28,7 +41,7 @@ def configure_logging(level: str = "INFO", *, json: bool = False) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(lvl),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger_factory,
         cache_logger_on_first_use=False,
     )
 

@@ -1,0 +1,211 @@
+"""Multilingual sentence splitting and overlap scoring for the extractive ``LocalModel`` (pure).
+
+Korean, Japanese, Chinese and Latin-script text: sentences end at ``. ! ?`` followed by
+whitespace, at ``。！？`` (no space needed) and at line breaks. Terms are lower-cased Latin
+words and numbers (stop words dropped, a plural ``s`` stripped) plus character bigrams of
+Hangul/Kana/Han runs — CJK text has no reliable word boundaries (Korean particles attach
+to the word), and bigrams match across them. Scores are IDF-weighted coverage of the
+question's terms.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Language = Literal["ko", "ja", "zh", "en"]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[。！？])\s*|\n+")
+_WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*%?|[^\W\d_]+", re.UNICODE)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+_STOP = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have how i if in into is it its
+    me my of on or our so than that the their them then there these they this to was we were what when where which
+    who whom why will with would you your about please tell show give find any all much many""".split()
+)
+# Question words that carry no content (bigrams of these would otherwise count).
+_CJK_STOP = frozenset(
+    [
+        "무엇",
+        "무슨",
+        "어떤",
+        "어떻",
+        "얼마",
+        "언제",
+        "어디",
+        "누가",
+        "왜",
+        "인가",
+        "인가요",
+        "나요",
+        "까요",
+        "입니",
+        "니까",
+        "있나",
+        "습니",
+        "해주",
+        "마인",
+        "가요",
+        "했나",
+        "됐나",
+        "되나",
+        "나요",
+        "려줘",
+        "해줘",
+        "설명",
+        "주세",
+        "세요",
+        "알려",
+        "려주",
+        "ですか",
+        "すか",
+        "何で",
+        "どの",
+        "どう",
+        "いつ",
+        "どこ",
+        "教え",
+        "えて",
+        "てく",
+        "くだ",
+        "ださ",
+        "さい",
+    ]
+)
+MAX_SENTENCE_CHARS = 400
+_ABBREVIATIONS = frozenset(
+    "mr. mrs. ms. dr. prof. st. vs. etc. e.g. i.e. no. fig. p. pp. vol. inc. ltd. co. corp. jan. feb. mar. apr. "
+    "jun. jul. aug. sep. sept. oct. nov. dec. approx. dept. est.".split()
+)
+
+
+def detect_language(text: str) -> Language:
+    counts = {
+        "ko": len(_HANGUL.findall(text)),
+        "ja": len(_KANA.findall(text)),
+        "zh": len(_HAN.findall(text)),
+        "en": len(_LATIN.findall(text)),
+    }
+    if counts["ko"] and counts["ko"] * 2 >= counts["en"]:
+        return "ko"
+    if counts["ja"]:
+        return "ja"
+    if counts["zh"] and counts["zh"] * 2 >= counts["en"]:
+        return "zh"
+    return "en"
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (whitespace collapsed; over-long ones clipped at a word boundary)."""
+    pieces: list[str] = []
+    for raw in _SENTENCE_END.split(text):
+        piece = " ".join(raw.split())
+        if pieces and _ends_with_abbreviation(pieces[-1]) and piece:
+            pieces[-1] = pieces[-1] + " " + piece
+        elif piece:
+            pieces.append(piece)
+    out: list[str] = []
+    for sentence in pieces:
+        if len(sentence) < 2:
+            continue
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            cut = sentence.rfind(" ", 0, MAX_SENTENCE_CHARS)
+            sentence = sentence[: cut if cut > MAX_SENTENCE_CHARS // 2 else MAX_SENTENCE_CHARS] + "…"
+        out.append(sentence)
+    return out
+
+
+def _ends_with_abbreviation(piece: str) -> bool:
+    last = piece.rsplit(" ", 1)[-1].lower()
+    return last in _ABBREVIATIONS or bool(re.fullmatch(r"[a-z]\.", last))
+
+
+def terms(text: str) -> list[str]:
+    """Index terms: Latin words/numbers and CJK character bigrams."""
+    out: list[str] = []
+    lowered = text.lower()
+    for word in _WORD.findall(lowered):
+        if _CJK_RUN.fullmatch(word):
+            continue
+        if word in _STOP or (len(word) < 2 and not word.isdigit()):
+            continue
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    for run in _CJK_RUN.findall(lowered):
+        if len(run) == 1:
+            out.append(run)
+            continue
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if gram not in _CJK_STOP:
+                out.append(gram)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    ref: str
+    sentence: str
+    source_rank: int  # position of its source in the tool results (0 = best hit)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    score: float
+    candidate: Candidate
+
+
+def rank(question: str, candidates: Sequence[Candidate], *, min_score: float = 0.2) -> list[Scored]:
+    """Candidates ordered by IDF-weighted coverage of the question's terms (best first)."""
+    q_terms = set(terms(question))
+    if not q_terms or not candidates:
+        return []
+    cand_terms = [set(terms(c.sentence)) for c in candidates]
+    df: Counter[str] = Counter()
+    for ts in cand_terms:
+        df.update(ts & q_terms)
+    n = len(candidates)
+    idf = {t: math.log(1.0 + (n + 1) / (1 + df[t])) for t in q_terms}
+    total = sum(idf.values())
+    scored: list[Scored] = []
+    for cand, ts in zip(candidates, cand_terms, strict=True):
+        hit = sum(idf[t] for t in ts & q_terms)
+        if not hit:
+            continue
+        coverage = hit / total
+        # prefer the retriever's better hits slightly, and penalise fragments
+        score = coverage + 0.02 / (1 + cand.source_rank) - (0.05 if len(cand.sentence) < 15 else 0.0)
+        if coverage >= min_score:
+            scored.append(Scored(score, cand))
+    scored.sort(key=lambda s: (-s.score, s.candidate.source_rank))
+    return scored
+
+
+def pick(scored: Sequence[Scored], *, limit: int = 4, per_source: int = 2, relative: float = 0.5) -> list[Scored]:
+    """The best few (each at least ``relative`` × the best score), ≤ ``per_source`` per source, no duplicates."""
+    out: list[Scored] = []
+    per: Counter[str] = Counter()
+    seen: set[str] = set()
+    floor = scored[0].score * relative if scored else 0.0
+    for s in scored:
+        if s.score < floor:
+            break
+        key = "".join(s.candidate.sentence.split()).lower()
+        if key in seen or per[s.candidate.ref] >= per_source:
+            continue
+        out.append(s)
+        seen.add(key)
+        per[s.candidate.ref] += 1
+        if len(out) >= limit:
+            break
+    return out

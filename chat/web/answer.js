@@ -1,0 +1,135 @@
+// One assistant message on screen: streamed markdown, tool activity, citation chips, notes.
+import { h, icon } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+
+const TOOL_VERBS = { search_documents: "searching", read_page: "reading" };
+
+/** "searching: “query”" / "reading: page 3" — a one-line summary of a tool call. */
+export function toolLabel(ev) {
+  if (ev.summary) return String(ev.summary);
+  const input = ev.input || {};
+  const verb = TOOL_VERBS[ev.name] || `using ${ev.name}`;
+  if (ev.name === "search_documents" && input.query) return `${verb}: “${input.query}”`;
+  if (ev.name === "read_page") {
+    const file = ev.file_name || input.file_name;
+    return `${verb}: ${file ? `${file}, ` : ""}page ${input.page ?? "?"}`;
+  }
+  return verb;
+}
+
+/** One assistant message on screen; text may keep arriving. */
+export class AnswerView {
+  constructor(container, { onCitation }) {
+    this.text = "";
+    this.citations = new Map();
+    this.onCitation = onCitation;
+    this.body = h("div.md");
+    this.activity = h("ul.activity", { "aria-label": "Tool activity" });
+    this.chips = h("div.citations", { role: "group", "aria-label": "Sources" });
+    this.meta = h("div.meta");
+    this.el = h("article.message.assistant", { "aria-label": "Answer" },
+      this.activity, this.body, this.chips, this.meta);
+    this.el.addEventListener("click", (e) => {
+      const ref = e.target.closest?.("sup.ref");
+      if (!ref) return;
+      const c = [...this.citations.values()].find((x) => x.ref === ref.dataset.ref);
+      if (c) this.onCitation(c);
+    });
+    this._frame = 0;
+    container.append(this.el);
+  }
+
+  setStreaming(on) {
+    this.el.classList.toggle("streaming", on);
+    this.el.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  append(delta) {
+    this.text += delta;
+    if (!this._frame) {
+      this._frame = requestAnimationFrame(() => { this._frame = 0; this.render(); });
+    }
+  }
+
+  setText(text) {
+    this.text = text || "";
+    this.render();
+  }
+
+  render() {
+    this.body.innerHTML = renderMarkdown(this.text);
+    for (const sup of this.body.querySelectorAll("sup.ref")) {
+      const known = [...this.citations.values()].some((c) => c.ref === sup.dataset.ref);
+      sup.classList.toggle("linked", known);
+      if (known) { sup.tabIndex = 0; sup.setAttribute("role", "button"); }
+    }
+  }
+
+  tool(ev) {
+    const key = ev.id || ev.tool_use_id || `${ev.name}:${JSON.stringify(ev.input || {})}`;
+    let li = this.activity.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (!li) {
+      li = h("li", { dataset: { key } });
+      this.activity.append(li);
+    }
+    const status = String(ev.status || "");
+    let suffix = "";
+    if (status === "error" || status === "failed") suffix = ` — failed${ev.error ? `: ${ev.error}` : ""}`;
+    else if (Number.isInteger(ev.results)) suffix = ` — ${ev.results} result${ev.results === 1 ? "" : "s"}`;
+    li.textContent = toolLabel(ev) + suffix;
+    li.className = ["done", "completed", "ok", "finished"].includes(status) ? "done"
+      : ["error", "failed"].includes(status) ? "failed" : "running";
+  }
+
+  citation(c) {
+    const key = `${c.document_id}#${c.page}#${c.ref || c.chunk_id || ""}`;
+    if (this.citations.has(key)) return;
+    this.citations.set(key, c);
+    // one chip per (document, page): further refs to it add their box to the same chip
+    const pageKey = `${c.document_id}#${c.page}`;
+    let chip = this.chips.querySelector(`[data-page-key="${CSS.escape(pageKey)}"]`);
+    if (chip) {
+      chip._citations.push(c);
+    } else {
+      const label = `${c.file_name || "document"} · p. ${c.page}`;
+      chip = h("button.chip", {
+        type: "button", dataset: { pageKey },
+        title: c.quote ? c.quote : label,
+        "aria-label": `Open source: ${label}`,
+      }, icon("doc", 14), h("span.chip-label", { text: label }));
+      chip._citations = [c];
+      chip.addEventListener("click", () => this.onCitation(chip._citations[0], chip._citations));
+      this.chips.append(chip);
+    }
+    this.render();
+  }
+
+  finish(data) {
+    this.setStreaming(false);
+    for (const li of this.activity.querySelectorAll("li.running")) li.className = "done";
+    this.activity.classList.add("settled");
+    const reason = data && data.stop_reason;
+    const notes = { interrupted: "Stopped — the partial answer was saved.", stopped: "Stopped — the partial answer was saved.",
+      max_tokens: "The answer hit the length limit.", cancelled: "Stopped." };
+    if (notes[reason]) this.note(notes[reason]);
+    if (!this.text.trim() && !notes[reason]) this.note("No answer text.");
+  }
+
+  usage(u) {
+    if (!u) return;
+    const cached = u.cache_read ? ` · ${u.cache_read} from cache` : "";
+    this.meta.dataset.usage = `${u.input ?? 0} in · ${u.output ?? 0} out${cached}`;
+    this.meta.title = `tokens: ${this.meta.dataset.usage}`;
+  }
+
+  note(text, kind = "note") {
+    this.meta.append(h(`p.${kind}`, { text }));
+  }
+
+  error(text, retry) {
+    this.setStreaming(false);
+    const p = h("p.error-text", { role: "alert", text });
+    if (retry) p.append(" ", h("button.ghost.small", { type: "button", onclick: () => { p.remove(); retry(); } }, "Retry"));
+    this.meta.append(p);
+  }
+}

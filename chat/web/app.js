@@ -1,0 +1,309 @@
+// docchat in the browser: boot, sign-in, and the glue between the panels.
+import { Api, ApiError, Unreachable, sleep } from "./api.js";
+import { CognitoAuth, LocalAuth, recentUsers } from "./auth.js";
+import { ChatPane } from "./chat.js";
+import { DocumentsPanel } from "./documents.js";
+import { $, clear, h } from "./dom.js";
+import { SessionsPanel } from "./sessions.js";
+import { PageViewer } from "./viewer.js";
+
+const PROJECT_KEY = "docchat.project";
+const DEFAULT_PROJECT = "My documents";
+
+// ---- the "cannot reach the server" banner ------------------------------------------------------
+
+const banner = {
+  down: false,
+  probing: false,
+  show(text) {
+    const el = $("#banner");
+    el.textContent = text;
+    el.hidden = false;
+  },
+  hide() {
+    $("#banner").hidden = true;
+  },
+  /** Called by the API client after every request: false = no answer at all. */
+  reachable(ok) {
+    if (ok) {
+      if (banner.down) { banner.down = false; banner.hide(); }
+      return;
+    }
+    banner.down = true;
+    banner.show(`Cannot reach the docchat server at ${location.host}. Is it still running? Retrying…`);
+    banner.probe();
+  },
+  async probe() {
+    if (banner.probing) return;
+    banner.probing = true;
+    try {
+      for (let i = 0; banner.down; i++) {
+        await sleep(Math.min(1000 * 2 ** i, 10000));
+        try {
+          const r = await fetch("/healthz", { cache: "no-store" });
+          if (r.ok) { banner.down = false; banner.hide(); }
+        } catch {
+          // still down
+        }
+      }
+    } finally {
+      banner.probing = false;
+    }
+  },
+};
+
+function showError(err, { quiet = false } = {}) {
+  if (err instanceof Unreachable) return; // the banner says it
+  if (quiet) return;
+  const el = $("#banner");
+  el.textContent = err instanceof ApiError ? `${err.message} (HTTP ${err.status})` : String(err.message || err);
+  el.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { if (!banner.down) el.hidden = true; }, 6000);
+}
+
+// ---- boot --------------------------------------------------------------------------------------
+
+async function loadConfig() {
+  for (let i = 0; ; i++) {
+    try {
+      const r = await fetch("/v1/config", { cache: "no-store" });
+      if (r.ok) { banner.hide(); return await r.json(); }
+      banner.show(`The server answered /v1/config with HTTP ${r.status}. Retrying…`);
+    } catch {
+      banner.show(`Cannot reach the docchat server at ${location.host}. Is it running? Retrying…`);
+    }
+    await sleep(Math.min(1000 * 2 ** i, 10000));
+  }
+}
+
+async function boot() {
+  const config = await loadConfig();
+  const auth = config.mode === "aws" ? new CognitoAuth(config) : new LocalAuth();
+  let signedIn = false;
+  try {
+    signedIn = await auth.restore();
+  } catch (err) {
+    showSignIn(auth, err.message);
+    return;
+  }
+  if (!signedIn) { showSignIn(auth); return; }
+  startApp(config, auth);
+}
+
+function showSignIn(auth, error = "") {
+  $("#app").hidden = true;
+  $("#signin").hidden = false;
+  if (auth.mode === "aws") {
+    $("#signin-cognito").hidden = false;
+    $("#signin-cognito-error").textContent = error || (auth.configured ? "" : "Sign-in is not configured on this server.");
+    const btn = $("#signin-cognito-button");
+    btn.disabled = !auth.configured;
+    btn.onclick = () => auth.signIn().catch((err) => { $("#signin-cognito-error").textContent = err.message; });
+    btn.focus();
+    return;
+  }
+  const form = $("#signin-form");
+  form.hidden = false;
+  const input = $("#signin-name");
+  const recent = $("#signin-recent");
+  clear(recent);
+  const names = recentUsers();
+  if (names.length) {
+    recent.append(h("span.muted.small", { text: "Recent: " }));
+    for (const name of names) {
+      recent.append(h("button.chip", { type: "button", onclick: () => { input.value = name; form.requestSubmit(); } }, name));
+    }
+  }
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    try {
+      auth.signIn(input.value);
+    } catch (err) {
+      $("#signin-error").textContent = err.message;
+      return;
+    }
+    location.reload();
+  };
+  input.focus();
+}
+
+// ---- the signed-in app ------------------------------------------------------------------------
+
+function startApp(config, auth) {
+  $("#signin").hidden = true;
+  $("#app").hidden = false;
+  $("#user-name").textContent = auth.user;
+  $("#user-name-narrow").textContent = auth.user;
+  $("#sign-out").onclick = () => auth.signOut();
+  $("#sign-out-narrow").onclick = () => auth.signOut();
+
+  const api = new Api(() => auth.fresh(), {
+    onReachable: banner.reachable,
+    onUnauthorized: () => {
+      if (auth.mode === "aws") showSignIn(auth, "Your sign-in expired. Please sign in again.");
+    },
+  });
+  const state = { projects: [], projectId: null };
+  const storageKey = `${PROJECT_KEY}:${auth.user}`;
+
+  const viewer = new PageViewer({ api, dpi: config.render_dpi });
+  const layout = wireLayout();
+
+  const sessions = new SessionsPanel({
+    api, list: $("#session-list"), status: $("#session-status"),
+    onOpen: (id) => { route(id); layout.closePanels(); },
+    onDeleted: (id) => { if (chat.sessionId === id) route(null); },
+    onError: showError,
+  });
+
+  const chat = new ChatPane({
+    api, messages: $("#messages"), input: $("#composer-input"), form: $("#composer"),
+    send: $("#send"), stop: $("#stop"),
+    getProjectId: () => state.projectId,
+    onCitation: (c, all) => viewer.open(c, all),
+    onSessionCreated: (s) => {
+      sessions.currentId = s.session_id;
+      sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
+      history.replaceState(null, "", `#s=${encodeURIComponent(s.session_id)}`);
+    },
+    onTurnDone: async (id) => {
+      // the server titles a chat after its first exchange: pick the title up
+      try {
+        const s = await api.get(`/v1/sessions/${encodeURIComponent(id)}`);
+        sessions.upsert({ session_id: id, title: s.title, updated_at: s.updated_at });
+      } catch {
+        // keep the old title
+      }
+    },
+    onSessionInfo: (info) => {
+      // show the documents of the project this chat belongs to
+      const pid = info && info.project_id;
+      if (pid && pid !== state.projectId && state.projects.some((p) => p.project_id === pid)) {
+        $("#project-select").value = pid;
+        setProject(pid);
+      }
+    },
+    onError: showError,
+  });
+
+  const documents = new DocumentsPanel({
+    api, list: $("#document-list"), dropzone: $("#dropzone"), fileInput: $("#file-input"),
+    maxBytes: config.max_upload_bytes,
+    // the first upload creates a project; the panel keeps its in-flight rows (no reload)
+    ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT, { reload: false })),
+    onError: showError,
+  });
+
+  async function loadProjects() {
+    try {
+      const body = await api.get("/v1/projects");
+      state.projects = Array.isArray(body) ? body : body.items || body.projects || [];
+    } catch (err) {
+      showError(err);
+      state.projects = [];
+    }
+    const saved = localStorage.getItem(storageKey);
+    const pick = state.projects.find((p) => p.project_id === saved) || state.projects[0];
+    renderProjects(pick ? pick.project_id : null);
+  }
+
+  function renderProjects(selectedId, reload = true) {
+    const select = $("#project-select");
+    clear(select);
+    if (!state.projects.length) select.append(h("option", { value: "", text: "No project yet" }));
+    for (const p of state.projects) {
+      select.append(h("option", { value: p.project_id, text: p.name || p.project_id }));
+    }
+    select.value = selectedId || "";
+    setProject(selectedId, reload);
+  }
+
+  function setProject(id, reload = true) {
+    state.projectId = id || null;
+    if (id) localStorage.setItem(storageKey, id);
+    if (reload) documents.load(state.projectId);
+    else documents.projectId = state.projectId;
+  }
+
+  async function createProject(name, { reload = true } = {}) {
+    const p = await api.post("/v1/projects", { name });
+    state.projects.push({ ...p, name: p.name || name });
+    renderProjects(p.project_id, reload);
+    return p.project_id;
+  }
+
+  $("#project-select").addEventListener("change", (e) => {
+    setProject(e.target.value);
+    // a chat belongs to one project: picking another project starts a new chat there
+    if (chat.sessionId) route(null);
+  });
+  $("#new-project").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = $("#new-project-name");
+    const name = input.value.trim();
+    if (!name) return;
+    try {
+      await createProject(name);
+      input.value = "";
+    } catch (err) {
+      showError(err);
+    }
+  });
+  $("#new-chat").addEventListener("click", () => { route(null); layout.closePanels(); });
+
+  /** The open chat lives in the URL hash (#s=<id>), so reload and back/forward keep it. */
+  function route(id) {
+    const hash = id ? `#s=${encodeURIComponent(id)}` : "";
+    if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
+    applyRoute();
+  }
+
+  function applyRoute() {
+    const m = location.hash.match(/^#s=(.+)$/);
+    const id = m ? decodeURIComponent(m[1]) : null;
+    sessions.select(id);
+    if (!id) { chat.newChat(); return; }
+    if (id !== chat.sessionId || !chat.busy) chat.open(id);
+  }
+
+  window.addEventListener("popstate", applyRoute);
+  sessions.reset();
+  loadProjects().then(applyRoute);
+}
+
+/** Narrow screens: the chats list and the documents panel slide over the conversation. */
+function wireLayout() {
+  const app = $("#app");
+  const scrim = $("#scrim");
+  const toggles = [
+    [$("#toggle-sessions"), "show-sessions"],
+    [$("#toggle-documents"), "show-documents"],
+  ];
+  const closePanels = () => {
+    app.classList.remove("show-sessions", "show-documents");
+    scrim.hidden = true;
+    for (const [btn] of toggles) btn.setAttribute("aria-expanded", "false");
+  };
+  for (const [btn, cls] of toggles) {
+    btn.addEventListener("click", () => {
+      const open = !app.classList.contains(cls);
+      closePanels();
+      if (open) {
+        app.classList.add(cls);
+        scrim.hidden = false;
+        btn.setAttribute("aria-expanded", "true");
+      }
+    });
+  }
+  $("#close-documents").addEventListener("click", closePanels);
+  scrim.addEventListener("click", closePanels);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && (app.classList.contains("show-sessions") || app.classList.contains("show-documents"))) {
+      closePanels();
+    }
+  });
+  return { closePanels };
+}
+
+boot();

@@ -1,0 +1,142 @@
+// The page viewer: a cited page's rendered image (fetched with the Authorization header into a
+// blob: URL), with the cited region(s) highlighted when the citation knows a bounding box.
+import { ApiError } from "./api.js";
+import { h } from "./dom.js";
+
+/**
+ * A citation bbox as {x0, y0, x1, y1} in PDF points from the top-left of the page.
+ * Accepts {x0,y0,x1,y1}, [x0,y0,x1,y1] or {left,top,right,bottom}; anything else → null.
+ */
+export function normalizeBox(b) {
+  if (!b) return null;
+  let box = null;
+  if (Array.isArray(b) && b.length === 4) box = { x0: b[0], y0: b[1], x1: b[2], y1: b[3] };
+  else if (typeof b === "object" && "x0" in b) box = { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, page: b.page };
+  else if (typeof b === "object" && "left" in b) box = { x0: b.left, y0: b.top, x1: b.right, y1: b.bottom };
+  if (!box || ![box.x0, box.y0, box.x1, box.y1].every(Number.isFinite)) return null;
+  if (box.x1 <= box.x0 || box.y1 <= box.y0) return null;
+  return box;
+}
+
+/**
+ * Percent rectangle of a PDF-point box on the page image. `page` is the page size in points when
+ * the server sent it (exact, whatever the render scale); otherwise the image is taken to be
+ * rendered at `dpi`.
+ */
+export function boxToPercent(box, imageWidth, imageHeight, { dpi = 150, page = null } = {}) {
+  const sx = page ? 1 / page.width : dpi / 72 / imageWidth;
+  const sy = page ? 1 / page.height : dpi / 72 / imageHeight;
+  const clamp = (v) => Math.max(0, Math.min(100, v));
+  const left = clamp(box.x0 * sx * 100);
+  const top = clamp(box.y0 * sy * 100);
+  return {
+    left, top,
+    width: clamp(box.x1 * sx * 100) - left,
+    height: clamp(box.y1 * sy * 100) - top,
+  };
+}
+
+export class PageViewer {
+  constructor({ api, dpi }) {
+    this.api = api;
+    this.dpi = dpi || 150;
+    this.dialog = document.getElementById("viewer");
+    this.title = document.getElementById("viewer-title");
+    this.quote = document.getElementById("viewer-quote");
+    this.pageEl = document.getElementById("viewer-page");
+    this.img = document.getElementById("viewer-img");
+    this.status = document.getElementById("viewer-status");
+    this.prev = document.getElementById("viewer-prev");
+    this.next = document.getElementById("viewer-next");
+    this.url = null;
+    this.seq = 0;
+    document.getElementById("viewer-close").addEventListener("click", () => this.dialog.close());
+    this.dialog.addEventListener("close", () => this.release());
+    this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.dialog.close(); });
+    this.prev.addEventListener("click", () => this.show(this.page - 1));
+    this.next.addEventListener("click", () => this.show(this.page + 1));
+  }
+
+  /** Open the page of a citation; `all` are every citation on the same page (all get highlighted). */
+  open(citation, all = [citation]) {
+    this.doc = { id: citation.document_id, name: citation.file_name || "document", pageCount: citation.page_count };
+    this.citedPage = Number(citation.page);
+    this.boxes = all.flatMap((c) => (Array.isArray(c.bboxes) ? c.bboxes : c.bbox ? [c.bbox] : []))
+      .map(normalizeBox).filter(Boolean);
+    const quote = all.map((c) => c.quote).filter(Boolean)[0];
+    this.quote.hidden = !quote;
+    this.quote.textContent = quote ? `“${quote}”` : "";
+    if (!this.dialog.open) this.dialog.showModal();
+    this.show(this.citedPage);
+  }
+
+  async show(page) {
+    if (!Number.isInteger(page) || page < 1) return;
+    const seq = ++this.seq;
+    this.page = page;
+    this.title.textContent = `${this.doc.name} — page ${page}`;
+    this.prev.disabled = page <= 1;
+    this.next.disabled = Boolean(this.doc.pageCount) && page >= this.doc.pageCount;
+    this.status.textContent = "Loading page…";
+    this.pageEl.classList.add("loading");
+    for (const m of this.pageEl.querySelectorAll(".highlight")) m.remove();
+    let blob;
+    try {
+      const r = await this.api.fetch("GET", `/v1/documents/${encodeURIComponent(this.doc.id)}/pages/${page}.png`);
+      const w = Number(r.headers.get("X-Page-Width-Pt"));
+      const ht = Number(r.headers.get("X-Page-Height-Pt"));
+      this.pageSize = w > 0 && ht > 0 ? { width: w, height: ht } : null;
+      const dpi = Number(r.headers.get("X-Render-DPI"));
+      this.pageDpi = dpi > 0 ? dpi : this.dpi;
+      blob = await r.blob();
+    } catch (err) {
+      if (seq !== this.seq) return;
+      this.pageEl.classList.remove("loading");
+      this.img.removeAttribute("src");
+      if (err instanceof ApiError && err.status === 404) {
+        this.status.textContent = page > this.citedPage ? "This is the last page." : "This page is not available.";
+        if (page > this.citedPage) { this.doc.pageCount = page - 1; this.next.disabled = true; }
+      } else {
+        this.status.textContent = `Could not load the page: ${err.message}`;
+      }
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.release();
+    this.url = URL.createObjectURL(blob);
+    this.img.alt = `${this.doc.name}, page ${page}`;
+    await new Promise((resolve) => {
+      this.img.onload = resolve;
+      this.img.onerror = resolve;
+      this.img.src = this.url;
+    });
+    if (seq !== this.seq) return;
+    this.pageEl.classList.remove("loading");
+    this.status.textContent = "";
+    this.highlight();
+  }
+
+  highlight() {
+    const { naturalWidth: w, naturalHeight: ht } = this.img;
+    if (!w || !ht) return;
+    let first = null;
+    for (const box of this.boxes) {
+      const onPage = box.page ? Number(box.page) === this.page : this.page === this.citedPage;
+      if (!onPage) continue;
+      const p = boxToPercent(box, w, ht, { dpi: this.pageDpi, page: this.pageSize });
+      const mark = h("div.highlight", { "aria-hidden": "true" });
+      mark.style.left = `${p.left}%`;
+      mark.style.top = `${p.top}%`;
+      mark.style.width = `${p.width}%`;
+      mark.style.height = `${p.height}%`;
+      this.pageEl.append(mark);
+      first = first || mark;
+    }
+    if (first) first.scrollIntoView({ block: "center", behavior: "instant" });
+  }
+
+  release() {
+    if (this.url) URL.revokeObjectURL(this.url);
+    this.url = null;
+  }
+}

@@ -1,0 +1,65 @@
+"""The two ingest queues (high = small documents, low = large ones), each with a dead-letter queue."""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_sqs as sqs
+from constructs import Construct
+
+from .config import InfraConfig
+
+#: Long polling: a receive waits up to 20 s for a message, so idle workers cost almost no requests.
+RECEIVE_WAIT_SECONDS = 20
+RETENTION = Duration.days(4)
+DLQ_RETENTION = Duration.days(14)
+
+
+class IngestQueues(Construct):
+    def __init__(self, scope: Construct, construct_id: str, *, config: InfraConfig) -> None:
+        super().__init__(scope, construct_id)
+        self.high, self.high_dlq = self._pair("High", config)
+        self.low, self.low_dlq = self._pair("Low", config)
+
+    def _pair(self, name: str, config: InfraConfig) -> tuple[sqs.Queue, sqs.Queue]:
+        dlq = sqs.Queue(
+            self,
+            f"{name}DeadLetterQueue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            retention_period=DLQ_RETENTION,
+        )
+        queue = sqs.Queue(
+            self,
+            f"{name}Queue",
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            enforce_ssl=True,
+            visibility_timeout=Duration.seconds(config.queue_visibility_seconds),
+            receive_message_wait_time=Duration.seconds(RECEIVE_WAIT_SECONDS),
+            retention_period=RETENTION,
+            dead_letter_queue=sqs.DeadLetterQueue(queue=dlq, max_receive_count=config.settings.queue_max_receives),
+        )
+        return queue, dlq
+
+    @property
+    def queues(self) -> tuple[sqs.Queue, sqs.Queue]:
+        return (self.high, self.low)
+
+    @property
+    def dead_letter_queues(self) -> tuple[sqs.Queue, sqs.Queue]:
+        return (self.high_dlq, self.low_dlq)
+
+    def backlog(self, period: Duration = Duration.minutes(1)) -> cloudwatch.MathExpression:
+        """Messages waiting or being worked on, both queues: what the worker fleet scales on."""
+        using: dict[str, cloudwatch.IMetric] = {}
+        for tag, queue in (("h", self.high), ("l", self.low)):
+            using[f"{tag}v"] = queue.metric_approximate_number_of_messages_visible(period=period, statistic="Maximum")
+            using[f"{tag}f"] = queue.metric_approximate_number_of_messages_not_visible(
+                period=period, statistic="Maximum"
+            )
+        return cloudwatch.MathExpression(
+            expression="FILL(hv,0)+FILL(hf,0)+FILL(lv,0)+FILL(lf,0)",
+            using_metrics=using,
+            label="ingest backlog (visible + in flight)",
+            period=period,
+        )

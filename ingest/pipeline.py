@@ -1,0 +1,384 @@
+"""The seed-000 steps in order, each recorded on ``WF#/STEP``, with bounded memory and fixed result keys.
+
+``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
+``segment_builder`` → (``bda_processor``, ``transcribe``, ``webcrawler``, ``segment_analyzer``,
+``graph_builder``: recorded ``skipped`` with a reason for now) → ``chunking`` → ``indexing`` →
+``document_summarizer`` (skipped).
+
+Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
+``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
+deterministic, so a crash at any point followed by a redelivery resumes: completed steps are skipped,
+pages whose result exists are not redone, and rewriting a result only overwrites it. Pages stream one at
+a time (rendering happens in a sandboxed child that holds one page); the document is never in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from ingest.filetypes import FileKind
+from ingest.results import (
+    SegmentSequence,
+    meta_key,
+    ocr_key,
+    ocr_pages_key,
+    page_png_key,
+    rebuild,
+    segment_key,
+    text_key,
+)
+from retrieval.types import Chunk
+from store.blobs import BlobStore
+from store.config import Settings
+from store.errors import DocchatError
+from store.logging import get_logger
+from store.workflows import Claim, WorkflowStore
+
+log = get_logger(__name__)
+
+#: chunks per index call
+INDEX_BATCH = 64
+#: rendering of long documents is split over this many sandboxed children (pages interleaved)
+RENDER_PROCESSES = 2
+PARALLEL_MIN_PAGES = 8
+#: pages whose segments are built together (table detection is batched per window)
+BUILD_WINDOW = 32
+#: steps not built yet (later issue) — recorded as skipped with this reason
+DEFERRED = {
+    "bda_processor": "Bedrock Data Automation is not enabled in this deployment",
+    "transcribe": "audio/video uploads are not supported yet",
+    "webcrawler": "web sources are not supported yet",
+    "segment_analyzer": "Claude segment analysis comes in a later release",
+    "graph_builder": "the entity graph comes with segment analysis in a later release",
+    "document_summarizer": "document summaries come with Claude analysis in a later release",
+}
+
+
+class ChunkIndexer(Protocol):
+    """The part of ``retrieval.search.Retriever`` the pipeline uses."""
+
+    async def index_chunks(self, chunks: Sequence[Chunk]) -> None: ...
+
+    async def delete_document(self, project_id: str, document_id: str) -> None: ...
+
+
+class ClaimLost(Exception):
+    """Another worker took the workflow over (our lease expired); stop without writing anything."""
+
+
+FaultHook = Callable[[str, int], None]
+
+
+class Job:
+    """Per-run state: the claim, the local copy of the original, cancellation."""
+
+    def __init__(self, claim: Claim, path: Path) -> None:
+        self.claim = claim
+        self.path = path
+        data = claim.item.get("data") or {}
+        self.kind = cast(FileKind, data.get("file_kind") or "pdf")
+        self.page_count = int(data.get("page_count") or 0)
+        self.language = str(data.get("language") or "en")
+        self.file_name = str(data.get("file_name") or "document")
+        self.lost = threading.Event()
+        self.wid = claim.workflow_id
+
+    def check(self) -> None:
+        if self.lost.is_set():
+            raise ClaimLost(self.wid)
+
+
+class Pipeline:
+    def __init__(
+        self,
+        settings: Settings,
+        store: WorkflowStore,
+        blobs: BlobStore,
+        indexer: ChunkIndexer,
+        *,
+        uri_for: Callable[[str], str] | None = None,
+        fault: FaultHook | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.blobs = blobs
+        self.indexer = indexer
+        self.uri_for = uri_for or (lambda key: key)
+        self.fault = fault
+        self._engines: dict[str, Any] = {}
+        self._engine_lock = threading.Lock()
+
+    # --- driver --------------------------------------------------------------------------------------
+
+    async def run(self, claim: Claim, *, lost: threading.Event | None = None) -> int:
+        """Run (or resume) every step; returns ``total_segments``."""
+        step_item = await asyncio.to_thread(self.store.step_item, claim.workflow_id) or {}
+        done = {name for name, val in step_item.items() if isinstance(val, dict) and val.get("status") in
+                ("completed", "skipped")}
+        tmp = Path(tempfile.mkdtemp(prefix="docchat-job-"))
+        try:
+            job = Job(claim, tmp / "original")
+            if lost is not None:
+                job.lost = lost
+            await asyncio.to_thread(self._download, claim, job.path)
+            for name, reason in DEFERRED.items():
+                if name != "document_summarizer" and name not in done:
+                    await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
+            # rendering and the text layer are independent: run them side by side (separate children)
+            first = [("segment_prep", self._segment_prep), ("format_parser", self._format_parser)]
+            results = await asyncio.gather(*(self._step(job, name, fn) for name, fn in first if name not in done),
+                                           return_exceptions=True)  # both finish before an error propagates
+            for res in results:
+                if isinstance(res, BaseException):
+                    raise res
+            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder)):
+                if name not in done:
+                    await self._step(job, name, fn)
+            if "chunking" not in done or "indexing" not in done:
+                current = ["chunking"]
+                try:
+                    await self._chunk_and_index(job, current)
+                except Exception as exc:
+                    await self._record_failure(job, current[0], exc)
+                    raise
+            if "document_summarizer" not in done:
+                await asyncio.to_thread(self.store.record_step, claim, "document_summarizer", "skipped",
+                                        reason=DEFERRED["document_summarizer"])
+            return job.page_count
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    async def _step(self, job: Job, name: str, fn: Callable[[Job], None]) -> None:
+        job.check()
+        t0 = time.perf_counter()
+        await asyncio.to_thread(self.store.record_step, job.claim, name, "in_progress")
+        try:
+            await asyncio.to_thread(fn, job)
+        except Exception as exc:
+            await self._record_failure(job, name, exc)
+            raise
+        log.info("step_done", workflow_id=job.wid, step=name, seconds=round(time.perf_counter() - t0, 3))
+
+    async def _record_failure(self, job: Job, name: str, exc: Exception) -> None:
+        if isinstance(exc, ClaimLost):
+            return
+        msg = exc.message if isinstance(exc, DocchatError) else f"{type(exc).__name__}: {exc}"
+        try:
+            await asyncio.to_thread(self.store.record_step, job.claim, name, "failed", error=msg[:500])
+        except Exception:  # the original error matters more
+            log.warning("step_record_failed", workflow_id=job.wid, step=name)
+
+    def _progress(self, job: Job, name: str, done: int, total: int, last_write: list[float]) -> None:
+        self._hit(name, done)
+        job.check()
+        now = time.monotonic()
+        if done == total or now - last_write[0] >= 0.5:
+            last_write[0] = now
+            self.store.step_progress(job.claim, name, done, total)
+
+    def _hit(self, step: str, page: int) -> None:
+        if self.fault is not None:
+            self.fault(step, page)
+
+    def _download(self, claim: Claim, dest: Path) -> None:
+        key = str((claim.item.get("data") or {}).get("file_key"))
+        with self.blobs.open(key) as src, dest.open("wb") as out:
+            shutil.copyfileobj(src, out, 1024 * 1024)
+
+    # --- steps ---------------------------------------------------------------------------------------
+
+    def _segment_prep(self, job: Job) -> None:
+        """Render every page not rendered yet; long documents in ``RENDER_PROCESSES`` interleaved sandboxes."""
+        from ingest.steps.segment_prep import render_pages
+
+        total = job.page_count
+        todo = [p for p in range(1, total + 1) if not self.blobs.exists(meta_key(job.wid, p))]
+        done = [total - len(todo)]
+        mark = [0.0]
+        lock = threading.Lock()
+
+        def render(pages: list[int]) -> None:
+            for rp in render_pages(job.path, job.kind, pages, self.settings.render_dpi, settings=self.settings):
+                self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
+                meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
+                        "height_px": rp.height_px}
+                self.blobs.put(meta_key(job.wid, rp.page), json.dumps(meta).encode(), "application/json")
+                with lock:
+                    done[0] += 1
+                    self._progress(job, "segment_prep", done[0], total, mark)
+
+        n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
+        if n == 1:
+            render(todo)
+        else:
+            with ThreadPoolExecutor(n, thread_name_prefix="render") as pool:
+                for fut in [pool.submit(render, todo[i::n]) for i in range(n)]:
+                    fut.result()
+        self.store.record_step(job.claim, "segment_prep", "completed", done=total, total=total)
+
+    def _format_parser(self, job: Job) -> None:
+        total = job.page_count
+        if job.kind != "pdf":
+            self._put_json(ocr_pages_key(job.wid), list(range(1, total + 1)))
+            self.store.record_step(job.claim, "format_parser", "skipped", reason="an image has no text layer")
+            return
+        from ingest.steps.format_parser import iter_text_layer
+
+        todo = [p for p in range(1, total + 1) if not self.blobs.exists(text_key(job.wid, p))]
+        done = total - len(todo)
+        mark = [0.0]
+        for pt in iter_text_layer(job.path, job.kind, todo, settings=self.settings):
+            self._put_json(text_key(job.wid, pt.page), dataclasses.asdict(pt))
+            done += 1
+            self._progress(job, "format_parser", done, total, mark)
+        need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
+        self._put_json(ocr_pages_key(job.wid), need)
+        self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
+
+    def _engine(self, language: str) -> Any:
+        from ingest.steps.ocr import select_engine
+
+        with self._engine_lock:
+            if language not in self._engines:
+                self._engines[language] = select_engine(language, self.settings)
+            return self._engines[language]
+
+    def _ocr(self, job: Job) -> None:
+        need = [int(p) for p in self._get_json(ocr_pages_key(job.wid), default=[])]
+        if not need:
+            self.store.update_preprocess(job.claim, "ocr", "skipped")
+            self.store.record_step(job.claim, "paddleocr_processor", "skipped",
+                                   reason="every page has a usable text layer")
+            return
+        from ingest.steps.ocr import ocr_available
+
+        ok, why = ocr_available(job.language, settings=self.settings)
+        if not ok:
+            self.store.update_preprocess(job.claim, "ocr", "unavailable")
+            self.store.record_step(job.claim, "paddleocr_processor", "skipped",
+                                   reason=f"OCR is not available for language {job.language!r}: {why}")
+            return
+        engine = self._engine(job.language)
+        total = len(need)
+        todo = [p for p in need if not self.blobs.exists(ocr_key(job.wid, p))]
+        done = total - len(todo)
+        mark = [0.0]
+        self.store.record_step(job.claim, "paddleocr_processor", "in_progress", done=done, total=total)
+        for page in todo:
+            png = self.blobs.get(page_png_key(job.wid, page))
+            result = engine.recognize(png, language=job.language)
+            self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
+            done += 1
+            self._progress(job, "paddleocr_processor", done, total, mark)
+        self.store.update_preprocess(job.claim, "ocr", "completed")
+        self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
+
+    def _segment_builder(self, job: Job) -> None:
+        """One segment per page (text layer or OCR lines, tables as rows), in windows of ``BUILD_WINDOW`` pages."""
+        from ingest.steps.format_parser import Line, PageText
+        from ingest.steps.ocr import OcrLine, OcrResult
+        from ingest.steps.segment_builder import build_segment
+
+        total = job.page_count
+        mark = [0.0]
+        for start in range(1, total + 1, BUILD_WINDOW):
+            window = range(start, min(total, start + BUILD_WINDOW - 1) + 1)
+            texts: dict[int, Any] = {}
+            ocrs: dict[int, Any] = {}
+            for page in window:
+                text_raw = self._get_json(text_key(job.wid, page), default=None)
+                ocr_raw = self._get_json(ocr_key(job.wid, page), default=None)
+                texts[page] = rebuild(PageText, text_raw, {"lines": Line}) if text_raw else None
+                ocrs[page] = rebuild(OcrResult, ocr_raw, {"lines": OcrLine}) if ocr_raw else None
+            tables = self._tables(job, texts, ocrs)
+            for page in window:
+                meta = self._get_json(meta_key(job.wid, page))
+                seg = build_segment(page, texts[page], ocrs[page], width_pt=meta["width_pt"],
+                                    height_pt=meta["height_pt"], width_px=meta["width_px"],
+                                    height_px=meta["height_px"], tables=tables.get(page))
+                key = segment_key(job.wid, page)
+                self._put_json(key, seg)
+                self._hit("segment_builder:item", page)
+                self.store.put_segment(
+                    job.claim, page, s3_key=self.uri_for(key), image_uri=self.uri_for(page_png_key(job.wid, page)),
+                    meta={"page": page, "source": seg.get("source"), "chars": len(seg.get("text") or ""),
+                          "lines": len(seg.get("lines") or ()), "tables": len(seg.get("tables") or ())},
+                )
+                self._progress(job, "segment_builder", page, total, mark)
+        self.store.record_step(job.claim, "segment_builder", "completed", done=total, total=total)
+
+    def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
+        """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""
+        from ingest.steps.tables import likely_table, pdf_tables, tables_from_ocr
+
+        out: dict[int, list[Any]] = {}
+        layer_pages = [p for p, t in texts.items() if t is not None and not t.needs_ocr and ocrs.get(p) is None
+                       and likely_table(t)]
+        if layer_pages and job.kind == "pdf":
+            try:
+                out.update(pdf_tables(job.path, layer_pages, settings=self.settings))
+            except Exception as exc:
+                log.warning("tables_failed", workflow_id=job.wid, source="text_layer", error=type(exc).__name__)
+        for page, ocr in ocrs.items():
+            if ocr is None or not ocr.lines or not likely_table(cast(Any, ocr)):
+                continue
+            try:
+                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr)
+            except Exception as exc:
+                log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
+        return out
+
+    async def _chunk_and_index(self, job: Job, current: list[str]) -> None:
+        from ingest.steps.chunk import chunk_segments
+
+        claim = job.claim
+        job.check()
+        await asyncio.to_thread(self.store.record_step, claim, "chunking", "in_progress")
+        segments = SegmentSequence(lambda page: self._get_json(segment_key(job.wid, page)), job.page_count)
+        chunks = await asyncio.to_thread(
+            chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
+            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.chunk_tokens,
+            overlap_tokens=self.settings.chunk_overlap_tokens, language=job.language,
+        )
+        await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
+                                total=len(chunks))
+        self._hit("chunking", len(chunks))
+        job.check()
+        current[0] = "indexing"
+        await asyncio.to_thread(self.store.record_step, claim, "indexing", "in_progress", done=0, total=len(chunks))
+        # ids are deterministic: re-indexing overwrites; deleting first drops chunks a re-run no longer makes
+        await self.indexer.delete_document(claim.project_id, claim.document_id)
+        mark = [0.0]
+        for start in range(0, len(chunks), INDEX_BATCH):
+            job.check()
+            batch = chunks[start:start + INDEX_BATCH]
+            await self.indexer.index_chunks(batch)
+            await asyncio.to_thread(self._progress, job, "indexing", start + len(batch), len(chunks), mark)
+        await asyncio.to_thread(self.store.record_step, claim, "indexing", "completed", done=len(chunks),
+                                total=len(chunks))
+
+    # --- blob helpers ----------------------------------------------------------------------------------
+
+    def _put_json(self, key: str, value: Any) -> None:
+        self.blobs.put(key, json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(),
+                       "application/json")
+
+    def _get_json(self, key: str, default: Any = ...) -> Any:
+        from store.errors import NotFound
+
+        try:
+            return json.loads(self.blobs.get(key))
+        except NotFound:
+            if default is ...:
+                raise
+            return default

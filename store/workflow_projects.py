@@ -1,0 +1,87 @@
+"""Projects (``PROJ#{pid}/META`` + the ``STATS`` read model) — the project half of ``WorkflowStore``."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from store.errors import InvalidInput, NotFound
+from store.items import Item, ItemTable, KeyRange, NotExists, Put
+from store.workflow_views import STATUSES
+
+
+def safe_id(value: str) -> bool:
+    return 0 < len(value) <= 64 and all(c.isalnum() or c in "-_" for c in value)
+
+
+def now_iso(clock: Callable[[], float]) -> str:
+    return datetime.fromtimestamp(clock(), UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class ProjectsMixin:
+    items: ItemTable
+    clock: Callable[[], float]
+
+    # --- projects -------------------------------------------------------------------------------
+
+    def create_project(self, owner: str, name: str, language: str = "en") -> Item:
+        name = name.strip()
+        if not name or len(name) > 200:
+            raise InvalidInput("a project needs a name of 1 to 200 characters")
+        if not language or len(language) > 16:
+            raise InvalidInput("language must be a short code such as 'en' or 'ko'")
+        pid = uuid.uuid4().hex
+        now = now_iso(self.clock)
+        data = {"name": name, "language": language, "owner": owner, "document_prompt": "", "ocr_model": "pp-ocrv5"}
+        meta: Item = {
+            "PK": f"PROJ#{pid}",
+            "SK": "META",
+            "data": data,
+            "owner": owner,
+            "created_at": now,
+            "GSI2PK": f"USER#{owner}",
+            "GSI2SK": f"PROJ#{now}#{pid}",
+        }
+        stats: Item = {"PK": f"PROJ#{pid}", "SK": "STATS", "documents": 0, "pages": 0, **dict.fromkeys(STATUSES, 0)}
+        self.items.transact_write([Put(meta, NotExists()), Put(stats, NotExists())])
+        return self._project_view(meta, stats)
+
+    def get_project(self, owner: str, project_id: str) -> Item:
+        meta = self._owned_meta(owner, project_id)
+        return self._project_view(meta, self.items.get(f"PROJ#{project_id}", "STATS"))
+
+    def list_projects(self, owner: str) -> list[Item]:
+        out: list[Item] = []
+        cursor: str | None = None
+        while True:
+            page = self.items.query(f"USER#{owner}", sk=KeyRange(begins_with="PROJ#"), index="GSI2", cursor=cursor)
+            for meta in page.items:
+                if meta.get("SK") != "META" or meta.get("owner") != owner:
+                    continue
+                pid = str(meta["PK"]).removeprefix("PROJ#")
+                out.append(self._project_view(meta, self.items.get(f"PROJ#{pid}", "STATS")))
+            if page.cursor is None:
+                return out
+            cursor = page.cursor
+
+    def _owned_meta(self, owner: str, project_id: str) -> Item:
+        meta = self.items.get(f"PROJ#{project_id}", "META") if safe_id(project_id) else None
+        if meta is None or meta.get("owner") != owner:
+            raise NotFound("no such project")
+        return meta
+
+    @staticmethod
+    def _project_view(meta: Item, stats: Item | None) -> Item:
+        data = meta.get("data") or {}
+        stats = stats or {}
+        return {
+            "project_id": str(meta["PK"]).removeprefix("PROJ#"),
+            "name": data.get("name"),
+            "language": data.get("language", "en"),
+            "owner": meta.get("owner"),
+            "created_at": meta.get("created_at"),
+            "documents": int(stats.get("documents", 0)),
+            "pages": int(stats.get("pages", 0)),
+            "counts": {s: int(stats.get(s, 0)) for s in STATUSES},
+        }

@@ -1,0 +1,42 @@
+"""Sentence splitting, terms and ranking for Korean, Japanese and English."""
+
+from __future__ import annotations
+
+from chat.extractive import Candidate, detect_language, pick, rank, split_sentences, terms
+
+
+def test_sentence_splitting() -> None:
+    assert split_sentences("売上は増加した。利益は減少した。") == ["売上は増加した。", "利益は減少した。"]
+    assert split_sentences("Dr. Kim wrote it. It is 3.5 m long.") == ["Dr. Kim wrote it.", "It is 3.5 m long."]
+    assert split_sentences("첫째 문장이다. 둘째 문장이다?\n셋째") == ["첫째 문장이다.", "둘째 문장이다?", "셋째"]
+    long = "word " * 200
+    [clipped] = split_sentences(long)
+    assert len(clipped) <= 401 and clipped.endswith("…")
+
+
+def test_terms() -> None:
+    assert "매출" in terms("매출은 증가했다")
+    assert terms("the revenues of 2023") == ["revenue", "2023"]
+    assert "가요" not in terms("얼마인가요")  # question endings carry no content
+
+
+def test_detect_language() -> None:
+    assert detect_language("매출은?") == "ko"
+    assert detect_language("売上は？") == "ja"
+    assert detect_language("营业收入") == "zh"
+    assert detect_language("revenue") == "en"
+
+
+def test_rank_prefers_coverage_and_pick_limits_per_source() -> None:
+    cands = [
+        Candidate("S1", "2023년 매출은 12% 증가했다.", 0),
+        Candidate("S1", "2023년 매출 증가는 수출 덕분이다.", 0),
+        Candidate("S1", "2023년 매출 목표는 달성했다.", 0),
+        Candidate("S2", "본사는 서울에 있다.", 1),
+    ]
+    scored = rank("2023년 매출은 얼마나 증가했나요?", cands)
+    assert scored[0].candidate.sentence == "2023년 매출은 12% 증가했다."
+    assert all(s.candidate.ref == "S1" for s in scored)
+    chosen = pick(scored, per_source=2)
+    assert len(chosen) == 2
+    assert rank("???", cands) == []

@@ -1,0 +1,83 @@
+"""Shared fixtures for the ingest tests: real SQLite item table, file blobs, SQLite queue, a fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from ingest.queue import SqliteJobQueue
+from retrieval.types import Chunk
+from store.blobs import FileBlobStore
+from store.config import Settings
+from store.schema import WORKFLOW_TABLE
+from store.sqlite_items import SqliteItemTable
+from store.workflows import WorkflowStore
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class RecordingIndexer:
+    """A ChunkIndexer double that keeps the index state (by chunk id) and every call, and can fail on cue."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, Chunk] = {}
+        self.upserts = 0
+        self.fail_next: list[BaseException] = []
+
+    async def index_chunks(self, chunks: Sequence[Chunk]) -> None:
+        if self.fail_next:
+            raise self.fail_next.pop(0)
+        self.upserts += len(chunks)
+        for c in chunks:
+            self.index[c.chunk_id] = c
+
+    async def delete_document(self, project_id: str, document_id: str) -> None:
+        for cid in [k for k, c in self.index.items() if c.document_id == document_id]:
+            del self.index[cid]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings.from_env(env={}, data_dir=tmp_path / "data", queue_visibility_seconds=30, queue_max_receives=3,
+                             chunk_tokens=64, chunk_overlap_tokens=8, parse_timeout_seconds=60.0)
+
+
+@pytest.fixture
+def items(tmp_path):
+    table = SqliteItemTable(tmp_path / "wf.db", WORKFLOW_TABLE, purge_interval_s=None)
+    yield table
+    table.close()
+
+
+@pytest.fixture
+def blobs(tmp_path) -> FileBlobStore:
+    return FileBlobStore(tmp_path / "blobs")
+
+
+@pytest.fixture
+def store(items, clock) -> WorkflowStore:
+    return WorkflowStore(items, clock=clock)
+
+
+@pytest.fixture
+def queue(tmp_path, clock):
+    q = SqliteJobQueue(tmp_path / "q.db", max_receives=3, clock=clock, poll_interval=0.01)
+    yield q
+    q.close()
+
+
+@pytest.fixture
+def indexer() -> RecordingIndexer:
+    return RecordingIndexer()

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from ingest.steps.chunk import chunk_segments, count_tokens
+
+
+def seg(page: int, lines: list[str], *, top: float = 72.0, boxes: bool = True) -> dict[str, Any]:
+    return {
+        "page": page,
+        "text": "\n".join(lines),
+        "source": "text_layer",
+        "lines": [
+            {"text": t, "bbox": [72.0, top + 14 * i, 300.0, top + 14 * i + 10] if boxes else None, "confidence": 1.0}
+            for i, t in enumerate(lines)
+        ],
+        "tables": [],
+        "width": 612.0,
+        "height": 792.0,
+    }
+
+
+def chunks(segments: list[dict[str, Any]], max_tokens: int = 40, overlap: int = 10, **kw: Any):
+    return chunk_segments(segments, project_id="p1", document_id="doc", file_name="f.pdf", workflow_id="wf",
+                          max_tokens=max_tokens, overlap_tokens=overlap, language=kw.get("language", "en"))
+
+
+def test_count_tokens_is_cjk_aware() -> None:
+    assert count_tokens("") == 0
+    assert count_tokens("hello world") == 2
+    assert count_tokens("internationalization") == 3  # one token per started 8 characters
+    assert count_tokens("Total: 99.50") == 5  # Total : 99 . 50
+    assert count_tokens("코로나바이러스") == 7  # every Hangul syllable counts
+    assert count_tokens("東京タワー") == 5
+
+
+def test_chunks_respect_the_token_bound_and_cover_every_line() -> None:
+    lines = [f"line {i} has a few plain words" for i in range(30)]
+    out = chunks([seg(1, lines[:15]), seg(2, lines[15:])], max_tokens=40, overlap=10)
+    assert len(out) > 3
+    assert all(count_tokens(c.text) <= 40 for c in out)
+    joined = "\n".join(c.text for c in out)
+    assert all(line in joined for line in lines)
+
+
+def test_ids_are_deterministic_and_indexed() -> None:
+    segments = [seg(1, [f"alpha beta gamma {i}" for i in range(20)])]
+    a, b = chunks(segments), chunks(segments)
+    assert [c.chunk_id for c in a] == [f"doc:{i:05d}" for i in range(len(a))]
+    assert a == b
+    assert all(c.chunk_index == i and c.project_id == "p1" and c.workflow_id == "wf" for i, c in enumerate(a))
+
+
+def test_overlap_crosses_the_page_boundary_and_records_the_span() -> None:
+    p1 = [f"first page sentence number {i}" for i in range(6)]
+    p2 = [f"second page sentence number {i}" for i in range(6)]
+    out = chunks([seg(1, p1), seg(2, p2)], max_tokens=30, overlap=10)
+    spanning = [c for c in out if c.page_start == 1 and c.page_end == 2]
+    assert spanning, "a chunk must span the page break"
+    for prev, nxt in itertools.pairwise(out):
+        last_line = prev.text.splitlines()[-1]
+        assert last_line in nxt.text  # consecutive chunks share their boundary line
+    c = spanning[0]
+    assert "\n\n" in c.text  # page break marked inside the chunk
+    assert {b.page for b in c.bboxes} == {1, 2}
+
+
+def test_boxes_of_adjacent_lines_merge_per_page() -> None:
+    out = chunks([seg(1, ["one two", "three four", "five six"])], max_tokens=100, overlap=0)
+    assert len(out) == 1
+    (box,) = out[0].bboxes
+    assert (box.page, box.x0, box.y0, box.x1, box.y1) == (1, 72.0, 72.0, 300.0, 72.0 + 28 + 10)
+
+
+def test_far_apart_lines_keep_separate_boxes() -> None:
+    s = seg(1, ["header"])
+    s["lines"].append({"text": "footer", "bbox": [72.0, 700.0, 200.0, 710.0], "confidence": 1.0})
+    out = chunks([s], max_tokens=100, overlap=0)
+    assert len(out[0].bboxes) == 2
+
+
+def test_a_line_longer_than_a_chunk_is_split_with_overlap() -> None:
+    long_line = " ".join(f"word{i}" for i in range(200))
+    out = chunks([seg(1, [long_line])], max_tokens=50, overlap=10)
+    assert len(out) >= 4
+    assert all(count_tokens(c.text) <= 50 for c in out)
+    assert out[0].text.split()[-1] in out[1].text  # overlap carried into the next chunk
+    assert "word199" in out[-1].text
+
+
+def test_cjk_text_without_spaces_is_split_by_character() -> None:
+    text = "가나다라마바사아자차카타파하" * 20
+    out = chunks([seg(1, [text])], max_tokens=50, overlap=10, language="ko")
+    assert all(count_tokens(c.text) <= 50 for c in out)
+    assert all(" " not in c.text for c in out)  # adjacent Hangul stays adjacent
+    assert out[0].language == "ko"
+
+
+def test_segments_without_lines_or_boxes_still_chunk() -> None:
+    plain = {"page": 3, "text": "OCR said this\nand that", "lines": [], "source": "ocr"}
+    out = chunks([plain, seg(4, ["no boxes here"], boxes=False)], max_tokens=100)
+    assert len(out) == 1
+    assert out[0].text == "OCR said this\nand that\n\nno boxes here"
+    assert (out[0].page_start, out[0].page_end, out[0].bboxes) == (3, 4, ())
+
+
+def test_empty_document_gives_no_chunks_and_bad_bounds_are_refused() -> None:
+    assert chunks([seg(1, []), {"page": 2, "text": "   ", "lines": []}]) == []
+    with pytest.raises(ValueError):
+        chunks([seg(1, ["x"])], max_tokens=4)
+
+
+def test_page_offsets_mark_where_each_page_starts_in_a_spanning_chunk() -> None:
+    p1 = [f"first page sentence number {i}" for i in range(6)]
+    p2 = [f"second page sentence number {i}" for i in range(6)]
+    out = chunks([seg(1, p1), seg(2, p2)], max_tokens=30, overlap=10)
+    for c in out:
+        assert c.page_offsets[0] == (c.page_start, 0)
+        assert [p for p, _ in c.page_offsets] == sorted({p for p, _ in c.page_offsets})
+    spanning = next(c for c in out if (c.page_start, c.page_end) == (1, 2))
+    (page1, start1), (page2, start2) = spanning.page_offsets
+    assert (page1, start1) == (1, 0)
+    assert page2 == 2 and spanning.text[start2 - 2 : start2] == "\n\n"
+    assert spanning.text[start2:].startswith("second page sentence number 0")
+    assert "second" not in spanning.text[:start2] and "first" not in spanning.text[start2:]
+
+
+def test_line_boxes_give_each_line_its_offset_and_box() -> None:
+    out = chunks([seg(1, ["alpha beta", "gamma delta"]), seg(2, ["epsilon zeta"])], max_tokens=100, overlap=0)
+    (c,) = out
+    assert c.page_offsets == ((1, 0), (2, c.text.index("epsilon")))
+    offsets = [o for o, _ in c.line_boxes]
+    assert [c.text[o:].split("\n")[0] for o in offsets] == ["alpha beta", "gamma delta", "epsilon zeta"]
+    assert [(b.page, b.y0) for _, b in c.line_boxes] == [(1, 72.0), (1, 86.0), (2, 72.0)]
+
+
+def test_lines_without_boxes_still_get_page_offsets_but_no_line_boxes() -> None:
+    plain = {"page": 3, "text": "OCR said this", "lines": [], "source": "ocr"}
+    (c,) = chunks([plain, seg(4, ["no boxes here"], boxes=False)], max_tokens=100)
+    assert c.page_offsets == ((3, 0), (4, c.text.index("no boxes")))
+    assert c.line_boxes == ()

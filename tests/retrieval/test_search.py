@@ -1,0 +1,100 @@
+"""Retriever facade + build_retriever wiring."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.lance_index import LanceIndex
+from retrieval.opensearch_index import OpenSearchIndex
+from retrieval.search import Retriever, build_retriever
+from retrieval.types import SearchFilter
+from store.config import Settings
+from store.errors import ConfigError, InvalidInput
+from tests.retrieval.conftest import ToyEmbedder, chunk
+from tests.retrieval.fake_opensearch import FakeOpenSearch
+
+
+class CountingEmbedder(ToyEmbedder):
+    def __init__(self) -> None:
+        self.passage_calls: list[int] = []
+        self.query_calls = 0
+
+    def embed_passages(self, texts):
+        self.passage_calls.append(len(texts))
+        return super().embed_passages(texts)
+
+    def embed_query(self, text):
+        self.query_calls += 1
+        return super().embed_query(text)
+
+
+async def test_index_search_delete_round_trip(tmp_path) -> None:
+    emb = CountingEmbedder()
+    r = build_retriever(Settings(data_dir=tmp_path), embedder=emb)
+    assert isinstance(r.index, LanceIndex)
+    await r.start()
+    chunks = [chunk("d1", i, f"paragraph {i} about topic{i}") for i in range(70)] + [
+        chunk("d2", 0, "매출 총이익은 전년 대비 증가했다", lang="ko")
+    ]
+    ticks: list[tuple[int, int]] = []
+    await r.index_chunks(chunks, progress=lambda d, t: ticks.append((d, t)))
+    assert emb.passage_calls == [64, 7]  # embedded in rounds
+    assert ticks == [(64, 71), (71, 71)]
+    hits = await r.search("매출 총이익", SearchFilter("p1"), k=3)
+    assert hits[0].chunk_id == "d2:00000"
+    kw = await r.search("topic7", SearchFilter("p1"), k=3, mode="keyword")
+    assert kw[0].chunk_id == "d1:00007"
+    assert emb.query_calls == 1  # keyword mode does not embed
+    await r.delete_document("p1", "d2")
+    assert all(h.document_id != "d2" for h in await r.search("매출 총이익", SearchFilter("p1"), k=5))
+    await r.close()
+    assert (tmp_path / "lance").is_dir()
+
+
+async def test_index_persists_across_restarts(tmp_path) -> None:
+    s = Settings(data_dir=tmp_path)
+    r1 = build_retriever(s, embedder=ToyEmbedder())
+    await r1.start()
+    await r1.index_chunks([chunk("d1", 0, "persistent dividend policy")])
+    await r1.close()
+    r2 = build_retriever(s, embedder=ToyEmbedder())
+    await r2.start()
+    assert [h.chunk_id for h in await r2.search("dividend", SearchFilter("p1"), mode="keyword")] == ["d1:00000"]
+    await r2.close()
+
+
+async def test_dimension_change_is_reported(tmp_path) -> None:
+    s = Settings(data_dir=tmp_path)
+    r1 = build_retriever(s, embedder=ToyEmbedder())
+    await r1.start()
+    await r1.close()
+
+    class Wide(ToyEmbedder):
+        dimension = 64
+
+    with pytest.raises(InvalidInput, match="re-index"):
+        await build_retriever(s, embedder=Wide()).start()
+
+
+async def test_empty_query_is_invalid(tmp_path) -> None:
+    r = Retriever(ToyEmbedder(), LanceIndex(tmp_path, 32))
+    with pytest.raises(InvalidInput):
+        await r.search("   ", SearchFilter("p1"))
+
+
+def test_opensearch_backend_wiring(tmp_path) -> None:
+    s = Settings(
+        data_dir=tmp_path,
+        index_backend="opensearch",
+        opensearch_service="es",
+        opensearch_index="ix",
+        opensearch_analyzers="ko=nori",
+        hybrid_keyword_weight=0.3,
+    )
+    r = build_retriever(s, embedder=ToyEmbedder(), opensearch_client=FakeOpenSearch().client())
+    assert isinstance(r.index, OpenSearchIndex)
+    body = r.index.index_body()
+    assert body["mappings"]["properties"]["vector"]["dimension"] == 32
+    assert body["mappings"]["properties"]["text"]["fields"] == {"ko": {"type": "text", "analyzer": "nori"}}
+    with pytest.raises(ConfigError):
+        build_retriever(s.with_overrides(opensearch_endpoint=None), embedder=ToyEmbedder())

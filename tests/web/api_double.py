@@ -1,0 +1,215 @@
+"""A scripted double of the docchat HTTP API, answered inside the browser by Playwright routing.
+
+The UI behaviours that a real server cannot be made to show on cue — a stream that drops half-way
+and is resumed with ``Last-Event-ID``, a server that stops answering, a model answer full of HTML —
+are tested against this double. The page and its modules are the real files from ``chat/web``.
+The end-to-end test (``test_e2e.py``) runs the same UI against a real ``docchat up``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import mimetypes
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from chat.web_routes import WEB_DIR
+
+ORIGIN = "http://docchat.localhost"  # *.localhost is a secure context (crypto.subtle for PKCE)
+
+Event = tuple[str, dict[str, Any]]  # (event name, data)
+
+
+def sse(events: list[Event], *, generation: str = "g1", first: int = 1) -> str:
+    out = []
+    for i, (name, data) in enumerate(events):
+        out.append(f"id: {generation}.{first + i}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n")
+    return "".join(out)
+
+
+def page_png(width: int = 1275, height: int = 1650) -> bytes:
+    """A blank 'page' (Letter at 150 DPI) with a few grey lines."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(img)
+    for y in range(150, height - 150, 60):
+        draw.rectangle((150, y, width - 150, y + 18), fill=(200, 200, 200))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+@dataclass
+class ApiDouble:
+    """In-memory sessions/projects/documents; ``answer`` scripts what POST …/messages streams."""
+
+    sessions: list[dict[str, Any]] = field(default_factory=list)  # newest first
+    messages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    projects: list[dict[str, Any]] = field(default_factory=lambda: [{"project_id": "p1", "name": "Handbook"}])
+    documents: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {"p1": []})
+    #: events of the answer: POST streams ``answer[:cut]``, GET …/stream the rest after Last-Event-ID
+    answer: list[Event] = field(default_factory=list)
+    cut: int | None = None
+    workflow_events: dict[str, list[Event]] = field(default_factory=dict)
+    down: bool = False
+    token: str = "dev:alice"
+    config: dict[str, Any] = field(default_factory=lambda: {
+        "mode": "local", "cognito_domain": None, "client_id": None, "render_dpi": 150,
+        "max_upload_bytes": 200 * 1024 * 1024})
+    #: hold POST …/messages open until POST …/stop, then end it with ``done`` {stop_reason: interrupted}
+    hold_answer: bool = False
+    _held: Any = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    on_request: Callable[[str, str], None] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _png: bytes | None = None
+
+    def install(self, page: Any) -> None:
+        page.route(f"{ORIGIN}/**", self.handle)
+
+    # --- routing -------------------------------------------------------------------------
+
+    def handle(self, route: Any, request: Any) -> None:
+        url = urlsplit(request.url)
+        path, query = url.path, parse_qs(url.query)
+        method = request.method
+        headers = request.headers
+        with self._lock:
+            self.log.append({"method": method, "path": path, "query": query, "headers": dict(headers)})
+        if path == "/" or path.startswith("/static/"):
+            self._static(route, path)
+            return
+        if self.down:
+            route.abort("connectionrefused")
+            return
+        if path == "/v1/hang":  # never answers (a dead connection)
+            return
+        if path == "/healthz":
+            route.fulfill(json={"status": "ok"})
+            return
+        if path == "/v1/config":
+            route.fulfill(json=self.config)
+            return
+        if headers.get("authorization", "") != f"Bearer {self.token}":
+            route.fulfill(status=401, json={"error": {"code": "unauthorized", "message": "bad token"}})
+            return
+        body = request.post_data
+        data = json.loads(body) if body and headers.get("content-type", "").startswith("application/json") else None
+        self._api(route, method, path, query, data, headers)
+
+    def _static(self, route: Any, path: str) -> None:
+        name = "index.html" if path == "/" else path[len("/static/"):]
+        file = (WEB_DIR / name).resolve()
+        if WEB_DIR not in file.parents or not file.is_file():
+            route.fulfill(status=404, body="not found")
+            return
+        ctype = "text/javascript" if name.endswith(".js") else mimetypes.guess_type(name)[0] or "text/plain"
+        route.fulfill(status=200, body=file.read_bytes(), headers={"Content-Type": ctype})
+
+    def _api(self, route: Any, method: str, path: str, query: dict[str, list[str]], data: Any, headers: Any) -> None:
+        m = re.fullmatch(r"/v1/sessions(?:/([^/]+))?(?:/(messages|stream|stop))?", path)
+        if m:
+            self._sessions(route, method, m.group(1), m.group(2), query, data, headers)
+            return
+        if path == "/v1/projects":
+            if method == "POST":
+                p = {"project_id": f"p{len(self.projects) + 1}", "name": data["name"]}
+                self.projects.append(p)
+                self.documents[p["project_id"]] = []
+                route.fulfill(status=201, json=p)
+            else:
+                route.fulfill(json={"items": self.projects})
+            return
+        m = re.fullmatch(r"/v1/projects/([^/]+)/documents", path)
+        if m:
+            pid = m.group(1)
+            if method == "POST":
+                n = sum(len(v) for v in self.documents.values()) + 1
+                doc = {"document_id": f"d{n}", "workflow_id": f"w{n}", "status": "pending"}
+                self.documents[pid].insert(0, {**doc, "file_name": f"upload-{n}.pdf", "page_count": None})
+                route.fulfill(status=202, json=doc)
+            else:
+                route.fulfill(json={"items": self.documents.get(pid, [])})
+            return
+        m = re.fullmatch(r"/v1/workflows/([^/]+)/events", path)
+        if m:
+            events = self.workflow_events.get(m.group(1), [])
+            route.fulfill(status=200, body=sse(events, generation=m.group(1)),
+                          headers={"Content-Type": "text/event-stream"})
+            return
+        m = re.fullmatch(r"/v1/documents/([^/]+)/pages/(\d+)\.png", path)
+        if m:
+            if int(m.group(2)) > 3:
+                route.fulfill(status=404, json={"error": {"code": "not_found", "message": "no such page"}})
+                return
+            if self._png is None:
+                self._png = page_png()
+            route.fulfill(status=200, body=self._png, headers={"Content-Type": "image/png"})
+            return
+        route.fulfill(status=404, json={"error": {"code": "not_found", "message": path}})
+
+    def _sessions(self, route: Any, method: str, sid: str | None, sub: str | None, query: Any, data: Any,
+                  headers: Any) -> None:
+        if sid is None:
+            if method == "POST":
+                s = {"session_id": f"s{len(self.sessions) + 1}", "title": None,
+                     "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}
+                self.sessions.insert(0, s)
+                self.messages[s["session_id"]] = []
+                route.fulfill(status=201, json=s)
+                return
+            limit = int(query.get("limit", ["20"])[0])
+            start = int(query.get("cursor", ["0"])[0])
+            items = self.sessions[start:start + limit]
+            nxt = str(start + limit) if start + limit < len(self.sessions) else None
+            route.fulfill(json={"items": items, "next_cursor": nxt})
+            return
+        session = next((s for s in self.sessions if s["session_id"] == sid), None)
+        if session is None:
+            route.fulfill(status=404, json={"error": {"code": "not_found", "message": "session not found"}})
+            return
+        if sub is None:
+            if method == "PATCH":
+                session["title"] = data["title"]
+                route.fulfill(json={"session_id": sid, "title": data["title"]})
+            elif method == "DELETE":
+                self.sessions.remove(session)
+                route.fulfill(status=204, body="")
+            else:
+                route.fulfill(json={"generating": False, **session})
+            return
+        if sub == "messages" and method == "GET":
+            route.fulfill(json={"items": self.messages.get(sid, [])})
+            return
+        if sub == "messages":
+            self.messages[sid].append({"seq": len(self.messages[sid]) + 1, "role": "user", "text": data["text"],
+                                       "citations": []})
+            if self.hold_answer:
+                self._held = route
+                return
+            events = self.answer[: self.cut] if self.cut is not None else self.answer
+            route.fulfill(status=200, body=sse(events), headers={"Content-Type": "text/event-stream"})
+            return
+        if sub == "stream":
+            last = headers.get("last-event-id")
+            after = int(last.rsplit(".", 1)[1]) if last else 0
+            rest = self.answer[after:]
+            if not rest:
+                route.fulfill(status=204, body="")
+                return
+            route.fulfill(status=200, body=sse(rest, first=after + 1), headers={"Content-Type": "text/event-stream"})
+            return
+        if sub == "stop":
+            held, self._held = self._held, None
+            if held is not None:
+                partial = [*self.answer[:2], ("done", {"seq": 3, "stop_reason": "interrupted"})]
+                held.fulfill(status=200, body=sse(partial), headers={"Content-Type": "text/event-stream"})
+            route.fulfill(json={"stopped": held is not None})
+            return
+        route.fulfill(status=405, body="")

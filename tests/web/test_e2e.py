@@ -1,0 +1,288 @@
+"""End to end: the real ``docchat up`` (embedded defaults, a temporary data dir, a free loopback port) and
+the web UI in Debian's Chromium. Upload by drag and drop, watch progress reach done, ask, see the streamed
+answer and its citation chip, open the cited page, start a second chat, rename and delete it, reload.
+
+Screenshots: ``test-output/web/e2e-*.png``. With ``DOCCHAT_UPDATE_SCREENSHOT=1`` the answer screenshot is
+also written to ``docs/screenshot.png`` (the README's).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ingest.sample_docs import write_text_pdf
+from tests.web.conftest import REPO, screenshot
+
+pytestmark = pytest.mark.browser
+
+HANDBOOK = [
+    [
+        "Northwind Employee Handbook",
+        "This handbook describes how we work together.",
+        "Our offices are open from 8 am to 6 pm on working days.",
+    ],
+    [
+        "Section 4: Time off",
+        "Every employee receives 25 days of paid vacation per calendar year.",
+        "Unused vacation days may be carried over until the end of March.",
+        "Sick leave does not count against vacation days.",
+    ],
+    [
+        "Section 9: Equipment",
+        "Laptops are replaced every three years.",
+        "Lost equipment must be reported to the IT desk within one day.",
+    ],
+]
+QUESTION = "How many days of paid vacation does an employee get?"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _docchat() -> list[str]:
+    exe = Path(sys.executable).with_name("docchat")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "chat.cli"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[str]:
+    data_dir = tmp_path_factory.mktemp("docchat-data")
+    port = _free_port()
+    log_path = data_dir / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOCCHAT_")}
+    env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local"})
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [*_docchat(), "up", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"docchat up exited with {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"docchat up did not answer /healthz within 120 s:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_until(page: Any, expression: str, timeout_s: float = 30.0) -> None:
+    """Poll a JS expression (the page's CSP forbids eval, which ``wait_for_function`` needs)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(100)
+
+
+def _drop_files(page: Any, files: list[tuple[str, bytes, str]]) -> None:
+    """Drop files on the drop zone the way a browser does (a DataTransfer holding File objects)."""
+    payload = [{"name": n, "b64": base64.b64encode(b).decode(), "type": t} for n, b, t in files]
+    page.evaluate(
+        """(files) => {
+            const dt = new DataTransfer();
+            for (const f of files) {
+                const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+                dt.items.add(new File([bytes], f.name, { type: f.type }));
+            }
+            const zone = document.getElementById('dropzone');
+            zone.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, cancelable: true }));
+            zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        }""",
+        payload,
+    )
+
+
+def _watch_document_states(page: Any) -> None:
+    """Record every status and progress value each document row shows, in order."""
+    page.evaluate(
+        """() => {
+            window.__docStates = [];
+            const seen = (el) => {
+                const bar = el.querySelector('progress');
+                window.__docStates.push({ name: el.querySelector('.doc-name')?.textContent,
+                    status: el.dataset.status, progress: bar && !bar.hidden ? bar.value : null,
+                    text: el.querySelector('.doc-state')?.textContent });
+            };
+            new MutationObserver((records) => {
+                for (const r of records) {
+                    const li = (r.target.closest ? r.target : r.target.parentElement)?.closest('li.doc');
+                    if (li) seen(li);
+                }
+            }).observe(document.getElementById('document-list'),
+                       { subtree: true, attributes: true, childList: true, characterData: true });
+        }"""
+    )
+
+
+def _count_answer_growth(page: Any) -> None:
+    page.evaluate(
+        """() => {
+            window.__textUpdates = 0;
+            new MutationObserver(() => { window.__textUpdates++; })
+                .observe(document.getElementById('messages'), { subtree: true, childList: true, characterData: true });
+        }"""
+    )
+
+
+def test_upload_ask_cite_and_manage_sessions(server: str, browser: Any, tmp_path: Path) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the page runs under the server's Content-Security-Policy: nothing of ours may violate it
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("dialog", lambda d: d.accept())
+    try:
+        _run(page, server, tmp_path)
+    except Exception:
+        screenshot(page, "e2e-failure")
+        raise
+    finally:
+        context.close()
+    assert errors == []
+
+
+def _run(page: Any, server: str, tmp_path: Path) -> None:
+    page.set_default_timeout(30_000)
+    response = page.goto(f"{server}/?user=e2e-alice")
+    assert response is not None and "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector("#app:not([hidden])")
+    assert page.inner_text("#user-name") == "e2e-alice"
+
+    # --- upload two files by drag and drop: a real PDF and a file that is not a document ---------------
+    pdf = write_text_pdf(tmp_path / "handbook.pdf", len(HANDBOOK), text_for=iter(HANDBOOK))
+    _watch_document_states(page)
+    _drop_files(page, [("handbook.pdf", pdf.read_bytes(), "application/pdf"),
+                       ("notes.pdf", b"this is plain text pretending to be a PDF\n" * 20, "application/pdf")])
+    page.wait_for_selector(".doc[data-status='failed']")
+    reason = page.inner_text(".doc[data-status='failed'] .doc-reason")
+    assert reason and reason != "unknown reason"
+    page.wait_for_selector(".doc[data-status='completed']", timeout=120_000)
+    ready = page.inner_text(".doc[data-status='completed']")
+    assert "handbook.pdf" in ready and "Ready · 3 pages" in ready
+    states = [s for s in page.evaluate("window.__docStates") if s["name"] == "handbook.pdf"]
+    statuses = [s["status"] for s in states]
+    assert statuses[0] == "uploading" and statuses[-1] == "completed"
+    assert {"pending", "in_progress"} & set(statuses), statuses
+    working = ("pending", "in_progress")
+    progress = [s["progress"] for s in states if s["status"] in working and s["progress"] is not None]
+    assert progress == sorted(progress), "progress went backwards"
+    # the project was created for the first upload and is selected
+    assert page.eval_on_selector("#project-select", "el => el.selectedOptions[0].textContent") == "My documents"
+    screenshot(page, "e2e-1-documents")
+
+    # --- ask: streamed answer, tool activity, citation chip ----------------------------------------
+    _count_answer_growth(page)
+    page.fill("#composer-input", QUESTION)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".message.assistant.streaming")
+    page.wait_for_selector(".message.assistant:not(.streaming)", timeout=60_000)
+    answer = page.inner_text(".message.assistant .md")
+    assert "25 days of paid vacation" in answer, answer
+    assert page.evaluate("window.__textUpdates") > 3, "the answer did not arrive in pieces"
+    assert "search" in page.inner_text(".message.assistant .activity")
+    chip = page.locator(".message.assistant .chip").first
+    chip_text = chip.inner_text().strip()
+    assert re.fullmatch(r"handbook\.pdf · p\. [123]", chip_text), chip_text
+    cited_page = int(chip_text.rsplit(" ", 1)[1])
+    assert page.locator("#session-list .session").count() == 1
+    screenshot(page, "e2e-2-answer")
+    if os.environ.get("DOCCHAT_UPDATE_SCREENSHOT") == "1":
+        _save_readme_screenshot(page)
+
+    # --- open the cited page ------------------------------------------------------------------------
+    chip.click()
+    page.wait_for_selector("#viewer[open]")
+    _wait_until(page, "document.getElementById('viewer-img').naturalWidth > 0")
+    assert page.inner_text("#viewer-title") == f"handbook.pdf — page {cited_page}"
+    assert page.get_attribute("#viewer-img", "src").startswith("blob:")
+    # the local pipeline knows where each chunk sits on the page: the region is highlighted
+    page.wait_for_selector("#viewer-page .highlight")
+    box = page.eval_on_selector("#viewer-page .highlight", "el => el.getBoundingClientRect().toJSON()")
+    img = page.eval_on_selector("#viewer-img", "el => el.getBoundingClientRect().toJSON()")
+    assert img["left"] <= box["left"] < box["right"] <= img["right"] + 1
+    assert img["top"] <= box["top"] < box["bottom"] <= img["bottom"] + 1
+    screenshot(page, "e2e-3-page")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#viewer", state="hidden")
+
+    first_title = page.inner_text("#session-list .session-title")
+    assert first_title.strip() and first_title != "New chat"
+
+    # --- a second chat: ask, rename, delete ----------------------------------------------------------
+    page.click("#new-chat")
+    page.wait_for_selector("#messages .empty")
+    page.fill("#composer-input", "When are laptops replaced?")
+    page.keyboard.press("Enter")
+    _wait_until(page, "document.querySelectorAll('#session-list .session').length === 2")
+    page.wait_for_selector(".message.assistant:not(.streaming)", timeout=60_000)
+    assert "three years" in page.inner_text(".message.assistant .md")
+    second = page.locator("#session-list .session").first
+    second_id = second.get_attribute("data-session-id")
+    second.hover()  # the actions show on hover (and on keyboard focus)
+    second.locator(".session-action").first.click()  # rename
+    page.fill(".session-rename", "ノートPCの交換 · 노트북")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#session-list .session-title:text('ノートPCの交換 · 노트북')")
+    page.reload()
+    page.wait_for_selector("#session-list .session >> nth=1")
+    titles = page.eval_on_selector_all("#session-list .session-title", "els => els.map(e => e.textContent)")
+    assert titles == ["ノートPCの交換 · 노트북", first_title]
+    screenshot(page, "e2e-4-renamed")
+    page.hover(f"[data-session-id='{second_id}']")
+    page.locator(f"[data-session-id='{second_id}'] .session-action").nth(1).click()  # delete (dialog accepted)
+    page.wait_for_selector(f"[data-session-id='{second_id}']", state="detached")
+
+    # --- reload: the list persists; the first chat reopens with its answer and chip ------------------
+    page.reload()
+    page.wait_for_selector("#session-list .session")
+    titles = page.eval_on_selector_all("#session-list .session-title", "els => els.map(e => e.textContent)")
+    assert titles == [first_title]
+    page.click("#session-list .session-open")
+    page.wait_for_selector(".message.assistant .chip")
+    assert page.inner_text(".message.user") == QUESTION
+    assert "25 days of paid vacation" in page.inner_text(".message.assistant .md")
+    assert page.locator(".doc[data-status='completed']").count() == 1
+    screenshot(page, "e2e-5-reloaded")
+
+
+def _save_readme_screenshot(page: Any) -> None:
+    from PIL import Image
+
+    raw = screenshot(page, "readme")
+    out = REPO / "docs" / "screenshot.png"
+    out.parent.mkdir(exist_ok=True)
+    img = Image.open(raw).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    img.save(out, optimize=True)

@@ -1,0 +1,142 @@
+"""The web component: the page, its static modules and /v1/config, served without credentials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Request, get
+from litestar.testing import TestClient
+
+from chat.app import create_app
+from chat.services import Services
+from chat.web_routes import WEB_DIR, WebComponent, client_config, content_security_policy
+from store.config import Settings
+
+MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
+           "sessions.js", "sse.js", "viewer.js"]
+
+
+def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
+    services = Services(settings=settings, components={"web": WebComponent(settings)})
+    return TestClient(app=create_app(settings, services=services))
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> Settings:
+    return Settings.from_env({}, data_dir=tmp_path)
+
+
+def test_index_is_public_and_locked_down(local: Settings) -> None:
+    with _client(local) as client:
+        r = client.get("/")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/app.js">' in r.text
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "img-src 'self' blob: data:" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("name", [*MODULES, "styles.css", "icon.svg"])
+def test_static_files_are_served(local: Settings, name: str) -> None:
+    with _client(local) as client:
+        r = client.get(f"/static/{name}")
+    assert r.status_code == 200, name
+    assert r.content == (WEB_DIR / name).read_bytes()
+    if name.endswith(".js"):
+        # browsers refuse module scripts served with a non-JavaScript MIME type
+        assert "javascript" in r.headers["content-type"]
+
+
+def test_every_shipped_module_is_checked() -> None:
+    assert sorted(p.name for p in WEB_DIR.glob("*.js")) == sorted(MODULES)
+
+
+def test_every_module_import_resolves() -> None:
+    """Each relative import in a module names a file that is served (no bundler to catch typos)."""
+    import re
+
+    for name in MODULES:
+        text = (WEB_DIR / name).read_text(encoding="utf-8")
+        for target in re.findall(r'from "\./([\w.-]+)"', text):
+            assert (WEB_DIR / target).is_file(), f"{name} imports missing ./{target}"
+
+
+def test_static_cannot_escape_the_web_dir(local: Settings) -> None:
+    with _client(local) as client:
+        for path in ("/static/../web_routes.py", "/static/%2e%2e/web_routes.py", "/static/..%2fapp.py"):
+            r = client.get(path)
+            assert r.status_code in (400, 404), path
+            assert "def route_handlers" not in r.text
+
+
+def test_missing_static_file_is_404(local: Settings) -> None:
+    with _client(local) as client:
+        assert client.get("/static/nope.js").status_code == 404
+
+
+def test_config_local(local: Settings) -> None:
+    with _client(local) as client:
+        r = client.get("/v1/config")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["mode"] == "local"
+    assert body["cognito_domain"] is None and body["client_id"] is None
+    assert body["render_dpi"] == local.render_dpi
+    assert body["max_upload_bytes"] == local.max_upload_bytes
+
+
+def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        {},
+        backend="aws",
+        data_dir=tmp_path,
+        cognito_domain="docchat-test.auth.eu-west-1.amazoncognito.com",
+        cognito_client_id="abc123",
+        cognito_user_pool_id="eu-west-1_XYZ",
+    )
+    cfg = client_config(settings)
+    assert cfg == {
+        "mode": "aws",
+        "cognito_domain": "https://docchat-test.auth.eu-west-1.amazoncognito.com",
+        "client_id": "abc123",
+        "render_dpi": settings.render_dpi,
+        "max_upload_bytes": settings.max_upload_bytes,
+    }
+    # the page may talk to the Cognito token endpoint and nothing else outside the origin
+    csp = content_security_policy(settings)
+    assert "connect-src 'self' https://docchat-test.auth.eu-west-1.amazoncognito.com" in csp
+
+
+def test_config_aws_domain_given_as_url(tmp_path: Path) -> None:
+    settings = Settings.from_env({}, backend="aws", data_dir=tmp_path, cognito_domain="https://auth.example.com/")
+    assert client_config(settings)["cognito_domain"] == "https://auth.example.com"
+
+
+class _Private:
+    """A component with one ordinary (authenticated) route next to the web UI."""
+
+    def route_handlers(self) -> list[Any]:
+        @get("/v1/private", sync_to_thread=False)
+        def private(request: Request[Any, Any, Any]) -> dict[str, Any]:
+            return {"user": request.user}
+
+        return [private]
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+def test_api_routes_still_need_a_token(local: Settings) -> None:
+    """Making the UI public must not open anything else: the API next to it still wants a token."""
+    services = Services(settings=local, components={"web": WebComponent(local), "private": _Private()})
+    with TestClient(app=create_app(local, services=services)) as client:
+        assert client.get("/v1/private").status_code == 401
+        assert client.get("/v1/private", headers={"Authorization": "Bearer nonsense"}).status_code == 401
+        assert client.get("/").status_code == 200
