@@ -20,8 +20,9 @@ from typing import Any, TextIO
 import httpx
 
 from chat.events import SSEParser
+from ingest.api_client import base_url, check_response
 from store.config import Settings
-from store.errors import DocchatError, InvalidInput, NotFound, UpstreamError
+from store.errors import DocchatError, InvalidInput, NotFound
 
 RESUME_ATTEMPTS = 3
 
@@ -36,30 +37,9 @@ class AskResult:
     usage: dict[str, int] = field(default_factory=dict)
 
 
-def base_url(settings: Settings, url: str | None) -> str:
-    if url:
-        return url.rstrip("/")
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104 - a client address
-    return f"http://{host}:{settings.port}"
-
-
-def _check(r: httpx.Response) -> Any:
-    if r.status_code >= 400:
-        try:
-            message = r.json()["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = r.text[:200]
-        if r.status_code == 404:
-            raise NotFound(message)
-        if r.status_code < 500:
-            raise InvalidInput(f"{r.status_code}: {message}")
-        raise UpstreamError(f"{r.status_code}: {message}")
-    return r.json() if r.content else None
-
-
 def resolve_project(client: httpx.Client, name: str) -> str:
     """A project name (or id) → project id, from the user's projects."""
-    body = _check(client.get("/v1/projects"))
+    body = check_response(client.get("/v1/projects"))
     items = body.get("items", body) if isinstance(body, dict) else body
     for p in items:
         if name in (p.get("name"), p.get("project_id")):
@@ -115,7 +95,7 @@ def ask(
     err: TextIO = sys.stderr,
 ) -> AskResult:
     if session_id is None:
-        session_id = str(_check(client.post("/v1/sessions", json={"project_id": project_id}))["session_id"])
+        session_id = str(check_response(client.post("/v1/sessions", json={"project_id": project_id}))["session_id"])
     result = AskResult(session_id=session_id)
     parser = SSEParser()
     body: dict[str, Any] = {"text": text}
@@ -125,7 +105,7 @@ def ask(
         with client.stream("POST", f"/v1/sessions/{session_id}/messages", json=body) as r:
             if r.status_code >= 400:
                 r.read()
-                _check(r)
+                check_response(r)
             finished = _consume(r, parser, result, out, err)
     except httpx.TransportError:
         finished = False

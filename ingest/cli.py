@@ -24,43 +24,23 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Column
 
+from ingest.api_client import base_url, check_response
 from store.config import Settings
-from store.errors import DocchatError, InvalidInput, NotFound, UpstreamError
+from store.errors import DocchatError, InvalidInput, UpstreamError
 
 # --- docchat ingest ---------------------------------------------------------------------------------------
 
 
-def base_url(settings: Settings, url: str | None) -> str:
-    if url:
-        return url.rstrip("/")
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104 - a client address
-    return f"http://{host}:{settings.port}"
-
-
-def _check(r: httpx.Response) -> Any:
-    if r.status_code >= 400:
-        try:
-            message = r.json()["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            message = r.text[:200]
-        if r.status_code == 404:
-            raise NotFound(message)
-        if r.status_code < 500:
-            raise InvalidInput(f"{r.status_code}: {message}")
-        raise UpstreamError(f"{r.status_code}: {message}")
-    return r.json() if r.content else None
-
-
 async def ensure_project(client: httpx.AsyncClient, name: str, language: str | None) -> str:
     """The id of the user's project named (or with id) ``name``; created if missing."""
-    body = _check(await client.get("/v1/projects"))
+    body = check_response(await client.get("/v1/projects"))
     for p in body.get("items", []):
         if name in (p.get("name"), p.get("project_id")):
             return str(p["project_id"])
     payload: dict[str, str] = {"name": name}
     if language:
         payload["language"] = language
-    return str(_check(await client.post("/v1/projects", json=payload))["project_id"])
+    return str(check_response(await client.post("/v1/projects", json=payload))["project_id"])
 
 
 @dataclass
@@ -88,7 +68,7 @@ async def _follow(client: httpx.AsyncClient, res: FileResult, progress: Progress
     for _attempt in range(20):
         try:
             async with client.stream("GET", f"/v1/workflows/{res.workflow_id}/events", timeout=None) as resp:
-                _check(resp) if resp.status_code >= 400 else None
+                check_response(resp) if resp.status_code >= 400 else None
                 event = ""
                 async for line in resp.aiter_lines():
                     if line.startswith("event:"):
@@ -116,7 +96,7 @@ async def _ingest_one(client: httpx.AsyncClient, project_id: str, path: Path, pr
         with path.open("rb") as fh:  # httpx streams the multipart body from the file
             r = await client.post(f"/v1/projects/{project_id}/documents", files={"file": (path.name, fh)},
                                   timeout=httpx.Timeout(30.0, write=None, read=600.0))
-        body = _check(r)
+        body = check_response(r)
     except (DocchatError, OSError) as exc:
         res.status, res.error = "failed", getattr(exc, "message", None) or str(exc)
         progress.update(task, step=f"[red]rejected: {res.error}")

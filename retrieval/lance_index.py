@@ -190,10 +190,7 @@ class LanceIndex:
                     f"the index at {self._path} holds {have}-d vectors but the embedder makes {self._dim}-d ones; "
                     "re-index into a fresh data directory after changing embedders"
                 )
-            missing = [f for f in LAYOUT_FIELDS if f.name not in tbl.schema.names]
-            if missing:  # a table from before these columns: add them (null = unknown, chunks re-indexed fill them)
-                tbl.add_columns(missing)
-                log.info("lance_index_migrated", path=str(self._path), added=",".join(f.name for f in missing))
+            tbl = self._migrate(tbl)
             names = {ix.name for ix in tbl.list_indices()}
             if "text_terms_idx" not in names:
                 tbl.create_index(
@@ -207,6 +204,20 @@ class LanceIndex:
             raise UpstreamError(f"could not open the LanceDB index at {self._path}: {exc}") from exc
         self._tbl = tbl
         log.info("lance_index_ready", path=str(self._path), rows=tbl.count_rows())
+
+    def _migrate(self, tbl: Any) -> Any:
+        """Add the layout columns to a table from before them (null = unknown; re-indexing fills them)."""
+        missing = [f for f in LAYOUT_FIELDS if f.name not in tbl.schema.names]
+        if not missing:
+            return tbl
+        try:
+            tbl.add_columns(missing)
+        except (OSError, RuntimeError, ValueError):
+            tbl = self._db.open_table(TABLE)  # another process (worker / server) may have migrated it first
+            if any(f.name not in tbl.schema.names for f in LAYOUT_FIELDS):
+                raise
+        log.info("lance_index_migrated", path=str(self._path), added=",".join(f.name for f in missing))
+        return tbl
 
     async def close(self) -> None:
         self._tbl = None

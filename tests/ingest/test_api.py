@@ -134,6 +134,10 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
 
         hits = await svc.retriever.search("Page 2 section", SearchFilter(project_id=pid), k=3)
         assert hits and hits[0].document_id == did
+        # the layout made by the chunker survives the pipeline and the index: pages and line boxes in the hit
+        assert hits[0].page_offsets[0] == (hits[0].page_start, 0)
+        assert [p for p, _ in hits[0].page_offsets][-1] == hits[0].page_end
+        assert hits[0].line_boxes and all(b.page in range(1, 4) for _, b in hits[0].line_boxes)
         page = await svc.read_page("alice", did, 2)
         assert page.text.startswith("Page 2") and page.page_count == 3
 
