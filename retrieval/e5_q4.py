@@ -138,14 +138,14 @@ class E5Q4File:
         return hashlib.sha256(self._map).hexdigest()
 
     def f32(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
-        dtype, count, off = self._entry(name, 0)
+        _dtype, count, off = self._entry(name, 0)
         if int(np.prod(shape)) != count:
             raise ConfigError(f"{self.path}: tensor {name} has {count} values, expected {shape}")
         return np.frombuffer(self._map, np.float32, count, off).reshape(shape)
 
     def q4(self, name: str, rows: int) -> np.ndarray:
         """Q4_0 tensor as ``(rows, cols // 32, 18)`` uint8 blocks."""
-        dtype, count, off = self._entry(name, 1)
+        _dtype, count, off = self._entry(name, 1)
         if count % (rows * QK):
             raise ConfigError(f"{self.path}: tensor {name} does not split into {rows} rows")
         nb = count // rows // QK

