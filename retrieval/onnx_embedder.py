@@ -108,6 +108,9 @@ class _Runtime:
                 out = Path(tmp) / "int8.onnx"
                 root_logger = logging.getLogger()
                 root_logger.addFilter(_drop_preprocess_hint)  # onnxruntime's generic advice, not actionable here
+                previous_level = root_logger.level
+                # the quantizer logs one INFO line per tensor on the root logger: not for users' terminals
+                root_logger.setLevel(max(previous_level, logging.WARNING))
                 try:
                     quantize_dynamic(
                         src,
@@ -118,6 +121,7 @@ class _Runtime:
                         extra_options={"DefaultTensorType": 1},  # float: shape inference stops at com.microsoft ops
                     )
                 finally:
+                    root_logger.setLevel(previous_level)
                     root_logger.removeFilter(_drop_preprocess_hint)
                 os.replace(out, target)  # atomic: concurrent builders never see a half-written file
         except OSError as exc:
