@@ -19,7 +19,12 @@ from typing import Literal
 
 Language = Literal["ko", "ja", "zh", "en"]
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[。！？])\s*|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|(?<=[。！？])\s*")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+_BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
+_LINE_END = re.compile(r"[.!?:;。！？：；\"')\]]$")
+#: a line shorter than this that does not end a sentence is taken for a heading, not a wrapped line
+HEADING_CHARS = 30
 _WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*%?|[^\W\d_]+", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -107,7 +112,7 @@ def detect_language(text: str) -> Language:
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (whitespace collapsed; over-long ones clipped at a word boundary)."""
     pieces: list[str] = []
-    for raw in _SENTENCE_END.split(text):
+    for raw in (part for unit in _units(text) for part in _SENTENCE_END.split(unit)):
         piece = " ".join(raw.split())
         if pieces and _ends_with_abbreviation(pieces[-1]) and piece:
             pieces[-1] = pieces[-1] + " " + piece
@@ -122,6 +127,40 @@ def split_sentences(text: str) -> list[str]:
             sentence = sentence[: cut if cut > MAX_SENTENCE_CHARS // 2 else MAX_SENTENCE_CHARS] + "…"
         out.append(sentence)
     return out
+
+
+def _units(text: str) -> list[str]:
+    """Paragraphs with their wrapped lines joined: PDF text layers break lines mid-sentence.
+
+    A line break ends a unit only after sentence punctuation, before a bullet or numbered item, or after a short
+    heading-like line; otherwise the next line continues the sentence (no space between CJK characters, a
+    hyphenated word is re-joined).
+    """
+    units: list[str] = []
+    for paragraph in _BLANK_LINES.split(text):
+        current = ""
+        for line in (ln.strip() for ln in paragraph.split("\n")):
+            if not line:
+                continue
+            ends_unit = bool(_LINE_END.search(current)) or _width(current) < HEADING_CHARS
+            if not current or ends_unit or _BULLET.match(line):
+                if current:
+                    units.append(current)
+                current = line
+            elif current.endswith("-") and line[:1].islower():
+                current = current[:-1] + line
+            elif _CJK_RUN.fullmatch(current[-1]) and _CJK_RUN.fullmatch(line[0]):
+                current += line
+            else:
+                current += " " + line
+        if current:
+            units.append(current)
+    return units
+
+
+def _width(text: str) -> int:
+    """Display width: CJK characters count double (a wrapped CJK line holds half as many characters)."""
+    return len(text) + sum(len(run) for run in _CJK_RUN.findall(text))
 
 
 def _ends_with_abbreviation(piece: str) -> bool:

@@ -40,3 +40,28 @@ def test_rank_prefers_coverage_and_pick_limits_per_source() -> None:
     chosen = pick(scored, per_source=2)
     assert len(chosen) == 2
     assert rank("???", cands) == []
+
+
+def test_wrapped_pdf_lines_are_joined_into_sentences_but_headings_and_bullets_stay_apart() -> None:
+    text = (
+        "Row and Column Access Control\n"
+        "We describe in this paper how the new version of the database implements the\n"
+        "feature of IBM DB2 for i Row and Column Access Control (RCAC). It is enforced by the engine.\n"
+        "- first item of a list\n"
+        "- second item of a list\n\n"
+        "売上は前年同期と比べて大きく増加し\n"
+        "た。利益は減少した。\n"
+        "A long line that ends with a hyphen-\n"
+        "ated word is joined back together."
+    )
+    assert split_sentences(text) == [
+        "Row and Column Access Control",
+        "We describe in this paper how the new version of the database implements the feature of IBM DB2 for i "
+        "Row and Column Access Control (RCAC).",
+        "It is enforced by the engine.",
+        "- first item of a list",
+        "- second item of a list",
+        "売上は前年同期と比べて大きく増加した。",
+        "利益は減少した。",
+        "A long line that ends with a hyphenated word is joined back together.",
+    ]
