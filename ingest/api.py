@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
@@ -26,8 +28,8 @@ class IngestController(Controller):
     tags = ["ingest"]  # noqa: RUF012 - Litestar reads it as a class attribute
 
     @post("/projects", status_code=201)
-    async def create_project(self, request: Request[Any, Any, Any], ingest: IngestService,
-                             data: dict[str, Any]) -> dict[str, Any]:
+    async def create_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                             data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
         name = data.get("name")
         language = data.get("language") or "en"
         if not isinstance(name, str) or not isinstance(language, str):
@@ -35,17 +37,18 @@ class IngestController(Controller):
         return await ingest.create_project(_user(request), name, language)
 
     @get("/projects")
-    async def list_projects(self, request: Request[Any, Any, Any], ingest: IngestService) -> dict[str, Any]:
+    async def list_projects(self, request: Request[Any, Any, Any],
+                            ingest: NamedDependency[IngestService]) -> dict[str, Any]:
         return {"items": await ingest.list_projects(_user(request))}
 
     @get("/projects/{project_id:str}")
-    async def get_project(self, request: Request[Any, Any, Any], ingest: IngestService,
-                          project_id: str) -> dict[str, Any]:
+    async def get_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                          project_id: FromPath[str]) -> dict[str, Any]:
         return await ingest.get_project(_user(request), project_id)
 
     @post("/projects/{project_id:str}/documents", status_code=202)
-    async def upload(self, request: Request[Any, Any, Any], ingest: IngestService,
-                     project_id: str) -> Response[dict[str, Any]]:
+    async def upload(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                     project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
         await ingest.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
         length = request.headers.get("content-length")
@@ -63,18 +66,19 @@ class IngestController(Controller):
         return Response(body, status_code=202 if result.created else 200)
 
     @get("/projects/{project_id:str}/documents")
-    async def list_documents(self, request: Request[Any, Any, Any], ingest: IngestService, project_id: str,
-                             cursor: str | None = None, limit: int = 100) -> dict[str, Any]:
+    async def list_documents(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                             project_id: FromPath[str],
+                             cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 100) -> dict[str, Any]:
         return await ingest.list_documents(_user(request), project_id, cursor=cursor, limit=max(1, min(limit, 500)))
 
     @get("/workflows/{workflow_id:str}")
-    async def workflow(self, request: Request[Any, Any, Any], ingest: IngestService,
-                       workflow_id: str) -> dict[str, Any]:
+    async def workflow(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                       workflow_id: FromPath[str]) -> dict[str, Any]:
         return await ingest.workflow_status(_user(request), workflow_id)
 
     @get("/workflows/{workflow_id:str}/events")
-    async def workflow_events(self, request: Request[Any, Any, Any], ingest: IngestService,
-                              workflow_id: str) -> ServerSentEvent:
+    async def workflow_events(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                              workflow_id: FromPath[str]) -> ServerSentEvent:
         user = _user(request)
         await ingest.workflow_status(user, workflow_id)  # 404 now rather than inside the stream
 
@@ -91,18 +95,19 @@ class IngestController(Controller):
         return ServerSentEvent(events(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @get("/workflows/{workflow_id:str}/segments")
-    async def segments(self, request: Request[Any, Any, Any], ingest: IngestService, workflow_id: str,
-                       cursor: str | None = None, limit: int = 20) -> dict[str, Any]:
+    async def segments(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                       workflow_id: FromPath[str],
+                       cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 20) -> dict[str, Any]:
         return await ingest.segments(_user(request), workflow_id, cursor=cursor, limit=limit)
 
     @post("/workflows/{workflow_id:str}/reprocess", status_code=202)
-    async def reprocess(self, request: Request[Any, Any, Any], ingest: IngestService,
-                        workflow_id: str) -> dict[str, Any]:
+    async def reprocess(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                        workflow_id: FromPath[str]) -> dict[str, Any]:
         return await ingest.reprocess(_user(request), workflow_id)
 
     @get("/documents/{document_id:str}/pages/{page_file:str}", media_type="image/png")
-    async def page_png(self, request: Request[Any, Any, Any], ingest: IngestService, document_id: str,
-                       page_file: str) -> Response[bytes]:
+    async def page_png(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                       document_id: FromPath[str], page_file: FromPath[str]) -> Response[bytes]:
         stem = page_file.removesuffix(".png")
         if not page_file.endswith(".png") or not stem.isdigit():
             raise NotFound("pages are addressed as /v1/documents/{document_id}/pages/{n}.png")
