@@ -76,11 +76,10 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
 
     ``model`` replaces the configured chat model (tests and benchmarks pass a double).
     """
-    from ingest.service import build_ingest_service
-    from retrieval.search import build_retriever
-
     from chat.model import build_chat_model
     from chat.service import ChatService
+    from ingest.service import build_ingest_service
+    from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
 
     if settings.backend == "local":
