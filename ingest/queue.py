@@ -134,6 +134,10 @@ class SqliteJobQueue:
         self._wake = threading.Condition()
         self._conns: list[sqlite3.Connection] = []
         self._conns_lock = threading.Lock()
+        # Every use of a connection holds this lock, and close() takes it too: closing a SQLite connection while
+        # another thread is inside it crashes the process (a worker thread can still be in receive() at shutdown).
+        self._use = threading.Lock()
+        self._closed = False
         self._conn().executescript(_SCHEMA)
 
     def _conn(self) -> sqlite3.Connection:
@@ -148,18 +152,25 @@ class SqliteJobQueue:
         return conn
 
     @contextmanager
+    def _using(self) -> Iterator[sqlite3.Connection]:
+        with self._use:
+            if self._closed:
+                raise RetryableError("the job queue is closed (shutting down)")
+            yield self._conn()
+
+    @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise RetryableError("the queue database is busy", error=str(exc)) from exc
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._using() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise RetryableError("the queue database is busy", error=str(exc)) from exc
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def send(self, body: Mapping[str, Any], *, priority: Priority) -> str:
         if priority not in PRIORITIES:
@@ -206,8 +217,15 @@ class SqliteJobQueue:
     ) -> Message | None:
         deadline = time.monotonic() + max(0.0, wait_seconds)
         while True:
+            if self._closed:
+                return None
             for lane in self.picker.order(lanes):
-                msg = self._receive_one(lane, visibility_seconds)
+                try:
+                    msg = self._receive_one(lane, visibility_seconds)
+                except RetryableError:
+                    if self._closed:
+                        return None
+                    raise
                 if msg is not None:
                     return msg
             remaining = deadline - time.monotonic()
@@ -237,22 +255,28 @@ class SqliteJobQueue:
             conn.execute("DELETE FROM messages WHERE id = ? AND receipt = ?", (msg.message_id, msg.receipt))
 
     def dead_letters(self, priority: Priority) -> list[dict[str, Any]]:
-        rows = self._conn().execute(
-            "SELECT body FROM messages WHERE queue = ? ORDER BY dead_at LIMIT 100", (f"{priority}-dlq",)
-        ).fetchall()
+        with self._using() as conn:
+            rows = conn.execute(
+                "SELECT body FROM messages WHERE queue = ? ORDER BY dead_at LIMIT 100", (f"{priority}-dlq",)
+            ).fetchall()
         return [json.loads(r[0]) for r in rows]
 
     def depth(self, priority: Priority) -> int:
-        row = self._conn().execute("SELECT COUNT(*) FROM messages WHERE queue = ? AND visible_at <= ?",
-                                   (priority, self.clock())).fetchone()
+        with self._using() as conn:
+            row = conn.execute("SELECT COUNT(*) FROM messages WHERE queue = ? AND visible_at <= ?",
+                               (priority, self.clock())).fetchone()
         return int(row[0])
 
     def close(self) -> None:
-        with self._conns_lock:
-            conns, self._conns = self._conns, []
-        for conn in conns:
-            conn.close()
-        self._local = threading.local()
+        with self._use:  # waits for any thread still inside a connection
+            self._closed = True
+            with self._conns_lock:
+                conns, self._conns = self._conns, []
+            for conn in conns:
+                conn.close()
+            self._local = threading.local()
+        with self._wake:
+            self._wake.notify_all()
 
 
 # --- SQS ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from moto import mock_aws
 
 from ingest.queue import PriorityPicker, SqliteJobQueue, SqsJobQueue
+from store.errors import RetryableError
 
 MAX_RECEIVES = 3
 
@@ -138,3 +139,51 @@ def test_picker_is_smooth_weighted_round_robin():
     assert Counter(firsts) == {"high": 7, "low": 3}
     assert "low" in firsts[:4]  # interleaved, not 7 highs then 3 lows
     assert picker.order(("low",)) == ["low"]
+
+
+def test_sqlite_close_while_other_threads_receive_and_send_does_not_crash(tmp_path):
+    """Shutdown closes the queue while worker threads may still be inside receive(): that must be safe
+    (closing a SQLite connection another thread is using crashes the process) and receive() then returns None."""
+    import threading
+
+    q = SqliteJobQueue(tmp_path / "q.db", poll_interval=0.001)
+    stop = threading.Event()
+    results: list[object] = []
+
+    def receiver():
+        while not stop.is_set():
+            msg = q.receive(wait_seconds=0.01, visibility_seconds=30)
+            if msg is None and q._closed:
+                results.append("closed")
+                return
+            if msg is not None:
+                try:
+                    q.delete(msg)
+                except RetryableError:  # closed between receive and delete: a clear error, never a crash
+                    assert q._closed
+                    results.append("closed")
+                    return
+
+    def sender():
+        for i in range(10_000):
+            if stop.is_set():
+                return
+            try:
+                q.send({"i": i}, priority="high" if i % 2 else "low")
+            except Exception as exc:  # after close: a clear RetryableError, never a crash
+                results.append(type(exc).__name__)
+                return
+
+    threads = [threading.Thread(target=receiver) for _ in range(3)] + [threading.Thread(target=sender)]
+    for t in threads:
+        t.start()
+    import time
+
+    time.sleep(0.3)
+    q.close()
+    stop.set()
+    for t in threads:
+        t.join(timeout=10)
+    assert not any(t.is_alive() for t in threads)
+    assert results.count("closed") == 3
+    assert q.receive(wait_seconds=0) is None
