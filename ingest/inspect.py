@@ -13,7 +13,7 @@ metadata when plausible (30–2400 dpi), else 1 px = 1 pt (72 dpi).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ingest.filetypes import SNIFF_BYTES, FileKind, sniff
 from ingest.sandbox import Limits, run_sandboxed, wire_type
 from store.config import Settings
-from store.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
+from store.errors import InvalidInput, PayloadTooLarge, PermanentError, UnsupportedMediaType
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
@@ -94,6 +94,31 @@ def open_pdf(path: str, password: str | None = None) -> Any:
                 "the PDF is encrypted with a password; remove the password (or upload an unprotected copy)"
             ) from None
         raise InvalidInput(f"the PDF is corrupt or truncated and cannot be opened ({exc})") from None
+
+
+def iter_pdf_pages(path: str, pages: Sequence[int], password: str | None = None) -> Iterator[tuple[int, Any]]:
+    """``(number, page)`` for the 1-based ``pages`` of the PDF, each page closed after use, the document at the end.
+
+    A page number out of range or a page PDFium cannot load is a ``PermanentError`` naming the page.
+    """
+    import pypdfium2 as pdfium
+
+    pdf = open_pdf(path, password)
+    try:
+        count = len(pdf)
+        for number in pages:
+            if not 1 <= number <= count:
+                raise PermanentError(f"page {number} does not exist (the document has {count} pages)")
+            try:
+                page = pdf[number - 1]
+            except pdfium.PdfiumError as exc:
+                raise PermanentError(f"page {number} is corrupt and cannot be loaded ({exc})") from None
+            try:
+                yield number, page
+            finally:
+                page.close()
+    finally:
+        pdf.close()
 
 
 def _inspect_pdf(path: str, max_pages: int, password: str | None) -> DocumentInfo:

@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ingest.filetypes import FileKind
-from ingest.inspect import open_pdf
+from ingest.inspect import iter_pdf_pages
 from ingest.sandbox import Limits, iter_sandboxed, wire_type
 from store.config import Settings
-from store.errors import PermanentError
 
 BBoxT = tuple[float, float, float, float]
 
@@ -154,22 +153,8 @@ def _is_junk_char(c: str) -> bool:
 def _extract_child(path: str, pages: list[int], password: str | None) -> Iterator[PageText]:
     import pypdfium2 as pdfium
 
-    pdf = open_pdf(path, password)
-    try:
-        count = len(pdf)
-        for number in pages:
-            if not 1 <= number <= count:
-                raise PermanentError(f"page {number} does not exist (the document has {count} pages)")
-            try:
-                page = pdf[number - 1]
-            except pdfium.PdfiumError as exc:
-                raise PermanentError(f"page {number} is corrupt and cannot be loaded ({exc})") from None
-            try:
-                yield _page_text(pdfium, page, number)
-            finally:
-                page.close()
-    finally:
-        pdf.close()
+    for number, page in iter_pdf_pages(path, pages, password):
+        yield _page_text(pdfium, page, number)
 
 
 def _page_text(pdfium: Any, page: Any, number: int) -> PageText:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ingest.filetypes import FileKind
-from ingest.inspect import image_dpi, iter_frames, open_image, open_pdf
+from ingest.inspect import image_dpi, iter_frames, iter_pdf_pages, open_image, open_pdf
 from ingest.sandbox import Limits, iter_sandboxed, wire_type
 from store.config import Settings
 from store.errors import PermanentError
@@ -107,37 +107,21 @@ def _render_child(
 def _render_pdf(
     path: str, pages: list[int], dpi: float, password: str | None, grayscale: bool
 ) -> Iterator[RenderedPage]:
-    import pypdfium2 as pdfium
-
-    pdf = open_pdf(path, password)
-    try:
-        count = len(pdf)
-        for number in pages:
-            if not 1 <= number <= count:
-                raise PermanentError(f"page {number} does not exist (the document has {count} pages)")
-            try:
-                page = pdf[number - 1]
-            except pdfium.PdfiumError as exc:
-                raise PermanentError(f"page {number} is corrupt and cannot be loaded ({exc})") from None
-            try:
-                w_pt, h_pt = page.get_size()
-                if not (w_pt > 0 and h_pt > 0):
-                    raise PermanentError(f"page {number} has no size (corrupt page box)")
-                scale = dpi / 72.0
-                if (w_pt * scale) * (h_pt * scale) > MAX_RENDER_PIXELS:
-                    scale = math.sqrt(MAX_RENDER_PIXELS / (w_pt * h_pt)) * 0.999  # pdfium rounds up
-                bitmap = page.render(scale=scale, grayscale=grayscale, may_draw_forms=True)
-                try:
-                    image = bitmap.to_pil()
-                    png = _png(image)
-                    yield RenderedPage(page=number, png=png, width_pt=float(w_pt), height_pt=float(h_pt),
-                                       width_px=image.width, height_px=image.height, dpi=round(scale * 72.0, 3))
-                finally:
-                    bitmap.close()
-            finally:
-                page.close()
-    finally:
-        pdf.close()
+    for number, page in iter_pdf_pages(path, pages, password):
+        w_pt, h_pt = page.get_size()
+        if not (w_pt > 0 and h_pt > 0):
+            raise PermanentError(f"page {number} has no size (corrupt page box)")
+        scale = dpi / 72.0
+        if (w_pt * scale) * (h_pt * scale) > MAX_RENDER_PIXELS:
+            scale = math.sqrt(MAX_RENDER_PIXELS / (w_pt * h_pt)) * 0.999  # pdfium rounds up
+        bitmap = page.render(scale=scale, grayscale=grayscale, may_draw_forms=True)
+        try:
+            image = bitmap.to_pil()
+            png = _png(image)
+            yield RenderedPage(page=number, png=png, width_pt=float(w_pt), height_pt=float(h_pt),
+                               width_px=image.width, height_px=image.height, dpi=round(scale * 72.0, 3))
+        finally:
+            bitmap.close()
 
 
 def _render_image(path: str, kind: FileKind, pages: list[int], grayscale: bool) -> Iterator[RenderedPage]:
