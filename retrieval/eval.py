@@ -25,6 +25,7 @@ from retrieval.embed_cache import EmbeddingCache
 from retrieval.eval_args import MODES
 from retrieval.evaldata import EvalSet, Query, load_financebench, load_korquad
 from retrieval.lance_index import LanceIndex
+from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Embedder, Hit, SearchFilter, SearchMode
 from store.config import Settings
 from store.logging import get_logger
@@ -93,9 +94,14 @@ async def evaluate(
     show_progress: bool = False,
     vector_chars: int | None = None,
     fusion: str = "min_max",
-    keyword_weight: float = 0.5,
+    keyword_weight: float = 0.7,
+    lexicon: Lexicon = (),
+    expansion: str = "none",
 ) -> dict[str, Any]:
-    """Index ``evalset`` and run every query in every mode. Returns ``{mode: metrics, "meta": …}``."""
+    """Index ``evalset`` and run every query in every mode. Returns ``{mode: metrics, "meta": …}``.
+
+    Queries are expanded with ``lexicon`` exactly as ``Retriever.search`` does (keyword text and vector).
+    """
     t0 = time.perf_counter()
     quiet: Callable[[int, int], None] | None = None
     texts = [u.text[:vector_chars] if vector_chars else u.text for u in evalset.units]
@@ -118,7 +124,7 @@ async def evaluate(
     await index.optimize()
     t_index = time.perf_counter() - t1
 
-    qtexts = [q.text for q in evalset.queries]
+    qtexts = [expand_query(q.text, lexicon) for q in evalset.queries]
     t2 = time.perf_counter()
     if not need_vectors:
         qvec = np.zeros((len(qtexts), embedder.dimension), dtype=np.float32)
@@ -130,11 +136,11 @@ async def evaluate(
 
     results = {m: ModeResult() for m in modes}
     tick = _bar("searching") if show_progress else None
-    for i, (q, v) in enumerate(zip(evalset.queries, qvec, strict=True)):
+    for i, (q, qtext, v) in enumerate(zip(evalset.queries, qtexts, qvec, strict=True)):
         flt = _filter(evalset, q, scope)
         for m in modes:
             s = time.perf_counter()
-            hits = index.search_sync(q.text, v.tolist(), flt, 30, m)
+            hits = index.search_sync(qtext, v.tolist(), flt, 30, m)
             results[m].seconds += time.perf_counter() - s
             results[m].ranks.append(first_relevant_rank(hits, q.targets))
         if tick is not None:
@@ -148,6 +154,7 @@ async def evaluate(
         "scope": scope,
         "vector_chars": vector_chars or "all",
         "fusion": f"{fusion} (keyword weight {keyword_weight})",
+        "expansion": expansion,
         "embedder": embedder.model_id,
         "embed_passages_s": round(t_embed, 2),
         "index_s": round(t_index, 2),
@@ -169,7 +176,7 @@ def format_table(result: dict[str, Any]) -> str:
     lines = [
         f"{meta['dataset']}: {meta['queries']} queries over {meta['units']} units (scope: {meta['scope']}, "
         f"embedder: {meta['embedder']}, embedded text: {meta['vector_chars']} chars per unit, "
-        f"fusion: {meta['fusion']})",
+        f"fusion: {meta['fusion']}, query expansion: {meta.get('expansion', 'none')})",
         f"{'mode':<8} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6} {'ms/q':>7}",
     ]
     for m in MODES:
@@ -198,6 +205,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     modes: Sequence[SearchMode] = MODES if args.mode == "all" else (args.mode,)
     embedder = build_embedder(settings)
     eval_dir = settings.data_dir / "eval"
+    expansion = settings.query_expansion if args.expansion is None else args.expansion
     cache = None if args.no_cache else EmbeddingCache(eval_dir / "embeddings.sqlite")
     try:
         result = asyncio.run(
@@ -212,6 +220,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 vector_chars=args.vector_chars,
                 fusion=args.fusion or settings.hybrid_fusion,
                 keyword_weight=settings.hybrid_keyword_weight if args.keyword_weight is None else args.keyword_weight,
+                lexicon=load_lexicon(expansion, settings.query_lexicon_file if args.expansion is None else None),
+                expansion=expansion,
             )
         )
     finally:

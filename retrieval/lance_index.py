@@ -143,7 +143,7 @@ class LanceIndex:
         refine_factor: int | None = 5,
         ef: int = 100,
         fusion: str = "min_max",
-        keyword_weight: float = 0.5,
+        keyword_weight: float = 0.7,
     ) -> None:
         if fusion not in FUSIONS:
             raise ConfigError(f"unknown hybrid fusion {fusion!r} (expected one of {', '.join(FUSIONS)})")

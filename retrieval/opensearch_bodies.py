@@ -54,9 +54,10 @@ def index_body(
 ) -> dict[str, Any]:
     if engine not in ("faiss", "lucene", "nmslib"):
         raise ConfigError(f"unknown k-NN engine {engine!r}")
-    text_fields = {lang: {"type": "text", "analyzer": an} for lang, an in analyzers.items()}
+    text_fields: dict[str, Any] = {lang: {"type": "text", "analyzer": an} for lang, an in analyzers.items()}
+    text_fields[PAIRS_FIELD] = {"type": "text", "analyzer": "docchat_pairs"}
     return {
-        "settings": {"index": {"knn": True}},
+        "settings": {"index": {"knn": True}, "analysis": PAIRS_ANALYSIS},
         "mappings": {
             "properties": {
                 "chunk_id": {"type": "keyword"},
@@ -133,8 +134,32 @@ def filter_clauses(flt: SearchFilter) -> list[dict[str, Any]]:
     return clauses
 
 
+#: word-pair shingles (stop words removed first), the OpenSearch twin of ``retrieval.textproc.phrase_terms``
+PAIRS_FIELD = "pairs"
+PAIRS_ANALYSIS: dict[str, Any] = {
+    "filter": {
+        "docchat_stop": {"type": "stop", "stopwords": "_english_"},
+        "docchat_stem": {"type": "stemmer", "language": "english"},
+        "docchat_shingle": {
+            "type": "shingle",
+            "min_shingle_size": 2,
+            "max_shingle_size": 2,
+            "output_unigrams": False,
+            "filler_token": "",
+        },
+    },
+    "analyzer": {
+        "docchat_pairs": {
+            "type": "custom",
+            "tokenizer": "standard",
+            "filter": ["lowercase", "docchat_stop", "docchat_stem", "docchat_shingle"],
+        }
+    },
+}
+
+
 def keyword_query(text: str, flt: SearchFilter, analyzers: Mapping[str, str]) -> dict[str, Any]:
-    fields = ["text", *(f"text.{lang}" for lang in analyzers)]
+    fields = ["text", *(f"text.{lang}" for lang in analyzers), f"text.{PAIRS_FIELD}"]
     return {
         "bool": {
             "must": [{"multi_match": {"query": text, "fields": fields, "type": "most_fields"}}],

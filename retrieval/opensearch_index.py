@@ -81,7 +81,7 @@ class OpenSearchIndex:
         analyzers: Mapping[str, str] | None = None,
         engine: str = "faiss",
         space_type: str = "cosinesimil",
-        keyword_weight: float = 0.5,
+        keyword_weight: float = 0.7,
         refresh: bool | str = False,
         bulk_retries: int = 3,
         bulk_backoff_s: float = 1.0,

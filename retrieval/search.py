@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
 from store.config import Settings
 from store.errors import InvalidInput
@@ -21,9 +22,10 @@ EMBED_BATCH = 64  # chunks per embed+upsert round: bounds memory and gives progr
 
 
 class Retriever:
-    def __init__(self, embedder: Embedder, index: Index) -> None:
+    def __init__(self, embedder: Embedder, index: Index, lexicon: Lexicon = ()) -> None:
         self.embedder = embedder
         self.index = index
+        self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
 
     async def start(self) -> None:
         await self.index.ensure()
@@ -48,6 +50,7 @@ class Retriever:
     async def search(self, query: str, flt: SearchFilter, *, k: int = 8, mode: SearchMode = "hybrid") -> list[Hit]:
         if not query.strip():
             raise InvalidInput("the search query is empty")
+        query = expand_query(query, self.lexicon)
         vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
         return await self.index.search(query, vector, flt, k=k, mode=mode)
 
@@ -76,4 +79,4 @@ def build_retriever(
             fusion=settings.hybrid_fusion,
             keyword_weight=settings.hybrid_keyword_weight,
         )
-    return Retriever(embedder, index)
+    return Retriever(embedder, index, load_lexicon(settings.query_expansion, settings.query_lexicon_file))

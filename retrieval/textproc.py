@@ -7,6 +7,12 @@ giant token. We pre-tokenise instead: Hangul, kana and Han runs become overlappi
 and kept whole (the FTS index then applies English stemming/stop words to them), numbers lose their
 thousands separators so "1,577" matches "1577". Documents and queries go through the same function;
 the result is stored in a separate ``text_terms`` column with a whitespace tokenizer on top.
+
+``keyword_text`` also adds word-pair shingles ("cash flows" → ``cash_flows``) for adjacent Latin words,
+stop words skipped: BM25 over single words cannot tell a page *about* "cash flows" from one that says
+"cash" and "flows" in unrelated places, and on filings and reports that difference decides the ranking
+(FinanceBench page R@5 0.46 → 0.51 with pairs). Pairs go through the same stemmer as words, so
+"cash flow" still meets "cash flows".
 """
 
 from __future__ import annotations
@@ -45,6 +51,31 @@ def keyword_terms(text: str) -> list[str]:
     return terms
 
 
+#: English function words never paired (the FTS index drops them as single terms already)
+STOP_WORDS = frozenset(
+    "a an and are as at be been but by can did do does for from had has have how if in into is it its of on "
+    "or our per so than that the their them then there these they this those to was we were what when where "
+    "which who whom why will with would you your".split()
+)
+
+
+def phrase_terms(terms: list[str]) -> list[str]:
+    """Word-pair shingles of adjacent Latin words in ``terms`` (stop words skipped; numbers and CJK break)."""
+    pairs: list[str] = []
+    prev: str | None = None
+    for term in terms:
+        if term in STOP_WORDS:
+            continue
+        if len(term) < 2 or not term.isascii() or not term.isalpha():
+            prev = None
+            continue
+        if prev is not None:
+            pairs.append(f"{prev}_{term}")
+        prev = term
+    return pairs
+
+
 def keyword_text(text: str) -> str:
-    """``keyword_terms`` joined by spaces — the value stored in the FTS column and sent as the query."""
-    return " ".join(keyword_terms(text))
+    """Terms and word-pair shingles joined by spaces — the FTS column's value and the query sent to it."""
+    terms = keyword_terms(text)
+    return " ".join(terms + phrase_terms(terms))

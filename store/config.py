@@ -84,8 +84,10 @@ class Settings:
     opensearch_knn_engine: str = "faiss"  # faiss | lucene | nmslib
     opensearch_space_type: str = "cosinesimil"
     opensearch_analyzers: str = "ko=nori,ja=kuromoji"  # language=analyzer subfields; others use "standard"
-    hybrid_keyword_weight: float = 0.5  # weight of BM25 in the hybrid mean (both index backends)
+    hybrid_keyword_weight: float = 0.7  # weight of BM25 in the hybrid mean (both index backends; see README)
     hybrid_fusion: str = "min_max"  # LanceDB hybrid: min_max | z_score | rrf
+    query_expansion: str = "finance"  # built-in jargon lexicons for search queries (comma list), or "none"
+    query_lexicon_file: Path | None = None  # a deployment's own lexicon: JSON {"regex": "expansion"}
     ann_min_rows: int = 50_000  # LanceDB builds an ANN index once a table has this many chunks
 
     # --- chat ----------------------------------------------------------------

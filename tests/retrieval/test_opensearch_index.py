@@ -32,7 +32,12 @@ async def test_ensure_creates_index_and_pipeline_once() -> None:
     assert body["mappings"]["properties"]["text"]["fields"] == {
         "ko": {"type": "text", "analyzer": "nori"},
         "ja": {"type": "text", "analyzer": "kuromoji"},
+        "pairs": {"type": "text", "analyzer": "docchat_pairs"},
     }
+    pairs = body["settings"]["analysis"]["analyzer"]["docchat_pairs"]
+    assert pairs["tokenizer"] == "standard" and pairs["filter"][-1] == "docchat_shingle"
+    shingle = body["settings"]["analysis"]["filter"]["docchat_shingle"]
+    assert shingle["min_shingle_size"] == shingle["max_shingle_size"] == 2 and shingle["output_unigrams"] is False
     proc = fake.pipelines["docchat-chunks-hybrid"]["phase_results_processors"][0]["normalization-processor"]
     assert proc == {
         "normalization": {"technique": "min_max"},
@@ -82,7 +87,7 @@ async def test_hybrid_request_filters_inside_both_subqueries_and_uses_pipeline()
     kw, knn = req["body"]["query"]["hybrid"]["queries"]
     want = [{"term": {"project_id": "p1"}}, {"terms": {"document_id": ["d1", "d2"]}}]
     assert kw["bool"]["filter"] == want
-    assert kw["bool"]["must"][0]["multi_match"]["fields"] == ["text", "text.ko", "text.ja"]
+    assert kw["bool"]["must"][0]["multi_match"]["fields"] == ["text", "text.ko", "text.ja", "text.pairs"]
     assert knn["knn"]["vector"]["filter"] == {"bool": {"filter": want}}
     assert knn["knn"]["vector"]["k"] == 8 and req["body"]["size"] == 8
     assert "params" not in idx.search_request("x", None, SearchFilter("p1"), k=3, mode="keyword")

@@ -95,6 +95,6 @@ def test_opensearch_backend_wiring(tmp_path) -> None:
     assert isinstance(r.index, OpenSearchIndex)
     body = r.index.index_body()
     assert body["mappings"]["properties"]["vector"]["dimension"] == 32
-    assert body["mappings"]["properties"]["text"]["fields"] == {"ko": {"type": "text", "analyzer": "nori"}}
+    assert body["mappings"]["properties"]["text"]["fields"]["ko"] == {"type": "text", "analyzer": "nori"}
     with pytest.raises(ConfigError):
         build_retriever(s.with_overrides(opensearch_endpoint=None), embedder=ToyEmbedder())

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from retrieval.textproc import cjk_bigrams, keyword_terms, keyword_text
+from retrieval.textproc import cjk_bigrams, keyword_terms, keyword_text, phrase_terms
 
 
 def test_korean_words_become_bigrams_so_particles_do_not_block_matches() -> None:
@@ -36,3 +36,17 @@ def test_single_char_and_empty() -> None:
     assert cjk_bigrams("가") == ["가"]
     assert cjk_bigrams("") == []
     assert keyword_text("   ...  ") == ""
+
+
+def test_phrase_pairs_skip_stop_words_and_break_at_numbers() -> None:
+    terms = keyword_terms("Statement of Cash Flows: purchases of property, plant and equipment (1,577) net")
+    assert phrase_terms(terms) == [
+        "statement_cash",
+        "cash_flows",
+        "flows_purchases",
+        "purchases_property",
+        "property_plant",
+        "plant_equipment",
+    ]
+    assert keyword_text("Cash flows") == "cash flows cash_flows"
+    assert phrase_terms(keyword_terms("대한민국의 수도 Seoul")) == []
