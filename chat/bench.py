@@ -246,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokens", type=int, default=100)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--ramp", type=float, default=1.0, help="concurrent: seconds over which the streams start")
+    parser.add_argument(
+        "--gc-gen0", type=int, default=None, help="concurrent: GC young-generation threshold (0 = Python's default)"
+    )
     args = parser.parse_args(argv)
     from store.logging import configure_logging
 
@@ -259,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.which in ("relay", "all"):
         print(json.dumps(_run(bench_relay(n=args.events))), flush=True)
     if args.which in ("concurrent", "all"):
-        print(json.dumps(_run(bench_concurrent(streams=args.streams, tokens=args.tokens))), flush=True)
+        run = bench_concurrent(streams=args.streams, tokens=args.tokens, gc_gen0=args.gc_gen0, ramp_s=args.ramp)
+        print(json.dumps(_run(run)), flush=True)
     return 0
 
 

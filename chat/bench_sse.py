@@ -48,8 +48,7 @@ async def _per_event(gen: Generation) -> AsyncIterator[Any]:
         if gen.finished and not gen.events_after(cursor)[0]:
             return
         if not batch:
-            changed = gen._changed
-            await changed.wait()
+            await gen.wait_changed()
 
 
 def _relay_app() -> Any:
@@ -216,7 +215,9 @@ def _client_process(port: int, sids: list[str], tokens: int, ramp_s: float, out:
     asyncio.run(main())
 
 
-async def bench_concurrent(streams: int = 500, tokens: int = 100, rate: float = 50.0) -> dict[str, Any]:
+async def bench_concurrent(
+    streams: int = 500, tokens: int = 100, rate: float = 50.0, gc_gen0: int | None = None, ramp_s: float = 1.0
+) -> dict[str, Any]:
     from chat.app import create_app
     from chat.service import ChatService
     from chat.services import Services
@@ -225,16 +226,20 @@ async def bench_concurrent(streams: int = 500, tokens: int = 100, rate: float = 
 
     with tempfile.TemporaryDirectory() as tmp:
         port = _free_port()
-        settings = _settings(Path(tmp), port=port, disconnect_grace_seconds=5.0)
+        extra = {} if gc_gen0 is None else {"gc_gen0_threshold": gc_gen0}
+        settings = _settings(Path(tmp), port=port, disconnect_grace_seconds=5.0, **extra)
         sessions = open_session_store(settings)
         model = ScriptedModel(lambda req: Reply(Text("tok " * tokens, chunk=4)), delay=1.0 / rate)
         chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=None, ingest=_BenchIngest())
         app = create_app(settings, services=Services(settings=settings, components={"chat": chat}))
         sids = [sessions.create_session("bench", f"s{i}") for i in range(streams)]
+        from chat.server import tune_gc
+
+        tune_gc(settings.gc_gen0_threshold)  # what `docchat up` / `docchat serve` do before serving
         server, task = await _serve(app, port)
         parent, child = multiprocessing.Pipe()
         ctx = multiprocessing.get_context("spawn")
-        proc = ctx.Process(target=_client_process, args=(port, sids, tokens, 1.0, child))
+        proc = ctx.Process(target=_client_process, args=(port, sids, tokens, ramp_s, child))
         cpu0, wall0 = time.process_time(), time.perf_counter()
         proc.start()
         result = await asyncio.to_thread(parent.recv)
@@ -248,6 +253,8 @@ async def bench_concurrent(streams: int = 500, tokens: int = 100, rate: float = 
         "streams": streams,
         "tokens_per_stream": tokens,
         "tokens_per_s_per_stream": rate,
+        "ramp_s": ramp_s,
+        "gc_gen0_threshold": settings.gc_gen0_threshold,
         "text_events": len(gaps) + streams,
         "gap_ms_p50": round(_pct(gaps, 50), 2),
         "gap_ms_p99": round(_pct(gaps, 99), 2),

@@ -11,9 +11,10 @@ every subscriber and every replay.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 EventName = Literal["start", "text", "tool", "citation", "usage", "done", "error"]
 EVENT_NAMES: frozenset[str] = frozenset({"start", "text", "tool", "citation", "usage", "done", "error"})
@@ -50,10 +51,17 @@ def parse_event_id(value: str | None) -> tuple[str, int] | None:
     return gen, int(num)
 
 
+_json_encode = msgspec.json.Encoder().encode  # compact UTF-8 JSON, ~10x json.dumps on small payloads
+
+
 def encode(generation_id: str, n: int, event: EventName, data: dict[str, Any]) -> bytes:
     """The SSE frame for one event. JSON never contains a raw newline, so ``data:`` is one line."""
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {generation_id}.{n}\nevent: {event}\ndata: {payload}\n\n".encode()
+    return b"id: %s.%d\nevent: %s\ndata: %s\n\n" % (
+        generation_id.encode(),
+        n,
+        event.encode(),
+        _json_encode(data),
+    )
 
 
 def make_event(generation_id: str, n: int, event: EventName, data: dict[str, Any]) -> ChatEvent:

@@ -43,7 +43,7 @@ class Generation:
     _events: list[ChatEvent] = field(default_factory=list)
     _base: int = 1  # n of _events[0]
     _next: int = 1
-    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _waiters: list[asyncio.Future[None]] = field(default_factory=list)  # relays parked until the next publish
     finished: bool = False
     finished_at: float | None = None
     stop_requested: bool = False
@@ -73,8 +73,16 @@ class Generation:
             self._wake()
 
     def _wake(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+        waiters, self._waiters = self._waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    async def wait_changed(self) -> None:
+        """Return after the next ``publish`` or ``finish``."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        await fut
 
     @property
     def last_n(self) -> int:
@@ -92,32 +100,51 @@ class Generation:
     async def relay(self, after: int, keepalive_s: float) -> AsyncIterator[bytes]:
         """Encoded frames after position ``after`` until the generation finishes (batched per wake-up).
 
-        A comment line is sent every ``keepalive_s`` of silence. The caller must
-        hold a subscription (``GenerationRegistry.subscribe``).
+        A comment line is sent after ``keepalive_s`` of silence. The caller must hold a subscription
+        (``GenerationRegistry.subscribe``). Per event this costs one future; the keep-alive timer is
+        armed once per quiet period, not once per wait (at 25,000 events/s that difference is a core).
         """
+        loop = asyncio.get_running_loop()
         cursor = after
-        while True:
-            batch, gap = self.events_after(cursor)
-            if gap:
-                gap_ev = events.make_event(
-                    self.generation_id,
-                    cursor,
-                    "error",
-                    events.error("replay_gap", "some events are no longer buffered; reload the messages"),
-                )
-                yield gap_ev.wire
-            if batch:
-                cursor = batch[-1].n
-                yield b"".join(e.wire for e in batch) if len(batch) > 1 else batch[0].wire
-                continue
-            if self.finished:
-                return
-            changed = self._changed
-            try:
-                async with asyncio.timeout(keepalive_s):
-                    await changed.wait()
-            except TimeoutError:
-                yield KEEPALIVE
+        last_sent = loop.time()
+        parked: asyncio.Future[None] | None = None
+        timer: asyncio.TimerHandle | None = None
+
+        def keepalive_due() -> None:
+            nonlocal timer
+            timer = None
+            if parked is not None and not parked.done():
+                parked.set_result(None)
+
+        try:
+            while True:
+                batch, gap = self.events_after(cursor)
+                if gap:
+                    gap_ev = events.make_event(
+                        self.generation_id,
+                        cursor,
+                        "error",
+                        events.error("replay_gap", "some events are no longer buffered; reload the messages"),
+                    )
+                    yield gap_ev.wire
+                if batch:
+                    cursor = batch[-1].n
+                    yield b"".join(e.wire for e in batch) if len(batch) > 1 else batch[0].wire
+                    last_sent = loop.time()
+                    continue
+                if self.finished:
+                    return
+                if loop.time() - last_sent >= keepalive_s:
+                    yield KEEPALIVE
+                    last_sent = loop.time()
+                if timer is None:
+                    timer = loop.call_at(last_sent + keepalive_s, keepalive_due)
+                parked = loop.create_future()
+                self._waiters.append(parked)
+                await parked
+        finally:
+            if timer is not None:
+                timer.cancel()
 
 
 class GenerationRegistry:

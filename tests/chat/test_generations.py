@@ -143,3 +143,33 @@ async def test_a_crashing_run_publishes_an_error_event() -> None:
     msgs = SSEParser().feed(b"".join(await collect(gen, 0)))
     assert [m.event for m in msgs] == ["error"]
     assert "boom" not in msgs[0].data  # internal details are not sent to the client
+
+
+async def test_keepalive_counts_from_the_last_frame_not_from_the_first_wait() -> None:
+    gen = Generation(generation_id="g", session_id="s", user_id="u", turn_id="t")
+    loop = asyncio.get_running_loop()
+    it = gen.relay(0, 0.2)
+    first = asyncio.ensure_future(it.__anext__())
+    await asyncio.sleep(0.15)  # the relay has been parked for 0.15 s of its 0.2 s
+    gen.publish("text", events.text("a"))
+    assert b"event: text" in await asyncio.wait_for(first, 1)
+    sent_at = loop.time()
+    nxt = await asyncio.wait_for(it.__anext__(), 2)  # silence from here on
+    assert nxt == KEEPALIVE
+    assert loop.time() - sent_at >= 0.19  # not 0.05 s after the frame, when the first timer was due
+    gen.finish()
+    with pytest.raises(StopAsyncIteration):
+        await it.__anext__()
+
+
+async def test_wait_changed_returns_on_publish_and_on_finish() -> None:
+    gen = Generation(generation_id="g", session_id="s", user_id="u", turn_id="t")
+    waiter = asyncio.ensure_future(gen.wait_changed())
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    gen.publish("text", events.text("x"))
+    await asyncio.wait_for(waiter, 1)
+    waiter = asyncio.ensure_future(gen.wait_changed())
+    await asyncio.sleep(0)
+    gen.finish()
+    await asyncio.wait_for(waiter, 1)
