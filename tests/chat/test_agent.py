@@ -214,8 +214,25 @@ async def test_retried_turn_id_is_not_answered_twice(tmp_path: Path) -> None:
         h.chat.registry.retention_s = 0  # evicted: the store's turn marker stops a second answer
         h.chat.registry.get(sid)
         late = await ask(base, sid, "q", turn_id="turn-1")
-    assert late[-1][1]["stop_reason"] == "duplicate_turn"
+    # ... and the retry gets the stored answer back instead of a second model call
+    assert names(late) == ["start", "text", "done"]
+    assert late[1][1]["delta"] == "First answer."
+    assert late[-1][1] == {"seq": 2, "stop_reason": "end_turn", "replayed": True}
     assert len(h.sessions.load_messages(sid)) == 2 and len(model.requests) == 1
+
+
+async def test_retry_of_a_stored_but_unanswered_turn_is_answered_once(tmp_path: Path) -> None:
+    model = ScriptedModel(["The answer."])
+    h = make_harness(tmp_path, model)
+    async with serve(h.app()) as base:
+        sid = await new_session(base)
+        # the first attempt stored the question, then died before any reply
+        h.sessions.append_message(sid, "user", [{"type": "text", "text": "q"}], turn_id="turn-9:u")
+        events = await ask(base, sid, "q", turn_id="turn-9")
+    assert names(events)[-1] == "done" and events[-1][1]["stop_reason"] == "end_turn"
+    assert "".join(e[1]["delta"] for e in events if e[0] == "text") == "The answer."
+    stored = h.sessions.load_messages(sid)
+    assert [m["role"] for m in stored] == ["user", "assistant"] and len(model.requests) == 1
 
 
 async def test_long_conversation_is_summarised_and_never_exceeds_the_window(tmp_path: Path) -> None:
