@@ -129,6 +129,19 @@ def cmd_text(pages: int, *, label: str = "text", lines: int = 40, index: bool = 
     return {"bench": label, **res, **_peak()}
 
 
+def cmd_files(paths: list[Path], *, index: bool = True) -> list[dict[str, Any]]:
+    """Real documents, one fresh data directory each: pages/s to indexed and the chunks per page."""
+    out = []
+    for path in paths:
+        with tempfile.TemporaryDirectory(prefix="docchat-bench-") as tmp:
+            res = asyncio.run(run_document(_received(path, Path(tmp)), _data_dir(tmp), index=index))
+        res["indexed"] = index
+        res["pages_per_s"] = round(res["pages"] / res["seconds"], 1) if res["seconds"] else None
+        res["chunks_per_page"] = round((res["chunks"] or 0) / max(1, res["pages"] or 0), 2)
+        out.append({"bench": "file", "file": path.name, **res, **_peak()})
+    return out
+
+
 def cmd_scanned(pages: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="docchat-bench-") as tmp:
         pdf = write_scanned_pdf(Path(tmp) / f"scan-{pages}.pdf", pages)
@@ -154,7 +167,8 @@ def cmd_memory(pages: int, lines: int, *, index: bool = True) -> list[dict[str, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ingest.bench")
-    parser.add_argument("what", choices=("text", "scanned", "memory", "_one"))
+    parser.add_argument("what", choices=("text", "scanned", "memory", "file", "_one"))
+    parser.add_argument("files", nargs="*", type=Path, help="file: the documents to ingest")
     parser.add_argument("--pages", type=int, default=None)
     parser.add_argument("--no-index", action="store_true", help="skip embedding/indexing (the pipeline alone)")
     parser.add_argument("--lines", type=int, default=None, help="text lines per page (default 40; memory: 6)")
@@ -166,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         results: Any = cmd_text(args.pages or 200, lines=args.lines or 40, index=not args.no_index)
     elif args.what == "_one":
         results = cmd_text(args.pages or 100, label="memory", lines=args.lines or 6, index=not args.no_index)
+    elif args.what == "file":
+        if not args.files:
+            parser.error("file: name at least one document")
+        results = cmd_files(args.files, index=not args.no_index)
     elif args.what == "scanned":
         results = cmd_scanned(args.pages or 3)
     else:
