@@ -97,3 +97,17 @@ def test_cli_json_keyword_only(tmp_path, capsys) -> None:
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert set(out) == {"keyword", "meta"}
     assert 0.0 <= out["keyword"]["recall@5"] <= 1.0 and out["meta"]["embed_passages_s"] == 0.0
+
+
+def test_financebench_pages_are_embedded_by_their_first_window_unless_told_otherwise() -> None:
+    import argparse
+
+    from retrieval.eval import FINANCEBENCH_VECTOR_CHARS, _vector_chars
+
+    def ns(dataset: str, chars: int | None) -> argparse.Namespace:
+        return argparse.Namespace(dataset=dataset, vector_chars=chars)
+
+    assert _vector_chars(ns("financebench", None)) == FINANCEBENCH_VECTOR_CHARS
+    assert _vector_chars(ns("korquad", None)) is None
+    assert _vector_chars(ns("financebench", 0)) is None  # 0 = the whole page
+    assert _vector_chars(ns("korquad", 800)) == 800
