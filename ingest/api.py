@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
@@ -70,6 +70,11 @@ class IngestController(Controller):
                              project_id: FromPath[str],
                              cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 100) -> dict[str, Any]:
         return await ingest.list_documents(_user(request), project_id, cursor=cursor, limit=max(1, min(limit, 500)))
+
+    @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
+    async def delete_document(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                              project_id: FromPath[str], document_id: FromPath[str]) -> None:
+        await ingest.delete_document(_user(request), project_id, document_id)
 
     @get("/workflows/{workflow_id:str}")
     async def workflow(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],

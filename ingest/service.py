@@ -301,6 +301,23 @@ class IngestService:
                                                   "project_id": data.get("project_id")}, priority=priority)
         return {"workflow_id": workflow_id, "document_id": did, "status": "pending"}
 
+    async def delete_document(self, user_id: str, project_id: str, document_id: str) -> None:
+        """Forget a document: search first (no answer may cite it again), then its files, then its items.
+
+        Refused (409) while it is being processed. Each part is idempotent, so a retry after a crash
+        finishes the job; the items go last, so until then the document still lists and can be deleted.
+        """
+        wfs = await asyncio.to_thread(self.store.document_for_delete, user_id, project_id, document_id)
+        await self.retriever.delete_document(project_id, document_id)
+        for wf in wfs:
+            wid = str(wf["SK"]).removeprefix("WF#")
+            await asyncio.to_thread(self.blobs.delete_prefix, f"workflows/{wid}/")
+            file_key = (wf.get("data") or {}).get("file_key")
+            if file_key:
+                await asyncio.to_thread(self.blobs.delete, str(file_key))
+        await asyncio.to_thread(self.store.delete_document_items, project_id, document_id, wfs)
+        log.info("document_deleted", project_id=project_id, document_id=document_id, workflows=len(wfs))
+
     # --- for chat -----------------------------------------------------------------------------------
 
     async def document_info(self, user_id: str, document_id: str) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from store.errors import Conflict, NotFound, TransactionConflict
 from store.items import (
     And,
     ConditionCheck,
+    Delete,
     Equals,
     In,
     Item,
@@ -51,6 +52,7 @@ from store.items import (
     Put,
     Update,
     WriteOp,
+    query_all,
 )
 from store.workflow_projects import ProjectsMixin, safe_id
 from store.workflow_views import (
@@ -384,6 +386,51 @@ class WorkflowStore(ProjectsMixin):
                          data_set={"error": None, "total_segments": 0},
                          step_set={"claim_id": "", "error": None, **fresh})
         return wf
+
+    # --- deleting a document ----------------------------------------------------------------------
+
+    def document_for_delete(self, owner: str, project_id: str, document_id: str) -> list[Item]:
+        """The document's ``DOC#/WF#`` items, checked for deletion: 404 unless ``owner``'s, 409 while processing."""
+        meta = self.items.get(f"PROJ#{project_id}", "META") if safe_id(project_id) else None
+        if meta is None or meta.get("owner") != owner or not safe_id(document_id):
+            raise NotFound("no such document")
+        if self.items.get(f"PROJ#{project_id}", f"DOC#{document_id}", consistent=True) is None:
+            raise NotFound("no such document")
+        wfs = query_all(self.items, f"DOC#{document_id}", sk=KeyRange(begins_with="WF#"), consistent=True)
+        if any(wf.get("status") == "in_progress" for wf in wfs):
+            raise Conflict("the document is being processed; delete it once it has completed or failed")
+        return wfs
+
+    def delete_document_items(self, project_id: str, document_id: str, wfs: list[Item]) -> None:
+        """Remove the document from the table in one transaction (links, hash, workflow, steps, counters),
+        each workflow only if it is still in the state it was checked in; then its ``SEG#`` pointers."""
+        link = self.items.get(f"PROJ#{project_id}", f"DOC#{document_id}", consistent=True) or {}
+        data = dict(link.get("data") or {})
+        ops: list[WriteOp] = [Delete(f"PROJ#{project_id}", f"DOC#{document_id}")]
+        counters: dict[str, int | float] = {"documents": -1, "pages": -int(data.get("page_count") or 0)}
+        for wf in wfs:
+            wid = str(wf["SK"]).removeprefix("WF#")
+            wf_data = wf.get("data") or {}
+            status = str(wf.get("status"))
+            ops += [
+                Delete(f"DOC#{document_id}", f"WF#{wid}",
+                       And((Equals("status", status), Equals("claim_id", wf.get("claim_id") or "")))),
+                Delete(f"WF#{wid}", "STEP"),
+                Delete(f"PROJ#{project_id}", f"WF#{wid}"),
+            ]
+            if wf_data.get("sha256"):
+                ops.append(Delete(f"PROJ#{project_id}", f"HASH#{wf_data['sha256']}"))
+            if str(wf_data.get("workflow_id", wid)) == wid and status:
+                counters[status] = counters.get(status, 0) - 1
+        ops.append(Update(f"PROJ#{project_id}", "STATS", add=counters))
+        try:
+            self.items.transact_write(ops)
+        except (TransactionConflict, Conflict):
+            raise Conflict("the document changed while it was being deleted (processing started); try again") from None
+        for wf in wfs:
+            wid = str(wf["SK"]).removeprefix("WF#")
+            segs = query_all(self.items, f"WF#{wid}", sk=KeyRange(begins_with="SEG#"))
+            self.items.batch_write(deletes=[(str(it["PK"]), str(it["SK"])) for it in segs])
 
     # --- internals ------------------------------------------------------------------------------
 

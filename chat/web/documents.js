@@ -27,15 +27,19 @@ export function currentStep(steps) {
 }
 
 class DocumentRow {
-  constructor(doc) {
+  constructor(doc, onDelete = null) {
     this.documentId = doc.document_id || null;
     this.workflowId = doc.workflow_id || null;
     this.name = h("span.doc-name", { text: doc.file_name || "document" });
     this.state = h("span.doc-state");
+    this.del = h("button.icon-button.doc-delete", {
+      type: "button", "aria-label": `Delete ${doc.file_name || "document"}`, title: "Delete", hidden: true,
+      onclick: () => onDelete?.(this),
+    }, icon("trash"));
     this.bar = h("progress.doc-progress", { max: "1", value: "0", "aria-label": `Progress of ${doc.file_name}` });
     this.reason = h("p.doc-reason.error-text", { hidden: true });
     this.el = h("li.doc", {}, h("div.doc-line", {}, icon("doc"), this.name,
-      this.state), this.bar, this.reason);
+      this.state, this.del), this.bar, this.reason);
     this.update(doc);
   }
 
@@ -67,6 +71,8 @@ class DocumentRow {
       if (progress === null) this.bar.removeAttribute("value");
       else this.bar.value = Math.max(0, Math.min(1, progress));
     }
+    // a document can be deleted once it is not being worked on (the server refuses while it is processed)
+    this.del.hidden = !(this.documentId && TERMINAL.has(status));
     const reason = status === "failed" ? (doc.error?.message || doc.error || doc.reason || "unknown reason") : "";
     this.reason.hidden = !reason;
     this.reason.textContent = reason ? String(reason) : "";
@@ -136,7 +142,7 @@ export class DocumentsPanel {
     if (!docs.length) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
     docs.sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
     for (const d of docs) {
-      const row = new DocumentRow(d);
+      const row = new DocumentRow(d, (r) => this.remove(r));
       this.rows.set(row.documentId, row);
       this.list.append(row.el);
       if (!TERMINAL.has(row.status) && row.workflowId) this.watch(row, this.watchers.signal);
@@ -155,7 +161,7 @@ export class DocumentsPanel {
     }
     this.list.querySelector(".placeholder")?.remove();
     const queue = files.map((file) => {
-      const row = new DocumentRow({ file_name: file.name, status: "uploading", progress: 0 });
+      const row = new DocumentRow({ file_name: file.name, status: "uploading", progress: 0 }, (r) => this.remove(r));
       this.list.prepend(row.el);
       return { file, row };
     });
@@ -193,6 +199,21 @@ export class DocumentsPanel {
     row.update({ ...reply, file_name: file.name, status: reply.status || "pending", progress: 0 });
     this.rows.set(row.documentId, row);
     if (!TERMINAL.has(row.status) && row.workflowId) await this.watch(row, signal);
+  }
+
+  /** Delete a document after confirmation: its pages, segments and search entries go with it. */
+  async remove(row) {
+    const name = row.name.textContent;
+    if (!confirm(`Delete “${name}”? Answers will no longer cite it. This cannot be undone.`)) return;
+    try {
+      await this.api.del(`/v1/projects/${encodeURIComponent(this.projectId)}/documents/${encodeURIComponent(row.documentId)}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) { this.onError(err); return; }
+    }
+    this.rows.delete(row.documentId);
+    row.el.remove();
+    announce(`Deleted ${name}`);
+    if (!this.list.querySelector(".doc")) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
   }
 
   /** Follow a workflow's progress events until it is completed or failed. */

@@ -204,3 +204,55 @@ async def test_bad_uploads_get_a_clear_4xx_and_nothing_is_created(settings, tmp_
         assert (await client.get("/v1/projects/nope/documents", headers=ALICE)).status_code == 404
         assert (await client.get("/v1/workflows/nope", headers=ALICE)).status_code == 404
         assert not list((settings.data_dir / "tmp").glob("*"))  # temp files cleaned up
+
+
+async def test_delete_document_forgets_it_everywhere_and_keeps_the_others(settings, tmp_path):
+    keep_pdf = write_text_pdf(tmp_path / "keep.pdf", 2, lines=12, seed=1).read_bytes()
+    gone_pdf = write_text_pdf(tmp_path / "gone.pdf", 3, lines=12, seed=2).read_bytes()
+    async with _serve(settings) as (client, svc):
+        pid = (await client.post("/v1/projects", json={"name": "P"}, headers=ALICE)).json()["project_id"]
+        kept = (await _upload(client, pid, "keep.pdf", keep_pdf)).json()
+        gone = (await _upload(client, pid, "gone.pdf", gone_pdf)).json()
+        for body in (kept, gone):
+            assert (await _events(client, body["workflow_id"]))[-1][0] == "completed"
+        did, wid = gone["document_id"], gone["workflow_id"]
+        assert await svc.retriever.search("Page 2", SearchFilter(pid, (did,)), k=3)
+
+        assert (await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=BOB)).status_code == 404
+        r = await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=ALICE)
+        assert r.status_code == 204, r.text
+
+        docs = (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"]
+        assert [d["document_id"] for d in docs] == [kept["document_id"]]
+        project = (await client.get(f"/v1/projects/{pid}", headers=ALICE)).json()
+        assert project["documents"] == 1 and project["counts"]["completed"] == 1
+        for path in (f"/v1/workflows/{wid}", f"/v1/workflows/{wid}/segments", f"/v1/documents/{did}/pages/1.png"):
+            assert (await client.get(path, headers=ALICE)).status_code == 404, path
+        assert await svc.retriever.search("Page 2", SearchFilter(pid, (did,)), k=3) == []
+        assert await svc.retriever.search("Page 2", SearchFilter(pid, (kept["document_id"],)), k=3)
+        assert list(svc.blobs.list(f"workflows/{wid}/")) == []
+        assert not [k for k in svc.blobs.list(f"projects/{pid}/documents/{did}/")]
+        assert svc.store.items.query(f"WF#{wid}").items == []
+        assert (await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=ALICE)).status_code == 404
+
+        # the same bytes can come back as a new document (the content hash went with the old one)
+        again = await _upload(client, pid, "gone.pdf", gone_pdf)
+        assert again.status_code == 202 and again.json()["document_id"] != did
+        assert (await _events(client, again.json()["workflow_id"]))[-1][0] == "completed"
+
+
+async def test_a_document_being_processed_cannot_be_deleted(settings, tmp_path):
+    from store.workflows import NewDocument
+
+    async with _serve(settings) as (client, svc):
+        pid = (await client.post("/v1/projects", json={"name": "P"}, headers=ALICE)).json()["project_id"]
+        created = svc.store.create_workflow(NewDocument(
+            project_id=pid, owner="alice", file_name="x.pdf", file_type="application/pdf", file_kind="pdf",
+            file_key="k", file_uri="file://k", size=1, sha256="ab" * 32, page_count=1, language="en",
+            priority="high"))
+        outcome, claim = svc.store.claim(created.document_id, created.workflow_id, lease_s=60)
+        assert outcome == "claimed" and claim is not None
+        r = await client.delete(f"/v1/projects/{pid}/documents/{created.document_id}", headers=ALICE)
+        assert r.status_code == 409 and "being processed" in r.text
+        docs = (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"]
+        assert [d["document_id"] for d in docs] == [created.document_id]

@@ -203,3 +203,43 @@ def test_compute_progress_is_pure_and_bounded():
     half = compute_progress("in_progress", {"segment_prep": {"status": "in_progress", "done": 5, "total": 10}})
     assert 0.1 < half < 0.15
     assert compute_progress("in_progress", {n: {"status": "completed"} for n in STEP_NAMES}) < 1.0
+
+
+def test_delete_document_items_on_every_backend(item_table, clock) -> None:
+    store = WorkflowStore(item_table, clock=clock)
+    pid = store.create_project("alice", "P")["project_id"]
+    keep = store.create_workflow(_doc("alice", pid, sha="b" * 64, pages=2))
+    gone = store.create_workflow(_doc("alice", pid, sha="c" * 64, pages=5))
+    _, claim = store.claim(gone.document_id, gone.workflow_id, lease_s=60)
+    assert claim is not None
+    with pytest.raises(Conflict, match="being processed"):
+        store.document_for_delete("alice", pid, gone.document_id)
+    for i in (1, 2):
+        store.put_segment(claim, i, s3_key=f"k{i}", image_uri=f"i{i}", meta={"page": i})
+    assert store.complete(claim, total_segments=2)
+
+    with pytest.raises(NotFound):
+        store.document_for_delete("bob", pid, gone.document_id)
+    wfs = store.document_for_delete("alice", pid, gone.document_id)
+    assert [w["SK"] for w in wfs] == [f"WF#{gone.workflow_id}"]
+    store.delete_document_items(pid, gone.document_id, wfs)
+
+    assert [d["document_id"] for d in store.list_documents(pid).items] == [keep.document_id]
+    assert item_table.query(f"DOC#{gone.document_id}").items == []
+    assert item_table.query(f"WF#{gone.workflow_id}").items == []  # STEP and SEG# pointers
+    assert store.find_by_hash(pid, "c" * 64) is None
+    view = store.get_project("alice", pid)
+    assert view["documents"] == 1 and view["pages"] == 2
+    assert view["counts"] == {"pending": 1, "in_progress": 0, "completed": 0, "failed": 0}
+    with pytest.raises(NotFound):
+        store.document_for_delete("alice", pid, gone.document_id)
+
+
+def test_delete_refuses_a_document_that_started_processing_meanwhile(store) -> None:
+    pid = store.create_project("alice", "P")["project_id"]
+    c = store.create_workflow(_doc("alice", pid))
+    wfs = store.document_for_delete("alice", pid, c.document_id)  # pending: deletable
+    store.claim(c.document_id, c.workflow_id, lease_s=60)  # a worker takes it before the delete commits
+    with pytest.raises(Conflict, match="try again"):
+        store.delete_document_items(pid, c.document_id, wfs)
+    assert [d["document_id"] for d in store.list_documents(pid).items] == [c.document_id]

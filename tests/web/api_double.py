@@ -137,6 +137,16 @@ class ApiDouble:
             else:
                 route.fulfill(json={"items": self.documents.get(pid, [])})
             return
+        m = re.fullmatch(r"/v1/projects/([^/]+)/documents/([^/]+)", path)
+        if m and method == "DELETE":
+            docs = self.documents.get(m.group(1), [])
+            keep = [d for d in docs if d["document_id"] != m.group(2)]
+            if len(keep) == len(docs):
+                route.fulfill(status=404, json={"error": {"code": "not_found", "message": "no such document"}})
+                return
+            self.documents[m.group(1)] = keep
+            route.fulfill(status=204, body="")
+            return
         m = re.fullmatch(r"/v1/workflows/([^/]+)/events", path)
         if m:
             events = self.workflow_events.get(m.group(1), [])

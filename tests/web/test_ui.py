@@ -356,6 +356,21 @@ def test_upload_shows_progress_then_ready_and_failure_reason(page: Any) -> None:
     screenshot(page, "ui-documents")
 
 
+def test_delete_a_ready_document(page: Any) -> None:
+    api = ApiDouble()
+    api.documents["p1"] = [
+        {"document_id": "d1", "workflow_id": "w1", "status": "completed", "file_name": "old.pdf", "page_count": 2},
+        {"document_id": "d2", "workflow_id": "w2", "status": "completed", "file_name": "keep.pdf", "page_count": 1},
+    ]
+    _open(page, api)
+    page.wait_for_selector(".doc[data-document-id='d1']")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Delete old.pdf").click()
+    page.wait_for_selector(".doc[data-document-id='d1']", state="detached")
+    assert [d["document_id"] for d in api.documents["p1"]] == ["d2"]
+    assert page.is_visible(".doc[data-document-id='d2']")
+
+
 def test_phone_width_layout(browser: Any) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
