@@ -181,7 +181,12 @@ class ChatService:
         current = self.registry.get(session_id)
         if turn_id and current is not None and current.turn_id == turn_id:
             return current, 0  # a retry of the same request: replay it instead of answering twice
-        projects = await self._projects_for(user_id, project_id or meta.get("project_id"))
+        try:
+            projects = await self._projects_for(user_id, project_id or meta.get("project_id"))
+        except NotFound:
+            if project_id:
+                raise
+            raise NotFound("this chat's project no longer exists; start a new chat or choose another project") from None
         ctx = AskContext(
             session_id=session_id,
             user_id=user_id,

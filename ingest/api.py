@@ -71,6 +71,11 @@ class IngestController(Controller):
                              cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 100) -> dict[str, Any]:
         return await ingest.list_documents(_user(request), project_id, cursor=cursor, limit=max(1, min(limit, 500)))
 
+    @delete("/projects/{project_id:str}", status_code=204)
+    async def delete_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+                             project_id: FromPath[str]) -> None:
+        await ingest.delete_project(_user(request), project_id)
+
     @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
     async def delete_document(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
                               project_id: FromPath[str], document_id: FromPath[str]) -> None:

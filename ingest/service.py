@@ -23,7 +23,7 @@ from ingest.upload import ReceivedFile
 from ingest.worker import Worker, sweep
 from store.blobs import BlobStore
 from store.config import Settings
-from store.errors import NotFound, UnsupportedMediaType
+from store.errors import Conflict, NotFound, UnsupportedMediaType
 from store.items import ItemTable
 from store.logging import get_logger
 from store.workflow_views import TERMINAL
@@ -317,6 +317,26 @@ class IngestService:
                 await asyncio.to_thread(self.blobs.delete, str(file_key))
         await asyncio.to_thread(self.store.delete_document_items, project_id, document_id, wfs)
         log.info("document_deleted", project_id=project_id, document_id=document_id, workflows=len(wfs))
+
+    async def delete_project(self, user_id: str, project_id: str) -> None:
+        """Delete every document of the project (see ``delete_document``), then the project itself.
+
+        Refused (409) before anything is removed while one of its documents is being processed."""
+        await asyncio.to_thread(self.store.get_project, user_id, project_id)  # 404 unless the user's
+        docs: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = await asyncio.to_thread(self.store.list_documents, project_id, limit=100, cursor=cursor)
+            docs += page.items
+            cursor = page.cursor
+            if cursor is None:
+                break
+        if any(d.get("status") == "in_progress" for d in docs):
+            raise Conflict("a document of this project is being processed; delete the project once it has finished")
+        for doc in docs:
+            await self.delete_document(user_id, project_id, str(doc["document_id"]))
+        await asyncio.to_thread(self.store.delete_project_items, user_id, project_id)
+        log.info("project_deleted", project_id=project_id, documents=len(docs))
 
     # --- for chat -----------------------------------------------------------------------------------
 

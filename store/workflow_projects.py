@@ -6,8 +6,8 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from store.errors import InvalidInput, NotFound
-from store.items import Item, ItemTable, KeyRange, NotExists, Put
+from store.errors import Conflict, InvalidInput, NotFound
+from store.items import Equals, Item, ItemTable, KeyRange, NotExists, Put, query_all
 from store.workflow_views import STATUSES
 
 
@@ -64,6 +64,16 @@ class ProjectsMixin:
             if page.cursor is None:
                 return out
             cursor = page.cursor
+
+    def delete_project_items(self, owner: str, project_id: str) -> None:
+        """Remove an emptied project (its documents deleted first): every ``PROJ#`` item, ``META`` last,
+        so a crash half-way leaves a project that still lists and can be deleted again."""
+        self._owned_meta(owner, project_id)
+        rest = [it for it in query_all(self.items, f"PROJ#{project_id}", consistent=True) if it["SK"] != "META"]
+        if any(str(it["SK"]).startswith("DOC#") for it in rest):
+            raise Conflict("the project still has documents; delete them first")
+        self.items.batch_write(deletes=[(str(it["PK"]), str(it["SK"])) for it in rest])
+        self.items.delete(f"PROJ#{project_id}", "META", condition=Equals("owner", owner))
 
     def _owned_meta(self, owner: str, project_id: str) -> Item:
         meta = self.items.get(f"PROJ#{project_id}", "META") if safe_id(project_id) else None

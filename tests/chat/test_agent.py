@@ -101,6 +101,16 @@ async def test_session_project_restricts_search_and_foreign_project_is_refused(t
     assert results[1]["is_error"] is True and "Bob" not in str(results)
 
 
+async def test_asking_in_a_chat_whose_project_was_deleted_says_so(tmp_path: Path) -> None:
+    h = make_harness(tmp_path, ScriptedModel(["unused"]))
+    async with serve(h.app()) as base:
+        sid = await new_session(base, project_id="p2")
+        del h.ingest.projects["p2"]  # the project was deleted after the chat began
+        async with httpx.AsyncClient(base_url=base, headers=ALICE, timeout=10) as c:
+            r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "still there?"})
+    assert r.status_code == 404 and "project no longer exists" in r.text
+
+
 async def test_read_page_is_ownership_checked_and_citable(tmp_path: Path) -> None:
     model = ScriptedModel(
         [

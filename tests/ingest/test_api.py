@@ -256,3 +256,24 @@ async def test_a_document_being_processed_cannot_be_deleted(settings, tmp_path):
         assert r.status_code == 409 and "being processed" in r.text
         docs = (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"]
         assert [d["document_id"] for d in docs] == [created.document_id]
+
+
+async def test_delete_project_removes_its_documents_and_itself(settings, tmp_path):
+    pdf = write_text_pdf(tmp_path / "a.pdf", 2, lines=10, seed=3).read_bytes()
+    async with _serve(settings) as (client, svc):
+        pid = (await client.post("/v1/projects", json={"name": "Old"}, headers=ALICE)).json()["project_id"]
+        other = (await client.post("/v1/projects", json={"name": "Keep"}, headers=ALICE)).json()["project_id"]
+        body = (await _upload(client, pid, "a.pdf", pdf)).json()
+        assert (await _events(client, body["workflow_id"]))[-1][0] == "completed"
+
+        assert (await client.delete(f"/v1/projects/{pid}", headers=BOB)).status_code == 404
+        assert (await client.delete(f"/v1/projects/{pid}", headers=ALICE)).status_code == 204
+        names = [p["name"] for p in (await client.get("/v1/projects", headers=ALICE)).json()["items"]]
+        assert names == ["Keep"]
+        assert (await client.get(f"/v1/projects/{pid}", headers=ALICE)).status_code == 404
+        assert (await client.get(f"/v1/documents/{body['document_id']}/pages/1.png", headers=ALICE)).status_code == 404
+        assert await svc.retriever.search("Page 1", SearchFilter(pid), k=3) == []
+        assert svc.store.items.query(f"PROJ#{pid}").items == []
+        assert list(svc.blobs.list(f"projects/{pid}/")) == []
+        assert (await client.delete(f"/v1/projects/{pid}", headers=ALICE)).status_code == 404
+        assert (await client.get(f"/v1/projects/{other}", headers=ALICE)).status_code == 200

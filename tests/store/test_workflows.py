@@ -243,3 +243,15 @@ def test_delete_refuses_a_document_that_started_processing_meanwhile(store) -> N
     with pytest.raises(Conflict, match="try again"):
         store.delete_document_items(pid, c.document_id, wfs)
     assert [d["document_id"] for d in store.list_documents(pid).items] == [c.document_id]
+
+
+def test_a_project_with_documents_is_not_removed_by_delete_project_items(store) -> None:
+    pid = store.create_project("alice", "P")["project_id"]
+    store.create_workflow(_doc("alice", pid))
+    with pytest.raises(Conflict, match="still has documents"):
+        store.delete_project_items("alice", pid)
+    with pytest.raises(NotFound):
+        store.delete_project_items("bob", pid)
+    empty = store.create_project("alice", "Empty")["project_id"]
+    store.delete_project_items("alice", empty)
+    assert [p["name"] for p in store.list_projects("alice")] == ["P"]
