@@ -3,7 +3,7 @@ import { Api, ApiError, Unreachable, sleep } from "./api.js";
 import { CognitoAuth, LocalAuth, recentUsers } from "./auth.js";
 import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
-import { $, clear, h } from "./dom.js";
+import { $, announce, clear, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
 
@@ -221,6 +221,7 @@ function startApp(config, auth) {
 
   function setProject(id, reload = true) {
     state.projectId = id || null;
+    $("#delete-project").hidden = !state.projectId;
     if (id) localStorage.setItem(storageKey, id);
     if (reload) documents.load(state.projectId);
     else documents.projectId = state.projectId;
@@ -249,6 +250,22 @@ function startApp(config, auth) {
     } catch (err) {
       showError(err);
     }
+  });
+  $("#delete-project").addEventListener("click", async () => {
+    const id = state.projectId;
+    const project = state.projects.find((p) => p.project_id === id);
+    const name = project ? project.name || id : "this project";
+    if (!id || !confirm(`Delete the project “${name}” and all its documents? This cannot be undone.`)) return;
+    try {
+      await api.del(`/v1/projects/${encodeURIComponent(id)}`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) { showError(err); return; }
+    }
+    state.projects = state.projects.filter((p) => p.project_id !== id);
+    if (localStorage.getItem(storageKey) === id) localStorage.removeItem(storageKey);
+    renderProjects(state.projects[0] ? state.projects[0].project_id : null);
+    if (chat.sessionId) route(null);
+    announce(`Deleted the project ${name}`);
   });
   $("#new-chat").addEventListener("click", () => { route(null); layout.closePanels(); });
 

@@ -137,6 +137,13 @@ class ApiDouble:
             else:
                 route.fulfill(json={"items": self.documents.get(pid, [])})
             return
+        m = re.fullmatch(r"/v1/projects/([^/]+)", path)
+        if m and method == "DELETE":
+            before = len(self.projects)
+            self.projects = [p for p in self.projects if p["project_id"] != m.group(1)]
+            self.documents.pop(m.group(1), None)
+            route.fulfill(status=204 if len(self.projects) < before else 404, body="")
+            return
         m = re.fullmatch(r"/v1/projects/([^/]+)/documents/([^/]+)", path)
         if m and method == "DELETE":
             docs = self.documents.get(m.group(1), [])

@@ -483,3 +483,19 @@ def test_new_project_and_switching_projects(page: Any) -> None:
     page.reload()
     page.wait_for_selector(".doc[data-status='completed']")
     assert page.eval_on_selector("#project-select", "el => el.value") == "p1"
+
+
+def test_delete_the_current_project(page: Any) -> None:
+    api = ApiDouble()
+    api.projects.append({"project_id": "p2", "name": "Old contracts"})
+    api.documents["p2"] = [{"document_id": "d9", "workflow_id": "w9", "file_name": "old.pdf",
+                            "status": "completed", "page_count": 1}]
+    _open(page, api)
+    page.select_option("#project-select", "p2")
+    page.wait_for_selector(".doc[data-document-id='d9']")
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Delete this project").click()
+    page.wait_for_selector("#project-select option[value='p2']", state="detached")
+    assert [p["project_id"] for p in api.projects] == ["p1"]
+    assert page.eval_on_selector("#project-select", "el => el.value") == "p1"
+    page.wait_for_selector(".doc[data-document-id='d9']", state="detached")
