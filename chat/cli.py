@@ -54,9 +54,17 @@ def _cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval_retrieval(args: argparse.Namespace) -> int:
+    from ingest.steps.chunk import chunk_segments
     from retrieval.eval import run as run_retrieval_eval
 
-    return run_retrieval_eval(args, _settings(args))
+    settings = _settings(args)
+
+    def chunker(segments: list[dict[str, Any]], project_id: str, document_id: str, file_name: str) -> list[Any]:
+        return chunk_segments(segments, project_id=project_id, document_id=document_id, file_name=file_name,
+                              workflow_id=None, max_tokens=settings.chunk_tokens,
+                              overlap_tokens=settings.chunk_overlap_tokens, language="en")
+
+    return run_retrieval_eval(args, settings, chunker=chunker)
 
 
 def _cmd_ingest(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,9 @@ from retrieval.eval_args import MODES
 from retrieval.evaldata import EvalSet, Query, load_financebench, load_korquad
 from retrieval.lance_index import LanceIndex
 from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
-from retrieval.types import Embedder, Hit, SearchFilter, SearchMode
+from retrieval.types import Chunk, Embedder, Hit, SearchFilter, SearchMode
 from store.config import Settings
+from store.errors import InvalidInput
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -175,6 +176,8 @@ FINANCEBENCH_VECTOR_CHARS = 1900
 def _vector_chars(args: argparse.Namespace) -> int | None:
     if args.vector_chars is not None:
         return int(args.vector_chars) if args.vector_chars > 0 else None
+    if getattr(args, "units", "pages") == "chunks":
+        return None  # chunks fit the model's window already
     return FINANCEBENCH_VECTOR_CHARS if args.dataset == "financebench" else None
 
 
@@ -187,7 +190,8 @@ def _filter(evalset: EvalSet, q: Query, scope: str) -> SearchFilter:
 def format_table(result: dict[str, Any]) -> str:
     meta = result["meta"]
     lines = [
-        f"{meta['dataset']}: {meta['queries']} queries over {meta['units']} units (scope: {meta['scope']}, "
+        f"{meta['dataset']}: {meta['queries']} queries over {meta['units']} {meta.get('unit_kind', 'unit')}s "
+        f"(scope: {meta['scope']}, "
         f"embedder: {meta['embedder']}, embedded text: {meta['vector_chars']} chars per unit, "
         f"fusion: {meta['fusion']}, query expansion: {meta.get('expansion', 'none')})",
         f"{'mode':<8} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6} {'ms/q':>7}",
@@ -206,7 +210,25 @@ def format_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run(args: argparse.Namespace, settings: Settings) -> int:
+#: ``(segments, project_id, document_id, file_name) -> chunks`` — the ingest chunker, passed in by the CLI
+#: (retrieval never imports ingest)
+Chunker = Callable[[list[dict[str, Any]], str, str, str], list[Chunk]]
+
+
+def as_chunks(evalset: EvalSet, chunker: Chunker) -> EvalSet:
+    """The same corpus cut the way ingest cuts documents (pages → overlapping chunks), for ``--units chunks``:
+    what chat's ``search_documents`` actually searches. A hit counts for every page its chunk spans."""
+    by_doc: dict[str, list[Chunk]] = {}
+    for unit in evalset.units:
+        by_doc.setdefault(unit.document_id, []).append(unit)
+    units: list[Chunk] = []
+    for doc, pages in by_doc.items():
+        segments = [{"page": u.page_start, "text": u.text} for u in pages]
+        units += chunker(segments, evalset.project_id, doc, pages[0].file_name)
+    return replace(evalset, units=units, notes={**evalset.notes, "unit_kind": "chunk"})
+
+
+def run(args: argparse.Namespace, settings: Settings, *, chunker: Chunker | None = None) -> int:
     from retrieval.embeddings import build_embedder
 
     show = not args.json and sys.stderr.isatty()
@@ -214,6 +236,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         evalset = load_korquad(args.data, limit=args.limit, max_articles=args.max_articles)
     else:
         evalset = load_financebench(args.data, limit=args.limit, progress=_bar("reading PDFs") if show else None)
+    if getattr(args, "units", "pages") == "chunks":
+        if chunker is None:
+            raise InvalidInput("--units chunks needs the ingest chunker (run it through `docchat eval retrieval`)")
+        evalset = as_chunks(evalset, chunker)
     scope = args.scope or ("document" if args.dataset == "financebench" else "project")
     modes: Sequence[SearchMode] = MODES if args.mode == "all" else (args.mode,)
     embedder = build_embedder(settings)

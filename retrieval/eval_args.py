@@ -28,6 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fusion", choices=("min_max", "z_score", "rrf"), default=None, help="hybrid fusion rule")
     p.add_argument("--keyword-weight", type=float, default=None, help="weight of BM25 in the hybrid combination")
     p.add_argument(
+        "--units",
+        choices=("pages", "chunks"),
+        default="pages",
+        help="index whole pages (paragraphs), or cut them into chunks the way ingest does — what chat searches",
+    )
+    p.add_argument(
         "--expansion",
         default=None,
         help="query-expansion lexicons, comma-separated, or 'none' (default: DOCCHAT_QUERY_EXPANSION, 'finance')",

@@ -111,3 +111,36 @@ def test_financebench_pages_are_embedded_by_their_first_window_unless_told_other
     assert _vector_chars(ns("korquad", None)) is None
     assert _vector_chars(ns("financebench", 0)) is None  # 0 = the whole page
     assert _vector_chars(ns("korquad", 800)) == 800
+
+
+def test_units_chunks_cuts_each_document_with_the_given_chunker() -> None:
+    from retrieval.eval import as_chunks
+    from retrieval.evaldata import EvalSet, Query
+    from retrieval.types import Chunk
+
+    pages = [Chunk(f"d:{p}", "proj", "d", "d.pdf", f"page {p} text", p, p, chunk_index=p - 1) for p in (1, 2, 3)]
+    evalset = EvalSet("x", "proj", pages, [Query("q", frozenset({("d", 2)}), "d")])
+    seen: list[tuple[list[int], str, str, str]] = []
+
+    def chunker(segments, project_id, document_id, file_name):
+        seen.append(([s["page"] for s in segments], project_id, document_id, file_name))
+        return [Chunk("d:00000", project_id, document_id, file_name, "page 1 text page 2 text", 1, 2)]
+
+    out = as_chunks(evalset, chunker)
+    assert seen == [([1, 2, 3], "proj", "d", "d.pdf")]
+    assert [(c.page_start, c.page_end) for c in out.units] == [(1, 2)]
+    assert out.queries == evalset.queries and out.notes["unit_kind"] == "chunk"
+
+
+@needs_data
+def test_cli_units_chunks_runs_the_ingest_chunker(tmp_path, capsys) -> None:
+    args = ["eval", "retrieval", "--dataset", "korquad", "--limit", "20", "--max-articles", "2", "--mode", "keyword",
+            "--units", "chunks", "--json", "--data", str(DATA), "--data-dir", str(tmp_path)]
+    try:
+        code = docchat(args)
+    finally:
+        structlog.reset_defaults()
+    assert code == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["meta"]["unit_kind"] == "chunk" and out["meta"]["units"] > 0
+    assert out["keyword"]["recall@5"] > 0.5
