@@ -404,10 +404,9 @@ class WorkflowStore(ProjectsMixin):
     def delete_document_items(self, project_id: str, document_id: str, wfs: list[Item]) -> None:
         """Remove the document from the table in one transaction (links, hash, workflow, steps, counters),
         each workflow only if it is still in the state it was checked in; then its ``SEG#`` pointers."""
-        link = self.items.get(f"PROJ#{project_id}", f"DOC#{document_id}", consistent=True) or {}
-        data = dict(link.get("data") or {})
         ops: list[WriteOp] = [Delete(f"PROJ#{project_id}", f"DOC#{document_id}")]
-        counters: dict[str, int | float] = {"documents": -1, "pages": -int(data.get("page_count") or 0)}
+        pages = max((int((wf.get("data") or {}).get("page_count") or 0) for wf in wfs), default=0)
+        counters: dict[str, int | float] = {"documents": -1, "pages": -pages}
         for wf in wfs:
             wid = str(wf["SK"]).removeprefix("WF#")
             wf_data = wf.get("data") or {}
@@ -420,8 +419,7 @@ class WorkflowStore(ProjectsMixin):
             ]
             if wf_data.get("sha256"):
                 ops.append(Delete(f"PROJ#{project_id}", f"HASH#{wf_data['sha256']}"))
-            if str(wf_data.get("workflow_id", wid)) == wid and status:
-                counters[status] = counters.get(status, 0) - 1
+            counters[status] = counters.get(status, 0) - 1
         ops.append(Update(f"PROJ#{project_id}", "STATS", add=counters))
         try:
             self.items.transact_write(ops)
