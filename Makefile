@@ -41,7 +41,7 @@ synth: $(STAMP)
 	cd infra && ../$(BIN)/python app.py
 
 bench-store: $(STAMP)
-	$(BIN)/python -m store.bench $(ARGS)
+	$(BIN)/python -m bench.store $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .mypy_cache .ruff_cache infra/cdk.out

@@ -1,4 +1,4 @@
-"""The ingest HTTP API (issue 4). Errors are raised as ``DocchatError``s; ``chat/app.py`` maps them to status.
+"""The ingest HTTP API (issue 4). Errors are raised as ``DocchatError``s; ``chat/app/factory.py`` maps them to status.
 
 Every handler reads the caller from ``request.user``; another user's project, document or workflow is 404.
 """

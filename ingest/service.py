@@ -1,6 +1,6 @@
 """The ``ingest`` component: upload → workflow → queue, status reads, and in-process workers in local mode.
 
-``build_ingest_service(settings, items=…, blobs=…, retriever=…)`` wires it; ``chat/services.py`` registers
+``build_ingest_service(settings, items=…, blobs=…, retriever=…)`` wires it; ``chat/app/wiring.py`` registers
 it under the name ``"ingest"``. The chat side uses ``get_project``, ``list_projects``, ``read_page`` and
 ``document_info``; the HTTP API (``ingest/api.py``) uses the rest.
 """

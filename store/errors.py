@@ -1,7 +1,7 @@
 """One error hierarchy with a single root.
 
 Adapters translate library errors (botocore, sqlite3, opensearch-py, anthropic)
-into these; ``chat/app.py`` maps them to HTTP status codes in one place.
+into these; ``chat/app/factory.py`` maps them to HTTP status codes in one place.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cognito: the user pool whose JWTs the API verifies (``chat/jwt_auth.py``) and the web UI's app client.
+"""Cognito: the user pool whose JWTs the API verifies (``chat/app/jwt_auth.py``) and the web UI's app client.
 
 The app client is public (no secret: it runs in a browser and in the CLI) and uses the authorization-code
 flow with PKCE through the Cognito hosted domain; SRP is allowed for the CLI. Tokens are short-lived.

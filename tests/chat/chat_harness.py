@@ -1,6 +1,6 @@
 """Test doubles and app wiring for the chat-server tests.
 
-The model is ``chat.testing.ScriptedModel`` (or the real ``LocalModel``); the session store is the real
+The model is ``chat.models.scripted.ScriptedModel`` (or the real ``LocalModel``); the session store is the real
 ``SessionStore`` on SQLite + files; the retriever and the ingest service are small in-memory doubles with
 the interfaces chat uses (``Retriever.search``, ``IngestService.get_project/list_projects/read_page``), so
 these tests isolate the chat server from indexing and OCR.
@@ -21,10 +21,10 @@ from typing import Any
 import httpx
 import uvicorn
 
-from chat.app import create_app
-from chat.events import SSEParser
-from chat.service import ChatService
-from chat.services import Services
+from chat.app.factory import create_app
+from chat.core.events import SSEParser
+from chat.core.service import ChatService
+from chat.app.wiring import Services
 from retrieval.types import BBox, Hit, SearchFilter
 from store.blobs import FileBlobStore
 from store.config import Settings

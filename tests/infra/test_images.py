@@ -60,7 +60,7 @@ def test_copied_files_exist_and_are_in_the_staged_build_context(dockerfile: Path
 
 @pytest.mark.parametrize(("dockerfile", "command"), [(DOCKERFILES[0], "serve"), (DOCKERFILES[1], "worker")])
 def test_images_run_a_docchat_subcommand_that_exists(dockerfile: Path, command: str) -> None:
-    from chat.cli import build_parser
+    from chat.cli.main import build_parser
 
     cmd = [rest for word, rest in _instructions(dockerfile) if word == "CMD"][-1]
     assert cmd == f'["docchat", "{command}"]'

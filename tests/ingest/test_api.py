@@ -12,8 +12,8 @@ import httpx
 import pytest
 import uvicorn
 
-from chat.app import create_app
-from chat.services import Services
+from chat.app.factory import create_app
+from chat.app.wiring import Services
 from ingest.sample_docs import text_image, write_text_pdf
 from ingest.service import build_ingest_service
 from retrieval.search import build_retriever

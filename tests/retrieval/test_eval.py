@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import structlog
 
-from chat.cli import main as docchat
+from chat.cli.main import main as docchat
 from retrieval.embed_cache import EmbeddingCache
 from retrieval.eval import ModeResult, evaluate, first_relevant_rank
 from retrieval.evaldata import load_financebench, load_korquad

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from chat.web_routes import WEB_DIR
+from chat.app.web_routes import WEB_DIR
 
 ORIGIN = "http://docchat.localhost"  # *.localhost is a secure context (crypto.subtle for PKCE)
 

@@ -57,7 +57,7 @@ def _free_port() -> int:
 
 def _docchat() -> list[str]:
     exe = Path(sys.executable).with_name("docchat")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "chat.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "chat.cli.main"]
 
 
 @pytest.fixture(scope="module")

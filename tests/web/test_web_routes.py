@@ -9,9 +9,9 @@ import pytest
 from litestar import Request, get
 from litestar.testing import TestClient
 
-from chat.app import create_app
-from chat.services import Services
-from chat.web_routes import WEB_DIR, WebComponent, client_config, content_security_policy
+from chat.app.factory import create_app
+from chat.app.wiring import Services
+from chat.app.web_routes import WEB_DIR, WebComponent, client_config, content_security_policy
 from store.config import Settings
 
 MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",

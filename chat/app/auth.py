@@ -1,0 +1,67 @@
+"""Authentication: who is asking.
+
+* local mode: ``Authorization: Bearer dev:<user>``, accepted only when the server
+  listens on loopback (checked at app construction and per request peer).
+* aws mode: a Cognito-issued JWT verified against the pool's JWKS (see ``chat/app/jwt_auth.py``).
+
+The middleware puts the user id (a ``str``) on ``request.user``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+
+from litestar.connection import ASGIConnection
+from litestar.middleware.authentication import AbstractAuthenticationMiddleware, AuthenticationResult
+from litestar.types import ASGIApp
+
+from store.errors import Unauthorized
+
+#: paths that need no credentials (prefix match)
+PUBLIC_PREFIXES = ("/healthz", "/schema", "/static", "/favicon")
+PUBLIC_EXACT = ("/",)
+
+TokenVerifier = Callable[[str], str]  # token -> user id, raises Unauthorized
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def dev_token_verifier(token: str) -> str:
+    if not token.startswith("dev:"):
+        raise Unauthorized("local mode accepts 'Bearer dev:<user>' tokens only")
+    user = token[4:].strip()
+    if not user or len(user) > 128 or any(c in user for c in "#/\\\n\r\t"):
+        raise Unauthorized("invalid user name in dev token")
+    return user
+
+
+class BearerAuthMiddleware(AbstractAuthenticationMiddleware):
+    def __init__(self, app: ASGIApp, verifier: TokenVerifier, *, require_loopback_peer: bool) -> None:
+        super().__init__(app=app, exclude=None, exclude_from_auth_key="exclude_from_auth")
+        self.verifier = verifier
+        self.require_loopback_peer = require_loopback_peer
+
+    async def authenticate_request(self, connection: ASGIConnection) -> AuthenticationResult:  # type: ignore[type-arg]
+        path = connection.scope.get("path", "")
+        header = connection.headers.get("authorization", "")
+        token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+        if not token:
+            # EventSource cannot set headers: allow ?access_token= for GET streams
+            token = connection.query_params.get("access_token", "")
+        if not token:
+            if path in PUBLIC_EXACT or path.startswith(PUBLIC_PREFIXES):
+                return AuthenticationResult(user=None, auth=None)
+            raise Unauthorized("missing 'Authorization: Bearer …' header")
+        if self.require_loopback_peer:
+            client = connection.client
+            if client is not None and not is_loopback(client.host):
+                raise Unauthorized("dev tokens are accepted only from loopback")
+        return AuthenticationResult(user=self.verifier(token), auth=token)

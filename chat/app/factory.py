@@ -1,0 +1,109 @@
+"""The one Litestar app: chat API, ingest API, OpenAPI docs and the web UI.
+
+Wiring lives here (and in ``chat/app/wiring.py``); errors are mapped to HTTP
+status in exactly one place (``ERROR_STATUS``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar, Request, Response, get
+from litestar.config.cors import CORSConfig
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.middleware.base import DefineMiddleware
+from litestar.openapi.config import OpenAPIConfig
+
+from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
+from chat.app.wiring import Services, build_services
+from store import errors
+from store.config import Settings
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+#: the single mapping from the error hierarchy to HTTP status (most specific first)
+ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
+    (errors.PayloadTooLarge, 413),
+    (errors.UnsupportedMediaType, 415),
+    (errors.ItemTooLarge, 413),
+    (errors.InvalidInput, 400),
+    (errors.InvalidHistory, 409),
+    (errors.Conflict, 409),
+    (errors.NotFound, 404),
+    (errors.Unauthorized, 401),
+    (errors.Throttled, 429),
+    (errors.RetryableError, 503),
+    (errors.UpstreamError, 502),
+    (errors.ConfigError, 500),
+    (errors.PermanentError, 422),
+)
+
+
+def status_for(exc: errors.DocchatError) -> int:
+    for cls, status in ERROR_STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def _docchat_error_handler(request: Request[Any, Any, Any], exc: errors.DocchatError) -> Response[Any]:
+    status = status_for(exc)
+    if status >= 500:
+        log.error("request_failed", path=request.url.path, code=exc.code, status=status, exc_info=exc)
+    return Response({"error": {"code": exc.code, "message": exc.message}}, status_code=status)
+
+
+def _http_error_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    return Response(
+        {"error": {"code": "http_error", "message": str(exc.detail)}},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
+
+
+def _unexpected_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    log.error("unhandled_error", path=request.url.path, error_type=type(exc).__name__, exc_info=exc)
+    return Response({"error": {"code": "internal", "message": "internal server error"}}, status_code=500)
+
+
+@get("/healthz", exclude_from_auth=True, sync_to_thread=False)
+def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def _constant(value: Any) -> Any:
+    def provide() -> Any:
+        return value
+
+    return provide
+
+
+def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
+    """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
+    svc = services if services is not None else build_services(settings)
+    local = settings.backend == "local"
+    if local and not is_loopback(settings.host):
+        raise errors.ConfigError("local mode (dev tokens) may only listen on loopback; set DOCCHAT_BACKEND=aws")
+    verifier = dev_token_verifier if local else svc.token_verifier()
+    handlers: list[Any] = [healthz, *svc.route_handlers()]
+    return Litestar(
+        route_handlers=handlers,
+        dependencies={
+            "services": Provide(lambda: svc, sync_to_thread=False),
+            **{name: Provide(_constant(comp), sync_to_thread=False) for name, comp in svc.components.items()},
+        },
+        middleware=[DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
+        exception_handlers={
+            errors.DocchatError: _docchat_error_handler,
+            HTTPException: _http_error_handler,
+            Exception: _unexpected_error_handler,
+        },
+        on_startup=[svc.start],
+        on_shutdown=[svc.stop],
+        openapi_config=OpenAPIConfig(title="docchat", version="0.1.0", path="/schema"),
+        cors_config=CORSConfig(allow_origins=[]) if not local else None,
+        request_max_body_size=settings.max_upload_bytes + 1024 * 1024,
+        state={"services": svc},  # type: ignore[arg-type]
+    )

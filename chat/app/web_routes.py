@@ -1,0 +1,124 @@
+"""The browser UI: ``/`` (the page), ``/static/…`` (its ES modules and CSS) and ``GET /v1/config``.
+
+The UI is plain ES modules under ``chat/app/web/`` — no bundler, nothing to build. This component only
+serves those files and tells the page how to sign in (``/v1/config``); every data call the page makes
+goes to the ordinary JSON/SSE API with ``Authorization: Bearer …``.
+
+All three routes are public (no credentials): ``/`` and ``/static`` are in ``chat.app.auth``'s public
+paths and every handler here is also marked ``exclude_from_auth``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from litestar import Response, get
+from litestar.datastructures import CacheControlHeader
+from litestar.static_files import create_static_files_router
+
+from store.config import Settings
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+WEB_DIR = Path(__file__).resolve().parent / "web"
+
+
+def content_security_policy(settings: Settings) -> str:
+    """A strict CSP for the page: our own scripts/styles only, page images as blob: URLs.
+
+    Even if a rendering bug let model or document text through as HTML, inline scripts, inline
+    event handlers and foreign origins would not run.
+    """
+    connect = ["'self'"]
+    if settings.backend == "aws" and settings.cognito_domain:
+        connect.append(_cognito_origin(settings.cognito_domain))
+    return "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' blob: data:",
+            "connect-src " + " ".join(connect),
+            "font-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
+    )
+
+
+def _cognito_origin(domain: str) -> str:
+    """``auth.example.com`` or ``https://x.auth.us-east-1.amazoncognito.com/`` → ``https://host``."""
+    host = domain.strip().rstrip("/")
+    if "://" in host:
+        host = host.split("://", 1)[1]
+    return "https://" + host.split("/", 1)[0]
+
+
+def client_config(settings: Settings) -> dict[str, Any]:
+    """What the page needs to know before it can call the API (no secrets: a public client id)."""
+    aws = settings.backend == "aws"
+    return {
+        "mode": settings.backend,
+        "cognito_domain": _cognito_origin(settings.cognito_domain) if aws and settings.cognito_domain else None,
+        "client_id": settings.cognito_client_id if aws else None,
+        "render_dpi": settings.render_dpi,
+        "max_upload_bytes": settings.max_upload_bytes,
+    }
+
+
+@dataclass
+class WebComponent:
+    """Component ``"web"``: serves the UI. ``start``/``stop`` have nothing to do."""
+
+    settings: Settings
+    web_dir: Path = WEB_DIR
+
+    def route_handlers(self) -> list[Any]:
+        index_path = self.web_dir / "index.html"
+        csp = content_security_policy(self.settings)
+        config = client_config(self.settings)
+
+        @get("/", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
+        def index() -> Response[bytes]:
+            # read per request: a few KB, and edits to the page show up without a restart
+            return Response(
+                index_path.read_bytes(),
+                media_type="text/html; charset=utf-8",
+                headers={
+                    "Content-Security-Policy": csp,
+                    "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer",
+                    "Cache-Control": "no-cache",
+                },
+            )
+
+        @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
+        def web_config() -> dict[str, Any]:
+            """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``."""
+            return config
+
+        static = create_static_files_router(
+            path="/static",
+            directories=[self.web_dir],
+            cache_control=CacheControlHeader(no_cache=True),
+            opt={"exclude_from_auth": True},
+            include_in_schema=False,
+            name="web_static",
+        )
+        return [index, web_config, static]
+
+    async def start(self) -> None:
+        if not (self.web_dir / "index.html").is_file():
+            log.warning("web_ui_missing", web_dir=str(self.web_dir))
+
+    async def stop(self) -> None:
+        return None
+
+
+def build_web_component(settings: Settings) -> WebComponent:
+    return WebComponent(settings=settings)

@@ -1,0 +1,150 @@
+"""The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``.
+
+Each subcommand imports its implementation lazily so ``docchat --help`` is fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from store.config import Settings
+from store.errors import DocchatError
+from store.logging import configure_logging
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {}
+    if getattr(args, "data_dir", None):
+        overrides["data_dir"] = Path(args.data_dir).expanduser()
+    if getattr(args, "host", None):
+        overrides["host"] = args.host
+    if getattr(args, "port", None):
+        overrides["port"] = args.port
+    return Settings.from_env(**overrides)
+
+
+def _cmd_up(args: argparse.Namespace) -> int:
+    from chat.app.server import run_up
+
+    return run_up(_settings(args))
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from chat.app.server import run_serve
+
+    return run_serve(_settings(args))
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    from chat.cli.ask import run_ask
+
+    return run_ask(
+        _settings(args),
+        args.question,
+        project=args.project,
+        session=args.session,
+        url=args.url,
+        token=args.token,
+        user=args.user,
+    )
+
+
+def _cmd_eval_retrieval(args: argparse.Namespace) -> int:
+    from ingest.steps.chunk import chunk_segments
+    from retrieval.eval import run as run_retrieval_eval
+
+    settings = _settings(args)
+
+    def chunker(segments: list[dict[str, Any]], project_id: str, document_id: str, file_name: str) -> list[Any]:
+        return chunk_segments(segments, project_id=project_id, document_id=document_id, file_name=file_name,
+                              workflow_id=None, max_tokens=settings.chunk_tokens,
+                              overlap_tokens=settings.chunk_overlap_tokens, language="en")
+
+    return run_retrieval_eval(args, settings, chunker=chunker)
+
+
+def _cmd_ingest(args: argparse.Namespace) -> int:
+    from ingest.cli import run_ingest
+
+    return run_ingest(_settings(args), args.files, project=args.project, url=args.url, token=args.token,
+                      user=args.user, language=args.language)
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    from ingest.cli import run_worker
+
+    return run_worker(_settings(args), concurrency=args.concurrency, lanes=args.lanes)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docchat", description="Chat with your documents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    up = sub.add_parser("up", help="run the service on embedded defaults (workers in-process)")
+    up.add_argument("--host", default=None)
+    up.add_argument("--port", type=int, default=None)
+    up.add_argument("--data-dir", default=None)
+    up.set_defaults(func=_cmd_up)
+
+    serve = sub.add_parser("serve", help="run the API for production (uvicorn)")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.set_defaults(func=_cmd_serve)
+
+    ask = sub.add_parser("ask", help="ask a question about your documents (streams the answer with citations)")
+    ask.add_argument("question")
+    ask.add_argument("--project", default=None, help="search only this project (name or id)")
+    ask.add_argument("--session", default=None, help="continue this session (id printed by an earlier ask)")
+    ask.add_argument("--url", default=None, help="service URL (default: http://<DOCCHAT_HOST>:<DOCCHAT_PORT>)")
+    ask.add_argument("--token", default=None, help="bearer token (aws mode); local mode uses dev:<user>")
+    ask.add_argument("--user", default=None, help="local mode: the user name in the dev token (default: you)")
+    ask.set_defaults(func=_cmd_ask)
+
+    ing = sub.add_parser("ingest", help="upload files to a project and follow their analysis (progress bars)")
+    ing.add_argument("files", nargs="+", metavar="FILE")
+    ing.add_argument("--project", required=True, help="project name (or id); created if missing")
+    ing.add_argument("--language", default=None, help="language of a new project (en, ko, …)")
+    ing.add_argument("--url", default=None, help="service URL (default: http://<DOCCHAT_HOST>:<DOCCHAT_PORT>)")
+    ing.add_argument("--token", default=None, help="bearer token (aws mode); local mode uses dev:<user>")
+    ing.add_argument("--user", default=None, help="local mode: the user name in the dev token (default: you)")
+    ing.set_defaults(func=_cmd_ingest)
+
+    wk = sub.add_parser("worker", help="run ingest workers against the configured queue (SQS or SQLite)")
+    wk.add_argument("--concurrency", type=int, default=None, help="workers (default DOCCHAT_WORKER_CONCURRENCY)")
+    wk.add_argument("--lanes", choices=("both", "high", "low"), default="both",
+                    help="queues to take from: both (70/30), or only high/low (dedicated pools)")
+    wk.add_argument("--data-dir", default=None)
+    wk.set_defaults(func=_cmd_worker)
+
+    ev = sub.add_parser("eval", help="measure quality on the evaluation data")
+    ev_sub = ev.add_subparsers(dest="eval_command", required=True)
+    ev_ret = ev_sub.add_parser("retrieval", help="recall@k / MRR of keyword, vector and hybrid search")
+    from retrieval.eval_args import add_arguments as add_retrieval_eval_arguments
+
+    add_retrieval_eval_arguments(ev_ret)
+    ev_ret.add_argument("--data-dir", default=None, help="where the eval index and embedding cache live")
+    ev_ret.set_defaults(func=_cmd_eval_retrieval)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        configure_logging(settings.log_level, json=settings.log_json)
+        code: int = args.func(args)
+        return code
+    except DocchatError as exc:
+        print(f"docchat: {exc.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""The document tools behind the agent: ``search_documents`` and ``read_page``, ownership-checked.
+
+``search_documents`` searches only the caller's projects (the session's project, or every project
+of the user; a ``project_id`` argument must be one of them). ``read_page`` goes through
+``IngestService.read_page``, which refuses another user's document. Each source a tool returns is
+numbered (``S<n>``/``P<n>``, unique across the conversation) and remembered in a ``RefBook`` so the
+answer's citations can be resolved. A failing tool becomes an ``is_error`` tool_result with a reason
+the model can read; nothing else of the failure reaches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from chat.core import events
+from chat.core.citations import Source
+from chat.core.generations import Generation
+from chat.core.tools import format_page, format_search_results, parse_results, tool_result_text, validate_tool_input
+from retrieval.types import SearchFilter
+from store.errors import DocchatError, InvalidInput, NotFound
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+
+class RetrieverLike(Protocol):
+    async def search(self, query: str, flt: Any, *, k: int = 8, mode: Any = "hybrid") -> list[Any]: ...
+
+
+class IngestLike(Protocol):
+    async def read_page(self, user_id: str, document_id: str, page: int) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolScope:
+    """Who is asking and which projects the tools may touch (already checked to be theirs)."""
+
+    user_id: str
+    project_ids: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class RefBook:
+    """Sources by ref, and the next free ``S``/``P`` numbers."""
+
+    sources: dict[str, Source] = field(default_factory=dict)
+    next_s: int = 1
+    next_p: int = 1
+
+
+async def call_maybe_async(fn: Any, *args: Any) -> Any:
+    """Call a port method that may be async (awaited) or blocking (run off the event loop)."""
+    if inspect.iscoroutinefunction(fn):
+        return await fn(*args)
+    return await asyncio.to_thread(fn, *args)
+
+
+def _box(bbox: Any) -> dict[str, float]:
+    return {"page": bbox.page, "x0": bbox.x0, "y0": bbox.y0, "x1": bbox.x1, "y1": bbox.y1}
+
+
+def _hit_bbox(hit: Any) -> dict[str, float] | None:
+    bbox = getattr(hit, "bbox", None)
+    return None if bbox is None else _box(bbox)
+
+
+def _hit_source(ref: str, hit: Any) -> Source:
+    """A search hit as a citable source, with its layout (which page each part of its text is on)."""
+    return Source(
+        ref=ref,
+        document_id=hit.document_id,
+        file_name=hit.file_name,
+        page=int(hit.page_start),
+        text=hit.text,
+        chunk_id=hit.chunk_id,
+        bbox=_hit_bbox(hit),
+        page_end=int(getattr(hit, "page_end", hit.page_start)),
+        page_offsets=tuple(getattr(hit, "page_offsets", ())),
+        boxes=tuple(_box(b) for b in getattr(hit, "bboxes", ())),
+        line_boxes=tuple((int(o), _box(b)) for o, b in getattr(hit, "line_boxes", ())),
+    )
+
+
+def sources_from_history(messages: Sequence[dict[str, Any]]) -> dict[str, Source]:
+    """Every source numbered in the stored tool results (so later answers may cite them too)."""
+    out: dict[str, Source] = {}
+    for m in messages:
+        if m.get("role") != "user" or not isinstance(m.get("content"), list):
+            continue
+        for block in m["content"]:
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
+                continue
+            for item in parse_results(tool_result_text(block)):
+                ref = str(item.get("ref", ""))
+                if not ref:
+                    continue
+                out[ref] = Source(
+                    ref=ref,
+                    document_id=str(item.get("document_id", "")),
+                    file_name=str(item.get("file_name", "")),
+                    page=int(item.get("page", 0) or 0),
+                    text=str(item.get("text", "")),
+                    chunk_id=item.get("chunk_id"),
+                    bbox=_bbox_from_list(item.get("bbox")),
+                    page_end=int(item.get("page_end") or item.get("page") or 0),
+                )
+    return out
+
+
+def _bbox_from_list(raw: Any) -> dict[str, float] | None:
+    if not isinstance(raw, list) or len(raw) != 5:
+        return None
+    page, x0, y0, x1, y1 = raw
+    return {"page": int(page), "x0": x0, "y0": y0, "x1": x1, "y1": y1}
+
+
+class ToolRunner:
+    def __init__(self, *, retriever: RetrieverLike | None, ingest: IngestLike | None, search_k: int = 8) -> None:
+        self.retriever = retriever
+        self.ingest = ingest
+        self.search_k = search_k
+
+    async def run(
+        self, gen: Generation, refs: RefBook, scope: ToolScope, tool_uses: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        for b in tool_uses:
+            gen.publish("tool", events.tool(str(b.get("name")), dict(b.get("input") or {}), "running"))
+        outcomes = await asyncio.gather(*(self._run_one(refs, scope, b) for b in tool_uses), return_exceptions=True)
+        results: list[dict[str, Any]] = []
+        for b, outcome in zip(tool_uses, outcomes, strict=True):
+            name, tool_input = str(b.get("name")), dict(b.get("input") or {})
+            if isinstance(outcome, BaseException):
+                if isinstance(outcome, asyncio.CancelledError):
+                    raise outcome
+                reason = outcome.message if isinstance(outcome, DocchatError) else "the tool failed"
+                if not isinstance(outcome, DocchatError):
+                    log.error("tool_failed", tool=name, error_type=type(outcome).__name__, exc_info=outcome)
+                results.append(error_result(b["id"], reason))
+                gen.publish("tool", events.tool(name, tool_input, "error", error=reason))
+            else:
+                text, count = outcome
+                results.append({"type": "tool_result", "tool_use_id": b["id"], "content": text})
+                gen.publish("tool", events.tool(name, tool_input, "done", results=count))
+        return results
+
+    async def _run_one(self, refs: RefBook, scope: ToolScope, block: dict[str, Any]) -> tuple[str, int]:
+        name = str(block.get("name"))
+        args = validate_tool_input(name, block.get("input"))
+        if name == "search_documents":
+            return await self._search_documents(refs, scope, str(args.get("query", "")), args.get("project_id"))
+        if name == "read_page":
+            return await self._read_page(refs, scope, str(args.get("document_id", "")), args.get("page"))
+        raise InvalidInput(f"unknown tool {name!r}")
+
+    async def _search_documents(self, refs: RefBook, scope: ToolScope, query: str, project_id: Any) -> tuple[str, int]:
+        if self.retriever is None:
+            raise NotFound("document search is not available")
+        if not query.strip():
+            raise NotFound("search_documents needs a non-empty query")
+        if project_id:
+            if str(project_id) not in scope.project_ids:
+                raise NotFound(f"project {project_id!r} not found")
+            projects: tuple[str, ...] = (str(project_id),)
+        else:
+            projects = scope.project_ids
+        if not projects:
+            raise NotFound("there are no projects to search; upload documents first")
+        per_project = await asyncio.gather(
+            *(self.retriever.search(query, SearchFilter(project_id=p), k=self.search_k) for p in projects)
+        )
+        hits = sorted((h for hs in per_project for h in hs), key=lambda h: -float(h.score))[: self.search_k]
+        first = refs.next_s
+        text = format_search_results(hits, first)
+        for i, hit in enumerate(hits):
+            ref = f"S{first + i}"
+            refs.sources[ref] = _hit_source(ref, hit)
+        refs.next_s = first + len(hits)
+        return text, len(hits)
+
+    async def _read_page(self, refs: RefBook, scope: ToolScope, document_id: str, page: Any) -> tuple[str, int]:
+        if self.ingest is None:
+            raise NotFound("page reading is not available")
+        try:
+            page_no = int(page)
+        except (TypeError, ValueError) as exc:
+            raise NotFound("read_page needs an integer page") from exc
+        content = await call_maybe_async(self.ingest.read_page, scope.user_id, document_id, page_no)
+        ref = f"P{refs.next_p}"
+        refs.next_p += 1
+        refs.sources[ref] = Source(
+            ref=ref,
+            document_id=content.document_id,
+            file_name=content.file_name,
+            page=int(content.page),
+            text=content.text,
+            chunk_id=None,
+        )
+        return format_page(content, ref), 1
+
+
+def error_result(tool_use_id: str, reason: str) -> dict[str, Any]:
+    return {"type": "tool_result", "tool_use_id": tool_use_id, "content": reason, "is_error": True}

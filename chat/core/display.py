@@ -1,0 +1,104 @@
+"""What a person sees of a stored conversation (pure): display text, summarised tool rounds, citations.
+
+The store keeps block arrays verbatim (seed 002: the stored copy and the shown
+copy are separate). Here one user question is one item, and everything the
+assistant did to answer it — tool rounds and the final text — is one item:
+its text, a one-line summary per tool call, the citations its text makes to
+sources in the tool results, and the usage summed over its rounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chat.core.agent_tools import sources_from_history
+from chat.core.citations import Source, citations_for
+
+Turn = dict[str, Any]  # {"seq", "role", "content": [blocks], "usage"?, "interrupted"?, "created_at"?}
+
+_USAGE_KEYS = ("input", "output", "cache_read", "cache_write")
+
+
+def _text_of(blocks: Sequence[Any]) -> str:
+    return "".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+
+
+def _blocks(turn: Turn) -> list[Any]:
+    content = turn.get("content", turn.get("blocks", []))
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return list(content or [])
+
+
+def _tool_summary(block: dict[str, Any]) -> str:
+    name = str(block.get("name", "tool"))
+    args = block.get("input") or {}
+    if name == "search_documents":
+        return f"searched: {str(args.get('query', ''))[:120]}"
+    if name == "read_page":
+        return f"read page {args.get('page')} of {args.get('document_id')}"
+    return name
+
+
+def usage_totals(usage: Mapping[str, Any]) -> dict[str, Any]:
+    """The four counters and the cache-hit ratio: cache reads ÷ all input (uncached + read + written)."""
+    totals = {k: int(usage.get(k, 0) or 0) for k in _USAGE_KEYS}
+    all_input = totals["input"] + totals["cache_read"] + totals["cache_write"]
+    return {**totals, "cache_hit_ratio": round(totals["cache_read"] / all_input, 4) if all_input else 0.0}
+
+
+def is_interrupted(blocks: Sequence[Any]) -> bool:
+    from chat.core.agent import INTERRUPTED_NOTE
+
+    texts = [b for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    return bool(texts) and str(texts[-1].get("text", "")).endswith(INTERRUPTED_NOTE.strip())
+
+
+def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
+
+    items: list[dict[str, Any]] = []
+    sources: dict[str, Source] = {}
+    current: dict[str, Any] | None = None
+    for turn in turns:
+        blocks = _blocks(turn)
+        role = turn.get("role")
+        is_tool_results = role == "user" and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks
+        )
+        if role == "user" and not is_tool_results:
+            current = None
+            items.append({"seq": turn.get("seq"), "role": "user", "text": _text_of(blocks), "citations": []})
+            continue
+        if is_tool_results:
+            sources.update(sources_from_history([{"role": "user", "content": blocks}]))
+            if current is not None:
+                for b in blocks:
+                    if isinstance(b, dict) and b.get("is_error") and current["tools"]:
+                        current["tools"][-1]["error"] = True
+            continue
+        if current is None:
+            current = {
+                "seq": turn.get("seq"),
+                "role": "assistant",
+                "text": "",
+                "citations": [],
+                "tools": [],
+                "usage": dict.fromkeys(_USAGE_KEYS, 0),
+                "interrupted": False,
+            }
+            items.append(current)
+        current["seq"] = turn.get("seq")
+        text = _text_of(blocks)
+        if text:
+            current["text"] = (current["text"] + "\n\n" + text) if current["text"] else text
+            current["citations"] = citations_for(current["text"], sources)
+        for b in blocks:
+            if isinstance(b, dict) and b.get("type") == "tool_use":
+                current["tools"].append({"name": b.get("name"), "summary": _tool_summary(b)})
+        u = turn.get("usage") or {}
+        for k in _USAGE_KEYS:
+            current["usage"][k] += int(u.get(k, 0) or 0)
+        if is_interrupted(blocks):
+            current["interrupted"] = True
+    return items

@@ -1,0 +1,266 @@
+"""The in-process generation registry: one running answer per session, decoupled from HTTP.
+
+A *generation* is the work of answering one user turn. It runs as its own
+``asyncio`` task and publishes events into a bounded buffer; HTTP responses are
+only *subscribers* that relay the buffer (from any position, for
+``Last-Event-ID``) and may come and go. So a client disconnect never cancels
+the model call by accident — it detaches a subscriber, and the registry then
+applies the disconnect policy explicitly:
+
+* ``partial`` (seed 002 option B, default): when the last subscriber has been
+  gone for ``disconnect_grace_seconds``, the generation is cancelled and the
+  agent saves the partial answer;
+* ``finish`` (option C): the generation runs to the end in the background.
+
+A finished generation stays replayable for ``generation_retention_seconds``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from chat.core import events
+from chat.core.events import KEEPALIVE, ChatEvent, EventName
+from store.errors import Conflict
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+DisconnectPolicy = Literal["partial", "finish"]
+
+
+@dataclass(slots=True)
+class Generation:
+    generation_id: str
+    session_id: str
+    user_id: str
+    turn_id: str
+    max_events: int = 20_000
+    _events: list[ChatEvent] = field(default_factory=list)
+    _base: int = 1  # n of _events[0]
+    _next: int = 1
+    _waiters: list[asyncio.Future[None]] = field(default_factory=list)  # relays parked until the next publish
+    finished: bool = False
+    finished_at: float | None = None
+    stop_requested: bool = False
+    subscribers: int = 0
+    task: asyncio.Task[None] | None = None
+    _grace_handle: asyncio.TimerHandle | None = None
+
+    # --- publishing --------------------------------------------------------------
+
+    def publish(self, event: EventName, data: dict[str, Any]) -> ChatEvent:
+        if self.finished:
+            raise RuntimeError("generation already finished")
+        ev = events.make_event(self.generation_id, self._next, event, data)
+        self._next += 1
+        self._events.append(ev)
+        if len(self._events) > self.max_events:
+            drop = len(self._events) - self.max_events // 2
+            del self._events[:drop]
+            self._base += drop
+        self._wake()
+        return ev
+
+    def finish(self) -> None:
+        if not self.finished:
+            self.finished = True
+            self.finished_at = time.monotonic()
+            self._wake()
+
+    def _wake(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for fut in waiters:
+            if not fut.done():
+                fut.set_result(None)
+
+    async def wait_changed(self) -> None:
+        """Return after the next ``publish`` or ``finish``."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        await fut
+
+    @property
+    def last_n(self) -> int:
+        return self._next - 1
+
+    def events_after(self, n: int) -> tuple[list[ChatEvent], bool]:
+        """Events with position > ``n``, and whether some of them fell out of the bounded buffer."""
+        start = n + 1 - self._base
+        if start < 0:
+            return list(self._events), True
+        return self._events[start:], False
+
+    # --- subscribing ---------------------------------------------------------------
+
+    async def relay(self, after: int, keepalive_s: float) -> AsyncIterator[bytes]:
+        """Encoded frames after position ``after`` until the generation finishes (batched per wake-up).
+
+        A comment line is sent after ``keepalive_s`` of silence. The caller must hold a subscription
+        (``GenerationRegistry.subscribe``). Per event this costs one future; the keep-alive timer is
+        armed once per quiet period, not once per wait (at 25,000 events/s that difference is a core).
+        """
+        loop = asyncio.get_running_loop()
+        cursor = after
+        last_sent = loop.time()
+        parked: asyncio.Future[None] | None = None
+        timer: asyncio.TimerHandle | None = None
+
+        def keepalive_due() -> None:
+            nonlocal timer
+            timer = None
+            if parked is not None and not parked.done():
+                parked.set_result(None)
+
+        try:
+            while True:
+                batch, gap = self.events_after(cursor)
+                if gap:
+                    gap_ev = events.make_event(
+                        self.generation_id,
+                        cursor,
+                        "error",
+                        events.error("replay_gap", "some events are no longer buffered; reload the messages"),
+                    )
+                    yield gap_ev.wire
+                if batch:
+                    cursor = batch[-1].n
+                    yield b"".join(e.wire for e in batch) if len(batch) > 1 else batch[0].wire
+                    last_sent = loop.time()
+                    continue
+                if self.finished:
+                    return
+                if loop.time() - last_sent >= keepalive_s:
+                    yield KEEPALIVE
+                    last_sent = loop.time()
+                if timer is None:
+                    timer = loop.call_at(last_sent + keepalive_s, keepalive_due)
+                parked = loop.create_future()
+                self._waiters.append(parked)
+                await parked
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+
+class GenerationRegistry:
+    """Generations by session id (running, or finished and still within the retention window)."""
+
+    def __init__(
+        self,
+        *,
+        policy: DisconnectPolicy = "partial",
+        grace_s: float = 5.0,
+        retention_s: float = 120.0,
+        max_events: int = 20_000,
+    ) -> None:
+        self.policy = policy
+        self.grace_s = grace_s
+        self.retention_s = retention_s
+        self.max_events = max_events
+        self._by_session: dict[str, Generation] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_session)
+
+    def get(self, session_id: str) -> Generation | None:
+        self._evict()
+        return self._by_session.get(session_id)
+
+    def running(self, session_id: str) -> Generation | None:
+        gen = self.get(session_id)
+        return gen if gen is not None and not gen.finished else None
+
+    def begin(
+        self,
+        *,
+        generation_id: str,
+        session_id: str,
+        user_id: str,
+        turn_id: str,
+        run: Callable[[Generation], Awaitable[None]],
+    ) -> Generation:
+        """Register a generation and start ``run(gen)`` as a task; one running generation per session."""
+        if self.running(session_id) is not None:
+            raise Conflict("a generation is already running for this session; stop it or resume its stream")
+        gen = Generation(
+            generation_id=generation_id,
+            session_id=session_id,
+            user_id=user_id,
+            turn_id=turn_id,
+            max_events=self.max_events,
+        )
+        self._by_session[session_id] = gen
+
+        async def runner() -> None:
+            try:
+                await run(gen)
+            except asyncio.CancelledError:
+                log.info("generation_cancelled", session_id=session_id, generation_id=generation_id)
+            except Exception as exc:  # the agent reports its own errors; this is the last line
+                log.error("generation_crashed", session_id=session_id, error_type=type(exc).__name__, exc_info=exc)
+                if not gen.finished:
+                    gen.publish("error", events.error("internal", "the answer failed"))
+            finally:
+                gen.finish()
+
+        gen.task = asyncio.get_running_loop().create_task(runner(), name=f"generation:{generation_id}")
+        gen.task.add_done_callback(lambda _t: gen.finish())  # also when cancelled before it ever ran
+        return gen
+
+    def subscribe(self, gen: Generation) -> None:
+        gen.subscribers += 1
+        if gen._grace_handle is not None:
+            gen._grace_handle.cancel()
+            gen._grace_handle = None
+
+    def unsubscribe(self, gen: Generation) -> None:
+        """The explicit disconnect rule: the last subscriber leaving starts the grace timer (policy ``partial``)."""
+        gen.subscribers = max(0, gen.subscribers - 1)
+        if gen.subscribers or gen.finished or self.policy == "finish":
+            return
+        log.info("stream_detached", session_id=gen.session_id, generation_id=gen.generation_id, policy=self.policy)
+        if self.grace_s <= 0:
+            self._cancel(gen)
+        else:
+            gen._grace_handle = asyncio.get_running_loop().call_later(self.grace_s, self._cancel, gen)
+
+    async def stop(self, gen: Generation, *, timeout_s: float = 10.0) -> None:
+        """Cancel a running generation and wait until the agent has saved the partial answer."""
+        gen.stop_requested = True
+        self._cancel(gen)
+        if gen.task is not None and not gen.task.done():
+            _, pending = await asyncio.wait({gen.task}, timeout=timeout_s)
+            if pending:
+                log.warning("generation_stop_slow", session_id=gen.session_id)
+
+    def _cancel(self, gen: Generation) -> None:
+        gen._grace_handle = None
+        if gen.subscribers and not gen.stop_requested:
+            return
+        if gen.task is not None and not gen.task.done():
+            gen.task.cancel()
+
+    def _evict(self) -> None:
+        now = time.monotonic()
+        stale = [
+            sid
+            for sid, g in self._by_session.items()
+            if g.finished and g.finished_at is not None and now - g.finished_at > self.retention_s
+        ]
+        for sid in stale:
+            del self._by_session[sid]
+
+    async def close(self) -> None:
+        """Stop every running generation (server shutdown): partial answers are saved."""
+        running = [g for g in self._by_session.values() if not g.finished]
+        for g in running:
+            g.stop_requested = True
+            self._cancel(g)
+        tasks = [g.task for g in running if g.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=10.0)

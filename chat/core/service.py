@@ -1,0 +1,240 @@
+"""``ChatService``: the ``"chat"`` component — sessions, asking, resuming, stopping.
+
+Ownership is checked here: a session or project that is not the caller's is a
+``NotFound`` (404), never a 403 that would confirm it exists. Blocking store
+calls run off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from chat.core.agent import Agent, AskContext
+from chat.core.agent_tools import RetrieverLike, call_maybe_async
+from chat.core.display import display_items, usage_totals
+from chat.core.generations import Generation, GenerationRegistry
+from store.config import Settings
+from store.errors import InvalidInput, NotFound
+from store.logging import get_logger
+
+log = get_logger(__name__)
+
+MAX_TITLE_CHARS = 200
+
+
+class ChatService:
+    """Component ``"chat"``: the sessions API and the streaming answers."""
+
+    name = "chat"
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        sessions: Any,
+        model: Any,
+        retriever: RetrieverLike | None = None,
+        ingest: Any = None,
+        registry: GenerationRegistry | None = None,
+    ) -> None:
+        self.settings = settings
+        self.sessions = sessions
+        self.model = model
+        self.retriever = retriever
+        self.ingest = ingest
+        self.registry = registry or GenerationRegistry(
+            policy=settings.disconnect_policy,
+            grace_s=settings.disconnect_grace_seconds,
+            retention_s=settings.generation_retention_seconds,
+        )
+        self.agent = Agent(
+            model=model,
+            sessions=sessions,
+            settings=settings,
+            retriever=retriever,
+            ingest=ingest if ingest is not None else None,
+        )
+
+    # --- component -------------------------------------------------------------------
+
+    def route_handlers(self) -> list[Any]:
+        from chat.app.chat_routes import ROUTES
+
+        return list(ROUTES)
+
+    async def start(self) -> None:
+        log.info("chat_started", model=getattr(self.model, "model_id", "?"), policy=self.registry.policy)
+
+    async def stop(self) -> None:
+        await self.registry.close()
+
+    # --- ownership -------------------------------------------------------------------
+
+    async def _meta(self, user_id: str, session_id: str) -> dict[str, Any]:
+        """The session's META view; ``NotFound`` when it does not exist or is someone else's."""
+        meta: dict[str, Any] = await asyncio.to_thread(self.sessions.get_session, session_id, user_id=user_id)
+        return meta
+
+    async def _turns(self, session_id: str) -> list[dict[str, Any]]:
+        """Every stored message with seq/usage (display pages followed to the end)."""
+        out: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = await asyncio.to_thread(self.sessions.list_messages, session_id, cursor, 500)
+            out.extend(page["items"])
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return out
+
+    async def _user_projects(self, user_id: str) -> list[str]:
+        if self.ingest is None:
+            return []
+        projects = await call_maybe_async(self.ingest.list_projects, user_id)
+        items = projects.get("items", projects) if isinstance(projects, dict) else projects
+        return [str(p["project_id"]) for p in items]
+
+    async def _check_project(self, user_id: str, project_id: str) -> None:
+        if self.ingest is None:
+            raise NotFound("project not found")
+        await call_maybe_async(self.ingest.get_project, user_id, project_id)  # NotFound if not the user's
+
+    # --- sessions ----------------------------------------------------------------------
+
+    async def create_session(self, user_id: str, *, title: str | None, project_id: str | None) -> dict[str, Any]:
+        if title is not None:
+            title = _clean_title(title)
+        if project_id:
+            await self._check_project(user_id, project_id)
+        sid: str = await asyncio.to_thread(
+            self.sessions.create_session, user_id=user_id, title=title, project_id=project_id
+        )
+        meta = await self._meta(user_id, sid)
+        return {
+            "session_id": sid,
+            "title": meta.get("title"),
+            "project_id": meta.get("project_id"),
+            "created_at": meta.get("created_at"),
+        }
+
+    async def list_sessions(self, user_id: str, *, limit: int, cursor: str | None) -> dict[str, Any]:
+        page: dict[str, Any] = await asyncio.to_thread(self.sessions.list_sessions, user_id, limit=limit, cursor=cursor)
+        items = [
+            {
+                "session_id": it["session_id"],
+                "title": it.get("title"),
+                "updated_at": it.get("updated_at"),
+                "project_id": it.get("project_id"),
+            }
+            for it in page.get("items", [])
+        ]
+        return {"items": items, "next_cursor": page.get("next_cursor")}
+
+    async def get_session(self, user_id: str, session_id: str) -> dict[str, Any]:
+        meta = await self._meta(user_id, session_id)
+        gen = self.registry.running(session_id)
+        return {
+            "session_id": session_id,
+            "title": meta.get("title"),
+            "project_id": meta.get("project_id"),
+            "created_at": meta.get("created_at"),
+            "updated_at": meta.get("updated_at"),
+            "last_seq": meta.get("last_seq"),
+            "usage": usage_totals(meta.get("usage") or {}),
+            "generating": gen is not None,
+        }
+
+    async def rename_session(self, user_id: str, session_id: str, title: str) -> dict[str, Any]:
+        await self._meta(user_id, session_id)
+        clean = _clean_title(title)
+        await asyncio.to_thread(self.sessions.rename_session, session_id, clean, user_id=user_id)
+        return {"session_id": session_id, "title": clean}
+
+    async def delete_session(self, user_id: str, session_id: str) -> None:
+        await self._meta(user_id, session_id)
+        gen = self.registry.running(session_id)
+        if gen is not None:
+            await self.registry.stop(gen)
+        await asyncio.to_thread(self.sessions.delete_session, session_id, user_id=user_id)
+
+    async def display_messages(self, user_id: str, session_id: str) -> list[dict[str, Any]]:
+        await self._meta(user_id, session_id)
+        return display_items(await self._turns(session_id))
+
+    # --- asking ------------------------------------------------------------------------
+
+    async def ask(
+        self,
+        user_id: str,
+        session_id: str,
+        *,
+        text: str,
+        project_id: str | None = None,
+        turn_id: str | None = None,
+    ) -> tuple[Generation, int]:
+        """Start answering (or, for a retried ``turn_id``, re-attach to that answer); returns (gen, replay-from)."""
+        meta = await self._meta(user_id, session_id)
+        if turn_id is not None and (not turn_id or len(turn_id) > 100 or not turn_id.replace("-", "").isalnum()):
+            raise InvalidInput("turn_id must be 1-100 letters, digits or dashes")
+        current = self.registry.get(session_id)
+        if turn_id and current is not None and current.turn_id == turn_id:
+            return current, 0  # a retry of the same request: replay it instead of answering twice
+        try:
+            projects = await self._projects_for(user_id, project_id or meta.get("project_id"))
+        except NotFound:
+            if project_id:
+                raise
+            raise NotFound("this chat's project no longer exists; start a new chat or choose another project") from None
+        ctx = AskContext(
+            session_id=session_id,
+            user_id=user_id,
+            text=text,
+            turn_id=turn_id or uuid.uuid4().hex,
+            project_ids=tuple(projects),
+            needs_title=not meta.get("title"),
+            last_seq_before=int(meta.get("last_seq") or 0),
+        )
+        gen = self.registry.begin(
+            generation_id=uuid.uuid4().hex[:16],
+            session_id=session_id,
+            user_id=user_id,
+            turn_id=ctx.turn_id,
+            run=lambda g: self.agent.run(g, ctx),
+        )
+        return gen, 0
+
+    async def _projects_for(self, user_id: str, project_id: str | None) -> Sequence[str]:
+        if project_id:
+            await self._check_project(user_id, project_id)
+            return [project_id]
+        return await self._user_projects(user_id)
+
+    async def resume(
+        self, user_id: str, session_id: str, last: tuple[str, int] | None
+    ) -> tuple[Generation, int] | None:
+        await self._meta(user_id, session_id)
+        gen = self.registry.get(session_id)
+        if gen is None or gen.user_id != user_id:
+            return None
+        if last is not None and last[0] == gen.generation_id:
+            return gen, last[1]
+        return gen, 0  # unknown or older generation id: the whole current generation
+
+    async def stop_generation(self, user_id: str, session_id: str) -> dict[str, Any]:
+        await self._meta(user_id, session_id)
+        gen = self.registry.running(session_id)
+        if gen is None:
+            return {"stopped": False}
+        await self.registry.stop(gen)
+        return {"stopped": True, "turn_id": gen.turn_id}
+
+
+def _clean_title(title: str) -> str:
+    clean = " ".join(title.split())
+    if not clean:
+        raise InvalidInput("title must not be empty")
+    if len(clean) > MAX_TITLE_CHARS:
+        raise InvalidInput(f"title is longer than {MAX_TITLE_CHARS} characters")
+    return clean

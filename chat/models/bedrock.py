@@ -1,0 +1,162 @@
+"""Claude on Amazon Bedrock through ``anthropic.AsyncAnthropicBedrock``.
+
+The client is built once from settings (``build_bedrock_client``) and passed in. Requests
+go to ``invoke-with-response-stream``; events come back as the SDK's typed events and
+leave here as plain dicts (``model_dump(exclude_none=True)``), so thinking blocks with
+their signatures, redacted thinking and compaction blocks are kept verbatim. With betas
+or ``context_management`` the beta Messages endpoint is used (the SDK sends the betas as
+``anthropic_beta`` in the Bedrock body). Library errors are translated here: throttling
+and overload → ``Throttled``; every other failure → ``UpstreamError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import anthropic
+
+from chat.models.port import (
+    ModelRequest,
+    complete_via_stream,
+    error_from_frame,
+    estimate_request_tokens,
+)
+from store.errors import Throttled, UpstreamError
+from store.logging import get_logger
+
+if TYPE_CHECKING:
+    from store.config import Settings
+
+log = get_logger(__name__)
+
+COMPACTION_BETA = "compact-2026-01-12"
+COMPACTION_EDIT = "compact_20260112"
+#: Models that accept the ``compact-2026-01-12`` beta (Bedrock user guide, "Compaction").
+_COMPACTION_MODELS = ("claude-sonnet-4-6", "claude-opus-4-6", "claude-opus-4-7", "claude-mythos")
+
+
+def model_supports_compaction(model_id: str) -> bool:
+    return any(name in model_id for name in _COMPACTION_MODELS)
+
+
+def build_bedrock_client(settings: Settings) -> anthropic.AsyncAnthropicBedrock:
+    """The one place the Anthropic Bedrock client is built. Credentials: the default AWS chain."""
+    return anthropic.AsyncAnthropicBedrock(
+        aws_region=settings.effective_bedrock_region,
+        base_url=settings.bedrock_base_url,
+        max_retries=settings.model_max_retries,
+        timeout=settings.model_timeout_seconds,
+    )
+
+
+class BedrockModel:
+    """A ``ChatModel`` backed by Claude on Bedrock."""
+
+    def __init__(
+        self,
+        client: anthropic.AsyncAnthropicBedrock,
+        model_id: str,
+        *,
+        context_window: int = 200_000,
+        supports_compaction: bool | None = None,
+    ) -> None:
+        self.client = client
+        self.model_id = model_id
+        self.context_window = context_window
+        self.supports_compaction = (
+            model_supports_compaction(model_id) if supports_compaction is None else supports_compaction
+        )
+
+    @classmethod
+    def from_settings(
+        cls, client: anthropic.AsyncAnthropicBedrock, settings: Settings, *, model_id: str | None = None
+    ) -> BedrockModel:
+        mid = model_id or settings.bedrock_model_id
+        return cls(
+            client,
+            mid,
+            context_window=settings.context_window_tokens,
+            supports_compaction=settings.bedrock_compaction,
+        )
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[dict[str, Any]]:
+        params = request.api_params(self.model_id)
+        model = params["model"]
+        betas = list(request.betas)
+        if request.context_management is not None and COMPACTION_BETA not in betas and _uses_compaction(request):
+            betas.append(COMPACTION_BETA)
+        try:
+            if betas or request.context_management is not None:
+                beta_api: Any = self.client.beta.messages
+                stream: Any = await beta_api.create(**params, betas=betas, stream=True)
+            else:
+                api: Any = self.client.messages
+                stream = await api.create(**params, stream=True)
+            try:
+                async for event in stream:
+                    data: dict[str, Any] = event.model_dump(exclude_none=True)
+                    if data.get("type") == "error":  # pragma: no cover - the SDK raises on error frames
+                        err = data.get("error") or {}
+                        raise error_from_frame(str(err.get("type", "")), str(err.get("message", "")))
+                    yield data
+            finally:
+                # the consumer may stop early (client gone): release the HTTP connection now
+                await stream.close()
+        except anthropic.APIStatusError as exc:
+            raise _translate_status(exc, model) from exc
+        except anthropic.APITimeoutError as exc:
+            log.warning("bedrock_timeout", model=model)
+            raise UpstreamError("the model did not answer in time", model=model) from exc
+        except anthropic.APIConnectionError as exc:
+            log.warning("bedrock_unreachable", model=model)
+            raise UpstreamError("the model endpoint could not be reached", model=model) from exc
+        except anthropic.AnthropicError as exc:
+            raise UpstreamError(f"model request failed: {type(exc).__name__}", model=model) from exc
+
+    async def complete(self, request: ModelRequest) -> dict[str, Any]:
+        return await complete_via_stream(self, request)
+
+    def count_tokens(self, request: ModelRequest) -> int:
+        # Bedrock has no count_tokens for the Messages API in this SDK; a CJK-aware estimate.
+        return estimate_request_tokens(request)
+
+
+def _uses_compaction(request: ModelRequest) -> bool:
+    edits = (request.context_management or {}).get("edits") or []
+    return any(isinstance(e, dict) and e.get("type") == COMPACTION_EDIT for e in edits)
+
+
+def _error_type(body: object) -> str:
+    if isinstance(body, dict):
+        err = body.get("error")
+        if isinstance(err, dict) and err.get("type"):
+            return str(err["type"])
+        for key in ("__type", "type", "code"):
+            if body.get(key):
+                return str(body[key]).rsplit("#", 1)[-1]
+    return ""
+
+
+def _error_message(body: object, fallback: str) -> str:
+    if isinstance(body, dict):
+        err = body.get("error")
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        for key in ("message", "Message"):
+            if body.get(key):
+                return str(body[key])
+    return fallback
+
+
+def _translate_status(exc: anthropic.APIStatusError, model: str) -> Throttled | UpstreamError:
+    status = exc.status_code
+    etype = _error_type(exc.body)
+    message = _error_message(exc.body, "the model request failed")
+    log.warning("bedrock_error", model=model, status=status, error_type=etype)
+    if status in (429, 503, 529) or isinstance(exc, anthropic.RateLimitError | anthropic.OverloadedError):
+        return Throttled(message, model=model, status=status, error_type=etype)
+    err = error_from_frame(etype, message)
+    if isinstance(err, Throttled):
+        return err
+    return UpstreamError(message, model=model, status=status, error_type=etype)

@@ -1,0 +1,309 @@
+"""The embedded default model: an honest extractive answerer with a simulated prompt cache.
+
+No LLM runs on the embedded backend. ``LocalModel`` still behaves like Claude on the wire:
+for a new question it emits a real ``tool_use`` of ``search_documents``; given the tool
+result it answers with the most relevant sentences quoted verbatim and cited ``[S#]`` /
+``[P#]``, and says the answer is extractive. Everything is streamed as Anthropic Messages
+events (text deltas, usage), so the agent loop, the store and the SSE relay run exactly as
+with Bedrock.
+
+``PrefixCache`` simulates Anthropic prompt caching: a hash of the request prefix at every
+block boundary (``chat.core.prompt.prefix_chain``), lookups at each ``cache_control`` breakpoint
+with the 20-block look-back, writes at breakpoints of at least ``min_tokens``, a 5-minute
+TTL refreshed on every hit. The usage it reports (``input_tokens``,
+``cache_read_input_tokens``, ``cache_creation_input_tokens``) makes the cache-hit ratio of
+a conversation measurable locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chat.models.extractive import Candidate, Language, detect_language, pick, rank, split_sentences
+from chat.models.port import (
+    PURPOSE_SUMMARY,
+    PURPOSE_TITLE,
+    ModelRequest,
+    complete_via_stream,
+    estimate_request_tokens,
+    estimate_tokens,
+)
+from chat.core.prompt import LOOKBACK_BLOCKS, SUMMARY_OPEN, PrefixChain, prefix_chain
+from chat.core.stream import Reply, Text, ToolUse, Usage, reply_events
+from chat.core.tools import SEARCH_DOCUMENTS, parse_results, tool_result_text
+
+LOCAL_MODEL_ID = "docchat-local-extractive"
+
+
+# --------------------------------------------------------------------------- simulated prompt cache
+
+
+@dataclass(frozen=True, slots=True)
+class CacheUsage:
+    input_tokens: int  # not read from and not written to the cache
+    cache_read_input_tokens: int
+    cache_creation_input_tokens: int
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.cache_read_input_tokens + self.cache_creation_input_tokens
+
+
+class PrefixCache:
+    """An in-process model of Anthropic's prefix cache (per model, like the real one per model/org)."""
+
+    def __init__(
+        self,
+        *,
+        ttl_seconds: float = 300.0,
+        min_tokens: int = 1024,
+        lookback: int = LOOKBACK_BLOCKS,
+        max_entries: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.ttl = ttl_seconds
+        self.min_tokens = min_tokens
+        self.lookback = lookback
+        self.max_entries = max_entries
+        self.clock = clock
+        self._entries: OrderedDict[bytes, float] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _alive(self, key: bytes, now: float) -> bool:
+        expires = self._entries.get(key)
+        if expires is None:
+            return False
+        if expires <= now:
+            del self._entries[key]
+            return False
+        return True
+
+    def _put(self, key: bytes, now: float) -> None:
+        self._entries[key] = now + self.ttl
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def account(self, chain: PrefixChain) -> CacheUsage:
+        """Look up and write the request's breakpoints; return the usage split."""
+        now = self.clock()
+        total = chain.total_tokens
+        if not chain.breakpoints:
+            return CacheUsage(total, 0, 0)
+        read_idx = -1
+        for bp in chain.breakpoints:
+            for j in range(bp, max(bp - self.lookback, 0) - 1, -1):
+                if self._alive(chain.digests[j], now):
+                    if j > read_idx:
+                        read_idx = j
+                    self._put(chain.digests[j], now)  # a hit refreshes the TTL
+                    break
+        read = chain.tokens[read_idx] if read_idx >= 0 else 0
+        written_to = read
+        for bp in chain.breakpoints:
+            if bp > read_idx and chain.tokens[bp] >= self.min_tokens:
+                self._put(chain.digests[bp], now)
+                written_to = max(written_to, chain.tokens[bp])
+        creation = written_to - read
+        return CacheUsage(total - read - creation, read, creation)
+
+
+# --------------------------------------------------------------------------- answering
+
+_INTRO: dict[Language, str] = {
+    "en": "Extractive answer (no generative model is configured): the most relevant sentences from your "
+    "documents, quoted verbatim.",
+    "ko": "추출형 답변입니다(생성형 모델이 설정되어 있지 않습니다). "
+    "문서에서 질문과 가장 관련 있는 문장을 그대로 인용합니다.",
+    "ja": "抽出型の回答です（生成モデルは設定されていません）。文書から質問に最も関連する文をそのまま引用します。",
+    "zh": "这是抽取式回答（未配置生成式模型）：以下是文档中与问题最相关的原文句子。",
+}
+_NOTHING: dict[Language, str] = {
+    "en": "I found nothing in your documents that answers this question. (Extractive mode: no generative model "
+    "is configured, so I can only quote passages that match the question.)",
+    "ko": "문서에서 이 질문에 답하는 내용을 찾지 못했습니다. (추출형 모드: 생성형 모델이 설정되어 있지 않아 질문과 "
+    "일치하는 문장만 인용할 수 있습니다.)",
+    "ja": "文書の中にこの質問に答える内容は見つかりませんでした。（抽出モード：生成モデルが設定されていないため、"
+    "質問に一致する文のみ引用できます。）",
+    "zh": "文档中没有找到能回答这个问题的内容。（抽取模式：未配置生成式模型，只能引用与问题匹配的句子。）",
+}
+_QUOTES: dict[Language, tuple[str, str]] = {"en": ("“", "”"), "ko": ("“", "”"), "ja": ("「", "」"), "zh": ("“", "”")}
+
+
+def _text_of(message: Mapping[str, Any]) -> str:
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return content
+    parts = [
+        str(b.get("text", ""))
+        for b in content
+        if isinstance(b, Mapping) and b.get("type") == "text" and not str(b.get("text", "")).startswith(SUMMARY_OPEN)
+    ]
+    return "\n".join(p for p in parts if p).strip()
+
+
+def _is_tool_result_turn(message: Mapping[str, Any]) -> bool:
+    content = message.get("content")
+    return isinstance(content, list) and any(isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content)
+
+
+def latest_question(messages: Sequence[Mapping[str, Any]]) -> tuple[int, str]:
+    """Index and text of the newest user turn that is a question (not a tool_result turn)."""
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if m.get("role") == "user" and not _is_tool_result_turn(m):
+            text = _text_of(m)
+            if text:
+                return i, text
+    return -1, ""
+
+
+def _sources_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[list[dict[str, Any]], bool]:
+    """Parsed sources from tool results after ``index``; the flag says whether any tool result exists."""
+    sources: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    any_result = False
+    for m in messages[index + 1 :]:
+        if m.get("role") != "user" or not isinstance(m.get("content"), list):
+            continue
+        for block in m["content"]:
+            if isinstance(block, Mapping) and block.get("type") == "tool_result":
+                any_result = True
+                if block.get("is_error"):
+                    continue
+                for src in parse_results(tool_result_text(block)):
+                    if src["ref"] not in seen:
+                        seen.add(src["ref"])
+                        sources.append(src)
+    return sources, any_result
+
+
+def extractive_answer(question: str, sources: Sequence[Mapping[str, Any]], *, limit: int = 4) -> str:
+    """The quoted, cited answer text (or an honest 'nothing found')."""
+    lang = detect_language(question)
+    candidates = [
+        Candidate(str(src["ref"]), sentence, rank_no)
+        for rank_no, src in enumerate(sources)
+        for sentence in split_sentences(str(src.get("text", "")))
+    ]
+    chosen = pick(rank(question, candidates), limit=limit)
+    if not chosen:
+        return _NOTHING[lang]
+    left, right = _QUOTES[lang]
+    lines = [_INTRO[lang], ""]
+    lines.extend(f"- {left}{s.candidate.sentence}{right} [{s.candidate.ref}]" for s in chosen)
+    return "\n".join(lines)
+
+
+def extractive_summary(transcript: str, budget_tokens: int) -> str:
+    """Summarise a ``[role] text`` transcript (see ``chat.core.context``): every question, each answer's opening."""
+    lines: list[str] = []
+    for raw in transcript.splitlines():
+        line = raw.strip()
+        if line.startswith("[user]"):
+            lines.append("- Q: " + _clip(line[len("[user]") :].strip(), 240))
+        elif line.startswith("[assistant]"):
+            body = line[len("[assistant]") :].strip()
+            first = split_sentences(body)[:2]
+            if first:
+                lines.append("  A: " + _clip(" ".join(first), 300))
+        elif line.startswith("[summary]"):
+            lines.append(_clip(line[len("[summary]") :].strip(), 2000))
+    # keep the newest lines that fit the budget
+    out: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        cost = estimate_tokens(line) + 1
+        if used + cost > budget_tokens:
+            break
+        out.append(line)
+        used += cost
+    out.reverse()
+    header = "Earlier in this conversation (extractive summary):"
+    return header + ("\n" + "\n".join(out) if out else " (nothing to keep)")
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+class LocalModel:
+    """The embedded ``ChatModel``: tool call → quoted, cited sentences; simulated prompt cache."""
+
+    supports_compaction = False
+
+    def __init__(
+        self,
+        *,
+        context_window: int = 200_000,
+        cache: PrefixCache | None = None,
+        chunk_chars: int = 24,
+        model_id: str = LOCAL_MODEL_ID,
+    ) -> None:
+        self.model_id = model_id
+        self.context_window = context_window
+        self.cache = cache or PrefixCache()
+        self.chunk_chars = chunk_chars
+        self._lock = threading.Lock()
+
+    def reply_for(self, request: ModelRequest) -> Reply:
+        """What the model answers (pure apart from a fresh tool_use id)."""
+        if request.purpose == PURPOSE_TITLE:
+            _, question = latest_question(request.messages)
+            return Reply(Text(_clip(question, 60) or "New conversation", chunk=self.chunk_chars))
+        if request.purpose == PURPOSE_SUMMARY:
+            transcript = _text_of(request.messages[-1]) if request.messages else ""
+            return Reply(Text(extractive_summary(transcript, max(request.max_tokens, 64)), chunk=256))
+        index, question = latest_question(request.messages)
+        if index < 0:
+            return Reply(Text(_NOTHING["en"], chunk=self.chunk_chars))
+        sources, any_result = _sources_after(request.messages, index)
+        tool_names = {str(t.get("name")) for t in request.tools}
+        tools_allowed = (request.tool_choice or {}).get("type") != "none"
+        if not any_result and SEARCH_DOCUMENTS in tool_names and tools_allowed:
+            tool_id = "toolu_local_" + uuid.uuid4().hex[:20]
+            return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(question, 1000)}, id=tool_id))
+        answer = extractive_answer(question, sources)
+        return Reply(Text(answer, chunk=self.chunk_chars))
+
+    def _answer(self, request: ModelRequest) -> tuple[Reply, CacheUsage]:
+        reply = self.reply_for(request)
+        with self._lock:
+            usage = self.cache.account(prefix_chain(request, seed=self.model_id))
+        return reply, usage
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[dict[str, Any]]:
+        # hashing a long history is CPU work: keep it off the event loop
+        reply, usage = await asyncio.to_thread(self._answer, request)
+        reply.usage = Usage(
+            input_tokens=usage.input_tokens,
+            cache_read_input_tokens=usage.cache_read_input_tokens,
+            cache_creation_input_tokens=usage.cache_creation_input_tokens,
+        )
+        events = reply_events(
+            reply,
+            model=request.model or self.model_id,
+            message_id="msg_local_" + uuid.uuid4().hex[:24],
+            input_tokens=usage.input_tokens,
+        )
+        for n, event in enumerate(events):
+            if isinstance(event, dict):
+                yield event
+            if n % 16 == 15:
+                await asyncio.sleep(0)  # stay cooperative on long answers
+
+    async def complete(self, request: ModelRequest) -> dict[str, Any]:
+        return await complete_via_stream(self, request)
+
+    def count_tokens(self, request: ModelRequest) -> int:
+        return estimate_request_tokens(request)

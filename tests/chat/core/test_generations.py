@@ -1,0 +1,175 @@
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from chat.core import events
+from chat.core.events import KEEPALIVE, SSEParser
+from chat.core.generations import Generation, GenerationRegistry
+from store.errors import Conflict
+
+
+async def collect(gen: Generation, after: int, keepalive: float = 5.0) -> list[bytes]:
+    return [chunk async for chunk in gen.relay(after, keepalive)]
+
+
+async def test_relay_replays_from_a_position_and_follows_live() -> None:
+    reg = GenerationRegistry()
+    release = asyncio.Event()
+
+    async def run(g: Generation) -> None:
+        for i in range(3):
+            g.publish("text", events.text(str(i)))
+        await release.wait()
+        g.publish("done", events.done(7, "end_turn"))
+
+    gen = reg.begin(generation_id="g", session_id="s", user_id="u", turn_id="t", run=run)
+    await asyncio.sleep(0)
+    reader = asyncio.create_task(collect(gen, 1))
+    await asyncio.sleep(0.01)
+    release.set()
+    chunks = await asyncio.wait_for(reader, 2)
+    msgs = SSEParser().feed(b"".join(chunks))
+    assert [m.id for m in msgs] == ["g.2", "g.3", "g.4"]
+    assert msgs[-1].event == "done"
+    assert gen.finished
+
+
+async def test_keepalive_comment_when_silent() -> None:
+    reg = GenerationRegistry()
+    release = asyncio.Event()
+
+    async def run(g: Generation) -> None:
+        await release.wait()
+
+    gen = reg.begin(generation_id="g", session_id="s", user_id="u", turn_id="t", run=run)
+    it = gen.relay(0, 0.02)
+    assert await asyncio.wait_for(it.__anext__(), 1) == KEEPALIVE
+    release.set()
+    await gen.task  # type: ignore[misc]
+    with pytest.raises(StopAsyncIteration):
+        await it.__anext__()
+
+
+async def test_bounded_buffer_reports_a_gap() -> None:
+    gen = Generation(generation_id="g", session_id="s", user_id="u", turn_id="t", max_events=10)
+    for i in range(25):
+        gen.publish("text", events.text(str(i)))
+    gen.finish()
+    msgs = SSEParser().feed(b"".join(await collect(gen, 0)))
+    assert msgs[0].event == "error" and "replay_gap" in msgs[0].data
+    assert len(gen._events) <= 10
+    assert msgs[-1].id == "g.25"
+
+
+async def test_one_running_generation_per_session() -> None:
+    reg = GenerationRegistry()
+    forever = asyncio.Event()
+
+    async def run(g: Generation) -> None:
+        await forever.wait()
+
+    gen = reg.begin(generation_id="a", session_id="s", user_id="u", turn_id="t", run=run)
+    with pytest.raises(Conflict):
+        reg.begin(generation_id="b", session_id="s", user_id="u", turn_id="t2", run=run)
+    await reg.stop(gen)
+    assert gen.finished and reg.running("s") is None
+    assert reg.get("s") is gen  # still replayable after it finished
+
+
+async def _started(run_body: asyncio.Event, reg: GenerationRegistry) -> tuple[Generation, list[str]]:
+    seen: list[str] = []
+
+    async def run(g: Generation) -> None:
+        try:
+            await run_body.wait()
+            seen.append("finished")
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+
+    gen = reg.begin(generation_id="g", session_id="s", user_id="u", turn_id="t", run=run)
+    await asyncio.sleep(0)
+    return gen, seen
+
+
+async def test_partial_policy_cancels_after_grace_unless_a_client_returns() -> None:
+    reg = GenerationRegistry(policy="partial", grace_s=0.05)
+    body = asyncio.Event()
+    gen, seen = await _started(body, reg)
+    reg.subscribe(gen)
+    reg.unsubscribe(gen)
+    await asyncio.sleep(0.01)
+    reg.subscribe(gen)  # reconnected within the grace period: keeps running
+    await asyncio.sleep(0.1)
+    assert not gen.finished
+    reg.unsubscribe(gen)
+    await asyncio.sleep(0.1)
+    assert seen == ["cancelled"] and gen.finished
+
+
+async def test_finish_policy_keeps_running_without_clients() -> None:
+    reg = GenerationRegistry(policy="finish", grace_s=0.0)
+    body = asyncio.Event()
+    gen, seen = await _started(body, reg)
+    reg.subscribe(gen)
+    reg.unsubscribe(gen)
+    await asyncio.sleep(0.02)
+    body.set()
+    await asyncio.sleep(0.02)
+    assert seen == ["finished"]
+
+
+async def test_finished_generations_are_evicted_after_retention() -> None:
+    reg = GenerationRegistry(retention_s=0.01)
+
+    async def run(g: Generation) -> None:
+        g.publish("done", events.done(1, "end_turn"))
+
+    reg.begin(generation_id="g", session_id="s", user_id="u", turn_id="t", run=run)
+    await asyncio.sleep(0.05)
+    assert reg.get("s") is None and len(reg) == 0
+
+
+async def test_a_crashing_run_publishes_an_error_event() -> None:
+    reg = GenerationRegistry()
+
+    async def run(g: Generation) -> None:
+        raise RuntimeError("boom")
+
+    gen = reg.begin(generation_id="g", session_id="s", user_id="u", turn_id="t", run=run)
+    await asyncio.sleep(0.01)
+    msgs = SSEParser().feed(b"".join(await collect(gen, 0)))
+    assert [m.event for m in msgs] == ["error"]
+    assert "boom" not in msgs[0].data  # internal details are not sent to the client
+
+
+async def test_keepalive_counts_from_the_last_frame_not_from_the_first_wait() -> None:
+    gen = Generation(generation_id="g", session_id="s", user_id="u", turn_id="t")
+    loop = asyncio.get_running_loop()
+    it = gen.relay(0, 0.2)
+    first = asyncio.ensure_future(it.__anext__())
+    await asyncio.sleep(0.15)  # the relay has been parked for 0.15 s of its 0.2 s
+    gen.publish("text", events.text("a"))
+    assert b"event: text" in await asyncio.wait_for(first, 1)
+    sent_at = loop.time()
+    nxt = await asyncio.wait_for(it.__anext__(), 2)  # silence from here on
+    assert nxt == KEEPALIVE
+    assert loop.time() - sent_at >= 0.19  # not 0.05 s after the frame, when the first timer was due
+    gen.finish()
+    with pytest.raises(StopAsyncIteration):
+        await it.__anext__()
+
+
+async def test_wait_changed_returns_on_publish_and_on_finish() -> None:
+    gen = Generation(generation_id="g", session_id="s", user_id="u", turn_id="t")
+    waiter = asyncio.ensure_future(gen.wait_changed())
+    await asyncio.sleep(0)
+    assert not waiter.done()
+    gen.publish("text", events.text("x"))
+    await asyncio.wait_for(waiter, 1)
+    waiter = asyncio.ensure_future(gen.wait_changed())
+    await asyncio.sleep(0)
+    gen.finish()
+    await asyncio.wait_for(waiter, 1)

@@ -1,0 +1,236 @@
+"""BedrockModel with the real AsyncAnthropicBedrock client against a local fake Bedrock runtime."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import anthropic
+import pytest
+
+from chat.models.bedrock import COMPACTION_BETA, BedrockModel, build_bedrock_client, model_supports_compaction
+from chat.models.port import ModelRequest, build_chat_model
+from chat.core.prompt import SYSTEM_PROMPT, build_request
+from chat.core.stream import MessageAccumulator, Reply, Text, Thinking, ToolUse, Usage, reply_events
+from chat.core.tools import TOOLS
+from store.config import Settings
+from store.errors import Throttled, UpstreamError
+from tests.chat.fake_bedrock import ExceptionFrame, FakeBedrock
+
+MODEL_ID = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeBedrock]:
+    with FakeBedrock() as server:
+        yield server
+
+
+def _client(fake: FakeBedrock) -> anthropic.AsyncAnthropicBedrock:
+    return anthropic.AsyncAnthropicBedrock(
+        aws_access_key="AKIDEXAMPLE",
+        aws_secret_key="wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+        aws_region="us-east-1",
+        base_url=fake.url,
+        max_retries=0,
+    )
+
+
+def _events(reply: Reply) -> list[dict]:
+    return [e for e in reply_events(reply, model=MODEL_ID, message_id="msg_bdrk_1", input_tokens=50)]
+
+
+def _request(**kw) -> ModelRequest:
+    messages = [{"role": "user", "content": [{"type": "text", "text": "2023년 매출은?"}]}]
+    return build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=512, **kw)
+
+
+async def _run(model: BedrockModel, request: ModelRequest) -> tuple[list[dict], MessageAccumulator]:
+    acc = MessageAccumulator()
+    seen = []
+    async for e in model.stream(request):
+        seen.append(e)
+        acc.feed(e)
+    return seen, acc
+
+
+async def test_streams_thinking_text_and_tool_use_verbatim(fake: FakeBedrock) -> None:
+    fake.push(
+        _events(
+            Reply(
+                Thinking("", signature="EqQBCkYIARgCIkDsig=="),
+                Text("검색해 볼게요."),
+                ToolUse("search_documents", {"query": "2023년 매출", "project_id": "p-1"}, id="toolu_01A", chunk=7),
+                usage=Usage(
+                    input_tokens=12, output_tokens=40, cache_read_input_tokens=3000, cache_creation_input_tokens=250
+                ),
+            )
+        )
+    )
+    model = BedrockModel(_client(fake), MODEL_ID)
+    events, acc = await _run(model, _request(thinking={"type": "enabled", "budget_tokens": 2048}))
+    assert all(isinstance(e, dict) for e in events)
+    msg = acc.message
+    assert msg["content"] == [
+        {"type": "thinking", "thinking": "", "signature": "EqQBCkYIARgCIkDsig=="},
+        {"type": "text", "text": "검색해 볼게요."},
+        {
+            "type": "tool_use",
+            "id": "toolu_01A",
+            "name": "search_documents",
+            "input": {"query": "2023년 매출", "project_id": "p-1"},
+        },
+    ]
+    assert msg["stop_reason"] == "tool_use"
+    assert msg["usage"]["cache_read_input_tokens"] == 3000
+    assert msg["usage"]["cache_creation_input_tokens"] == 250
+    assert msg["usage"]["output_tokens"] == 40
+    # what went over the wire
+    [req] = fake.requests
+    assert req.path == f"/model/{MODEL_ID}/invoke-with-response-stream"
+    assert req.headers["Authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+    body = req.body
+    assert body["anthropic_version"]  # set by the SDK for Bedrock
+    assert "model" not in body and "stream" not in body
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert [t["name"] for t in body["tools"]] == ["read_page", "search_documents"]
+    assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert body["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert "anthropic_beta" not in body
+
+
+async def test_betas_and_compaction_use_the_beta_endpoint_and_pass_blocks_back(fake: FakeBedrock) -> None:
+    fake.push(
+        [
+            {
+                "type": "message_start",
+                "message": {
+                    "id": "m1",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": MODEL_ID,
+                    "content": [],
+                    "stop_reason": None,
+                    "usage": {"input_tokens": 9, "output_tokens": 1},
+                },
+            },
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "compaction", "content": ""}},
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "compaction_delta", "content": "요약: 사용자는 매출을 물었다."},
+            },
+            {"type": "content_block_stop", "index": 0},
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {"type": "redacted_thinking", "data": "ENCRYPTED=="},
+            },
+            {"type": "content_block_stop", "index": 1},
+            {"type": "content_block_start", "index": 2, "content_block": {"type": "text", "text": ""}},
+            {"type": "content_block_delta", "index": 2, "delta": {"type": "text_delta", "text": "12% [S1]"}},
+            {"type": "content_block_stop", "index": 2},
+            {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 7}},
+            {"type": "message_stop"},
+        ]
+    )
+    model = BedrockModel(_client(fake), "us.anthropic.claude-sonnet-4-6")
+    assert model.supports_compaction
+    cm = {"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 150000}}]}
+    _, acc = await _run(model, _request(context_management=cm))
+    assert acc.message["content"] == [
+        {"type": "compaction", "content": "요약: 사용자는 매출을 물었다."},
+        {"type": "redacted_thinking", "data": "ENCRYPTED=="},
+        {"type": "text", "text": "12% [S1]"},
+    ]
+    body = fake.requests[0].body
+    assert body["anthropic_beta"] == [COMPACTION_BETA]
+    assert body["context_management"] == cm
+
+
+async def test_extra_betas_are_passed_through(fake: FakeBedrock) -> None:
+    fake.push(_events(Reply(Text("ok"))))
+    model = BedrockModel(_client(fake), MODEL_ID)
+    await _run(model, _request(betas=("interleaved-thinking-2025-05-14",)))
+    assert fake.requests[0].body["anthropic_beta"] == ["interleaved-thinking-2025-05-14"]
+
+
+async def test_throttling_exception_frame_mid_stream(fake: FakeBedrock) -> None:
+    events = _events(Reply(Text("부분 답변입니다.", chunk=100)))
+    fake.push([*events[:3], ExceptionFrame("throttlingException", "Too many tokens")])
+    model = BedrockModel(_client(fake), MODEL_ID)
+    acc = MessageAccumulator()
+    with pytest.raises(Throttled):
+        async for e in model.stream(_request()):
+            acc.feed(e)
+    assert acc.text == "부분 답변입니다."
+
+
+async def test_model_stream_error_frame_is_upstream_error(fake: FakeBedrock) -> None:
+    fake.push([*_events(Reply(Text("x")))[:1], ExceptionFrame("modelStreamErrorException", "model crashed")])
+    model = BedrockModel(_client(fake), MODEL_ID)
+    with pytest.raises(UpstreamError) as info:
+        await model.complete(_request())
+    assert not isinstance(info.value, Throttled)
+
+
+async def test_http_errors_are_translated(fake: FakeBedrock) -> None:
+    model = BedrockModel(_client(fake), MODEL_ID)
+    fake.push_http_error(429, "ThrottlingException", "Too many requests")
+    with pytest.raises(Throttled):
+        await model.complete(_request())
+    fake.push_http_error(400, "ValidationException", "messages: tool_result without tool_use")
+    with pytest.raises(UpstreamError) as info:
+        await model.complete(_request())
+    assert "tool_result" in info.value.message
+    fake.push_http_error(503, "ServiceUnavailableException", "busy")
+    with pytest.raises(Throttled):
+        await model.complete(_request())
+
+
+async def test_unreachable_endpoint_is_upstream_error() -> None:
+    client = anthropic.AsyncAnthropicBedrock(
+        aws_access_key="AKIDEXAMPLE",
+        aws_secret_key="x",
+        aws_region="us-east-1",
+        base_url="http://127.0.0.1:9",
+        max_retries=0,
+    )
+    with pytest.raises(UpstreamError):
+        await BedrockModel(client, MODEL_ID).complete(_request())
+
+
+def test_client_and_model_built_from_settings(tmp_path) -> None:
+    settings = Settings.from_env(
+        env={},
+        data_dir=tmp_path,
+        chat_model="bedrock",
+        bedrock_region="eu-central-1",
+        bedrock_base_url="http://127.0.0.1:1",
+        bedrock_model_id="eu.anthropic.claude-opus-4-6-v1",
+    )
+    client = build_bedrock_client(settings)
+    assert client.aws_region == "eu-central-1"
+    assert str(client.base_url).startswith("http://127.0.0.1:1")
+    model = build_chat_model(settings)
+    assert isinstance(model, BedrockModel)
+    assert model.model_id == "eu.anthropic.claude-opus-4-6-v1"
+    assert model.supports_compaction
+    title = build_chat_model(settings, purpose="title")
+    assert title.model_id == settings.bedrock_title_model_id
+    assert not model_supports_compaction(settings.bedrock_title_model_id)
+    off = build_chat_model(settings.with_overrides(bedrock_compaction=False))
+    assert not off.supports_compaction
+
+
+async def test_stopping_early_closes_the_stream(fake: FakeBedrock) -> None:
+    fake.push(_events(Reply(Text("긴 답변 " * 200, chunk=10))))
+    fake.push(_events(Reply(Text("다음"))))
+    model = BedrockModel(_client(fake), MODEL_ID)
+    gen = model.stream(_request())
+    async for e in gen:
+        if e["type"] == "content_block_delta":
+            break
+    await gen.aclose()
+    # the connection pool is still usable for the next request
+    msg = await model.complete(_request())
+    assert msg["content"] == [{"type": "text", "text": "다음"}]
