@@ -2,8 +2,9 @@
 
 No LLM runs on the embedded backend. ``LocalModel`` still behaves like Claude on the wire:
 for a new question it emits a real ``tool_use`` of ``search_documents``; given the tool
-result it answers with the most relevant sentences quoted verbatim and cited ``[S#]`` /
-``[P#]``, and says the answer is extractive. Everything is streamed as Anthropic Messages
+result the reader (``chat.models.reader``) states the value it found with its citation ``[S#]`` /
+``[P#]`` and the exact supporting quote — or says plainly that the documents don't say — and notes
+that the answer is extractive. Everything is streamed as Anthropic Messages
 events (text deltas, usage), so the agent loop, the store and the SSE relay run exactly as
 with Bedrock.
 
@@ -26,7 +27,8 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chat.models.extractive import Candidate, Language, detect_language, pick, rank, split_sentences
+from chat.models.extractive import Language, split_sentences
+from chat.models.reader import Answer, Passage, read
 from chat.models.port import (
     PURPOSE_SUMMARY,
     PURPOSE_TITLE,
@@ -119,14 +121,6 @@ class PrefixCache:
 
 # --------------------------------------------------------------------------- answering
 
-_INTRO: dict[Language, str] = {
-    "en": "Extractive answer (no generative model is configured): the most relevant sentences from your "
-    "documents, quoted verbatim.",
-    "ko": "추출형 답변입니다(생성형 모델이 설정되어 있지 않습니다). "
-    "문서에서 질문과 가장 관련 있는 문장을 그대로 인용합니다.",
-    "ja": "抽出型の回答です（生成モデルは設定されていません）。文書から質問に最も関連する文をそのまま引用します。",
-    "zh": "这是抽取式回答（未配置生成式模型）：以下是文档中与问题最相关的原文句子。",
-}
 _NOTHING: dict[Language, str] = {
     "en": "I found nothing in your documents that answers this question. (Extractive mode: no generative model "
     "is configured, so I can only quote passages that match the question.)",
@@ -136,7 +130,6 @@ _NOTHING: dict[Language, str] = {
     "質問に一致する文のみ引用できます。）",
     "zh": "文档中没有找到能回答这个问题的内容。（抽取模式：未配置生成式模型，只能引用与问题匹配的句子。）",
 }
-_QUOTES: dict[Language, tuple[str, str]] = {"en": ("“", "”"), "ko": ("“", "”"), "ja": ("「", "」"), "zh": ("“", "”")}
 
 
 def _text_of(message: Mapping[str, Any]) -> str:
@@ -187,21 +180,28 @@ def _sources_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[l
     return sources, any_result
 
 
-def extractive_answer(question: str, sources: Sequence[Mapping[str, Any]], *, limit: int = 4) -> str:
-    """The quoted, cited answer text (or an honest 'nothing found')."""
-    lang = detect_language(question)
-    candidates = [
-        Candidate(str(src["ref"]), sentence, rank_no)
-        for rank_no, src in enumerate(sources)
-        for sentence in split_sentences(str(src.get("text", "")))
+def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
+    """Parsed tool-result sources as the reader's passages."""
+    return [
+        Passage(
+            ref=str(src["ref"]),
+            text=str(src.get("text", "")),
+            document_id=str(src.get("document_id", "")),
+            file_name=str(src.get("file_name", "")),
+            page=int(src.get("page") or 0),
+        )
+        for src in sources
     ]
-    chosen = pick(rank(question, candidates), limit=limit)
-    if not chosen:
-        return _NOTHING[lang]
-    left, right = _QUOTES[lang]
-    lines = [_INTRO[lang], ""]
-    lines.extend(f"- {left}{s.candidate.sentence}{right} [{s.candidate.ref}]" for s in chosen)
-    return "\n".join(lines)
+
+
+def reader_answer(question: str, sources: Sequence[Mapping[str, Any]]) -> Answer:
+    """The reader's answer: text that states the value with its citation (or declines), and the exact quotes."""
+    return read(question, passages_of(sources))
+
+
+def extractive_answer(question: str, sources: Sequence[Mapping[str, Any]]) -> str:
+    """The cited answer text (or an honest "the documents don't say")."""
+    return reader_answer(question, sources).text
 
 
 def extractive_summary(transcript: str, budget_tokens: int) -> str:

@@ -1,0 +1,60 @@
+"""The embedded reader: answers that state the value from the documents, with its citation — or decline.
+
+``read(question, passages)`` analyses the question (``question``), gathers evidence from the passages
+(``evidence``: table cells, key-value fields, sentences), and either composes an answer (``compose``: a direct
+first sentence with its citation, then the exact supporting quote) or declines (``decline``: the documents
+don't say, the closest passage named, nothing cited). Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chat.models.reader.compose import NOTE, compose
+from chat.models.reader.decline import SURE_AT, decline, should_decline
+from chat.models.reader.evidence import Evidence, gather
+from chat.models.reader.passage import Answer, Passage
+from chat.models.reader.question import Question, analyze
+
+__all__ = ["Answer", "Passage", "Question", "analyze", "read"]
+
+SUPPORT_RELATIVE = 0.85
+
+
+def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
+    """At most one more sentence that scores close to the best, from another place."""
+    if best.kind != "sentence":
+        return []
+    for ev in ranked[1:4]:
+        if ev.kind == "sentence" and ev.score >= best.score * SUPPORT_RELATIVE and ev.quote_text != best.quote_text:
+            if ev.passage.ref != best.passage.ref or abs(ev.quote[0] - best.quote[0]) > 0:
+                return [ev]
+    return []
+
+
+def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float]:
+    ranked = gather(q, passages)
+    best = ranked[0] if ranked else None
+    if should_decline(q, best, passages):
+        return decline(q, best, passages), [], True, best.score if best else 0.0
+    assert best is not None
+    text, quotes = compose(q, best, _supporting(best, ranked), sure=best.score >= SURE_AT)
+    return text, quotes, False, best.score
+
+
+def read(question: str, passages: Sequence[Passage]) -> Answer:
+    """Answer ``question`` from ``passages`` (see the module docstring)."""
+    q = analyze(question)
+    parts = q.parts or (q,)
+    texts: list[str] = []
+    quotes: list[tuple[str, str]] = []
+    declined: list[bool] = []
+    scores: list[float] = []
+    for part in parts:
+        text, part_quotes, part_declined, score = _answer_one(part, passages)
+        texts.append(text)
+        quotes.extend(part_quotes)
+        declined.append(part_declined)
+        scores.append(score)
+    texts.append(NOTE[q.language])
+    return Answer("\n\n".join(texts), tuple(dict.fromkeys(quotes)), all(declined), min(scores), q.language)

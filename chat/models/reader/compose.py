@@ -1,0 +1,214 @@
+"""Answer text from evidence (pure), in the question's language (English, Korean, Japanese).
+
+A direct first sentence states the value with its citation — ``Total net sales were $117,154 million in the
+three months ended December 31, 2022 [S1].`` — then the supporting quote (the table row under its header, the
+field line or the sentence) as a blockquote. A change is computed from the two cited cells and says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chat.models.extractive import Language, terms
+from chat.models.reader.evidence import Evidence
+from chat.models.reader.numbers import Amount, Unit, format_amount, korean_won, percent_change
+from chat.models.reader.question import Question
+from chat.models.reader.tables import Table, column_text
+from chat.models.reader.text import display, match_terms
+
+NOTE: dict[Language, str] = {
+    "en": "(Extractive answer: no generative model is configured, so this only restates what the quoted "
+    "documents say.)",
+    "ko": "(추출형 답변: 생성형 모델이 설정되어 있지 않아 인용한 문서의 내용만 전합니다.)",
+    "ja": "（抽出型の回答：生成モデルは設定されていないため、引用した資料の記載のみをお伝えします。）",
+    "zh": "（抽取式回答：未配置生成式模型，只转述所引用文档的内容。）",
+}
+UNSURE: dict[Language, str] = {
+    "en": "I'm not sure the documents answer this. The closest evidence [{ref}]:",
+    "ko": "문서가 이 질문에 답하는지 확실하지 않습니다. 가장 가까운 근거입니다 [{ref}]:",
+    "ja": "資料がこの質問に答えているか確かではありません。最も近い根拠です [{ref}]：",
+    "zh": "不确定文档是否回答了这个问题。最接近的依据 [{ref}]：",
+}
+
+
+def josa(word: str, pair: str) -> str:
+    """Korean particle after ``word``: ``pair`` is "은는", "이가", "을를" or "으로"."""
+    last = word.rstrip()[-1:] if word.strip() else ""
+    if "\uac00" <= last <= "\ud7a3":
+        final = (ord(last) - 0xAC00) % 28
+        if pair == "으로":
+            return "로" if final in (0, 8) else "으로"
+        return pair[0] if final else pair[1]
+    if pair == "으로":
+        return "(으)로"
+    return f"{pair[0]}({pair[1]})"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text and text[0].islower() and not re.match(r"[a-z]+[A-Z]", text) else text
+
+
+def _plural(subject: str) -> bool:
+    last = subject.split()[-1].lower() if subject.split() else ""
+    return (last.endswith("s") and not last.endswith(("ss", "us", "is"))) or last in ("proceeds", "earnings")
+
+
+def subject_of(q: Question, ev: Evidence) -> str:
+    """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
+    label = ev.label
+    if ev.row is not None and ev.row.section:
+        row_label = ev.row.label
+        if re.match(r"[A-Z][a-z]", row_label):
+            row_label = row_label[0].lower() + row_label[1:]
+        label = f"{ev.row.section} {row_label}"
+    have = match_terms(label) | set(terms(label))
+    extra = [
+        w for w in q.focus.split() if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()
+    ]
+    if extra and q.language == "en" and len(extra) <= 3:
+        label = f"{label} {' '.join(extra)}"
+    return label
+
+
+def _value(amount: Amount, unit: Unit, lang: Language) -> str:
+    if lang == "ko" and unit.word == "억원" and not amount.scale_word and abs(amount.value) >= 10_000:
+        text = korean_won(abs(amount.value) * 1e8)
+        return ("-" if amount.value < 0 else "") + text
+    return format_amount(amount, unit, lang)
+
+
+def _period(table: Table, col: int, lang: Language) -> str:
+    spoken = column_text(table, col)
+    if lang != "en" or not spoken:
+        return " ".join(table.columns[col].header.replace(" / ", " ").split())
+    return spoken if spoken.startswith("as of") else f"in {spoken}"
+
+
+def _table_quote(ev: Evidence) -> list[str]:
+    table, text = ev.table, ev.passage.text
+    assert table is not None
+    lines: list[str] = []
+    if table.caption and len(table.caption) <= 200:
+        lines.append(display(table.caption))
+    if table.header is not None:
+        header = text[table.header[0] : table.header[1]]
+        if table.markdown:
+            if lines:
+                lines.append("")
+            lines.append(header)
+            lines.append("|" + "---|" * (len(table.columns) + 1))
+        else:
+            lines.append(display(header))
+    lines.append(ev.quote_text)
+    return lines
+
+
+def _cell_sentence(q: Question, ev: Evidence) -> str:
+    table, row, lang, ref = ev.table, ev.row, q.language, ev.passage.ref
+    assert table is not None and row is not None
+    amount = row.amount(ev.col)
+    assert amount is not None
+    subject = subject_of(q, ev)
+    value = _value(amount, table.unit, lang)
+    period = _period(table, ev.col, lang)
+    prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
+    if q.kind in ("change", "comparison") and prior is not None:
+        return _change_sentence(q, ev, subject, amount, prior)
+    if lang == "ko":
+        lead = f"{period} " if period else ""
+        return f"{lead}{subject}{josa(subject, '은는')} {value}입니다 [{ref}]."
+    if lang in ("ja", "zh"):
+        lead = f"{period}の" if period else ""
+        return f"{lead}{subject}は{value}です [{ref}]。"
+    verb = "were" if _plural(subject) else "was"
+    tail = f" {period}" if period else ""
+    return f"{_cap(subject)} {verb} {value}{tail} [{ref}]."
+
+
+def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
+    table, ref, lang = ev.table, ev.passage.ref, q.language
+    assert table is not None and ev.row is not None
+    cur_text, prior_text = _value(current, table.unit, lang), _value(prior, table.unit, lang)
+    cur_period, prior_period = _period(table, ev.col, lang), _period(table, ev.prior_col, lang)
+    pct = percent_change(current.value, prior.value)
+    decimals = max(len(current.raw.split(".")[-1]) if "." in current.raw else 0, 0)
+    diff = current.value - prior.value
+    diff_amount = Amount(
+        diff, f"{abs(diff):,.{decimals}f}", current.percent, current.currency or prior.currency, current.scale_word
+    )
+    diff_text = _value(
+        Amount(abs(diff), diff_amount.raw, diff_amount.percent, diff_amount.currency, diff_amount.scale_word),
+        table.unit,
+        lang,
+    )
+    pct_text = f"{abs(pct):.1f}%" if pct is not None else ""
+    stated = ev.row.amount(ev.change_col) if ev.change_col >= 0 else None
+    if lang == "ko":
+        verb = "증가" if diff > 0 else "감소" if diff < 0 else "변동 없음"
+        how = f"{diff_text}({pct_text}) {verb}했습니다" if diff else "변동이 없습니다"
+        return (
+            f"{subject}{josa(subject, '은는')} {prior_period} {prior_text}에서 {cur_period} {cur_text}"
+            f"{josa(cur_text, '으로')} {how} [{ref}] (표의 두 수치로 계산)."
+        )
+    if lang in ("ja", "zh"):
+        verb = "増加" if diff > 0 else "減少" if diff < 0 else "横ばい"
+        how = f"{diff_text}（{pct_text}）{verb}しました" if diff else "変わりませんでした"
+        return (
+            f"{subject}は{prior_period}の{prior_text}から{cur_period}の{cur_text}へ{how} [{ref}]（表の数値から計算）。"
+        )
+    verb = "were" if _plural(subject) else "was"
+    direction = "up" if diff > 0 else "down" if diff < 0 else "unchanged"
+    change = f"{direction} {pct_text}" if diff and pct_text else direction
+    extra = f"; the table shows {ev.row.cells[ev.change_col]}" if stated is not None else ""
+    return (
+        f"{_cap(subject)} {verb} {change}: {cur_text} {cur_period} vs {prior_text} {prior_period} [{ref}] "
+        f"(computed from the table: a difference of {diff_text}{extra})."
+    )
+
+
+def _field_sentence(q: Question, ev: Evidence) -> str:
+    field, ref, lang = ev.field, ev.passage.ref, q.language
+    assert field is not None
+    value = field.date.text if q.kind == "date" and field.date else (field.amount.raw if field.amount else field.value)
+    label = field.label.lower() if field.label.isupper() or lang == "en" else field.label
+    if lang == "ko":
+        return f"{label}{josa(label, '은는')} {value}입니다 [{ref}]."
+    if lang in ("ja", "zh"):
+        return f"{label}は{value}です [{ref}]。"
+    return f"The {label} is {value} [{ref}]."
+
+
+def _sentence_lead(q: Question, ev: Evidence) -> str:
+    ref, lang, span = ev.passage.ref, q.language, ev.span_text
+    if span:
+        if lang == "ko":
+            return f"문서에 따르면 {span}입니다 [{ref}]."
+        if lang in ("ja", "zh"):
+            return f"資料によると{span}です [{ref}]。"
+        return f"The documents say {span} [{ref}]:"
+    if lang == "ko":
+        return f"문서의 관련 내용입니다 [{ref}]:"
+    if lang in ("ja", "zh"):
+        return f"資料の該当箇所です [{ref}]："
+    return f"From the documents [{ref}]:"
+
+
+def compose(
+    q: Question, best: Evidence, supporting: list[Evidence], *, sure: bool
+) -> tuple[str, list[tuple[str, str]]]:
+    """The answer lines for one question (without the closing note) and its (ref, exact quote) pairs."""
+    quotes = [(best.passage.ref, best.quote_text)]
+    if not sure:
+        lead = UNSURE[q.language].format(ref=best.passage.ref)
+    elif best.kind == "cell":
+        lead = _cell_sentence(q, best)
+    elif best.kind == "field":
+        lead = _field_sentence(q, best)
+    else:
+        lead = _sentence_lead(q, best)
+    quote_lines = _table_quote(best) if best.kind == "cell" else [display(best.quote_text)]
+    lines = [lead, *(("> " + line).rstrip() for line in quote_lines)]
+    for ev in supporting:
+        lines.append(f"> {display(ev.quote_text)} [{ev.passage.ref}]")
+        quotes.append((ev.passage.ref, ev.quote_text))
+    return "\n".join(lines), quotes

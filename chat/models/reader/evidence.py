@@ -1,0 +1,214 @@
+"""Evidence for a question (pure): table cells, key-value fields and sentences, each scored in [0, 1].
+
+A score reads as "how much of what was asked this evidence covers": the line item (IDF-weighted term
+coverage, synonyms counted — ``lexicon``), the period (a column header or sentence that agrees with the asked
+period; a contradicting period caps the score below the decline threshold), the answer type (a date for
+"when", an amount for "how much"), and the named company/document (absent from the passage: halved).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.numbers import all_amounts
+from chat.models.reader.passage import Passage
+from chat.models.reader.periods import Period, agreement, find_periods
+from chat.models.reader.question import Question
+from chat.models.reader.tables import Row, Table, find_tables
+from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
+
+EvidenceKind = Literal["cell", "field", "sentence"]
+#: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
+PERIOD_MISSING_CAP = 0.2
+_UNIT_WORD = re.compile(
+    r"\s?(?:(?:months?|years?|days?|weeks?|hours?|employees|people|persons|shares|units|times|"
+    r"percent|points)\b|명|개월|개|건|년|일|회|배|주|人|件|個|ヶ月|か月|カ月|年間?|日間?|回|倍|株)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    kind: EvidenceKind
+    passage: Passage
+    score: float
+    quote: tuple[int, int]  # span of the quoted line/sentence in passage.text
+    label: str = ""
+    table: Table | None = None
+    row: Row | None = None
+    col: int = -1
+    prior_col: int = -1  # the column a change is computed against
+    change_col: int = -1  # the table's own change column, when it has one
+    field: Field | None = None
+    span_text: str = ""  # the asked value inside a sentence ("March 30, 2020"), when found
+
+    @property
+    def quote_text(self) -> str:
+        return self.passage.text[self.quote[0] : self.quote[1]]
+
+
+def _weights(passages: Sequence[Passage], q: Question) -> dict[str, float]:
+    df: Counter[str] = Counter()
+    asked = q.terms | q.focus_terms
+    units = 0
+    for p in passages:
+        for line in p.text.split("\n"):
+            if line.strip():
+                units += 1
+                df.update(match_terms(line) & asked)
+    return {t: math.log(1.0 + (units + 1) / (1 + df[t])) for t in asked}
+
+
+def _present(name: str, passage: Passage) -> bool:
+    needle = name.lower()
+    return needle in passage.text.lower() or needle in passage.file_name.lower()
+
+
+def name_factor(q: Question, passage: Passage) -> float:
+    factor = 1.0
+    for name in q.strong_names:
+        if not _present(name, passage):
+            factor *= 0.5
+    for name in [n for n in q.names if n not in q.strong_names][:2]:
+        if not _present(name, passage):
+            factor *= 0.85
+    return factor
+
+
+def _column_period_score(q: Question, table: Table, col: int) -> float:
+    column = table.columns[col]
+    best = 0.0
+    for asked in q.periods:
+        for offered in column.periods or (Period(),):
+            best = max(best, agreement(asked, offered, asked_span=q.span, offered_span=column.span))
+    return best
+
+
+def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
+    focus = set(q.focus_terms or q.terms)
+    caption_terms = match_terms(table.caption)
+    values = [c for c, col in enumerate(table.columns) if not col.is_change]
+    change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
+    out: list[Evidence] = []
+    for row in table.rows:
+        row_terms = match_terms(f"{row.section} {row.label}")
+        cov_label = coverage(focus, row_terms, w)
+        if cov_label == 0:
+            continue
+        cov_all = coverage(focus, row_terms | caption_terms, w)
+        extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
+        row_score = 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
+        with_amount = [c for c in values if row.amount(c) is not None]
+        if not with_amount:
+            continue
+        if q.periods:
+            scored = sorted(((_column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
+            period_score, _, col = scored[0]
+            score = row_score * (0.5 + 0.5 * period_score)
+            if period_score == 0:
+                score = min(score, PERIOD_MISSING_CAP)
+        else:
+            col = with_amount[0]
+            score = row_score
+        prior = next((c for c in with_amount if c != col and (table.columns[c].span == table.columns[col].span)), -1)
+        if q.kind in ("change", "comparison") and prior < 0 and change_col < 0:
+            score *= 0.8
+        score = score * name_factor(q, p) + 0.02 / (1 + rank)
+        label = f"{row.section} {row.label}".strip() if row.section else row.label
+        out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
+    return out
+
+
+def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, float], rank: int) -> list[Evidence]:
+    focus = set(q.focus_terms or q.terms)
+    out: list[Evidence] = []
+    for field in fields:
+        label_terms = match_terms(field.label)
+        cov = coverage(focus, label_terms, w)
+        if q.kind == "date":
+            if field.date is None:
+                continue
+            cov = max(cov, 0.9 if "§13" in label_terms else 0.5)
+        elif field.amount is None or cov == 0:
+            continue
+        if field.amount is not None:
+            wants_minor = bool(
+                re.search(r"sub|tax|gst|vat|cash|change|round|소계|세|현금|거스름|小計|税|釣", q.focus, re.IGNORECASE)
+            )
+            cov *= (1.0, 0.97, 0.97 if wants_minor else 0.55)[2 - field.rank] if field.rank < 2 else 1.0
+        score = cov * name_factor(q, p) + 0.02 / (1 + rank)
+        out.append(Evidence("field", p, min(score, 1.0), field.line, field.label, field=field))
+    return out
+
+
+def answer_span(q: Question, sentence: str) -> str:
+    """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much"."""
+    asked = {p.text for p in q.periods}
+    if q.kind == "date":
+        for period in find_periods(sentence):
+            if period.text not in asked and (period.year or period.month):
+                return period.text
+    if q.kind in ("value", "change"):
+        for s, e, amount in all_amounts(sentence):
+            raw = sentence[s:e]
+            if raw in q.text or (not amount.percent and not amount.currency and re.fullmatch(r"(?:19|20)\d\d", raw)):
+                continue
+            if any(p.start <= s < p.end for p in find_periods(sentence)):
+                continue
+            tail = _UNIT_WORD.match(sentence, e)
+            return (raw + tail.group(0)) if tail and not amount.percent else raw
+    if q.kind == "name" and q.language == "en":
+        for m in re.finditer(r"\b[A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|of|and|&)){0,4}", sentence):
+            name = m.group(0).rstrip(" .")
+            if m.start() > 0 and name.lower() not in q.text.lower():
+                return name
+    return ""
+
+
+def _sentence_evidence(
+    q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int
+) -> list[Evidence]:
+    asked = set(q.terms)
+    out: list[Evidence] = []
+    for s, e in spans:
+        sentence = p.text[s:e]
+        cov = coverage(asked, match_terms(sentence), w)
+        if cov == 0:
+            continue
+        span = answer_span(q, sentence)
+        typed = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
+        score = cov * (1.0 if span or not typed else 0.7)
+        if q.periods:
+            here = find_periods(sentence)
+            fits = any(agreement(a, o) > 0 for a in q.periods for o in here)
+            score *= 1.0 if fits else 0.75
+        if len(sentence) < 15:
+            score -= 0.05
+        score = score * name_factor(q, p) + 0.02 / (1 + rank)
+        out.append(Evidence("sentence", p, max(min(score, 1.0), 0.0), (s, e), span_text=span))
+    return out
+
+
+def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
+    """All evidence for ``q`` in ``passages``, best first."""
+    running = running_lines([p.text for p in passages])
+    w = _weights(passages, q)
+    out: list[Evidence] = []
+    for rank, p in enumerate(passages):
+        tables = find_tables(p.text)
+        table_lines = {r.line for t in tables for r in t.rows}
+        for table in tables:
+            out.extend(_table_evidence(q, p, table, w, rank))
+        fields = [f for f in find_fields(p.text) if f.line not in table_lines]
+        out.extend(_field_evidence(q, p, fields, w, rank))
+        taken = table_lines | {f.line for f in fields}
+        spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
+        out.extend(_sentence_evidence(q, p, spans, w, rank))
+    kind_order = {"cell": 0, "field": 1, "sentence": 2}
+    out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))
+    return out

@@ -1,0 +1,84 @@
+"""Key-value lines of receipts and forms (pure): ``Total : 9.00``, ``TOTAL RM 9.00``, ``합계 12,000원``,
+``合計 ¥1,200``, ``Date: 12/03/2018`` — and OCR that puts the value on the line after its label.
+
+Among several totals the grand total wins: a label naming it outright (``grand total``, ``amount due``,
+``합계금액``) ranks first, one with a sub-total/tax/rounding/cash/change word ranks last (``lexicon``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chat.models.reader.lexicon import GRAND_TOTAL, NOT_GRAND_TOTAL
+from chat.models.reader.numbers import Amount, all_amounts
+from chat.models.reader.periods import Period, find_periods
+from chat.models.reader.text import lines_with_offsets
+
+_VALUE_HEAD = r"(?:[$€£¥￥₩]|RM|US\$|USD|KRW|JPY|S\$|[△▲−\-]?\(?\d)"
+_LABEL = re.compile(
+    r"^(?P<label>[^\W\d_][^:：=]{0,40}?)\s*(?:[:：=]\s*|\s+)(?P<value>" + _VALUE_HEAD + r".*)$", re.IGNORECASE
+)
+_VALUE_START = re.compile("^" + _VALUE_HEAD, re.IGNORECASE)
+_CURRENCY_TAIL = re.compile(r"\s*(?:RM|MYR|USD|\$|￥|¥|₩|円|원)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    label: str
+    value: str  # the value as written (exact text)
+    amount: Amount | None
+    date: Period | None
+    line: tuple[int, int]  # span of the label..value text in the passage
+
+    @property
+    def rank(self) -> int:
+        """2 names the grand total outright, 1 plain, 0 a sub-total/tax/cash/change line."""
+        if GRAND_TOTAL.search(self.label):
+            return 2
+        return 0 if NOT_GRAND_TOTAL.search(self.label) else 1
+
+
+def _field(label: str, value: str, span: tuple[int, int]) -> Field | None:
+    label = label.strip().rstrip(".:：")
+    # a currency word glued to the label ("TOTAL RM") belongs to the value
+    m = _CURRENCY_TAIL.search(label)
+    if m and m.start() > 0:
+        label = label[: m.start()].strip()
+    if not label or not re.search(r"[^\W\d_]", label):
+        return None
+    dates = find_periods(value)
+    date = dates[0] if dates and dates[0].start <= 1 and dates[0].day else None
+    amounts = all_amounts(value)
+    amount = None if date or not amounts else amounts[-1][2]
+    if date is None and amount is None:
+        return None
+    rest = value[date.end :] if date else value.replace(amounts[-1][2].raw, " ")
+    if re.search(r"[^\W\d_]{3,}", re.sub(r"(?i)\b(?:RM|MYR|USD|KRW|JPY|SGD)\b", " ", rest)) and not date:
+        return None  # an address or a sentence, not a value
+    return Field(label, value.strip(), amount, date, span)
+
+
+def find_fields(text: str) -> list[Field]:
+    """Every ``label [:] value`` line whose value is an amount or a date."""
+    out: list[Field] = []
+    lines = lines_with_offsets(text)
+    for i, (s, e) in enumerate(lines):
+        line = text[s:e]
+        if line.startswith("|"):
+            continue
+        m = _LABEL.match(line)
+        if m and _VALUE_START.match(m.group("value")) and len(m.group("value")) <= 40:
+            field = _field(m.group("label"), m.group("value"), (s, e))
+            if field is not None:
+                out.append(field)
+                continue
+        # OCR: "TOTAL" on one line, "9.00" on the next
+        if i + 1 < len(lines) and len(line) <= 30 and re.search(r"[^\W\d_]", line) and not re.search(r"\d", line):
+            ns, ne = lines[i + 1]
+            nxt = text[ns:ne]
+            if _VALUE_START.match(nxt) and len(nxt) <= 24 and not re.search(r"[^\W\d_]{4,}", nxt):
+                field = _field(line, nxt, (s, ne))
+                if field is not None:
+                    out.append(field)
+    return out

@@ -1,0 +1,34 @@
+"""The reader's input and output (pure data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chat.models.extractive import Language
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """One source the answer may cite: a search hit (``S1``) or a page (``P1``)."""
+
+    ref: str
+    text: str
+    document_id: str = ""
+    file_name: str = ""
+    page: int = 0
+    lines: tuple[str, ...] = ()  # the text's lines when known apart (OCR); else ``text`` is split at newlines
+
+    @property
+    def body(self) -> str:
+        return "\n".join(self.lines) if self.lines and not self.text else self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer text, and for each citation the exact quoted text (a substring of that passage's ``text``)."""
+
+    text: str
+    quotes: tuple[tuple[str, str], ...]  # (ref, quote)
+    declined: bool
+    confidence: float  # the best evidence score (0 when nothing matched)
+    language: Language

@@ -1,0 +1,237 @@
+"""Periods and dates in questions and table headers (pure): parse them, and say how well two agree.
+
+Recognised: full dates (``December 31, 2022``, ``Dec. 31, 2022``, ``31 December 2022``, ``2022-12-31``,
+``12/31/2022``, ``2020.3.30.``, ``2020년 3월 30일``, ``2020年3月30日``), month-years, quarters (``Q1``,
+``Q1 2023``, ``first quarter``, ``2020년 3분기``, ``第3四半期``), halves (``H1``, ``상반기``, ``上期``), fiscal
+years (``FY2023``, ``fiscal 2023``, ``2023 회계연도``, ``2023年度``, ``2023年3月期``), spans (``three months
+ended``, ``nine months``, ``year ended``) and bare years (``2022``, ``2022년``, ``2022年``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chat.models.reader.lexicon import MONTHS, NUMBER_WORDS, ORDINALS
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_YEAR = r"(?:19|20)\d{2}"
+DATE_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"\b(?P<mon>{_MONTH})\s+(?P<day>\d{{1,2}}),?\s+(?P<year>{_YEAR})\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<day>\d{{1,2}})\s+(?P<mon>{_MONTH})\s+(?P<year>{_YEAR})\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<year>{_YEAR})[-/.](?P<month>\d{{1,2}})[-/.](?P<day>\d{{1,2}})\b\.?"),
+    re.compile(rf"(?P<year>{_YEAR})\.\s?(?P<month>\d{{1,2}})\.\s?(?P<day>\d{{1,2}})\.?"),
+    re.compile(rf"\b(?P<a>\d{{1,2}})[/.-](?P<b>\d{{1,2}})[/.-](?P<year>{_YEAR}|\d{{2}})\b"),
+    re.compile(rf"(?P<year>{_YEAR})\s?[년年]\s?(?P<month>\d{{1,2}})\s?[월月]\s?(?P<day>\d{{1,2}})\s?[일日]"),
+)
+_MONTH_YEAR = (
+    re.compile(rf"\b(?P<mon>{_MONTH})\s+(?P<year>{_YEAR})\b", re.IGNORECASE),
+    re.compile(
+        rf"(?P<year>{_YEAR})\s?[년年]\s?(?P<month>\d{{1,2}})\s?[월月](?!\s?\d{{1,2}}\s?[일日])(?P<end>말|期|末)?"
+    ),
+)
+_QUARTER = (
+    re.compile(rf"\b[Qq](?P<q>[1-4])\b(?:\s*(?:FY|fiscal)?\s*'?(?P<year>{_YEAR}|\d{{2}})\b)?"),
+    re.compile(rf"\b(?P<q>[1-4])Q\s?'?(?P<year>{_YEAR}|\d{{2}})?\b"),
+    re.compile(
+        rf"\b(?P<word>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?"
+        rf"(?:fiscal\s+(?:year\s+)?)?(?P<year>{_YEAR}))?",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"(?:(?P<year>{_YEAR})\s?(?:년|年度?)?\s?)?(?:제\s?)?(?P<q>[1-4])\s?(?:분기|/4\s?분기)"),
+    re.compile(rf"(?:(?P<year>{_YEAR})\s?年度?\s?)?第?\s?(?P<q>[1-4])\s?四半期"),
+)
+_HALF = re.compile(
+    rf"(?:(?P<year>{_YEAR})\s?(?:년|年度?)?\s?)?(?P<h>상반기|하반기|上期|下期|上半期|下半期)|"
+    rf"\b(?P<hw>first|second)\s+half(?:\s+of\s+(?P<year2>{_YEAR}))?|\bH(?P<hn>[12])\b",
+    re.IGNORECASE,
+)
+_FISCAL = re.compile(
+    rf"\bFY\s?'?(?P<a>{_YEAR}|\d{{2}})\b|\bfiscal\s+(?:year\s+)?(?P<b>{_YEAR})\b|"
+    rf"(?P<c>{_YEAR})\s?(?:회계\s?연도|사업\s?연도|年度)",
+    re.IGNORECASE,
+)
+_SPAN = re.compile(
+    r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(?P<y>year|fiscal year)\s+ended\b|"
+    r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
+    re.IGNORECASE,
+)
+_YEAR_ALONE = re.compile(rf"(?<![\d.,/-])(?P<year>{_YEAR})(?![\d,/]|\.\d)(?:\s?[년年](?!\s?\d{{1,2}}\s?[월月]))?")
+_RELATIVE = re.compile(
+    r"year[- ]over[- ]year|\byoy\b|compared (?:to|with) (?:the )?(?:prior|previous|last)|"
+    r"전년\s?(?:대비|동기)|前年(?:同期)?比?|前期比",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    quarter: int | None = None
+    half: int | None = None
+    fiscal: bool = False
+    span_months: int | None = None
+    text: str = ""  # as written
+    start: int = -1
+    end: int = -1
+
+    def describe(self) -> str:
+        return self.text
+
+
+def _year(raw: str | None) -> int | None:
+    if not raw:
+        return None
+    value = int(raw.lstrip("'"))
+    return value + 2000 if value < 100 else value
+
+
+def find_periods(text: str) -> list[Period]:
+    """The periods ``text`` mentions, in order, longest reading first (a date's year is not repeated)."""
+    found: list[Period] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    def add(p: Period) -> None:
+        if free(p.start, p.end):
+            found.append(p)
+            taken.append((p.start, p.end))
+
+    for pattern in DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            if g.get("mon"):
+                month = MONTHS.get(g["mon"].lower().rstrip("."))
+            elif g.get("a"):
+                a, b = int(g["a"]), int(g["b"])
+                month = a if a <= 12 else b  # US m/d/y unless the first cannot be a month
+                g["day"] = str(b if a <= 12 else a)
+            else:
+                month = int(g["month"])
+            day = int(g["day"])
+            if month and 1 <= month <= 12 and 1 <= day <= 31:
+                add(
+                    Period(
+                        year=_year(g["year"]),
+                        month=month,
+                        day=day,
+                        text=m.group(0).strip(),
+                        start=m.start(),
+                        end=m.end(),
+                    )
+                )
+    for pattern in _MONTH_YEAR:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            month = MONTHS.get(g["mon"].lower().rstrip(".")) if g.get("mon") else int(g["month"])
+            if month and 1 <= month <= 12:
+                add(
+                    Period(
+                        year=_year(g["year"]),
+                        month=month,
+                        fiscal=bool(g.get("end")),
+                        text=m.group(0).strip(),
+                        start=m.start(),
+                        end=m.end(),
+                    )
+                )
+    for pattern in _QUARTER:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            q = ORDINALS[g["word"].lower()] if g.get("word") else int(g["q"])
+            add(Period(year=_year(g.get("year")), quarter=q, text=m.group(0).strip(), start=m.start(), end=m.end()))
+    for m in _HALF.finditer(text):
+        h = m.group("h") or ""
+        half = (
+            1
+            if h in ("상반기", "上期", "上半期") or (m.group("hw") or "").lower() == "first" or m.group("hn") == "1"
+            else 2
+        )
+        add(
+            Period(
+                year=_year(m.group("year") or m.group("year2")),
+                half=half,
+                text=m.group(0).strip(),
+                start=m.start(),
+                end=m.end(),
+            )
+        )
+    for m in _FISCAL.finditer(text):
+        add(
+            Period(
+                year=_year(m.group("a") or m.group("b") or m.group("c")),
+                fiscal=True,
+                text=m.group(0).strip(),
+                start=m.start(),
+                end=m.end(),
+            )
+        )
+    for m in _YEAR_ALONE.finditer(text):
+        add(Period(year=int(m.group("year")), text=m.group(0).strip(), start=m.start(), end=m.end()))
+    found.sort(key=lambda p: p.start)
+    return found
+
+
+def span_months(text: str) -> int | None:
+    """``three months ended`` → 3, ``year ended`` → 12 (None when no span is stated)."""
+    m = _SPAN.search(text)
+    if not m:
+        return None
+    if m.group("y"):
+        return 12
+    raw = (m.group("n") or m.group("ko") or m.group("ja") or "").lower()
+    return NUMBER_WORDS.get(raw) or int(raw)
+
+
+def quarter_span(text: str) -> bool:
+    """The text speaks of a quarter (a three-month period) in words."""
+    return bool(re.search(r"\bquarter|분기|四半期", text, re.IGNORECASE))
+
+
+def is_relative(text: str) -> bool:
+    """Year over year / 전년 대비 / 前年比: a change against the prior period, no absolute period named."""
+    return bool(_RELATIVE.search(text))
+
+
+def agreement(
+    asked: Period, offered: Period, *, asked_span: int | None = None, offered_span: int | None = None
+) -> float:
+    """How well a period offered by a header fits the asked one: 1 exact, 0 contradicted, between for partial."""
+    score = 0.0
+    checks = 0.0
+    if asked.year is not None:
+        checks += 1
+        if offered.year == asked.year:
+            score += 1
+        elif offered.year is not None:
+            return 0.0
+    for field in ("month", "day"):
+        a, o = getattr(asked, field), getattr(offered, field)
+        if a is not None:
+            checks += 1
+            if o == a:
+                score += 1
+            elif o is not None:
+                return 0.0
+    if asked.quarter is not None:
+        checks += 1
+        if offered.quarter == asked.quarter:
+            score += 1
+        elif offered.quarter is not None:
+            return 0.0
+        elif offered_span == 3:
+            score += 0.5  # a three-month column: the quarter number is not written, the span fits
+    if asked_span is not None:
+        checks += 0.5
+        if offered_span == asked_span:
+            score += 0.5
+        elif offered_span is not None:
+            return 0.0
+    return score / checks if checks else 0.0

@@ -1,0 +1,317 @@
+"""What a question asks (pure): its kind, the line item, the period, the unit, the company or document named.
+
+General linguistic cues only — wh-words and auxiliaries (English), question words and particles (Korean
+``얼마/언제/누구/무엇/몇``, Japanese ``いくら/いつ/誰/何``) — plus the generic line-item vocabulary of
+``lexicon``. A question with two asks (``… and how much did it change?``, two ``?`` sentences) is split into
+parts; a part that says "it" borrows the line item, period and names of the part before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from chat.models.extractive import Language, detect_language
+from chat.models.reader.lexicon import EN_CAPS_GENERIC, JA_CUES, JA_PARTICLES, KO_CUES, KO_PARTICLES, MONTHS
+from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
+from chat.models.reader.text import match_terms
+
+Kind = Literal["value", "change", "comparison", "date", "name", "yesno", "list", "definition", "other"]
+
+_EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    (
+        "change",
+        re.compile(
+            r"\b(?:chang(?:e|ed|es)|increas(?:e|ed|es)|decreas(?:e|ed|es)|grow(?:th|n)?|grew|"
+            r"declin(?:e|ed|es)|drop(?:ped)?|r[io]se|fell|fall|up or down|year[- ]over[- ]year|yoy)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "comparison",
+        re.compile(
+            r"\b(?:compare[ds]?|comparison|versus|vs\.?|difference between)\b|"
+            r"\b(?:higher|lower|larger|smaller|greater|bigger|more|less)\s+than\b|"
+            r"^\s*which\b.*\b(?:higher|lower|larger|smaller|bigger|more|less)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("date", re.compile(r"^\s*when\b|\b(?:what|which|on what) (?:date|day|year|month|time)\b", re.IGNORECASE)),
+    (
+        "name",
+        re.compile(
+            r"^\s*(?:who|whom|whose)\b|\b(?:which|what) (?:company|person|firm|organi[sz]ation|entity|"
+            r"auditor|bank|store|shop|vendor|seller|merchant)\b|\bname of\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "value",
+        re.compile(
+            r"\bhow (?:much|many)\b|\bwhat (?:was|is|were|are) (?:the )?(?:total|amount|value|number|"
+            r"price|cost|rate|percentage|ratio|balance|share)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("list", re.compile(r"^\s*(?:list|enumerate|name all)\b|\bwhat are (?:the|all)\b", re.IGNORECASE)),
+    (
+        "yesno",
+        re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.IGNORECASE),
+    ),
+    (
+        "definition",
+        re.compile(
+            r"^\s*(?:what (?:is|are|does)|define|explain|describe|why|how (?:does|do|is|are))\b|"
+            r"\bmean(?:s|ing)?\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_KO_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    ("change", re.compile(r"증가|감소|증감|변동|변화|늘었|줄었|성장|상승|하락|대비")),
+    ("comparison", re.compile(r"비교|차이|더\s?(?:많|크|높|적|작|낮)")),
+    (
+        "date",
+        re.compile(r"언제|날짜|일자|며칠|몇\s?년|몇\s?월|연도|년도|시기|시점|(?:날|해|때)(?:은|는|이|가)?\s*\??$"),
+    ),
+    (
+        "name",
+        re.compile(
+            r"누구|누가|이름|(?:어느|어떤|무슨)\s?(?:회사|기업|사람|인물)|"
+            r"(?:사람|인물|선수|감독|작가|회사|기업|단체|기관|상호|가게)(?:은|는|이|가)?\s*\??$"
+        ),
+    ),
+    ("value", re.compile(r"얼마|몇|금액|총액|합계|액수|규모|비율|수치|개수")),
+    ("list", re.compile(r"나열|목록|종류|모두\s?(?:무엇|알려)")),
+    ("definition", re.compile(r"무엇|뭐|뜻|의미|정의|설명|왜|이유|어떻게")),
+    ("yesno", re.compile(r"(?:있|했|되|인|였|많|맞)(?:나요|습니까|니까|니|어요)\s*\??$")),
+)
+_JA_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    ("change", re.compile(r"増加|減少|増減|変化|伸び|前年比|上昇|下落|増え|減っ")),
+    ("comparison", re.compile(r"比較|違い|どちら|差は")),
+    ("value", re.compile(r"何\s?(?:ヶ月|か月|カ月|年間|日間|人|件|個|円|回|倍|%|割|株)")),
+    ("date", re.compile(r"いつ|日付|何日|何年|何月|日時|年月日|(?:日|時期)は?\s*[？?]?$")),
+    ("name", re.compile(r"誰|だれ|名前|(?:どこ|どの)の?(?:会社|企業|店)|社名|店名")),
+    ("value", re.compile(r"いくら|いくつ|何円|何人|何件|何個|何%|どのくらい|どれくらい|金額|合計|総額")),
+    ("list", re.compile(r"一覧|挙げ|すべて|種類")),
+    ("definition", re.compile(r"何ですか|とは|意味|説明|なぜ|理由|どのよう")),
+    ("yesno", re.compile(r"(?:ます|です)か\s*[？?]?$")),
+)
+_MEASURE_WORDS = re.compile(
+    r"\b(?:total|amount|value|number|price|cost|rate|percentage|ratio|margin|balance|"
+    r"revenue|sales|income|profit|loss|expense|earnings|eps|cash|assets|liabilities|equity|"
+    r"debt|capex|dividend|tax|spend|spending|headcount|employees)\b",
+    re.IGNORECASE,
+)
+#: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")
+_MEASURE_GROUPS = frozenset(f"§{i}" for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16))
+_EN_LEAD = re.compile(
+    r"^(?:(?:and|so|also|then|now|ok)\s+)?(?:by how much|how much|how many|what|which|who|whom|whose|when|where|"
+    r"why|how)\b\s*(?:(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could)\b\s*)?",
+    re.IGNORECASE,
+)
+_EN_FILLER = re.compile(
+    r"\b(?:the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
+    r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
+    r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
+    r"period) (?:ended|ending)|as of|in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?)\b",
+    re.IGNORECASE,
+)
+_EN_EDGE = re.compile(
+    r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
+    r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
+    r"had|be|been|its|their|it))+$",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"\b([A-Z0-9][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)['’]s?\b(?=\s)")
+_COMPANY = re.compile(
+    r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
+    r"Holdings)\b\.?"
+)
+_CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
+_PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
+_KO_VERB = re.compile(
+    r"(?:인가요|인가|입니까|나요|니까|습니까|했나|됐나|되나|였나|세요|줘|주세요|어요|이에요|예요|"
+    r"인지|는지|했는지|된|한|하는|되는|였던|했던|있는|는가)\??$"
+)
+_UNIT = re.compile(
+    r"\bin (?:millions|thousands|billions)\b|\bpercent(?:age)?\b|%|\b(?:dollars|usd|won|yen)\b|"
+    r"억\s?원|백만\s?원|천\s?원|百万円|千円|만\s?원",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    language: Language
+    kind: Kind
+    focus: str  # the line item / entity as written ("total net sales", "매출액")
+    focus_terms: frozenset[str]
+    terms: frozenset[str]  # content terms of the whole question (focus, names, everything but cue words)
+    names: tuple[str, ...] = ()  # companies / documents named ("Apple's", "Tesla Inc.", "삼성전자의")
+    strong_names: tuple[str, ...] = ()  # names whose absence from every passage means the documents are about
+    periods: tuple[Period, ...] = ()  # something else
+    span: int | None = None  # 3 for a quarter / three months, 12 for a year ended
+    relative: bool = False  # year over year / 전년 대비
+    unit: str = ""
+    parts: tuple[Question, ...] = field(default=())
+
+
+def _kind(text: str, lang: Language, focus: str) -> Kind:
+    table = _KO_KIND if lang == "ko" else _JA_KIND if lang in ("ja", "zh") else _EN_KIND
+    for kind, pattern in table:
+        if pattern.search(text):
+            if kind in ("definition", "yesno") and lang == "en" and _MEASURE_WORDS.search(focus):
+                return "value"
+            return kind
+    if (lang == "en" and _MEASURE_WORDS.search(focus)) or _MEASURE_GROUPS & match_terms(focus):
+        return "value"
+    return "other"
+
+
+def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    out = text
+    for s, e in sorted(spans, reverse=True):
+        out = out[:s] + " " + out[e:]
+    return " ".join(out.split())
+
+
+def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    strong: list[tuple[str, int, int]] = []
+    for m in _POSSESSIVE.finditer(text):
+        strong.append((m.group(1), m.start(), m.end()))
+    for m in _COMPANY.finditer(text):
+        strong.append((m.group(1), m.start(), m.end()))
+    strong = [(n, s, e) for n, s, e in strong if n.lower() not in EN_CAPS_GENERIC and n.lower() not in MONTHS]
+    soft: list[str] = []
+    first_word = re.match(r"\s*\S+", text)
+    first_end = first_word.end() if first_word else 0
+    for m in _CAPS.finditer(text):
+        name = re.sub(r"\s+(?:of|and|&)$", "", m.group(0))
+        words = [w for w in name.split() if w.lower() not in EN_CAPS_GENERIC and w.lower().rstrip(".") not in MONTHS]
+        if (m.start() < first_end and len(name.split()) == 1) or not words:
+            continue
+        if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+\w*)", name) or any(n in name for n, _, _ in strong):
+            continue
+        soft.append(" ".join(words))
+    return [n for n, _, _ in strong], soft, [(s, e) for _, s, e in strong]
+
+
+def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Latin-script names (strong) and possessive stems ``X의`` / ``Xの`` (soft) of a Korean/Japanese question."""
+    strong = [
+        (m.group(0), m.start(), m.end())
+        for m in re.finditer(r"[A-Za-z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*", text)
+        if m.group(0).lower() not in EN_CAPS_GENERIC and not re.fullmatch(r"Q[1-4]|FY\d*|H[12]", m.group(0))
+    ]
+    possessive = r"(\S+?)의(?=\s)" if lang == "ko" else r"([^\sのはがを、。？?]+)の"
+    soft: list[str] = []
+    spans = [(s, e) for _, s, e in strong]
+    for m in re.finditer(possessive, text):
+        stem = m.group(1)
+        if find_periods(stem) or len(stem) < 2 or any(c in stem for c in (*KO_CUES, *JA_CUES)):
+            continue
+        if re.fullmatch(r"[A-Za-z][\w&.\-]*", stem):
+            spans.append((m.start(), m.end()))
+            continue
+        soft.append(stem)
+        spans.append((m.start(), m.end()))
+    return [n for n, _, _ in strong], soft, spans
+
+
+def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
+    body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
+    body = _EN_LEAD.sub("", body.strip().rstrip("?").strip())
+    body = _EN_FILLER.sub(" ", body)
+    body = re.sub(r"[?,;:]", " ", body)
+    for _ in range(3):
+        body = _EN_EDGE.sub("", " ".join(body.split()))
+    return body.strip()
+
+
+def _ko_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
+    body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
+    words: list[str] = []
+    for token in re.sub(r"[?？.!,]", " ", body).split():
+        if any(cue in token for cue in KO_CUES) or (_KO_VERB.search(token) and len(words) > 0):
+            continue
+        for particle in KO_PARTICLES:
+            if token.endswith(particle) and len(token) > len(particle) + 1:
+                token = token[: -len(particle)]
+                break
+        if token and not re.fullmatch(r"대비|전년|동기|기준|얼마나|얼마|있나요|했나요", token):
+            words.append(token)
+    return " ".join(words)
+
+
+def _ja_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
+    body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
+    body = re.sub(r"[？?。、！!]", " ", body)
+    body = re.sub(r"(?:です|ます|でした|ました)か?|教えて(?:ください)?|ください|でしょう", " ", body)
+    keep = [
+        seg.strip()
+        for seg in JA_PARTICLES.split(body)
+        if seg.strip() and not any(cue in seg for cue in JA_CUES) and not re.fullmatch(r"前年|前期|同期", seg.strip())
+    ]
+    return "の".join(keep)
+
+
+def _one(text: str, lang: Language) -> Question:
+    periods = find_periods(text)
+    if lang == "en":
+        strong, soft, name_spans = _en_names(text)
+        focus = _en_focus(text, periods, name_spans)
+    else:
+        strong, soft, name_spans = _cjk_names(text, lang)
+        focus = _ko_focus(text, periods, name_spans) if lang == "ko" else _ja_focus(text, periods, name_spans)
+    span = span_months(text) or (3 if quarter_span(text) or any(p.quarter for p in periods) else None)
+    unit_m = _UNIT.search(text)
+    cue_free = text
+    for cue in (*KO_CUES, *JA_CUES):
+        cue_free = cue_free.replace(cue, " ")
+    return Question(
+        text=text,
+        language=lang,
+        kind=_kind(text, lang, focus),
+        focus=focus,
+        focus_terms=frozenset(match_terms(focus)),
+        terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
+        names=tuple(dict.fromkeys([*strong, *soft])),
+        strong_names=tuple(dict.fromkeys(strong)),
+        periods=tuple(periods),
+        span=span,
+        relative=is_relative(text),
+        unit=unit_m.group(0) if unit_m else "",
+    )
+
+
+_EN_SPLIT = re.compile(r"(?<=\?)\s+(?=\S)|,?\s+and\s+(?=(?:what|how|when|who|which|where|why)\b)", re.IGNORECASE)
+_CJK_SPLIT = re.compile(r"(?<=[?？])\s*(?=\S)|\s+그리고\s+|、また")
+
+
+def analyze(text: str) -> Question:
+    """The question's analysis; ``parts`` holds each ask of a two-part question (else empty)."""
+    lang = detect_language(text)
+    clean = " ".join(text.split())
+    splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
+    pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
+    whole = _one(clean, lang)
+    if len(pieces) < 2:
+        return whole
+    parts: list[Question] = []
+    for piece in pieces:
+        part = _one(piece, lang)
+        if parts:
+            prev = parts[-1]
+            if not part.focus or _PRONOUN.match(part.focus):
+                part = replace(
+                    part, focus=prev.focus, focus_terms=prev.focus_terms, terms=part.terms | prev.focus_terms
+                )
+            if not part.periods:
+                part = replace(part, periods=prev.periods, span=part.span or prev.span)
+            if not part.names:
+                part = replace(part, names=prev.names, strong_names=prev.strong_names)
+        parts.append(part)
+    return replace(whole, parts=tuple(parts))

@@ -1,0 +1,250 @@
+"""Tables in passage text (pure): Markdown pipe tables and the flattened lines of older chunks.
+
+Markdown (what ingest emits for a table chunk): optional caption/heading lines, a header row (multi-row headers
+joined with `` / ``: ``| | Three Months Ended / December 31, 2022 | … | Change |``), a ``|---|`` separator,
+then one row per line. Flattened (a PDF text layer without table structure): a caption line, short header
+lines (``Three Months Ended``, ``December 31,``, ``2022`` …), then rows ``iPhone $ 65,775 $ 71,628 (8)%`` —
+a label followed by the values. In both, a row with a label and no values (``Greater China:``) is a section
+that qualifies the rows below it, and the caption's unit (``(in millions)``) scales every cell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
+from chat.models.reader.periods import Period, find_periods, span_months
+from chat.models.reader.text import lines_with_offsets
+
+_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+_VALUE_TOKEN = re.compile(
+    r"^(?:[$€£¥￥₩]|RM|US\$|[△▲]?\(?[-−–]?[$€£¥￥₩]?\d(?:[\d,]*\d)?(?:\.\d+)?\)?%?|\(?\d+(?:\.\d+)?\)?%|"
+    r"[-—–]+|n/?m|n/?a)$",
+    re.IGNORECASE,
+)
+_CHANGE_HEADER = re.compile(
+    r"change|chg|increase|decrease|variance|yoy|%|증감|변동|증가율|増減|前年比|伸び率", re.IGNORECASE
+)
+MAX_LABEL_CHARS = 80
+MAX_HEADER_LINES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    header: str
+    periods: tuple[Period, ...]
+    span: int | None
+    is_change: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    label: str
+    section: str
+    cells: tuple[str, ...]  # one per value column ("" where the row has none)
+    line: tuple[int, int]  # the row's span in the passage text
+
+    def amount(self, col: int) -> Amount | None:
+        return parse_amount(self.cells[col]) if 0 <= col < len(self.cells) and self.cells[col] else None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    caption: str
+    unit: Unit
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    header: tuple[int, int] | None  # span of the header line(s) in the passage text
+    markdown: bool
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
+
+
+def _column(header: str, caption_span: int | None) -> Column:
+    periods = tuple(find_periods(header))
+    span = span_months(header) or caption_span
+    is_change = bool(_CHANGE_HEADER.search(header)) and not periods
+    return Column(header, periods, span, is_change)
+
+
+def _caption_before(text: str, lines: list[tuple[int, int]], index: int, limit: int = 3) -> str:
+    """Up to ``limit`` non-table lines right above line ``index`` (a heading, a unit line)."""
+    out: list[str] = []
+    j = index - 1
+    while j >= 0 and len(out) < limit:
+        s, e = lines[j]
+        line = text[s:e]
+        if line.startswith("|") or "\n\n" in text[e : lines[j + 1][0]] or split_row(line) is not None:
+            break
+        if out and line.endswith((".", "。")):
+            break
+        out.insert(0, line)
+        j -= 1
+    return " ".join(out)
+
+
+def markdown_tables(text: str) -> list[Table]:
+    lines = lines_with_offsets(text)
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        if not text[lines[i][0] : lines[i][1]].startswith("|"):
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and text[lines[i][0] : lines[i][1]].startswith("|"):
+            i += 1
+        block = lines[start:i]
+        rows_text = [text[s:e] for s, e in block]
+        has_sep = len(rows_text) > 1 and bool(_SEPARATOR.match(rows_text[1]))
+        header_cells = _cells(rows_text[0]) if has_sep else []
+        body = block[2:] if has_sep else block
+        caption = _caption_before(text, lines, start)
+        unit = caption_unit(caption + " " + " ".join(header_cells))
+        caption_span = span_months(caption)
+        width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
+        value_headers = (header_cells[1:] + [""] * width)[: max(width - 1, 0)]
+        columns = tuple(_column(h, caption_span) for h in value_headers)
+        rows: list[Row] = []
+        section = ""
+        for s, e in body:
+            cells = _cells(text[s:e])
+            label, values = cells[0], (cells[1:] + [""] * len(columns))[: len(columns)]
+            if label and not any(v.strip() for v in values):
+                section = label.rstrip(":： ").strip()
+                continue
+            rows.append(Row(label, section, tuple(values), (s, e)))
+        if columns and rows:
+            header = (block[0][0], block[0][1]) if has_sep else None
+            tables.append(Table(caption, unit, columns, tuple(rows), header, True))
+    return tables
+
+
+def split_row(line: str) -> tuple[str, list[str]] | None:
+    """``iPhone $ 65,775 $ 71,628 (8)%`` → ``("iPhone", ["$ 65,775", "$ 71,628", "(8)%"])``; None if not a row."""
+    tokens = line.split()
+    values: list[str] = []
+    while tokens and _VALUE_TOKEN.match(tokens[-1]):
+        token = tokens.pop()
+        if re.fullmatch(r"[$€£¥￥₩]|RM|US\$", token, re.IGNORECASE) and values:
+            values[-1] = token + " " + values[-1]
+        else:
+            values.append(token)
+    label = " ".join(tokens).rstrip(":： ")
+    values.reverse()
+    values = [v for v in values if not re.fullmatch(r"[$€£¥￥₩]|RM|US\$", v, re.IGNORECASE)]
+    if not values or not label or len(label) > MAX_LABEL_CHARS or not any(re.search(r"\d", v) for v in values):
+        return None
+    if label.endswith((".", "。")) or (not re.search(r"[^\W\d_]", label) and not re.fullmatch(r"(?:19|20)\d\d", label)):
+        return None
+    return label, values
+
+
+def _is_section(line: str) -> bool:
+    return len(line) <= MAX_LABEL_CHARS and line.endswith((":", "：")) and not re.search(r"\d", line)
+
+
+def flattened_tables(text: str) -> list[Table]:
+    lines = lines_with_offsets(text)
+    tables: list[Table] = []
+    i = 0
+    while i < len(lines):
+        row = split_row(text[lines[i][0] : lines[i][1]]) if not text[lines[i][0]] == "|" else None
+        if row is None:
+            i += 1
+            continue
+        start = i
+        rows: list[tuple[str, str, list[str], tuple[int, int]]] = []
+        section = ""
+        # a section line right above the first row belongs to the table
+        if start > 0 and _is_section(text[lines[start - 1][0] : lines[start - 1][1]]):
+            section = text[lines[start - 1][0] : lines[start - 1][1]].rstrip(":： ")
+            start -= 1
+        while i < len(lines):
+            s, e = lines[i]
+            line = text[s:e]
+            parsed = split_row(line) if not line.startswith("|") else None
+            if parsed is not None:
+                rows.append((parsed[0], section, parsed[1], (s, e)))
+            elif _is_section(line):
+                section = line.rstrip(":： ")
+            else:
+                break
+            i += 1
+        width = max((len(r[2]) for r in rows), default=0)
+        if len(rows) < 2 or width < 2:
+            continue  # one value per line: key-value lines (``fields``), not a table
+        header_lines: list[tuple[int, int]] = []
+        j = start - 1
+        while j >= 0 and len(header_lines) < MAX_HEADER_LINES:
+            s, e = lines[j]
+            line = text[s:e]
+            if len(line) > 40 or line.endswith((".", ":", "：", ")")) or split_row(line) is not None:
+                break
+            header_lines.insert(0, (s, e))
+            j -= 1
+        header_text = " ".join(text[s:e] for s, e in header_lines)
+        caption = _caption_before(text, lines, j + 1) if j >= 0 else ""
+        unit = caption_unit(caption + " " + header_text)
+        columns = _flat_columns(header_text, width, rows, span_months(caption))
+        table_rows = tuple(
+            Row(label, sec, tuple((vals + [""] * width)[:width]) if len(vals) == width else _align(vals, width), span)
+            for label, sec, vals, span in rows
+        )
+        header = (header_lines[0][0], header_lines[-1][1]) if header_lines else None
+        tables.append(Table(caption, unit, columns, table_rows, header, False))
+    return tables
+
+
+def _align(values: list[str], width: int) -> tuple[str, ...]:
+    """A short row: a trailing percent goes to the last (change) column, the rest from the left."""
+    if values and values[-1].endswith("%") and width > len(values):
+        return tuple(values[:-1] + [""] * (width - len(values)) + values[-1:])
+    return tuple((values + [""] * width)[:width])
+
+
+def _flat_columns(
+    header: str, width: int, rows: list[tuple[str, str, list[str], tuple[int, int]]], caption_span: int | None
+) -> tuple[Column, ...]:
+    periods = find_periods(header)
+    span = span_months(header) or caption_span
+    full = [r[2] for r in rows if len(r[2]) == width]
+    last_is_percent = bool(full) and all(v[-1].endswith("%") for v in full)
+    columns: list[Column] = []
+    for c in range(width):
+        if c < len(periods) and not (last_is_percent and c == width - 1 and len(periods) < width):
+            p = periods[c]
+            columns.append(Column(p.text, (p,), span, False))
+        elif last_is_percent and c == width - 1:
+            columns.append(Column("Change", (), None, True))
+        else:
+            columns.append(Column("", (), span, False))
+    return tuple(columns)
+
+
+def find_tables(text: str) -> list[Table]:
+    return markdown_tables(text) + flattened_tables(text)
+
+
+_HEADER_WORDS = re.compile(
+    r"\b(?:Three|Six|Nine|Twelve|Months?|Ended|Ending|Year|Quarter|Fiscal|As of|Period|Weeks?)\b"
+)
+
+
+def column_text(table: Table, col: int) -> str:
+    """How to say a column's period: ``the three months ended December 31, 2022``."""
+    column = table.columns[col]
+    header = " ".join(column.header.replace(" / ", " ").split())
+    if not table.markdown and column.span and column.periods:
+        span = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span, "")
+        return f"the {span} ended {header}" if span else header
+    spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
+    if spoken != header and re.match(r"[a-z]", spoken):
+        return spoken if spoken.startswith("as of") else "the " + spoken
+    return header

@@ -1,0 +1,189 @@
+"""Sentences as spans of the original text, running headers/footers, and matching terms (pure).
+
+A sentence is a ``(start, end)`` span of the passage text, so its quote is an exact substring (the page viewer
+finds its lines). Wrapped PDF lines continue a sentence; a line break ends one after sentence punctuation, before
+a bullet, after a short heading-like line, and at table rows. Sentences end at ``. ! ?`` + space — not after an
+abbreviation (``U.S.``, ``Inc.``, ``No.``, ``Dec.``), inside a decimal (``3.5%``) or a dotted date (``2020.3.30.``,
+``2020. 3. 30.``) — and at ``。！？`` (Korean ``다.``/``요.`` end with a period and a space like English).
+Running headers/footers (the same line, digits aside, at the top or bottom of several pages; page numbers) are
+boundaries that never join a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from chat.models.extractive import terms
+from chat.models.reader.lexicon import SYNONYM_GROUPS
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
+_LINE_END = re.compile(r"[.!?:;。！？：；\"')\]”’」』]$")
+_END = re.compile(r"[.!?]+[\"'”’)\]」』]*(?=\s)|[。！？]+[\"'”’)\]」』]*")
+_ABBREV = frozenset(
+    "mr mrs ms dr prof st vs etc e.g i.e no nos fig p pp vol inc ltd co corp jan feb mar apr jun jul aug sep sept "
+    "oct nov dec approx dept est u.s u.k u.n a.m p.m jr sr ph.d art sec ch ed eds al cf".split()
+)
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s*)?[-–—]?\s*\d{1,4}\s*[-–—]?(?:\s*(?:of|/)\s*\d{1,4})?$|^\d{1,4}\s*(?:쪽|페이지|ページ)$", re.IGNORECASE
+)
+_FOOTER_WITH_NUMBER = re.compile(r"^[^|].*\|\s*\d{1,4}$")
+HEADING_CHARS = 30
+EDGE_LINES = 3
+
+
+def lines_with_offsets(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each non-blank line, stripped."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for raw in text.split("\n"):
+        lead = len(raw) - len(raw.lstrip())
+        stripped = raw.strip()
+        if stripped:
+            out.append((pos + lead, pos + lead + len(stripped)))
+        pos += len(raw) + 1
+    return out
+
+
+def _signature(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+
+
+def running_lines(texts: Sequence[str]) -> frozenset[str]:
+    """Signatures of lines repeated at the top or bottom of at least two of ``texts`` (digits ignored)."""
+    seen: Counter[str] = Counter()
+    for text in texts:
+        lines = [text[s:e] for s, e in lines_with_offsets(text)]
+        edge = set(lines[:EDGE_LINES] + lines[-EDGE_LINES:])
+        seen.update({_signature(line) for line in edge if len(line) >= 4})
+    return frozenset(sig for sig, n in seen.items() if n >= 2 and re.search(r"[^\W\d_]", sig))
+
+
+def is_boilerplate(line: str, running: frozenset[str], *, at_edge: bool) -> bool:
+    """A page number, a running header/footer, or an edge line like ``Apple Inc. | Q1 2023 Form 10-Q | 7``."""
+    stripped = line.strip()
+    if _PAGE_NUMBER.match(stripped):
+        return True
+    if at_edge and _FOOTER_WITH_NUMBER.match(stripped):
+        return True
+    return at_edge and _signature(stripped) in running
+
+
+def is_table_line(line: str) -> bool:
+    return line.lstrip().startswith("|")
+
+
+def _ends_at_abbreviation(text: str, dot: int) -> bool:
+    """The period at ``dot`` closes an abbreviation, a decimal or a dotted date — not a sentence."""
+    before = text[:dot]
+    word = re.search(r"([^\s(\[\"“]*)$", before)
+    token = (word.group(1) if word else "").lower()
+    if token.rstrip(".") in _ABBREV or re.fullmatch(r"[a-z]", token) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token):
+        return True
+    after = text[dot + 1 : dot + 4]
+    if re.fullmatch(r"\d{4}(?:\.\d{1,2}){0,2}|\d{1,2}", token) and re.match(r"\s?\d", after):
+        return True  # 2020. 3. 30.
+    dotted_date = re.search(r"\d{4}\.\s?\d{1,2}\.\s?\d{1,2}$", before)
+    return bool(dotted_date) and not re.match(r"\s*[A-Z]", after)
+
+
+def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
+    lines = lines_with_offsets(text)
+    units: list[tuple[int, int]] = []
+    current: tuple[int, int] | None = None
+    for i, (s, e) in enumerate(lines):
+        line = text[s:e]
+        at_edge = i < EDGE_LINES or i >= len(lines) - EDGE_LINES
+        if is_boilerplate(line, running, at_edge=at_edge) or is_table_line(line):
+            if current:
+                units.append(current)
+            current = None
+            continue
+        if current is not None:
+            prev = text[current[0] : current[1]]
+            last_line = prev.rsplit("\n", 1)[-1]
+            blank_between = "\n\n" in text[current[1] : s] or bool(re.search(r"\n[ \t]*\n", text[current[1] : s]))
+            width = len(last_line) + len(_CJK.findall(last_line))
+            if blank_between or _LINE_END.search(prev) or width < HEADING_CHARS or _BULLET.match(line):
+                units.append(current)
+                current = (s, e)
+            else:
+                current = (current[0], e)
+        else:
+            current = (s, e)
+    if current:
+        units.append(current)
+    return units
+
+
+def sentence_spans(text: str, running: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
+    """Sentence spans of ``text`` (see the module docstring)."""
+    out: list[tuple[int, int]] = []
+    for us, ue in _units(text, running):
+        unit = text[us:ue]
+        start = 0
+        for m in _END.finditer(unit):
+            if unit[m.start()] == "." and m.end() - m.start() == 1 and _ends_at_abbreviation(unit, m.start()):
+                continue
+            end = m.end()
+            if unit[start:end].strip():
+                out.append((us + start, us + end))
+            start = end
+            while start < len(unit) and unit[start].isspace():
+                start += 1
+        if unit[start:].strip():
+            out.append((us + start, ue))
+    return [(s, e) for s, e in out if e - s >= 2]
+
+
+def display(quote: str) -> str:
+    """A quote on one line: wrapped lines joined (no space between CJK characters)."""
+    out = ""
+    for part in (p.strip() for p in quote.split("\n")):
+        if not part:
+            continue
+        if out and _CJK.match(out[-1]) and _CJK.match(part[0]):
+            out += part
+        elif out.endswith("-") and part[:1].islower():
+            out = out[:-1] + part
+        else:
+            out = (out + " " + part) if out else part
+    return " ".join(out.split(" ")).replace("  ", " ")
+
+
+def _groups(text: str) -> tuple[set[str], set[str]]:
+    """The synonym groups ``text`` names, and the terms of the phrases that named them."""
+    lowered = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+    squashed = re.sub(r"\s+", "", text.lower())
+    ids: set[str] = set()
+    used: set[str] = set()
+    for i, group in enumerate(SYNONYM_GROUPS):
+        for phrase in sorted(group, key=len, reverse=True):
+            hit = phrase in squashed if _CJK.search(phrase) else f" {phrase} " in lowered
+            if hit:
+                ids.add(f"§{i}")
+                used.update(terms(phrase))
+                break
+    return ids, used
+
+
+def match_terms(text: str) -> set[str]:
+    """Terms for matching: words, CJK bigrams, and the synonym groups the text names (``§0`` = revenue…).
+
+    A phrase that names a group is replaced by the group (``net sales`` → ``§0``), so "revenue" and
+    "net sales" match fully.
+    """
+    ids, used = _groups(text)
+    return (set(terms(text)) - used) | ids
+
+
+def coverage(asked: set[str], offered: set[str], weights: dict[str, float] | None = None) -> float:
+    """Share of ``asked`` (weighted) that ``offered`` holds; a synonym group stands in for its words."""
+    if not asked:
+        return 0.0
+    w = weights or {}
+    total = sum(w.get(t, 1.0) for t in asked)
+    hit = sum(w.get(t, 1.0) for t in asked & offered)
+    return hit / total
