@@ -171,6 +171,8 @@ def _field_sentence(q: Question, ev: Evidence) -> str:
     assert field is not None
     value = field.date.text if q.kind == "date" and field.date else (field.amount.raw if field.amount else field.value)
     label = field.label.lower() if field.label.isupper() or lang == "en" else field.label
+    if not label:
+        label = {"ko": "날짜", "ja": "日付", "zh": "日期"}.get(lang, "date")
     if lang == "ko":
         return f"{label}{josa(label, '은는')} {value}입니다 [{ref}]."
     if lang in ("ja", "zh"):

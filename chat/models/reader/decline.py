@@ -6,16 +6,20 @@ message says plainly that the documents don't say, in the question's language, c
 closest passage found. Between ``DECLINE_BELOW`` and ``SURE_AT`` the reader shows its best evidence and says it
 is not sure.
 
-Calibration (``calibrate`` is the procedure; tests/chat/models/test_reader_calibration.py runs it):
-KorQuAD 1.0 dev (``/work/shared/evaldata/korquad_v1``), articles with an EVEN index only (the odd ones are
-kept for reporting). Each question is asked twice: over its own paragraph plus two paragraphs of other
-articles (answerable — the positive score is the best evidence score), and over three paragraphs of other
-articles only (unanswerable — the negative score). ``DECLINE_BELOW`` is the threshold that maximises balanced
-accuracy (mean of answered-when-answerable and declined-when-unanswerable) on that split, rounded down to
-0.05 — declining a supported answer costs more than showing weak evidence with "I'm not sure". The generated
-English/Korean/Japanese table, receipt and sentence fixtures in tests/chat/models/test_reader*.py must then
-pass as well (their answerable scores lie far above it). Even split, measured: threshold 0.35; balanced
-accuracy and the odd-split figures are in the calibration test's output.
+Calibration (``calibrate`` is the procedure; tests/chat/models/test_reader_calibration.py runs it and skips
+where the data is absent): KorQuAD 1.0 dev (``/work/shared/evaldata/korquad_v1``), articles with an EVEN
+index only — the odd ones are kept for reporting. The first question of each paragraph is asked twice, with
+three distractor paragraphs drawn (seeded) from the same article among those that do not contain the answer
+text: over its own paragraph plus two distractors (answerable: the positive score is the best evidence score),
+and over three distractors (unanswerable: same-topic passages that don't say — the negative score).
+``DECLINE_BELOW`` is the threshold with the best balanced accuracy (mean of answered-when-answerable and
+declined-when-unanswerable) on that split, rounded down to a multiple of 0.05 (declining a supported answer
+costs more than showing weak evidence marked "not sure"). Measured: even split 496 questions, threshold 0.25,
+balanced accuracy 0.93 (answered 96%, declined 86%); odd split at 0.25: 0.87 (answered 91%, declined 83%).
+``SURE_AT`` (0.5) is where two thirds of the even split's answerable questions lie above it. The generated
+English/Korean/Japanese table, receipt and sentence fixtures in tests/chat/models/test_reader*.py must pass
+too: their supported answers score far above the threshold, their unsupported ones below it (a missing
+period caps a table cell at ``evidence.PERIOD_MISSING_CAP``, 0.2).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from chat.models.reader.evidence import Evidence
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 
-DECLINE_BELOW = 0.35
+DECLINE_BELOW = 0.25
 SURE_AT = 0.5
 _EN_INDIRECT = re.compile(
     r"^(what|who|when|where|which|whose|how much|how many)\s+(is|are|was|were)\s+(.+?)[?？.]*$", re.IGNORECASE
@@ -120,7 +124,7 @@ def decline(q: Question, closest: Evidence | None, passages: Sequence[Passage]) 
             lines.append(f"最も近い記載は「{topic}」です（{where}）。")
         else:
             lines.append(f"The closest passage is about “{topic}” ({where}).")
-    return " ".join(lines)
+    return ("" if lang in ("ja", "zh") else " ").join(lines)
 
 
 def calibrate(positives: Sequence[float], negatives: Sequence[float], *, step: float = 0.05) -> tuple[float, float]:
@@ -133,4 +137,4 @@ def calibrate(positives: Sequence[float], negatives: Sequence[float], *, step: f
         acc = (tp + tn) / 2
         if acc > best_acc:
             best_t, best_acc = t, acc
-    return (int(best_t / step) * step, best_acc)
+    return (round(int(best_t / step + 1e-9) * step, 2), best_acc)

@@ -133,7 +133,7 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
         if q.kind == "date":
             if field.date is None:
                 continue
-            cov = max(cov, 0.9 if "§13" in label_terms else 0.5)
+            cov = max(cov, 0.9 if "§13" in label_terms else 0.7 if not field.label else 0.5)
         elif field.amount is None or cov == 0:
             continue
         if field.amount is not None:

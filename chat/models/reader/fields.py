@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from chat.models.reader.lexicon import GRAND_TOTAL, NOT_GRAND_TOTAL
 from chat.models.reader.numbers import Amount, all_amounts
 from chat.models.reader.periods import Period, find_periods
-from chat.models.reader.text import lines_with_offsets
+from chat.models.reader.text import lines_with_offsets, match_terms
 
 _VALUE_HEAD = r"(?:[$€£¥￥₩]|RM|US\$|USD|KRW|JPY|S\$|[△▲−\-]?\(?\d)"
 _LABEL = re.compile(
@@ -45,10 +45,12 @@ def _field(label: str, value: str, span: tuple[int, int]) -> Field | None:
     m = _CURRENCY_TAIL.search(label)
     if m and m.start() > 0:
         label = label[: m.start()].strip()
-    if not label or not re.search(r"[^\W\d_]", label):
+    if not label or not re.search(r"[^\W\d_]", label) or re.search(r"[.!?。]\s|[.!?。]$", label):
         return None
     dates = find_periods(value)
     date = dates[0] if dates and dates[0].start <= 1 and dates[0].day else None
+    if date is not None and re.search(r"[^\W\d_]{2,}", re.sub(r"(?i)\b[ap]\.?m\.?\b", " ", value[date.end :])):
+        return None  # a sentence that starts with a date, not a date field
     amounts = all_amounts(value)
     amount = None if date or not amounts else amounts[-1][2]
     if date is None and amount is None:
@@ -73,8 +75,17 @@ def find_fields(text: str) -> list[Field]:
             if field is not None:
                 out.append(field)
                 continue
-        # OCR: "TOTAL" on one line, "9.00" on the next
-        if i + 1 < len(lines) and len(line) <= 30 and re.search(r"[^\W\d_]", line) and not re.search(r"\d", line):
+        dates = find_periods(line)
+        if dates and dates[0].start == 0 and dates[0].day and len(line) - dates[0].end <= 12:
+            out.append(Field("", line, None, dates[0], (s, e)))  # a bare date line ("2023年5月1日 14:05")
+            continue
+        # OCR: "TOTAL" on one line, "9.00" on the next — when the first line is a field name
+        if (
+            i + 1 < len(lines)
+            and len(line) <= 30
+            and not re.search(r"\d", line)
+            and (line.isupper() or line.endswith((":", "：")) or any(t.startswith("§") for t in match_terms(line)))
+        ):
             ns, ne = lines[i + 1]
             nxt = text[ns:ne]
             if _VALUE_START.match(nxt) and len(nxt) <= 24 and not re.search(r"[^\W\d_]{4,}", nxt):

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from chat.models.extractive import Language, detect_language
-from chat.models.reader.lexicon import EN_CAPS_GENERIC, JA_CUES, JA_PARTICLES, KO_CUES, KO_PARTICLES, MONTHS
+from chat.models.reader.lexicon import (
+    EN_CAPS_GENERIC,
+    GENERIC_DOCUMENT,
+    JA_CUES,
+    JA_PARTICLES,
+    KO_CUES,
+    KO_PARTICLES,
+    MONTHS,
+)
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
 from chat.models.reader.text import match_terms
 
@@ -115,7 +123,9 @@ _EN_FILLER = re.compile(
     r"\b(?:the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
-    r"period) (?:ended|ending)|as of|in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?)\b",
+    r"period) (?:ended|ending)|as of|in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
+    r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
+    r"file)s?)\b",
     re.IGNORECASE,
 )
 _EN_EDGE = re.compile(
@@ -135,6 +145,9 @@ _KO_VERB = re.compile(
     r"(?:인가요|인가|입니까|나요|니까|습니까|했나|됐나|되나|였나|세요|줘|주세요|어요|이에요|예요|"
     r"인지|는지|했는지|된|한|하는|되는|였던|했던|있는|는가)\??$"
 )
+_JA_ENDINGS = re.compile(r"(?:ました|ません|ます|です|でした|でしょう)か?|教えて(?:ください)?|ください")
+_KO_ENDINGS = re.compile(r"(?:습니까|입니까|인가요|었나요|였나요|했나요|나요|니까|세요|주세요|알려\s?줘)(?=[\s?？]|$)")
+_JA_NOT_FOCUS = re.compile(r"^(?:前年|前期|同期)比?$|増加|減少|増減|変化|上昇|下落|増え|減っ")
 _UNIT = re.compile(
     r"\bin (?:millions|thousands|billions)\b|\bpercent(?:age)?\b|%|\b(?:dollars|usd|won|yen)\b|"
     r"억\s?원|백만\s?원|천\s?원|百万円|千円|만\s?원",
@@ -161,8 +174,11 @@ class Question:
 
 def _kind(text: str, lang: Language, focus: str) -> Kind:
     table = _KO_KIND if lang == "ko" else _JA_KIND if lang in ("ja", "zh") else _EN_KIND
+    focus_groups = match_terms(focus)
     for kind, pattern in table:
         if pattern.search(text):
+            if kind in ("definition", "yesno", "value") and "§13" in focus_groups:
+                return "date"  # "what is the date of …"
             if kind in ("definition", "yesno") and lang == "en" and _MEASURE_WORDS.search(focus):
                 return "value"
             return kind
@@ -206,17 +222,21 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
         for m in re.finditer(r"[A-Za-z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*", text)
         if m.group(0).lower() not in EN_CAPS_GENERIC and not re.fullmatch(r"Q[1-4]|FY\d*|H[12]", m.group(0))
     ]
+    marker = "의" if lang == "ko" else "の"
     possessive = r"(\S+?)의(?=\s)" if lang == "ko" else r"([^\sのはがを、。？?]+)の"
     soft: list[str] = []
     spans = [(s, e) for _, s, e in strong]
     for m in re.finditer(possessive, text):
         stem = m.group(1)
-        if find_periods(stem) or len(stem) < 2 or any(c in stem for c in (*KO_CUES, *JA_CUES)):
+        if find_periods(stem) or len(stem) < 2 or any(c in stem + marker for c in (*KO_CUES, *JA_CUES)):
             continue
         if re.fullmatch(r"[A-Za-z][\w&.\-]*", stem):
             spans.append((m.start(), m.end()))
             continue
-        soft.append(stem)
+        if GENERIC_DOCUMENT.search(stem):
+            soft.append(stem)
+        else:
+            strong.append((stem, m.start(), m.end()))
         spans.append((m.start(), m.end()))
     return [n for n, _, _ in strong], soft, spans
 
@@ -249,11 +269,13 @@ def _ko_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
 def _ja_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     body = re.sub(r"[？?。、！!]", " ", body)
-    body = re.sub(r"(?:です|ます|でした|ました)か?|教えて(?:ください)?|ください|でしょう", " ", body)
+    body = _JA_ENDINGS.sub(" ", body)
+    for cue in sorted(JA_CUES, key=len, reverse=True):
+        body = body.replace(cue, " ")
     keep = [
         seg.strip()
         for seg in JA_PARTICLES.split(body)
-        if seg.strip() and not any(cue in seg for cue in JA_CUES) and not re.fullmatch(r"前年|前期|同期", seg.strip())
+        if seg.strip() and not any(cue in seg for cue in JA_CUES) and not _JA_NOT_FOCUS.search(seg.strip())
     ]
     return "の".join(keep)
 
@@ -268,8 +290,8 @@ def _one(text: str, lang: Language) -> Question:
         focus = _ko_focus(text, periods, name_spans) if lang == "ko" else _ja_focus(text, periods, name_spans)
     span = span_months(text) or (3 if quarter_span(text) or any(p.quarter for p in periods) else None)
     unit_m = _UNIT.search(text)
-    cue_free = text
-    for cue in (*KO_CUES, *JA_CUES):
+    cue_free = _JA_ENDINGS.sub(" ", text) if lang in ("ja", "zh") else _KO_ENDINGS.sub(" ", text)
+    for cue in sorted((*KO_CUES, *JA_CUES), key=len, reverse=True):
         cue_free = cue_free.replace(cue, " ")
     return Question(
         text=text,

@@ -80,7 +80,8 @@ def _caption_before(text: str, lines: list[tuple[int, int]], index: int, limit: 
     while j >= 0 and len(out) < limit:
         s, e = lines[j]
         line = text[s:e]
-        if line.startswith("|") or "\n\n" in text[e : lines[j + 1][0]] or split_row(line) is not None:
+        gap = text[e : lines[j + 1][0]]
+        if line.startswith("|") or (out and "\n\n" in gap) or split_row(line) is not None:
             break
         if out and line.endswith((".", "。")):
             break
@@ -136,7 +137,9 @@ def split_row(line: str) -> tuple[str, list[str]] | None:
             values[-1] = token + " " + values[-1]
         else:
             values.append(token)
-    label = " ".join(tokens).rstrip(":： ")
+    label = " ".join(tokens)
+    if label.endswith((":", "：", "=")):
+        return None  # "Total : 9.00" is a key-value line (``fields``)
     values.reverse()
     values = [v for v in values if not re.fullmatch(r"[$€£¥￥₩]|RM|US\$", v, re.IGNORECASE)]
     if not values or not label or len(label) > MAX_LABEL_CHARS or not any(re.search(r"\d", v) for v in values):
@@ -178,7 +181,7 @@ def flattened_tables(text: str) -> list[Table]:
                 break
             i += 1
         width = max((len(r[2]) for r in rows), default=0)
-        if len(rows) < 2 or width < 2:
+        if sum(1 for r in rows if len(r[2]) >= 2) < 2:
             continue  # one value per line: key-value lines (``fields``), not a table
         header_lines: list[tuple[int, int]] = []
         j = start - 1

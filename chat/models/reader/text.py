@@ -153,19 +153,31 @@ def display(quote: str) -> str:
     return " ".join(out.split(" ")).replace("  ", " ")
 
 
+_PHRASES = sorted(
+    ((phrase, i) for i, group in enumerate(SYNONYM_GROUPS) for phrase in group), key=lambda pi: len(pi[0]), reverse=True
+)
+
+
 def _groups(text: str) -> tuple[set[str], set[str]]:
-    """The synonym groups ``text`` names, and the terms of the phrases that named them."""
+    """The synonym groups ``text`` names, and the terms of the phrases that named them.
+
+    Longest phrases first, each consuming its text: "합계금액" names the total, not also the price ("금액").
+    """
     lowered = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
     squashed = re.sub(r"\s+", "", text.lower())
     ids: set[str] = set()
     used: set[str] = set()
-    for i, group in enumerate(SYNONYM_GROUPS):
-        for phrase in sorted(group, key=len, reverse=True):
-            hit = phrase in squashed if _CJK.search(phrase) else f" {phrase} " in lowered
-            if hit:
-                ids.add(f"§{i}")
-                used.update(terms(phrase))
-                break
+    for phrase, i in _PHRASES:
+        if _CJK.search(phrase):
+            if phrase not in squashed:
+                continue
+            squashed = squashed.replace(phrase, "\0")
+        else:
+            if f" {phrase} " not in lowered:
+                continue
+            lowered = lowered.replace(f" {phrase} ", " \0 ")
+        ids.add(f"§{i}")
+        used.update(terms(phrase))
     return ids, used
 
 
