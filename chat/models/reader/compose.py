@@ -180,19 +180,25 @@ def _field_sentence(q: Question, ev: Evidence) -> str:
     return f"The {label} is {value} [{ref}]."
 
 
-def _sentence_lead(q: Question, ev: Evidence) -> str:
+_QUOTE_MARKS: dict[Language, tuple[str, str]] = {"en": ("“", "”"), "ko": ("“", "”"), "ja": ("「", "」"), "zh": ("“", "”")}
+
+
+def _sentence_line(q: Question, ev: Evidence, *, sure: bool) -> str:
+    """One line: the value (when one was found), then the sentence quoted inline, then the citation."""
     ref, lang, span = ev.passage.ref, q.language, ev.span_text
-    if span:
-        if lang == "ko":
-            return f"문서에 따르면 {span}입니다 [{ref}]."
-        if lang in ("ja", "zh"):
-            return f"資料によると{span}です [{ref}]。"
-        return f"The documents say {span} [{ref}]:"
+    left, right = _QUOTE_MARKS[lang]
+    quoted = f"{left}{display(ev.quote_text)}{right} [{ref}]"
+    if not sure:
+        return {
+            "ko": f"가장 가까운 근거: {quoted} (이 질문의 답인지 확실하지 않습니다.)",
+            "ja": f"最も近い根拠：{quoted}（この質問の答えかどうかは確かではありません。）",
+            "zh": f"最接近的依据：{quoted}（不确定是否回答了这个问题。）",
+        }.get(lang, f"The closest the documents come: {quoted} (I'm not sure this answers the question.)")
     if lang == "ko":
-        return f"문서의 관련 내용입니다 [{ref}]:"
+        return f"문서에 따르면 {span}입니다: {quoted}" if span else f"문서의 관련 내용: {quoted}"
     if lang in ("ja", "zh"):
-        return f"資料の該当箇所です [{ref}]："
-    return f"From the documents [{ref}]:"
+        return f"資料によると{span}です：{quoted}" if span else f"資料の該当箇所：{quoted}"
+    return f"The documents say {span}: {quoted}" if span else f"The documents say: {quoted}"
 
 
 def compose(
@@ -200,16 +206,17 @@ def compose(
 ) -> tuple[str, list[tuple[str, str]]]:
     """The answer lines for one question (without the closing note) and its (ref, exact quote) pairs."""
     quotes = [(best.passage.ref, best.quote_text)]
-    if not sure:
-        lead = UNSURE[q.language].format(ref=best.passage.ref)
-    elif best.kind == "cell":
-        lead = _cell_sentence(q, best)
-    elif best.kind == "field":
-        lead = _field_sentence(q, best)
+    if best.kind == "sentence":
+        lines = [_sentence_line(q, best, sure=sure)]
     else:
-        lead = _sentence_lead(q, best)
-    quote_lines = _table_quote(best) if best.kind == "cell" else [display(best.quote_text)]
-    lines = [lead, *(("> " + line).rstrip() for line in quote_lines)]
+        if not sure:
+            lead = UNSURE[q.language].format(ref=best.passage.ref)
+        elif best.kind == "cell":
+            lead = _cell_sentence(q, best)
+        else:
+            lead = _field_sentence(q, best)
+        quote_lines = _table_quote(best) if best.kind == "cell" else [display(best.quote_text)]
+        lines = [lead, *(("> " + line).rstrip() for line in quote_lines)]
     for ev in supporting:
         lines.append(f"> {display(ev.quote_text)} [{ev.passage.ref}]")
         quotes.append((ev.passage.ref, ev.quote_text))

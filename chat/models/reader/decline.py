@@ -60,7 +60,7 @@ def _what(q: Question) -> str:
     if m:
         wh, aux, rest = m.group(1).lower(), m.group(2), m.group(3)
         return f"{wh} {rest} {aux}"
-    return f"the answer to “{text}”"
+    return f"anything that answers “{text}”"
 
 
 def _target(q: Question) -> str:
