@@ -180,7 +180,12 @@ def _field_sentence(q: Question, ev: Evidence) -> str:
     return f"The {label} is {value} [{ref}]."
 
 
-_QUOTE_MARKS: dict[Language, tuple[str, str]] = {"en": ("“", "”"), "ko": ("“", "”"), "ja": ("「", "」"), "zh": ("“", "”")}
+_QUOTE_MARKS: dict[Language, tuple[str, str]] = {
+    "en": ("“", "”"),
+    "ko": ("“", "”"),
+    "ja": ("「", "」"),
+    "zh": ("“", "”"),
+}
 
 
 def _sentence_line(q: Question, ev: Evidence, *, sure: bool) -> str:

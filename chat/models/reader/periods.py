@@ -210,6 +210,8 @@ def agreement(
         checks += 1
         if offered.year == asked.year:
             score += 1
+        elif (asked.quarter or asked.fiscal) and offered.year is not None and abs(offered.year - asked.year) == 1:
+            score += 0.4  # a fiscal year/quarter may end in the calendar year before or after its number
         elif offered.year is not None:
             return 0.0
     for field in ("month", "day"):

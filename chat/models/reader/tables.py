@@ -138,7 +138,7 @@ def split_row(line: str) -> tuple[str, list[str]] | None:
         else:
             values.append(token)
     label = " ".join(tokens)
-    if label.endswith((":", "：", "=")):
+    if label.endswith((":", "：", "=")) or "|" in label:
         return None  # "Total : 9.00" is a key-value line (``fields``)
     values.reverse()
     values = [v for v in values if not re.fullmatch(r"[$€£¥￥₩]|RM|US\$", v, re.IGNORECASE)]

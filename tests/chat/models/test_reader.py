@@ -36,8 +36,8 @@ Services 20,766 19,516
 Total net sales $ 117,154 $ 123,945
 Apple Inc. | Q1 2023 Form 10-Q | 7"""
 
-SEGMENTS_FLAT = """The following table shows information by reportable segment for the three months ended July 1, 2023 and
-June 25, 2022 (in millions):
+SEGMENTS_FLAT = """The following table shows information by reportable segment for the three months ended
+July 1, 2023 and June 25, 2022 (in millions):
 Three Months Ended
 July 1,
 2023
@@ -141,8 +141,10 @@ def test_iphone_change_is_computed_from_the_cited_cells(text: str) -> None:
     passages = [_p("S2", NARRATIVE, page=21), _p("S1", text)]
     answer = read("How much did iPhone revenue change year over year?", passages)
     first = answer.text.splitlines()[0]
-    assert first.startswith("iPhone revenue was down 8.2%: $65,775 million in the three months ended December 31, "
-                            "2022 vs $71,628 million in the three months ended December 25, 2021 [S1]")
+    assert first.startswith(
+        "iPhone revenue was down 8.2%: $65,775 million in the three months ended December 31, "
+        "2022 vs $71,628 million in the three months ended December 25, 2021 [S1]"
+    )
     assert "computed from the table" in first and "$5,853 million" in first
     if text is TABLE_MD:
         assert "the table shows (8)%" in first
@@ -186,22 +188,27 @@ def test_a_company_in_no_passage_is_declined_with_the_closest_passage() -> None:
 def test_section_rows_qualify_the_line_item() -> None:
     passages = [_p("S1", SEGMENTS_FLAT, "Apple 10-Q Q3 2023.pdf", 14)]
     answer = read("What were Greater China net sales in the three months ended July 1, 2023?", passages)
-    assert answer.text.startswith("Greater China net sales were $15,758 million in the three months ended July 1, "
-                                  "2023 [S1].")
+    assert answer.text.startswith(
+        "Greater China net sales were $15,758 million in the three months ended July 1, 2023 [S1]."
+    )
     assert answer.quotes == (("S1", "Net sales $ 15,758 $ 14,604"),)
 
 
 def test_a_period_the_table_does_not_cover_is_declined() -> None:
     answer = read("What was Apple's total net sales in 2019?", [_p("S1", TABLE_MD)])
-    assert answer.declined and answer.text.startswith("The documents don't say what Apple's total net sales in 2019 was")
+    assert answer.declined and answer.text.startswith(
+        "The documents don't say what Apple's total net sales in 2019 was"
+    )
     assert answer.confidence < DECLINE_BELOW
 
 
 def test_sentence_answer_states_the_value_then_quotes() -> None:
     passages = [_p("S1", NARRATIVE, page=21)]
     answer = read("By how much did total net sales decrease in the first quarter of 2023?", passages)
-    assert answer.text.startswith("The documents say 5%: “The Company’s total net sales decreased 5% or $6.8 billion "
-                                  "during the first quarter of 2023 compared to the same quarter in 2022.” [S1]")
+    assert answer.text.startswith(
+        "The documents say 5%: “The Company’s total net sales decreased 5% or $6.8 billion "
+        "during the first quarter of 2023 compared to the same quarter in 2022.” [S1]"
+    )
     [(_, quote)] = answer.quotes
     assert "\n" in quote  # the wrapped sentence is quoted exactly as the passage has it …
     _assert_quotes_exact(answer, passages)
@@ -211,14 +218,16 @@ def test_sentence_answer_states_the_value_then_quotes() -> None:
 def test_when_question_gets_the_date() -> None:
     text = "The merger agreement was signed on March 30, 2020. The closing followed in June."
     answer = read("When was the merger agreement signed?", [_p("S1", text, "deal.pdf", 2)])
-    assert answer.text.startswith("The documents say March 30, 2020: “The merger agreement was signed on March 30, "
-                                  "2020.” [S1]")
+    assert answer.text.startswith(
+        "The documents say March 30, 2020: “The merger agreement was signed on March 30, 2020.” [S1]"
+    )
 
 
 def test_two_part_question_answers_both_parts() -> None:
     passages = [_p("S1", TABLE_MD)]
-    answer = read("What was iPhone revenue in the quarter ended December 31, 2022 and how much did it change?",
-                  passages)
+    answer = read(
+        "What was iPhone revenue in the quarter ended December 31, 2022 and how much did it change?", passages
+    )
     first, second = answer.text.split("\n\n")[:2]
     assert first.startswith("iPhone revenue was $65,775 million in the three months ended December 31, 2022 [S1].")
     assert second.startswith("iPhone revenue was down 8.2%")
@@ -236,15 +245,19 @@ def test_weak_evidence_is_shown_but_marked_unsure() -> None:
     passages = [_p("S1", "The pump motor is made in Germany. Our service team answers calls on weekdays.", "m.pdf", 3)]
     answer = read("How long is the warranty for the pump motor?", passages)
     assert DECLINE_BELOW <= answer.confidence < SURE_AT and not answer.declined
-    assert answer.text.startswith("The closest the documents come: “The pump motor is made in Germany.” [S1] (I'm not "
-                                  "sure this answers the question.)")
+    assert answer.text.startswith(
+        "The closest the documents come: “The pump motor is made in Germany.” [S1] (I'm not "
+        "sure this answers the question.)"
+    )
     _assert_quotes_exact(answer, passages)
     text = "Our warranty team answers calls on weekdays. Coverage details are listed in the appendix."
     weaker = read("What does the warranty cover for the pump motor?", [_p("S1", text, "m.pdf", 3)])
     assert weaker.declined and weaker.quotes == () and weaker.confidence < DECLINE_BELOW
-    assert weaker.text.startswith("The documents don't say anything that answers “What does the warranty cover for "
-                                  "the pump motor?”. The closest passage is about “Our warranty team answers calls on "
-                                  "weekdays.” (m.pdf, p. 3).")
+    assert weaker.text.startswith(
+        "The documents don't say anything that answers “What does the warranty cover for "
+        "the pump motor?”. The closest passage is about “Our warranty team answers calls on "
+        "weekdays.” (m.pdf, p. 3)."
+    )
 
 
 # --------------------------------------------------------------------------- Korean
@@ -258,8 +271,12 @@ def test_korean_value_in_eok_won_is_stated_in_korean() -> None:
 
 
 def test_korean_change_and_million_won_and_dotted_date() -> None:
-    change = read("2020년 3분기 영업이익은 전년 동기 대비 얼마나 감소했나요?", [_p("S1", KO_TABLE, "분기보고서.pdf", 12)])
-    assert change.text.startswith("영업이익은 2019년 3분기 1,500억원에서 2020년 3분기 1,234억원으로 266억원(17.7%) 감소했습니다 [S1]")
+    change = read(
+        "2020년 3분기 영업이익은 전년 동기 대비 얼마나 감소했나요?", [_p("S1", KO_TABLE, "분기보고서.pdf", 12)]
+    )
+    assert change.text.startswith(
+        "영업이익은 2019년 3분기 1,500억원에서 2020년 3분기 1,234억원으로 266억원(17.7%) 감소했습니다 [S1]"
+    )
     balance = read("2020.3.30. 기준 자산총계는 얼마입니까?", [_p("S1", KO_BALANCE, "보고서.pdf", 3)])
     assert balance.text.startswith("2020.3.30. 자산총계는 1,234,567백만원입니다 [S1].")
 
@@ -294,7 +311,9 @@ def test_japanese_value_change_and_triangle_negative() -> None:
     loss = read("2023年3月期の営業利益は？", passages)
     assert loss.text.startswith("2023年3月期の営業利益は-50百万円です [S1]。")  # △50 is a loss
     change = read("売上高は前年比でどのくらい増加しましたか？", passages)
-    assert change.text.startswith("売上高は2022年3月期の1,000百万円から2023年3月期の1,200百万円へ200百万円（20.0%）増加しました [S1]")
+    assert change.text.startswith(
+        "売上高は2022年3月期の1,000百万円から2023年3月期の1,200百万円へ200百万円（20.0%）増加しました [S1]"
+    )
     assert "抽出型" in change.text
 
 
