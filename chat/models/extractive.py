@@ -114,7 +114,7 @@ def split_sentences(text: str) -> list[str]:
     pieces: list[str] = []
     for raw in (part for unit in _units(text) for part in _SENTENCE_END.split(unit)):
         piece = " ".join(raw.split())
-        if pieces and _ends_with_abbreviation(pieces[-1]) and piece:
+        if pieces and piece and _continues(pieces[-1], piece):
             pieces[-1] = pieces[-1] + " " + piece
         elif piece:
             pieces.append(piece)
@@ -163,9 +163,19 @@ def _width(text: str) -> int:
     return len(text) + sum(len(run) for run in _CJK_RUN.findall(text))
 
 
+def _continues(previous: str, piece: str) -> bool:
+    """``piece`` continues ``previous``: the period was an abbreviation's (``U.S.``, ``Dec.``, ``No.``) or a dotted
+    date's (``2020.3.30.``, ``2020. 3. 30.``)."""
+    if _ends_with_abbreviation(previous):
+        return True
+    if re.search(r"(?:^|\s)\d{4}\.(?:\s?\d{1,2}\.){0,1}$", previous) and re.match(r"\d", piece):
+        return True  # 2020. 3. → 30.
+    return bool(re.search(r"\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.$", previous)) and not re.match(r"[A-Z]", piece)
+
+
 def _ends_with_abbreviation(piece: str) -> bool:
-    last = piece.rsplit(" ", 1)[-1].lower()
-    return last in _ABBREVIATIONS or bool(re.fullmatch(r"[a-z]\.", last))
+    last = piece.rsplit(" ", 1)[-1].lower().lstrip("(\"“")
+    return last in _ABBREVIATIONS or bool(re.fullmatch(r"(?:[a-z]\.)+", last))
 
 
 def terms(text: str) -> list[str]:

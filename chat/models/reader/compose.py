@@ -56,7 +56,9 @@ def _plural(subject: str) -> bool:
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
-    if ev.row is not None and ev.row.section:
+    if ev.row is not None and ev.row.section and match_terms(ev.row.section) <= match_terms(ev.row.label):
+        label = ev.row.label  # "Net sales:" above "Total net sales" adds nothing
+    elif ev.row is not None and ev.row.section:
         row_label = ev.row.label
         if re.match(r"[A-Z][a-z]", row_label):
             row_label = row_label[0].lower() + row_label[1:]
@@ -68,6 +70,17 @@ def subject_of(q: Question, ev: Evidence) -> str:
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
     return label
+
+
+def _table_unit(table: Table) -> Unit:
+    """The caption's unit; a table whose other cells show ``$`` is in dollars throughout."""
+    if table.unit.currency:
+        return table.unit
+    for row in table.rows:
+        for cell in row.cells:
+            if cell.startswith(("$", "US$")):
+                return Unit(table.unit.scale, table.unit.word, "$")
+    return table.unit
 
 
 def _value(amount: Amount, unit: Unit, lang: Language) -> str:
@@ -109,7 +122,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    value = _value(amount, table.unit, lang)
+    value = _value(amount, _table_unit(table), lang)
     period = _period(table, ev.col, lang)
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
     if q.kind in ("change", "comparison") and prior is not None:
@@ -128,18 +141,15 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    cur_text, prior_text = _value(current, table.unit, lang), _value(prior, table.unit, lang)
+    unit = _table_unit(table)
+    cur_text, prior_text = _value(current, unit, lang), _value(prior, unit, lang)
     cur_period, prior_period = _period(table, ev.col, lang), _period(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)
     decimals = max(len(current.raw.split(".")[-1]) if "." in current.raw else 0, 0)
     diff = current.value - prior.value
-    diff_amount = Amount(
-        diff, f"{abs(diff):,.{decimals}f}", current.percent, current.currency or prior.currency, current.scale_word
-    )
+    currency = current.currency or prior.currency
     diff_text = _value(
-        Amount(abs(diff), diff_amount.raw, diff_amount.percent, diff_amount.currency, diff_amount.scale_word),
-        table.unit,
-        lang,
+        Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang
     )
     pct_text = f"{abs(pct):.1f}%" if pct is not None else ""
     stated = ev.row.amount(ev.change_col) if ev.change_col >= 0 else None

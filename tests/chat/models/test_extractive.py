@@ -9,6 +9,17 @@ def test_sentence_splitting() -> None:
     assert split_sentences("売上は増加した。利益は減少した。") == ["売上は増加した。", "利益は減少した。"]
     assert split_sentences("Dr. Kim wrote it. It is 3.5 m long.") == ["Dr. Kim wrote it.", "It is 3.5 m long."]
     assert split_sentences("첫째 문장이다. 둘째 문장이다?\n셋째") == ["첫째 문장이다.", "둘째 문장이다?", "셋째"]
+    text = "Apple Inc. sells in the U.S. market since Dec. 31, 2022. Revenue grew 3.5%. No. 5 is new."
+    assert split_sentences(text) == [
+        "Apple Inc. sells in the U.S. market since Dec. 31, 2022.",
+        "Revenue grew 3.5%.",
+        "No. 5 is new.",
+    ]
+    assert split_sentences("기준일은 2020.3.30. 입니다. 이익은 2020. 3. 30. 기준으로 감소했다. 끝.") == [
+        "기준일은 2020.3.30. 입니다.",
+        "이익은 2020. 3. 30. 기준으로 감소했다.",
+        "끝.",
+    ]
     long = "word " * 200
     [clipped] = split_sentences(long)
     assert len(clipped) <= 401 and clipped.endswith("…")
