@@ -74,6 +74,26 @@ def _sentence_citing(answer: str, ref: str) -> str:
     return answer
 
 
+def quoted_line(answer: str, ref: str, source_text: str) -> str:
+    """The last ``> `` line after the answer's first ``[ref]`` (same paragraph) that ``source_text`` holds verbatim.
+
+    The embedded reader quotes a table row under its header this way; the row, not the header, is the quote.
+    """
+    found = ""
+    started = False
+    for line in answer.split("\n"):
+        if not started:
+            started = f"[{ref}]" in line or bool(re.search(r"\[[^\]]*\b" + re.escape(ref) + r"\b[^\]]*\]", line))
+            continue
+        if not line.strip():
+            break
+        if line.startswith(">"):
+            body = re.sub(r"\s*\[[SP]\d+(?:\s*[,;]\s*[SP]\d+)*\]$", "", line[1:].strip())
+            if len(body) >= 8 and body in source_text:
+                found = body
+    return found if len(found) <= QUOTE_CHARS else ""
+
+
 def best_quote(source_text: str, claim: str, *, limit: int = QUOTE_CHARS) -> str:
     """The sentence of ``source_text`` that shares the most words with ``claim`` (trimmed to ``limit``)."""
     sentences = [s.strip() for s in _SENTENCE_RE.split(source_text) if s.strip()]
@@ -143,7 +163,7 @@ def citations_for(answer: str, sources: Mapping[str, Source]) -> list[dict[str, 
         src = sources.get(ref)
         if src is None:
             continue
-        quote = best_quote(src.text, _sentence_citing(answer, ref))
+        quote = quoted_line(answer, ref, src.text) or best_quote(src.text, _sentence_citing(answer, ref))
         page, bbox, lines = place_quote(src, quote)
         item: dict[str, Any] = {
             "ref": ref,

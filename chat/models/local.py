@@ -27,8 +27,10 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chat.core.prompt import LOOKBACK_BLOCKS, SUMMARY_OPEN, PrefixChain, prefix_chain
+from chat.core.stream import Reply, Text, ToolUse, Usage, reply_events
+from chat.core.tools import SEARCH_DOCUMENTS, parse_results, tool_result_text
 from chat.models.extractive import Language, split_sentences
-from chat.models.reader import Answer, Passage, read
 from chat.models.port import (
     PURPOSE_SUMMARY,
     PURPOSE_TITLE,
@@ -37,9 +39,7 @@ from chat.models.port import (
     estimate_request_tokens,
     estimate_tokens,
 )
-from chat.core.prompt import LOOKBACK_BLOCKS, SUMMARY_OPEN, PrefixChain, prefix_chain
-from chat.core.stream import Reply, Text, ToolUse, Usage, reply_events
-from chat.core.tools import SEARCH_DOCUMENTS, parse_results, tool_result_text
+from chat.models.reader import Answer, Passage, read
 
 LOCAL_MODEL_ID = "docchat-local-extractive"
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import itertools
 
 from bench.prompt_cache import simulate_conversation, summarize
-from chat.models.local import LocalModel, PrefixCache, extractive_summary
-from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelRequest
+from chat.core.citations import Source, citations_for
 from chat.core.prompt import SYSTEM_PROMPT, build_request, prefix_chain
 from chat.core.stream import MessageAccumulator
 from chat.core.tools import TOOLS, cited_refs, format_search_results
+from chat.models.local import LocalModel, PrefixCache, extractive_summary, reader_answer
+from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelRequest
 from retrieval.types import Hit
 
 
@@ -210,3 +211,30 @@ async def test_cache_hit_ratio_of_a_20_turn_conversation() -> None:
     ratios = [r.hit_ratio for r in rows]
     assert all(b >= a for a, b in itertools.pairwise(ratios[2:]))  # only grows as history grows
     assert all(r.uncached + r.cache_write < 4000 for r in rows[1:])  # only the new turn is processed fresh
+
+
+async def test_table_chunk_answer_states_the_value_and_a_missing_company_is_declined() -> None:
+    model = LocalModel()
+    table = (
+        "Apple Inc. net sales by category (dollars in millions)\n\n"
+        "| | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 |\n"
+        "|---|---|---|\n| iPhone | $ 65,775 | $ 71,628 |\n| Total net sales | $ 117,154 | $ 123,945 |"
+    )
+    hits = [_hit(4, "Apple Inc. | Q1 2023 Form 10-Q | 4\nThe Company designs smartphones."), _hit(5, table)]
+    text, _ = await _ask(model, "What was Apple's total net sales for the quarter ended December 31, 2022?", hits)
+    assert text.startswith("Total net sales were $117,154 million in the three months ended December 31, 2022 [S2].")
+    assert "> | Total net sales | $ 117,154 | $ 123,945 |" in text and cited_refs(text) == ["S2"]
+    text, _ = await _ask(model, "What was Tesla's revenue in 2022?", hits)
+    assert text.startswith("The documents don't say what Tesla's revenue in 2022 was.") and cited_refs(text) == []
+
+
+def test_the_citation_quote_of_a_table_answer_is_the_row_not_the_header() -> None:
+    table = (
+        "Net sales by category (dollars in millions)\n\n"
+        "| | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 |\n"
+        "|---|---|---|\n| iPhone | $ 65,775 | $ 71,628 |\n| Mac | 7,735 | 10,852 |"
+    )
+    sources = [{"ref": "S1", "document_id": "d", "file_name": "f.pdf", "page": 4, "text": table}]
+    answer = reader_answer("How much did iPhone revenue change year over year?", sources)
+    [citation] = citations_for(answer.text, {"S1": Source("S1", "d", "f.pdf", 4, table)})
+    assert citation["quote"] == "| iPhone | $ 65,775 | $ 71,628 |" == answer.quotes[0][1]
