@@ -139,6 +139,11 @@ _COMPANY = re.compile(
     r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
     r"Holdings)\b\.?"
 )
+#: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow): the company asked about
+_OF_NAME = re.compile(
+    r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[\w&\-]*(?:\s+[A-Z][\w&\-]*){0,3})"
+    r"(?=\s*(?:in\b|during\b|for\b|as of\b|[?,.]|$))"
+)
 _CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
 _KO_VERB = re.compile(
@@ -200,7 +205,17 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         strong.append((m.group(1), m.start(), m.end()))
     for m in _COMPANY.finditer(text):
         strong.append((m.group(1), m.start(), m.end()))
-    strong = [(n, s, e) for n, s, e in strong if n.lower() not in EN_CAPS_GENERIC and n.lower() not in MONTHS]
+    for m in _OF_NAME.finditer(text):
+        if not any(s <= m.start(1) < e for _, s, e in strong):
+            strong.append((m.group(1), m.start(), m.end()))
+    strong = [
+        (n, s, e)
+        for n, s, e in strong
+        if n.lower() not in EN_CAPS_GENERIC
+        and n.lower() not in MONTHS
+        and not find_periods(n)
+        and not re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12])", n)
+    ]
     soft: list[str] = []
     first_word = re.match(r"\s*\S+", text)
     first_end = first_word.end() if first_word else 0
@@ -243,8 +258,15 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
 
 def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
-    body = _EN_LEAD.sub("", body.strip().rstrip("?").strip())
+    body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
+    body = _EN_LEAD.sub("", body.rstrip("?").strip())
     body = _EN_FILLER.sub(" ", body)
+    body = re.sub(
+        r"\((?:[^()]*\b(?:in|usd|dollars?|millions?|billions?|thousands?|percent|%)\b[^()]*)\)",
+        " ",
+        body,
+        flags=re.IGNORECASE,
+    )
     body = re.sub(r"[?,;:]", " ", body)
     for _ in range(3):
         body = _EN_EDGE.sub("", " ".join(body.split()))
@@ -313,13 +335,33 @@ _EN_SPLIT = re.compile(r"(?<=\?)\s+(?=\S)|,?\s+and\s+(?=(?:what|how|when|who|whi
 _CJK_SPLIT = re.compile(r"(?<=[?？])\s*(?=\S)|\s+그리고\s+|、また")
 
 
+_EN_ASK = re.compile(
+    r"^(?:(?:and|so|also|then)\s+)?(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|"
+    r"do|does|did|can|could|has|have|had|will|would|should)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_ask(piece: str, lang: Language) -> bool:
+    """A question (ends with "?" or opens with a wh-word / auxiliary), not an instruction around one."""
+    if piece.rstrip().endswith(("?", "？")):
+        return True
+    if lang == "en":
+        return bool(_EN_ASK.match(piece))
+    return any(cue in piece for cue in (*KO_CUES, *JA_CUES))
+
+
 def analyze(text: str) -> Question:
     """The question's analysis; ``parts`` holds each ask of a two-part question (else empty)."""
     lang = detect_language(text)
     clean = " ".join(text.split())
     splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
     pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
+    asks = [p for p in pieces if _is_ask(p, lang)]
+    if asks and len(asks) < len(pieces):
+        clean = " ".join(asks)  # "… ? Give a response based on the cash flow statement." — an instruction, no ask
     whole = _one(clean, lang)
+    pieces = asks
     if len(pieces) < 2:
         return whole
     parts: list[Question] = []
