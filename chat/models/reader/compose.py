@@ -11,7 +11,7 @@ import re
 
 from chat.models.extractive import Language, terms
 from chat.models.reader.evidence import Evidence
-from chat.models.reader.numbers import Amount, Unit, format_amount, korean_won, percent_change
+from chat.models.reader.numbers import Amount, Unit, decimals_of, format_amount, korean_won, percent_change
 from chat.models.reader.question import Question
 from chat.models.reader.tables import Table, column_text
 from chat.models.reader.text import display, match_terms
@@ -145,24 +145,32 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     cur_text, prior_text = _value(current, unit, lang), _value(prior, unit, lang)
     cur_period, prior_period = _period(table, ev.col, lang), _period(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)
-    decimals = max(len(current.raw.split(".")[-1]) if "." in current.raw else 0, 0)
+    decimals = max(decimals_of(current.raw), decimals_of(prior.raw))
     diff = current.value - prior.value
     currency = current.currency or prior.currency
     diff_text = _value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang
     )
     pct_text = f"{abs(pct):.1f}%" if pct is not None else ""
+    if current.percent and prior.percent:  # a rate's change is in points, not a percent of a percent
+        points = f"{abs(diff):.{max(decimals, 1)}f}"
+        pct_text = {"ko": f"{points}%p", "ja": f"{points}ポイント", "zh": f"{points}个百分点"}.get(
+            lang, f"{points} percentage points"
+        )
+        diff_text = pct_text
     stated = ev.row.amount(ev.change_col) if ev.change_col >= 0 else None
     if lang == "ko":
         verb = "증가" if diff > 0 else "감소" if diff < 0 else "변동 없음"
-        how = f"{diff_text}({pct_text}) {verb}했습니다" if diff else "변동이 없습니다"
+        amount_part = diff_text if diff_text == pct_text else f"{diff_text}({pct_text})"
+        how = f"{amount_part} {verb}했습니다" if diff else "변동이 없습니다"
         return (
             f"{subject}{josa(subject, '은는')} {prior_period} {prior_text}에서 {cur_period} {cur_text}"
             f"{josa(cur_text, '으로')} {how} [{ref}] (표의 두 수치로 계산)."
         )
     if lang in ("ja", "zh"):
         verb = "増加" if diff > 0 else "減少" if diff < 0 else "横ばい"
-        how = f"{diff_text}（{pct_text}）{verb}しました" if diff else "変わりませんでした"
+        amount_part = diff_text if diff_text == pct_text else f"{diff_text}（{pct_text}）"
+        how = f"{amount_part}{verb}しました" if diff else "変わりませんでした"
         return (
             f"{subject}は{prior_period}の{prior_text}から{cur_period}の{cur_text}へ{how} [{ref}]（表の数値から計算）。"
         )
@@ -170,9 +178,10 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     direction = "up" if diff > 0 else "down" if diff < 0 else "unchanged"
     change = f"{direction} {pct_text}" if diff and pct_text else direction
     extra = f"; the table shows {ev.row.cells[ev.change_col]}" if stated is not None else ""
+    computed = "computed from the table" + ("" if diff_text == pct_text else f": a difference of {diff_text}")
     return (
         f"{_cap(subject)} {verb} {change}: {cur_text} {cur_period} vs {prior_text} {prior_period} [{ref}] "
-        f"(computed from the table: a difference of {diff_text}{extra})."
+        f"({computed}{extra})."
     )
 
 

@@ -77,7 +77,7 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ),
 )
 _KO_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
-    ("change", re.compile(r"증가|감소|증감|변동|변화|늘었|줄었|성장|상승|하락|대비")),
+    ("change", re.compile(r"증가|감소|증감|변(?:동|화|했|하)|달라졌|늘었|줄었|성장|상승|하락|대비")),
     ("comparison", re.compile(r"비교|차이|더\s?(?:많|크|높|적|작|낮)")),
     (
         "date",

@@ -334,3 +334,20 @@ def test_japanese_sentence_quote_is_a_whole_sentence() -> None:
     answer = read("保証期間は何ヶ月ですか？", [_p("S1", text, "manual.pdf", 1)])
     assert answer.text.startswith("資料によると24ヶ月です：「保証期間は納品から24ヶ月です。」 [S1]")
     assert answer.quotes == (("S1", "保証期間は納品から24ヶ月です。"),)
+
+
+def test_a_change_of_a_rate_is_in_percentage_points() -> None:
+    text = (
+        "Gross margin percentage\n| | 2023 | 2022 |\n|---|---|---|\n| Products gross margin | 36.0 % | 34.5 % |\n"
+        "| Services gross margin | 70.5 % | 72.0 % |"
+    )
+    answer = read("How did the products gross margin change from 2022 to 2023?", [_p("S1", text)])
+    assert answer.text.startswith(
+        "Products gross margin was up 1.5 percentage points: 36.0% in 2023 vs 34.5% in 2022 "
+        "[S1] (computed from the table)."
+    )
+    ko = read(
+        "서비스 매출총이익률은 얼마나 변했나요?",
+        [_p("S1", text.replace("Services gross margin", "서비스 매출총이익률"))],
+    )
+    assert "1.5%p 감소했습니다 [S1]" in ko.text.splitlines()[0]
