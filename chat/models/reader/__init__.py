@@ -2,16 +2,18 @@
 
 ``read(question, passages)`` analyses the question (``question``), gathers evidence from the passages
 (``evidence``: table cells, key-value fields, sentences), and either composes an answer (``compose``: a direct
-first sentence with its citation, then the exact supporting quote) or declines (``decline``: the documents
-don't say, the closest passage named, nothing cited). Pure functions, no I/O.
+first sentence with its citation, then the exact supporting quote; ``compare`` for two line items) or declines
+(``decline``: the documents don't say, the closest passage named, nothing cited). A two-part question gets both
+parts answered. Pure functions, no I/O; ``Answer.quotes`` gives each citation's exact quoted text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
-from chat.models.reader.decline import SURE_AT, decline, should_decline
+from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze
@@ -33,6 +35,10 @@ def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
 
 
 def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float]:
+    if q.kind == "comparison" and len(q.periods) < 2 and not missing_names(q, passages):
+        compared = compare(q, passages)
+        if compared is not None:
+            return compared[0], compared[1], False, 1.0
     ranked = gather(q, passages)
     best = ranked[0] if ranked else None
     if should_decline(q, best, passages):

@@ -72,7 +72,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
     return label
 
 
-def _table_unit(table: Table) -> Unit:
+def table_unit(table: Table) -> Unit:
     """The caption's unit; a table whose other cells show ``$`` is in dollars throughout."""
     if table.unit.currency:
         return table.unit
@@ -83,21 +83,21 @@ def _table_unit(table: Table) -> Unit:
     return table.unit
 
 
-def _value(amount: Amount, unit: Unit, lang: Language) -> str:
+def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:
     if lang == "ko" and unit.word == "억원" and not amount.scale_word and abs(amount.value) >= 10_000:
         text = korean_won(abs(amount.value) * 1e8)
         return ("-" if amount.value < 0 else "") + text
     return format_amount(amount, unit, lang)
 
 
-def _period(table: Table, col: int, lang: Language) -> str:
+def period_phrase(table: Table, col: int, lang: Language) -> str:
     spoken = column_text(table, col)
     if lang != "en" or not spoken:
         return " ".join(table.columns[col].header.replace(" / ", " ").split())
     return spoken if spoken.startswith("as of") else f"in {spoken}"
 
 
-def _table_quote(ev: Evidence) -> list[str]:
+def table_quote(ev: Evidence) -> list[str]:
     table, text = ev.table, ev.passage.text
     assert table is not None
     lines: list[str] = []
@@ -122,8 +122,8 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    value = _value(amount, _table_unit(table), lang)
-    period = _period(table, ev.col, lang)
+    value = spoken_value(amount, table_unit(table), lang)
+    period = period_phrase(table, ev.col, lang)
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
     if q.kind in ("change", "comparison") and prior is not None:
         return _change_sentence(q, ev, subject, amount, prior)
@@ -141,14 +141,14 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    unit = _table_unit(table)
-    cur_text, prior_text = _value(current, unit, lang), _value(prior, unit, lang)
-    cur_period, prior_period = _period(table, ev.col, lang), _period(table, ev.prior_col, lang)
+    unit = table_unit(table)
+    cur_text, prior_text = spoken_value(current, unit, lang), spoken_value(prior, unit, lang)
+    cur_period, prior_period = period_phrase(table, ev.col, lang), period_phrase(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)
     decimals = max(decimals_of(current.raw), decimals_of(prior.raw))
     diff = current.value - prior.value
     currency = current.currency or prior.currency
-    diff_text = _value(
+    diff_text = spoken_value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang
     )
     pct_text = f"{abs(pct):.1f}%" if pct is not None else ""
@@ -239,7 +239,7 @@ def compose(
             lead = _cell_sentence(q, best)
         else:
             lead = _field_sentence(q, best)
-        quote_lines = _table_quote(best) if best.kind == "cell" else [display(best.quote_text)]
+        quote_lines = table_quote(best) if best.kind == "cell" else [display(best.quote_text)]
         lines = [lead, *(("> " + line).rstrip() for line in quote_lines)]
     for ev in supporting:
         lines.append(f"> {display(ev.quote_text)} [{ev.passage.ref}]")

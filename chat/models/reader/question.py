@@ -78,7 +78,7 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 )
 _KO_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("change", re.compile(r"증가|감소|증감|변(?:동|화|했|하)|달라졌|늘었|줄었|성장|상승|하락|대비")),
-    ("comparison", re.compile(r"비교|차이|더\s?(?:많|크|높|적|작|낮)")),
+    ("comparison", re.compile(r"비교|차이|더\s?(?:많|크|큰|높|적|작|낮)")),
     (
         "date",
         re.compile(r"언제|날짜|일자|며칠|몇\s?년|몇\s?월|연도|년도|시기|시점|(?:날|해|때)(?:은|는|이|가)?\s*\??$"),

@@ -351,3 +351,20 @@ def test_a_change_of_a_rate_is_in_percentage_points() -> None:
         [_p("S1", text.replace("Services gross margin", "서비스 매출총이익률"))],
     )
     assert "1.5%p 감소했습니다 [S1]" in ko.text.splitlines()[0]
+
+
+def test_comparison_of_two_line_items_from_the_cited_cells() -> None:
+    answer = read(
+        "Which was higher, Mac or iPad net sales in the quarter ended December 31, 2022?", [_p("S1", TABLE_MD)]
+    )
+    assert answer.text.startswith(
+        "iPad ($9,396 million) was higher than Mac ($7,735 million) in the three months "
+        "ended December 31, 2022 [S1] (compared from the table)."
+    )
+    assert answer.quotes == (("S1", "| iPad | 9,396 | 7,248 | 30 % |"), ("S1", "| Mac | 7,735 | 10,852 | (29)% |"))
+    ko = read("영업이익과 당기순이익 중 어느 것이 더 큰가요?", [_p("S1", KO_TABLE, "분기보고서.pdf")])
+    assert ko.text.startswith("2020년 3분기 영업이익(1,234억원)이 당기순이익(900억원)보다 큽니다 [S1].")
+    ja = read("売上高と営業利益を比較してください。", [_p("S1", JA_TABLE, "決算短信.pdf")])
+    assert ja.text.startswith("2023年3月期の売上高（1,200百万円）は営業利益（-50百万円）より大きいです [S1]。")
+    missing = read("Compare iPad and Mac net sales.", [_p("S1", TABLE_FLAT)])  # no iPad row: no comparison
+    assert "higher than" not in missing.text and "iPad" not in missing.text.splitlines()[0]
