@@ -56,8 +56,13 @@ def _plural(subject: str) -> bool:
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
-    if ev.row is not None and ev.row.section and match_terms(ev.row.section) <= match_terms(ev.row.label):
-        label = ev.row.label  # "Net sales:" above "Total net sales" adds nothing
+    section_terms = match_terms(ev.row.section) if ev.row is not None else set()
+    if (
+        ev.row is not None
+        and ev.row.section
+        and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms))
+    ):
+        label = ev.row.label  # "Net sales:" / "Operating expenses:" name the measure, not a qualifier
     elif ev.row is not None and ev.row.section:
         row_label = ev.row.label
         if re.match(r"[A-Z][a-z]", row_label):

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from chat.models.extractive import Language
 from chat.models.reader.compose import josa
 from chat.models.reader.evidence import Evidence
+from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 
@@ -42,12 +43,7 @@ _EN_INDIRECT = re.compile(
 
 def missing_names(q: Question, passages: Sequence[Passage]) -> list[str]:
     """Strong names of ``q`` that no passage mentions (text or file name)."""
-    out: list[str] = []
-    for name in q.strong_names:
-        needle = name.lower()
-        if not any(needle in p.text.lower() or needle in p.file_name.lower() for p in passages):
-            out.append(name)
-    return out
+    return [name for name in q.strong_names if not any(mentions(name, p) for p in passages)]
 
 
 def should_decline(q: Question, best: Evidence | None, passages: Sequence[Passage]) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
@@ -65,8 +66,7 @@ def _weights(passages: Sequence[Passage], q: Question) -> dict[str, float]:
 
 
 def _present(name: str, passage: Passage) -> bool:
-    needle = name.lower()
-    return needle in passage.text.lower() or needle in passage.file_name.lower()
+    return mentions(name, passage)
 
 
 def name_factor(q: Question, passage: Passage) -> float:
@@ -91,6 +91,11 @@ def _column_period_score(q: Question, table: Table, col: int) -> float:
 
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
     focus = set(q.focus_terms or q.terms)
+    row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
+    for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
+        name_terms = match_terms(name)
+        if name_terms and name_terms <= row_words:
+            focus |= name_terms
     caption_terms = match_terms(table.caption)
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)

@@ -26,6 +26,7 @@ _VALUE_TOKEN = re.compile(
 _CHANGE_HEADER = re.compile(
     r"change|chg|increase|decrease|variance|yoy|%|증감|변동|증가율|増減|前年比|伸び率", re.IGNORECASE
 )
+_TOTAL_ROW = re.compile(r"(?i)^(?:total|합계|총계|計|合計)\b|(?:합계|총계|合計|計)$")
 MAX_LABEL_CHARS = 80
 MAX_HEADER_LINES = 8
 
@@ -63,7 +64,7 @@ def _cells(line: str) -> list[str]:
     inner = line.strip()
     inner = inner[1:] if inner.startswith("|") else inner
     inner = inner[:-1] if inner.endswith("|") else inner
-    return [c.strip() for c in inner.split("|")]
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
 
 
 def _column(header: str, caption_span: int | None) -> Column:
@@ -121,6 +122,8 @@ def markdown_tables(text: str) -> list[Table]:
                 section = label.rstrip(":： ").strip()
                 continue
             rows.append(Row(label, section, tuple(values), (s, e)))
+            if _TOTAL_ROW.match(label):
+                section = ""  # "Total operating expenses" closes the "Operating expenses:" block
         if columns and rows:
             header = (block[0][0], block[0][1]) if has_sep else None
             tables.append(Table(caption, unit, columns, tuple(rows), header, True))
@@ -175,6 +178,8 @@ def flattened_tables(text: str) -> list[Table]:
             parsed = split_row(line) if not line.startswith("|") else None
             if parsed is not None:
                 rows.append((parsed[0], section, parsed[1], (s, e)))
+                if _TOTAL_ROW.match(parsed[0]):
+                    section = ""
             elif _is_section(line):
                 section = line.rstrip(":： ")
             else:

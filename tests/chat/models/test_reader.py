@@ -282,11 +282,11 @@ def test_korean_change_and_million_won_and_dotted_date() -> None:
 
 
 def test_korean_decline_names_what_is_missing() -> None:
-    passages = [_p("S1", KO_TABLE, "분기보고서.pdf", 12)]
+    passages = [_p("S1", KO_TABLE, "삼성전자_분기보고서.pdf", 12)]
     missing_company = read("테슬라의 2020년 매출액은?", passages)
     assert missing_company.declined
     assert missing_company.text.startswith("문서에서 테슬라의 2020년 매출액을 찾을 수 없습니다.")
-    assert "(분기보고서.pdf, 12쪽)" in missing_company.text and "[S" not in missing_company.text
+    assert "(삼성전자_분기보고서.pdf, 12쪽)" in missing_company.text and "[S" not in missing_company.text
     missing_period = read("2018년 매출액은 얼마인가요?", passages)
     assert missing_period.declined and missing_period.text.startswith("문서에서 2018년 매출액을 찾을 수 없습니다.")
 
@@ -318,10 +318,10 @@ def test_japanese_value_change_and_triangle_negative() -> None:
 
 
 def test_japanese_decline_and_receipt() -> None:
-    passages = [_p("S1", JA_TABLE, "決算短信.pdf", 2)]
+    passages = [_p("S1", "トヨタ自動車株式会社\n" + JA_TABLE, "決算短信.pdf", 2)]
     answer = read("テスラの2022年の売上高は？", passages)
     assert answer.declined and answer.text.startswith("資料にはテスラの2022年の売上高の記載が見つかりません。")
-    assert "（決算短信.pdf、2ページ）" in answer.text
+    assert "（決算短信.pdf、2ページ）" in answer.text and "[S" not in answer.text
     receipt = "コンビニ 新宿店\n2023年5月1日 14:05\n小計 ¥1,100\n消費税 ¥100\n合計 ¥1,200\nお預り ¥2,000\nお釣り ¥800"
     total = read("合計金額はいくらですか？", [_p("S1", receipt, "レシート.jpg", 1)])
     assert total.text.startswith("合計は¥1,200です [S1]。")
@@ -368,3 +368,30 @@ def test_comparison_of_two_line_items_from_the_cited_cells() -> None:
     assert ja.text.startswith("2023年3月期の売上高（1,200百万円）は営業利益（-50百万円）より大きいです [S1]。")
     missing = read("Compare iPad and Mac net sales.", [_p("S1", TABLE_FLAT)])  # no iPad row: no comparison
     assert "higher than" not in missing.text and "iPad" not in missing.text.splitlines()[0]
+
+
+def test_a_company_missing_from_passages_that_name_no_one_is_answered_with_a_caution() -> None:
+    # a table chunk names no company: its absence proves nothing, so the answer says so instead of declining
+    table = TABLE_MD.replace("Apple Inc.\n", "")
+    passages = [_p("S1", table, "q1-report.pdf")]
+    answer = read("What was Acme's total net sales for the quarter ended December 31, 2022?", passages)
+    assert answer.text.startswith("Total net sales were $117,154 million")
+    assert "(The passages don't name Acme; what they say comes from q1-report.pdf.)" in answer.text
+    named = read("What was Acme's total net sales?", [_p("S1", TABLE_MD, "q1-report.pdf")])  # names Apple Inc.
+    assert named.declined and "None of the passages found mentions Acme." in named.text
+    ticker = read("What was Apple's total net sales?", [_p("S1", table, "2023 Q1 AAPL.pdf")])
+    assert not ticker.declined and "don't name" not in ticker.text  # the file name's ticker is Apple's
+    other = read("What was Tesla's total net sales?", [_p("S1", table, "2023 Q1 AAPL.pdf")])
+    assert other.declined  # … and another company's
+
+
+def test_a_named_segment_the_rows_carry_picks_its_section() -> None:
+    passages = [_p("S1", SEGMENTS_FLAT, "Apple 10-Q Q3 2023.pdf", 14)]
+    for question in (
+        "What was the operating income of Greater China for the three months ended July 1, 2023?",
+        "What was Greater China's operating income in the three months ended July 1, 2023?",
+    ):
+        answer = read(question, passages)
+        assert answer.text.startswith(
+            "Greater China operating income was $6,000 million in the three months ended July 1, 2023 [S1]."
+        ), question

@@ -251,6 +251,11 @@ def test_markdown_table_with_caption_unit_header_and_change_column() -> None:
     assert amount is not None and amount.value == -8 and amount.percent
 
 
+def test_escaped_pipes_stay_inside_their_cell() -> None:
+    [table] = find_tables("| Item | 2022 |\n|---|---|\n| A \\| B segment | 1,234 |")
+    assert table.rows[0].label == "A | B segment" and table.rows[0].cells == ("1,234",)
+
+
 def test_flattened_table_with_multi_line_header_sections_and_footer() -> None:
     text = (
         "information by reportable segment (in millions):\nThree Months Ended\nDecember 31,\n2022\nDecember 25,\n2021\n"
