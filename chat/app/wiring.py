@@ -20,8 +20,6 @@ from store.errors import ConfigError
 
 
 class Component(Protocol):
-    def route_handlers(self) -> list[Any]: ...
-
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -35,8 +33,15 @@ class Services:
 
     def route_handlers(self) -> list[Any]:
         out: list[Any] = []
-        for comp in self.components.values():
-            out.extend(comp.route_handlers())
+        for name, comp in self.components.items():
+            if name == "chat":  # ChatService owns no routes: the app lists the chat handlers
+                from chat.app.chat_routes import ROUTES
+
+                out.extend(ROUTES)
+                continue
+            handlers = getattr(comp, "route_handlers", None)
+            if handlers is not None:
+                out.extend(handlers())
         return out
 
     def token_verifier(self) -> Callable[[str], str]:
@@ -76,8 +81,8 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
 
     ``model`` replaces the configured chat model (tests and benchmarks pass a double).
     """
-    from chat.models.port import build_chat_model
     from chat.core.service import ChatService
+    from chat.models.factory import build_chat_model
     from ingest.service import build_ingest_service
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
