@@ -24,18 +24,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chat.core.prompt import SYSTEM_PROMPT
+from chat.core.tools import TOOLS
 from chat.models.bedrock import COMPACTION_BETA, COMPACTION_EDIT
-from chat.models.port import (
-    PURPOSE_SUMMARY,
-    ChatModel,
-    ModelRequest,
+from chat.models.port import PURPOSE_SUMMARY, ChatModel, ModelRequest
+from chat.models.tokens import (
     estimate_block_tokens,
     estimate_message_tokens,
     estimate_tokens,
     estimate_tools_tokens,
 )
-from chat.core.prompt import SUMMARY_CLOSE, SUMMARY_OPEN, SYSTEM_PROMPT
-from chat.core.tools import TOOLS, parse_results, tool_result_text
+from chat.models.tool_format import SUMMARY_CLOSE, SUMMARY_OPEN, parse_results, tool_result_text
 from store.blocks import assert_pairs_ok, trim_to_valid_window
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput

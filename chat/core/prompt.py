@@ -12,7 +12,7 @@ Requests are laid out tools → system → messages — the order the cache pref
 Serialisation is byte-stable: sorted tools, no timestamps in the system prompt, ``None``
 fields left out, ``separators=(",", ":")``, ``ensure_ascii=False``, ``cache_control``
 markers excluded from the cached-prefix bytes. ``prefix_chain`` computes a digest and a
-token estimate at every block boundary (what the ``LocalModel``'s simulated cache keys on).
+token estimate at every block boundary (what the prompt-cache simulator in ``bench.prompt_cache`` keys on).
 """
 
 from __future__ import annotations
@@ -24,15 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chat.models.port import ModelRequest, estimate_block_tokens, estimate_tokens
+from chat.models.port import ModelRequest
+from chat.models.tokens import estimate_block_tokens, estimate_tokens
 from store.config import Settings
 
 Block = dict[str, Any]
 Message = dict[str, Any]
 
-#: Opens the text block that carries a conversation summary (``chat.core.context``) in the first kept user turn.
-SUMMARY_OPEN = "<conversation_summary>"
-SUMMARY_CLOSE = "</conversation_summary>"
 MAX_BREAKPOINTS = 4
 LOOKBACK_BLOCKS = 20
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
@@ -301,6 +299,3 @@ def prefix_chain(request: ModelRequest, *, seed: str = "") -> PrefixChain:
             breakpoints.append(i)
     return PrefixChain(tuple(digests), tuple(tokens), tuple(breakpoints))
 
-
-def breakpoint_chain_indices(request: ModelRequest) -> list[int]:
-    return list(prefix_chain(request).breakpoints)

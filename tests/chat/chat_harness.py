@@ -22,9 +22,9 @@ import httpx
 import uvicorn
 
 from chat.app.factory import create_app
+from chat.app.wiring import Services
 from chat.core.events import SSEParser
 from chat.core.service import ChatService
-from chat.app.wiring import Services
 from retrieval.types import BBox, Hit, SearchFilter
 from store.blobs import FileBlobStore
 from store.config import Settings

@@ -248,7 +248,8 @@ async def test_retry_of_a_stored_but_unanswered_turn_is_answered_once(tmp_path: 
 async def test_long_conversation_is_summarised_and_never_exceeds_the_window(tmp_path: Path) -> None:
     from chat.core.context import SUMMARY_OPEN
     from chat.core.history import SUMMARY_SK
-    from chat.models.port import PURPOSE_SUMMARY, estimate_request_tokens
+    from chat.models.port import PURPOSE_SUMMARY
+    from chat.models.tokens import estimate_request_tokens
 
     window = 6000
     answers: list[ModelRequest] = []

@@ -13,11 +13,12 @@ from chat.core.context import (
     safe_cuts,
     with_summary,
 )
+from chat.core.prompt import SYSTEM_PROMPT, build_request
+from chat.core.tools import TOOLS
 from chat.models.local import LocalModel
 from chat.models.port import PURPOSE_SUMMARY, ModelRequest
-from chat.core.prompt import SUMMARY_OPEN, SYSTEM_PROMPT, build_request
 from chat.models.scripted import Fail, Reply, ScriptedModel, Text, ToolUse, reply_events
-from chat.core.tools import TOOLS, format_search_results
+from chat.models.tool_format import SUMMARY_OPEN, format_search_results
 from retrieval.types import Hit
 from store.blocks import assert_pairs_ok
 from store.config import Settings

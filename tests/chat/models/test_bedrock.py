@@ -7,11 +7,13 @@ from collections.abc import Iterator
 import anthropic
 import pytest
 
-from chat.models.bedrock import COMPACTION_BETA, BedrockModel, build_bedrock_client, model_supports_compaction
-from chat.models.port import ModelRequest, build_chat_model
 from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.stream import MessageAccumulator, Reply, Text, Thinking, ToolUse, Usage, reply_events
 from chat.core.tools import TOOLS
+from chat.models.accumulator import MessageAccumulator
+from chat.models.bedrock import COMPACTION_BETA, BedrockModel, build_bedrock_client, model_supports_compaction
+from chat.models.factory import build_chat_model
+from chat.models.port import ModelRequest
+from chat.models.replies import Reply, Text, Thinking, ToolUse, Usage, reply_events
 from store.config import Settings
 from store.errors import Throttled, UpstreamError
 from tests.chat.fake_bedrock import ExceptionFrame, FakeBedrock
