@@ -211,6 +211,4 @@ def test_layering(importer: str, forbidden: tuple[str, ...]) -> None:
         for target in targets
         if any(_within(target, f) for f in forbidden)
     )
-    assert not bad, f"{importer} may not import {', '.join(forbidden)}:\n" + "\n".join(
-        f"  {m} -> {t}" for m, t in bad
-    )
+    assert not bad, f"{importer} may not import {', '.join(forbidden)}:\n" + "\n".join(f"  {m} -> {t}" for m, t in bad)

@@ -38,6 +38,7 @@ from store.logging import get_logger
 
 log = get_logger(__name__)
 
+
 class Agent:
     """Answers one user turn; publishes SSE events into a ``Generation``."""
 

@@ -298,4 +298,3 @@ def prefix_chain(request: ModelRequest, *, seed: str = "") -> PrefixChain:
         if marked:
             breakpoints.append(i)
     return PrefixChain(tuple(digests), tuple(tokens), tuple(breakpoints))
-

@@ -111,4 +111,3 @@ class BedrockModel:
 def _uses_compaction(request: ModelRequest) -> bool:
     edits = (request.context_management or {}).get("edits") or []
     return any(isinstance(e, dict) and e.get("type") == COMPACTION_EDIT for e in edits)
-
