@@ -2,10 +2,10 @@
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
 of the user; a ``project_id`` argument must be one of them). ``read_page`` goes through
-``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document. Each source a tool returns is
-numbered (``S<n>``/``P<n>``, unique across the conversation) and remembered in a ``RefBook`` so the
-answer's citations can be resolved. A failing tool becomes an ``is_error`` tool_result with a reason
-the model can read; nothing else of the failure reaches it.
+``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document. Each
+source a tool returns is numbered (``S<n>``/``P<n>``, unique across the conversation) and
+remembered in a ``RefBook`` so the answer's citations can be resolved. A failing tool becomes an
+``is_error`` tool_result with a reason the model can read; nothing else of the failure reaches it.
 """
 
 from __future__ import annotations
