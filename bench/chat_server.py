@@ -179,7 +179,9 @@ async def bench_first_text(runs: int = 30, history_turns: int = 200) -> dict[str
         chat = ChatService(
             settings=settings, sessions=sessions, model=model, retriever=retriever, ingest=_BenchIngest()
         )
-        app = create_app(settings, services=Services(settings=settings, components={"chat": chat}))
+        services = Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start],
+                            on_stop=[chat.stop])
+        app = create_app(settings, services=services)
         sid = sessions.create_session("bench", "bench")
         for role, blocks in _history(history_turns):
             sessions.append_message(sid, role, blocks)

@@ -231,7 +231,9 @@ async def bench_concurrent(
         sessions = open_session_store(settings)
         model = ScriptedModel(lambda req: Reply(Text("tok " * tokens, chunk=4)), delay=1.0 / rate)
         chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=None, ingest=_BenchIngest())
-        app = create_app(settings, services=Services(settings=settings, components={"chat": chat}))
+        services = Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start],
+                            on_stop=[chat.stop])
+        app = create_app(settings, services=services)
         sids = [sessions.create_session("bench", f"s{i}") for i in range(streams)]
         from chat.app.server import tune_gc
 

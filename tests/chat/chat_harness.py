@@ -22,9 +22,9 @@ import httpx
 import uvicorn
 
 from chat.app.factory import create_app
+from chat.app.wiring import Services
 from chat.core.events import SSEParser
 from chat.core.service import ChatService
-from chat.app.wiring import Services
 from retrieval.types import BBox, Hit, SearchFilter
 from store.blobs import FileBlobStore
 from store.config import Settings
@@ -162,7 +162,8 @@ class Harness:
     model: Any
 
     def app(self) -> Any:
-        services = Services(settings=self.settings, components={"ingest": self.ingest, "chat": self.chat})
+        services = Services(settings=self.settings, dependencies={"chat": self.chat}, on_start=[self.chat.start],
+                            on_stop=[self.chat.stop])
         return create_app(self.settings, services=services)
 
 
