@@ -48,7 +48,8 @@ def chat_app(settings: Any, chat: Any) -> Any:
     from chat.app.factory import create_app
     from chat.app.wiring import Services
 
-    return create_app(settings, services=Services(settings=settings, components={"chat": chat}))
+    services = Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop])
+    return create_app(settings, services=services)
 
 
 class BenchIngest:

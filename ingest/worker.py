@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Callable
 from typing import Literal
 
+from ingest.jobs import enqueue
 from ingest.pipeline import ClaimLost, Pipeline
 from ingest.queue import PRIORITIES, JobQueue, Message, Priority
 from store.config import Settings
@@ -200,9 +201,8 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
     cursor: str | None = None
     while True:
         page = store.list_by_status("in_progress", limit=100, cursor=cursor)
-        for step in page.items:
-            wid = str(step["PK"]).removeprefix("WF#")
-            did = str(step.get("document_id"))
+        for ref in page.items:
+            wid, did = ref.workflow_id, ref.document_id
             wf = store.workflow_item(did, wid) or {}
             if wf.get("status") != "in_progress":
                 continue
@@ -218,10 +218,8 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
                         "(the worker crashed or ran out of memory on this document)"))
                     log.warning("workflow_abandoned", workflow_id=wid, attempts=claim.attempts - 1)
                 continue
-            pages = int(data.get("page_count") or 0)
-            prio: Priority = "high" if pages <= settings.small_document_pages else "low"
-            queue.send({"workflow_id": wid, "document_id": did, "project_id": data.get("project_id")},
-                       priority=prio)
+            enqueue(queue, settings, workflow_id=wid, document_id=did, project_id=data.get("project_id"),
+                    page_count=int(data.get("page_count") or 0))
             requeued += 1
             log.warning("workflow_requeued", workflow_id=wid)
         if page.cursor is None:

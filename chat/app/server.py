@@ -7,8 +7,8 @@ import gc
 import uvicorn
 
 from chat.app.factory import create_app
-from ingest.cli import limit_malloc_arenas
 from store.config import Settings
+from store.process import limit_malloc_arenas
 
 
 def tune_gc(gen0_threshold: int) -> None:

@@ -19,8 +19,8 @@ from typing import Any, TextIO
 
 import httpx
 
+from chat.cli.api_client import base_url, check_response
 from chat.core.events import SSEParser
-from ingest.api_client import base_url, check_response
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput, NotFound
 

@@ -68,7 +68,7 @@ def _cmd_eval_retrieval(args: argparse.Namespace) -> int:
 
 
 def _cmd_ingest(args: argparse.Namespace) -> int:
-    from ingest.cli import run_ingest
+    from chat.cli.ingest import run_ingest
 
     return run_ingest(_settings(args), args.files, project=args.project, url=args.url, token=args.token,
                       user=args.user, language=args.language)

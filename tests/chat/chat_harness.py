@@ -57,19 +57,10 @@ class Doc:
 
 @dataclass
 class FakeIngest:
-    """The slice of ``IngestService`` that chat uses, with ownership rules (not yours → NotFound)."""
+    """The slice of ingest that chat uses (``chat.core.ports.DocumentReader``), with ownership rules (not yours → NotFound)."""
 
     projects: dict[str, str] = field(default_factory=dict)  # project_id -> owner
     docs: dict[str, Doc] = field(default_factory=dict)
-
-    def route_handlers(self) -> list[Any]:
-        return []
-
-    async def start(self) -> None:
-        pass
-
-    async def stop(self) -> None:
-        pass
 
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         if self.projects.get(project_id) != user_id:
@@ -162,7 +153,8 @@ class Harness:
     model: Any
 
     def app(self) -> Any:
-        services = Services(settings=self.settings, components={"ingest": self.ingest, "chat": self.chat})
+        services = Services(settings=self.settings, dependencies={"chat": self.chat}, on_start=[self.chat.start],
+                            on_stop=[self.chat.stop])
         return create_app(self.settings, services=services)
 
 
