@@ -172,7 +172,7 @@ def test_blob_store_adapter_calls_are_all_granted(role: str, default) -> None:
 
 
 def test_job_queue_adapter_calls_are_granted_to_the_worker(default) -> None:
-    ops = _called("ingest/queue.py", r'_call\(\s*"([a-z_]+)"')
+    ops = _called("ingest/queue_sqs.py", r'_call\(\s*"([a-z_]+)"')
     assert {"receive_message", "delete_message", "change_message_visibility"} <= ops
     assert {f"sqs:{_pascal(op)}" for op in ops} <= _granted(default, "WorkerTaskRole", "sqs:")
     api = _granted(default, "ApiTaskRole", "sqs:")

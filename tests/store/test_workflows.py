@@ -6,8 +6,6 @@ import pytest
 
 from store.errors import Conflict, InvalidInput, NotFound
 from store.items import KeyRange
-from store.schema import WORKFLOW_TABLE
-from store.sqlite_items import SqliteItemTable
 from store.workflow_views import STEP_NAMES, compute_progress
 from store.workflows import NewDocument, WorkflowStore
 
@@ -26,10 +24,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def items(tmp_path):
-    table = SqliteItemTable(tmp_path / "wf.db", WORKFLOW_TABLE, purge_interval_s=None)
-    yield table
-    table.close()
+def items(item_table):
+    """The workflow table on every item-table backend: SQLite, DynamoDB on moto, DynamoDB Local (tests/conftest.py)."""
+    return item_table
 
 
 @pytest.fixture
