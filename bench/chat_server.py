@@ -82,7 +82,7 @@ async def _breakdown(sessions: Any, sid: str, model: Any, retriever: Any, settin
         times["history_load"].append(time.perf_counter() - t)
         t = time.perf_counter()
         plan = await fit_context(history.messages, model, settings)
-        build_request(SYSTEM_PROMPT, TOOLS, plan.messages, max_tokens=settings.max_output_tokens)
+        build_request(SYSTEM_PROMPT, TOOLS, plan.messages, max_tokens=settings.chat.max_output_tokens)
         times["context_and_request"].append(time.perf_counter() - t)
         t = time.perf_counter()
         await retriever.search(f"revenue growth region breakdown {i}", SearchFilter("bench"), k=8)

@@ -233,7 +233,7 @@ async def bench_concurrent(
         sids = [sessions.create_session("bench", f"s{i}") for i in range(streams)]
         from chat.app.server import tune_gc
 
-        tune_gc(settings.gc_gen0_threshold)  # what `docchat up` / `docchat serve` do before serving
+        tune_gc(settings.server.gc_gen0_threshold)  # what `docchat up` / `docchat serve` do before serving
         server, task = await serve(app, port)
         parent, child = multiprocessing.Pipe()
         ctx = multiprocessing.get_context("spawn")
@@ -252,7 +252,7 @@ async def bench_concurrent(
         "tokens_per_stream": tokens,
         "tokens_per_s_per_stream": rate,
         "ramp_s": ramp_s,
-        "gc_gen0_threshold": settings.gc_gen0_threshold,
+        "gc_gen0_threshold": settings.server.gc_gen0_threshold,
         "text_events": len(gaps) + streams,
         "gap_ms_p50": round(pct(gaps, 50), 2),
         "gap_ms_p99": round(pct(gaps, 99), 2),

@@ -60,9 +60,9 @@ class IngestController(Controller):
         length = request.headers.get("content-length")
         received = await receive_upload(
             request.stream(), request.headers.get("content-type", ""),
-            max_bytes=uploads.settings.max_upload_bytes,
+            max_bytes=uploads.settings.ingest.max_upload_bytes,
             content_length=int(length) if length and length.isdigit() else None,
-            tmp_dir=uploads.settings.data_dir / "tmp" if uploads.settings.backend == "local" else None,
+            tmp_dir=uploads.settings.server.data_dir / "tmp" if uploads.settings.server.backend == "local" else None,
         )
         result = await uploads.accept_upload(user, project_id, received)
         body: dict[str, Any] = {"document_id": result.document_id, "workflow_id": result.workflow_id,
@@ -102,7 +102,7 @@ class IngestController(Controller):
         async def events() -> AsyncIterator[ServerSentEventMessage]:
             n = 0
             async for event, data in documents.workflow_events(user, workflow_id,
-                                                               keepalive_s=documents.settings.sse_keepalive_seconds):
+                                                               keepalive_s=documents.settings.chat.sse_keepalive_seconds):
                 if not event:
                     yield ServerSentEventMessage(comment="keep-alive")
                     continue

@@ -27,13 +27,14 @@ from store.workflows import WorkflowStore
 
 
 def build_queue(settings: Settings) -> JobQueue:
-    if settings.backend == "aws":
+    if settings.server.backend == "aws":
         from store import aws_client
 
-        return SqsJobQueue(aws_client(settings, "sqs"), settings.queue_high_url or "", settings.queue_low_url or "",
-                           high_share=settings.high_priority_share)
-    return SqliteJobQueue(settings.data_dir / "queue.db", max_receives=settings.queue_max_receives,
-                          high_share=settings.high_priority_share)
+        q = settings.queue
+        return SqsJobQueue(aws_client(settings, "sqs"), q.queue_high_url or "", q.queue_low_url or "",
+                           high_share=q.high_priority_share)
+    return SqliteJobQueue(settings.server.data_dir / "queue.db", max_receives=settings.queue.queue_max_receives,
+                          high_share=settings.queue.high_priority_share)
 
 
 @dataclass(frozen=True)

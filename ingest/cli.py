@@ -30,7 +30,8 @@ async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    print(f"docchat worker: {concurrency} worker(s) on the {lanes} lane(s), backend {settings.backend}", flush=True)
+    backend = settings.server.backend
+    print(f"docchat worker: {concurrency} worker(s) on the {lanes} lane(s), backend {backend}", flush=True)
     try:
         await runner.run(stop)
     finally:
@@ -39,8 +40,8 @@ async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None
 
 
 def run_worker(settings: Settings, *, concurrency: int | None = None, lanes: str = "both") -> int:
-    limit_malloc_arenas(settings.malloc_arena_max)
-    if settings.backend == "local":
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-    asyncio.run(_run_workers(settings, concurrency or max(1, settings.worker_concurrency), lanes))
+    limit_malloc_arenas(settings.server.malloc_arena_max)
+    if settings.server.backend == "local":
+        settings.server.data_dir.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_run_workers(settings, concurrency or max(1, settings.queue.worker_concurrency), lanes))
     return 0

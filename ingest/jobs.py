@@ -8,7 +8,7 @@ from store.config import Settings
 
 def lane_for(settings: Settings, page_count: int) -> Priority:
     """``high`` for a document of at most ``small_document_pages`` pages, else ``low``."""
-    return "high" if page_count <= settings.small_document_pages else "low"
+    return "high" if page_count <= settings.ingest.small_document_pages else "low"
 
 
 def enqueue(queue: JobQueue, settings: Settings, *, workflow_id: str, document_id: str, project_id: str | None,

@@ -208,7 +208,7 @@ class Pipeline:
         lock = threading.Lock()
 
         def render(pages: list[int]) -> None:
-            for rp in render_pages(job.path, job.kind, pages, self.settings.render_dpi, settings=self.settings):
+            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings):
                 self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
                 meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
                         "height_px": rp.height_px}
@@ -347,8 +347,8 @@ class Pipeline:
         segments = SegmentSequence(lambda page: self._get_json(segment_key(job.wid, page)), job.page_count)
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
-            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.chunk_tokens,
-            overlap_tokens=self.settings.chunk_overlap_tokens, language=job.language,
+            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,
+            overlap_tokens=self.settings.ingest.chunk_overlap_tokens, language=job.language,
         )
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
                                 total=len(chunks))

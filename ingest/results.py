@@ -16,8 +16,8 @@ __all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key"
 
 def blob_uri(settings: Settings, key: str) -> str:
     """Where a document blob is, for display: ``s3://bucket/key`` on AWS, ``blob://documents/key`` locally."""
-    if settings.backend == "aws":
-        return f"s3://{settings.documents_bucket}/{key}"
+    if settings.server.backend == "aws":
+        return f"s3://{settings.store.documents_bucket}/{key}"
     return f"blob://documents/{key}"
 
 

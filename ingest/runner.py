@@ -40,7 +40,7 @@ class WorkerRunner:
     _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def workers(self) -> list[Worker]:
-        count = max(1, self.concurrency or self.settings.worker_concurrency)
+        count = max(1, self.concurrency or self.settings.queue.worker_concurrency)
         out = [self._worker(self.lanes, f"worker-{i}") for i in range(count)]
         if self.reserve_high:
             out.append(self._worker(("high",), "worker-high"))

@@ -95,7 +95,7 @@ class Worker:
         self.settings = settings
         self.lanes = lanes
         self.name = name or f"worker-{uuid.uuid4().hex[:8]}"
-        self.visibility = int(settings.queue_visibility_seconds)
+        self.visibility = int(settings.queue.queue_visibility_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
 
@@ -206,12 +206,12 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
             wf = store.workflow_item(did, wid) or {}
             if wf.get("status") != "in_progress":
                 continue
-            if float(wf.get("lease_until") or 0) + settings.queue_visibility_seconds > now:
+            if float(wf.get("lease_until") or 0) + settings.queue.queue_visibility_seconds > now:
                 continue
             data = wf.get("data") or {}
-            if int(wf.get("attempts") or 0) >= settings.queue_max_receives:
+            if int(wf.get("attempts") or 0) >= settings.queue.queue_max_receives:
                 # it keeps killing its worker (crash, out of memory): stop trying, say why
-                _, claim = store.claim(did, wid, lease_s=settings.queue_visibility_seconds)
+                _, claim = store.claim(did, wid, lease_s=settings.queue.queue_visibility_seconds)
                 if claim is not None:
                     store.fail(claim, retryable=False, error=(
                         f"processing stopped {claim.attempts - 1} times without finishing "

@@ -393,7 +393,8 @@ def _check_field(f: SettingField, value: Any) -> None:
             raise ConfigError(f"{f.env_var}={value!r} is not a valid boolean (true/false)")
         return
     if base in (int, float):
-        if isinstance(value, bool) or not isinstance(value, int | float) or (base is int and not isinstance(value, int)):
+        wrong_kind = not isinstance(value, int | float) or (base is int and not isinstance(value, int))
+        if isinstance(value, bool) or wrong_kind:
             raise ConfigError(f"{f.env_var}={value!r} is not a valid {_type_name(f.type)}")
         _check_range(f, value)
     elif base is Path and not isinstance(value, Path):

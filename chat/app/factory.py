@@ -107,8 +107,8 @@ def _constant(value: Any) -> Any:
 def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
     """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
     svc = services if services is not None else build_services(settings)
-    local = settings.backend == "local"
-    if local and not is_loopback(settings.host):
+    local = settings.server.backend == "local"
+    if local and not is_loopback(settings.server.host):
         raise errors.ConfigError("local mode (dev tokens) may only listen on loopback; set DOCCHAT_BACKEND=aws")
     verifier = dev_token_verifier if local else svc.token_verifier()
     return Litestar(
@@ -127,6 +127,6 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
         on_shutdown=[svc.stop],
         openapi_config=OpenAPIConfig(title="docchat", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=[]) if not local else None,
-        request_max_body_size=settings.max_upload_bytes + 1024 * 1024,
+        request_max_body_size=settings.ingest.max_upload_bytes + 1024 * 1024,
         state={"services": svc},  # type: ignore[arg-type]
     )

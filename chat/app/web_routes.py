@@ -32,8 +32,8 @@ def content_security_policy(settings: Settings) -> str:
     event handlers and foreign origins would not run.
     """
     connect = ["'self'"]
-    if settings.backend == "aws" and settings.cognito_domain:
-        connect.append(_cognito_origin(settings.cognito_domain))
+    if settings.server.backend == "aws" and settings.auth.cognito_domain:
+        connect.append(_cognito_origin(settings.auth.cognito_domain))
     return "; ".join(
         (
             "default-src 'self'",
@@ -60,13 +60,14 @@ def _cognito_origin(domain: str) -> str:
 
 def client_config(settings: Settings) -> dict[str, Any]:
     """What the page needs to know before it can call the API (no secrets: a public client id)."""
-    aws = settings.backend == "aws"
+    aws = settings.server.backend == "aws"
     return {
-        "mode": settings.backend,
-        "cognito_domain": _cognito_origin(settings.cognito_domain) if aws and settings.cognito_domain else None,
-        "client_id": settings.cognito_client_id if aws else None,
-        "render_dpi": settings.render_dpi,
-        "max_upload_bytes": settings.max_upload_bytes,
+        "mode": settings.server.backend,
+        "cognito_domain": (_cognito_origin(settings.auth.cognito_domain)
+                           if aws and settings.auth.cognito_domain else None),
+        "client_id": settings.auth.cognito_client_id if aws else None,
+        "render_dpi": settings.ingest.render_dpi,
+        "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
 
 

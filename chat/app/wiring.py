@@ -60,8 +60,8 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
 
-    if settings.backend == "local":
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    if settings.server.backend == "local":
+        settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
     ingest = build_ingest(
         settings,
@@ -78,14 +78,14 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]
-    if settings.backend == "local":
+    if settings.server.backend == "local":
         runner = ingest.runner()
         on_start.append(runner.start)
         on_stop.append(runner.stop)
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
-    if settings.backend == "aws" and settings.cognito_user_pool_id and settings.cognito_client_id:
+    if settings.server.backend == "aws" and settings.auth.cognito_user_pool_id and settings.auth.cognito_client_id:
         from chat.app.jwt_auth import CognitoVerifier
 
         verifier = CognitoVerifier.from_settings(settings)

@@ -108,7 +108,7 @@ async def ingest_files(
     user: str | None = None, language: str | None = None, console: Console | None = None,
 ) -> list[FileResult]:
     if token is None:
-        if settings.backend == "aws":
+        if settings.server.backend == "aws":
             raise InvalidInput("aws mode needs --token (a Cognito ID or access token)")
         token = "dev:" + (user or getpass.getuser())
     console = console or Console(stderr=True)

@@ -87,7 +87,7 @@ class Agent:
         state.refs.next_p = max_ref_number(seen_refs, "P") + 1
         stop_reason = "end_turn"
         try:
-            for rnd in range(self.settings.max_tool_rounds + 1):
+            for rnd in range(self.settings.chat.max_tool_rounds + 1):
                 state.round = rnd
                 request = await self._build_request(ctx, state)
                 assert_pairs_ok(request.messages)
@@ -110,7 +110,7 @@ class Agent:
                 state.accumulator = None
                 state.add(assistant, None)
                 gen.publish("usage", events.usage(usage))
-                if rnd >= self.settings.max_tool_rounds:
+                if rnd >= self.settings.chat.max_tool_rounds:
                     results = [
                         error_result(b["id"], "tool round limit reached; answer with the sources you have")
                         for b in tool_uses
@@ -152,7 +152,7 @@ class Agent:
                 ctx.session_id,
                 plan.summary.text,
                 upto,
-                ttl_days=self.settings.session_ttl_days,
+                ttl_days=self.settings.store.session_ttl_days,
             )
             del state.messages[: plan.summary.covers]
             del state.seqs[: plan.summary.covers]
@@ -162,7 +162,7 @@ class Agent:
             SYSTEM_PROMPT,
             TOOLS,
             plan.messages,
-            max_tokens=self.settings.max_output_tokens,
+            max_tokens=self.settings.chat.max_output_tokens,
             context_management=plan.context_management,
             betas=plan.betas,
             metadata={"purpose": PURPOSE_ANSWER, "user_id": ctx.user_id},

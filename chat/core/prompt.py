@@ -213,11 +213,11 @@ def build_request(
 
 def thinking_param(settings: Settings) -> dict[str, Any] | None:
     """Extended thinking from settings (``thinking_budget_tokens`` 0 = off)."""
-    budget = int(getattr(settings, "thinking_budget_tokens", 0) or 0)
+    budget = int(settings.chat.thinking_budget_tokens or 0)
     if budget <= 0:
         return None
     # the API wants 1024 <= budget_tokens < max_tokens; leave room for the answer itself
-    budget = min(max(budget, 1024), settings.max_output_tokens - 1024)
+    budget = min(max(budget, 1024), settings.chat.max_output_tokens - 1024)
     if budget < 1024:
         return None
     return {"type": "enabled", "budget_tokens": budget}

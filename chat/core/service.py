@@ -50,9 +50,9 @@ class ChatService:
         self.retriever = retriever
         self.ingest = ingest
         self.registry = registry or GenerationRegistry(
-            policy=settings.disconnect_policy,
-            grace_s=settings.disconnect_grace_seconds,
-            retention_s=settings.generation_retention_seconds,
+            policy=settings.chat.disconnect_policy,
+            grace_s=settings.chat.disconnect_grace_seconds,
+            retention_s=settings.chat.generation_retention_seconds,
         )
         self.agent = Agent(
             model=model,

@@ -55,9 +55,9 @@ def title_request(question: str, answer: str, *, model: str) -> ModelRequest:
 
 async def make_title(model: ChatModel, settings: Settings, question: str, answer: str) -> str:
     """Local model: the first question, truncated. Bedrock: the cheap title model via ``complete``."""
-    if settings.chat_model == "local":
+    if settings.chat.chat_model == "local":
         return truncate_title(question)
-    message = await model.complete(title_request(question, answer, model=settings.bedrock_title_model_id))
+    message = await model.complete(title_request(question, answer, model=settings.chat.bedrock_title_model_id))
     text = "".join(b.get("text", "") for b in message.get("content", []) if b.get("type") == "text")
     return truncate_title(text.strip().strip('"') or question)
 

@@ -34,14 +34,7 @@ def model_supports_compaction(model_id: str) -> bool:
     return any(name in model_id for name in _COMPACTION_MODELS)
 
 
-def build_bedrock_client(settings: Settings) -> anthropic.AsyncAnthropicBedrock:
-    """The one place the Anthropic Bedrock client is built. Credentials: the default AWS chain."""
-    return anthropic.AsyncAnthropicBedrock(
-        aws_region=settings.effective_bedrock_region,
-        base_url=settings.bedrock_base_url,
-        max_retries=settings.model_max_retries,
-        timeout=settings.model_timeout_seconds,
-    )
+
 
 
 class BedrockModel:
@@ -66,12 +59,12 @@ class BedrockModel:
     def from_settings(
         cls, client: anthropic.AsyncAnthropicBedrock, settings: Settings, *, model_id: str | None = None
     ) -> BedrockModel:
-        mid = model_id or settings.bedrock_model_id
+        mid = model_id or settings.chat.bedrock_model_id
         return cls(
             client,
             mid,
-            context_window=settings.context_window_tokens,
-            supports_compaction=settings.bedrock_compaction,
+            context_window=settings.chat.context_window_tokens,
+            supports_compaction=settings.chat.bedrock_compaction,
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[dict[str, Any]]:

@@ -15,11 +15,12 @@ def build_chat_model(settings: Settings, *, purpose: str = PURPOSE_ANSWER) -> Ch
 
     ``purpose="title"`` gives the cheap title model (Haiku on Bedrock; the same local model).
     """
-    if settings.chat_model == "bedrock":
-        from chat.models.bedrock import BedrockModel, build_bedrock_client
+    if settings.chat.chat_model == "bedrock":
+        from chat.models.bedrock import BedrockModel
+        from store.clients import anthropic_bedrock_client
 
-        model_id = settings.bedrock_title_model_id if purpose == PURPOSE_TITLE else settings.bedrock_model_id
-        return BedrockModel.from_settings(build_bedrock_client(settings), settings, model_id=model_id)
+        model_id = settings.chat.bedrock_title_model_id if purpose == PURPOSE_TITLE else settings.chat.bedrock_model_id
+        return BedrockModel.from_settings(anthropic_bedrock_client(settings), settings, model_id=model_id)
     from chat.models.local import LocalModel
 
-    return LocalModel(context_window=settings.context_window_tokens)
+    return LocalModel(context_window=settings.chat.context_window_tokens)

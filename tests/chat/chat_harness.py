@@ -57,7 +57,8 @@ class Doc:
 
 @dataclass
 class FakeIngest:
-    """The slice of ingest that chat uses (``chat.core.ports.DocumentReader``), with ownership rules (not yours → NotFound)."""
+    """The slice of ingest that chat uses (``chat.core.ports.DocumentReader``), with ownership rules
+    (not yours → NotFound)."""
 
     projects: dict[str, str] = field(default_factory=dict)  # project_id -> owner
     docs: dict[str, Doc] = field(default_factory=dict)
@@ -124,8 +125,8 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
 
 def session_store(settings: Settings) -> SessionStore:
     return SessionStore(
-        SqliteItemTable(settings.data_dir / "sessions.db", SESSIONS_TABLE),
-        FileBlobStore(settings.data_dir / "blobs" / "sessions"),
+        SqliteItemTable(settings.server.data_dir / "sessions.db", SESSIONS_TABLE),
+        FileBlobStore(settings.server.data_dir / "blobs" / "sessions"),
     )
 
 

@@ -27,7 +27,8 @@ def test_target_health_check_is_healthz(default) -> None:
     # ECS registers each task on its container port, the one the app listens on
     default.template.has_resource_properties(
         "AWS::ECS::Service",
-        {"LoadBalancers": [Match.object_like({"ContainerName": "api", "ContainerPort": default.config.settings.server.port})]},
+        {"LoadBalancers": [Match.object_like({"ContainerName": "api",
+                                              "ContainerPort": default.config.settings.server.port})]},
     )
     attrs = {a["Key"]: a["Value"] for a in props["TargetGroupAttributes"]}
     assert int(attrs["deregistration_delay.timeout_seconds"]) >= 60

@@ -35,9 +35,9 @@ def _free_port() -> int:
 
 @asynccontextmanager
 async def _serve(settings: Settings):
-    items = SqliteItemTable(settings.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
+    items = SqliteItemTable(settings.server.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
     retriever = build_retriever(settings)
-    svc = build_ingest(settings, items=items, blobs=FileBlobStore(settings.data_dir / "blobs" / "documents"),
+    svc = build_ingest(settings, items=items, blobs=FileBlobStore(settings.server.data_dir / "blobs" / "documents"),
                        index=retriever)
     runner = svc.runner()  # in-process workers, as `docchat up` runs them
     app = create_app(settings, services=Services(
@@ -124,7 +124,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         assert png.content.startswith(b"\x89PNG")
         # the page size in points (the unit of segment / citation boxes) for the viewer's highlights
         assert (png.headers["X-Page-Width-Pt"], png.headers["X-Page-Height-Pt"]) == ("612", "792")
-        assert float(png.headers["X-Render-DPI"]) == pytest.approx(settings.render_dpi, rel=0.01)
+        assert float(png.headers["X-Render-DPI"]) == pytest.approx(settings.ingest.render_dpi, rel=0.01)
         assert (await client.get(f"/v1/documents/{did}/pages/4.png", headers=ALICE)).status_code == 404
 
         again = await _upload(client, pid, "copy.pdf", pdf)
@@ -206,7 +206,7 @@ async def test_bad_uploads_get_a_clear_4xx_and_nothing_is_created(settings, tmp_
         assert (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"] == []
         assert (await client.get("/v1/projects/nope/documents", headers=ALICE)).status_code == 404
         assert (await client.get("/v1/workflows/nope", headers=ALICE)).status_code == 404
-        assert not list((settings.data_dir / "tmp").glob("*"))  # temp files cleaned up
+        assert not list((settings.server.data_dir / "tmp").glob("*"))  # temp files cleaned up
 
 
 async def test_delete_document_forgets_it_everywhere_and_keeps_the_others(settings, tmp_path):

@@ -23,8 +23,9 @@ def test_sections_hold_their_fields_and_flat_names_are_unique() -> None:
 
 
 def test_from_env_reads_docchat_and_aws_variables() -> None:
-    s = Settings.from_env(env={"DOCCHAT_CHAT_MODEL": "bedrock", "DOCCHAT_MAX_TOOL_ROUNDS": "6", "AWS_REGION": "eu-west-1",
-                               "DOCCHAT_RENDER_GRAYSCALE": "yes", "DOCCHAT_LOG_LEVEL": "debug", "DOCCHAT_PORT": ""})
+    s = Settings.from_env(env={"DOCCHAT_CHAT_MODEL": "bedrock", "DOCCHAT_MAX_TOOL_ROUNDS": "6",
+                               "AWS_REGION": "eu-west-1", "DOCCHAT_RENDER_GRAYSCALE": "yes",
+                               "DOCCHAT_LOG_LEVEL": "debug", "DOCCHAT_PORT": ""})
     assert (s.chat.chat_model, s.chat.max_tool_rounds, s.aws.aws_region) == ("bedrock", 6, "eu-west-1")
     assert s.ingest.render_grayscale is True
     assert s.server.log_level == "DEBUG"

@@ -82,8 +82,8 @@ def test_config_local(local: Settings) -> None:
     body = r.json()
     assert body["mode"] == "local"
     assert body["cognito_domain"] is None and body["client_id"] is None
-    assert body["render_dpi"] == local.render_dpi
-    assert body["max_upload_bytes"] == local.max_upload_bytes
+    assert body["render_dpi"] == local.ingest.render_dpi
+    assert body["max_upload_bytes"] == local.ingest.max_upload_bytes
 
 
 def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
@@ -100,8 +100,8 @@ def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
         "mode": "aws",
         "cognito_domain": "https://docchat-test.auth.eu-west-1.amazoncognito.com",
         "client_id": "abc123",
-        "render_dpi": settings.render_dpi,
-        "max_upload_bytes": settings.max_upload_bytes,
+        "render_dpi": settings.ingest.render_dpi,
+        "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
     # the page may talk to the Cognito token endpoint and nothing else outside the origin
     csp = content_security_policy(settings)

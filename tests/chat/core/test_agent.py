@@ -209,7 +209,7 @@ async def test_title_after_first_exchange_local_and_bedrock(tmp_path: Path) -> N
         sid = await new_session(base)
         await ask(base, sid, question)
     assert h.sessions.get_session(sid)["title"] == "Revenue drivers 2024"
-    assert h.model.requests[1].model == h.settings.bedrock_title_model_id
+    assert h.model.requests[1].model == h.settings.chat.bedrock_title_model_id
 
 
 async def test_retried_turn_id_is_not_answered_twice(tmp_path: Path) -> None:

@@ -207,7 +207,7 @@ async def test_title_from_the_title_model_and_a_failing_title_model(tmp_path: Pa
     await s.ask("Why did revenue grow?", needs_title=True)
     assert s.sessions.get_session(s.sid)["title"] == "Revenue drivers 2024"
     title_request: ModelRequest = model.requests[1]
-    assert title_request.purpose == PURPOSE_TITLE and title_request.model == s.settings.bedrock_title_model_id
+    assert title_request.purpose == PURPOSE_TITLE and title_request.model == s.settings.chat.bedrock_title_model_id
     assert title_request.tools == [] and "Why did revenue grow?" in title_request.messages[0]["content"][0]["text"]
 
     failing = ScriptedModel(["Answer two."])  # no reply left for the title request: it fails

@@ -130,7 +130,8 @@ def test_a_quoted_table_row_is_the_citation_quote_and_only_its_line_is_boxed() -
 
 def test_several_quoted_lines_box_exactly_those_lines() -> None:
     answer = ("Total net sales were $117,154 million [S1].\n"
-              "> | Category | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 | Change |\n"
+              "> | Category | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 "
+              "| Change |\n"
               "> | Total net sales | $ 117,154 | $ 123,945 | (5)% |")
     (c,) = citations_for(answer, {"S1": _table_source()})
     assert c["quote"].splitlines() == [TABLE_TEXT.splitlines()[1], TABLE_TEXT.splitlines()[5]]

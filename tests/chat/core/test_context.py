@@ -145,15 +145,15 @@ async def _conversation(model, settings, turns: int, *, store_summary: bool = Tr
                 SYSTEM_PROMPT,
                 TOOLS,
                 plan.messages,
-                max_tokens=settings.max_output_tokens,
+                max_tokens=settings.chat.max_output_tokens,
                 context_management=plan.context_management,
                 betas=plan.betas,
             )
             assert_pairs_ok(request.messages)
             assert request.messages[0]["role"] == "user"
-            used = model.count_tokens(request) + settings.max_output_tokens
+            used = model.count_tokens(request) + settings.chat.max_output_tokens
             stats["max_tokens"] = max(stats["max_tokens"], used)
-            assert used <= min(model.context_window, settings.context_window_tokens)
+            assert used <= min(model.context_window, settings.chat.context_window_tokens)
             message = await model.complete(request)
             stored.append({"role": "assistant", "content": message["content"]})
             tool_uses = [b for b in message["content"] if b["type"] == "tool_use"]
