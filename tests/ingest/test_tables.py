@@ -33,8 +33,9 @@ def ruled_table() -> tuple[bytes, OcrResult]:
 def test_ruled_table_from_ocr_lines_keeps_rows() -> None:
     png, ocr = ruled_table()
     (table,) = tables_from_ocr(png, ocr, borderless=False)
-    assert table == CELLS
-    assert table_text([table]).splitlines()[1] == "Tea | 2 | 3.50"
+    assert table.grid() == CELLS
+    assert table.headers() == CELLS[0] and table.rows == CELLS[1:] and table.source == "ocr"
+    assert table_text([table.grid()]).splitlines()[1] == "Tea | 2 | 3.50"
 
 
 def test_no_ocr_lines_no_tables() -> None:
@@ -55,5 +56,5 @@ def test_likely_table_signal() -> None:
 def test_text_layer_pdf_table() -> None:
     found = pdf_tables(EVALDATA / "docling/pdf/sources/2305.03393v1-pg9.pdf", [1])
     (table,) = found[1]
-    assert any("OTSL" in cell for row in table for cell in row)
-    assert any(row[:2] == ["6", "6"] for row in table)
+    assert any("OTSL" in cell for row in table.grid() for cell in row)
+    assert any(row[:2] == ["6", "6"] for row in table.rows)
