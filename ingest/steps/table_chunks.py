@@ -103,7 +103,7 @@ def _continues(prev: TableBlock, nxt: TableBlock, between: Sequence[Any]) -> boo
         return False
     if nxt.table.header and nxt.table.headers() != prev.table.headers():
         return False
-    return all(len(str(text)) <= FURNITURE_CHARS for text, _box in between)
+    return all(len(str(getattr(item, "text", ""))) <= FURNITURE_CHARS for item in between)
 
 
 def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> list[str]:

@@ -135,7 +135,8 @@ def _lines(words: Sequence[Word]) -> list[_Line]:
         target = None
         for line in reversed(lines[-4:]):
             overlap = min(line.y1, w.y1) - max(line.y0, w.y0)
-            if overlap >= 0.5 * min(line.h, w.h) and not any(o.x0 < w.x1 and w.x0 < o.x1 for o in line.words):
+            clash = any(min(o.x1, w.x1) - max(o.x0, w.x0) > 0.2 * min(o.h, w.h) for o in line.words)
+            if overlap >= 0.5 * min(line.h, w.h) and not clash:
                 target = line
                 break
         if target is None:

@@ -89,8 +89,9 @@ def _words_child(path: str, pages: list[int]) -> dict[str, list[tuple[str, float
 def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, float, float, float, float]]:
     """Words of a PDFium text page: split at spaces, line breaks and gaps wider than a quarter of a line.
 
-    x from the glyph box, y from the loose (font ascent/descent) box so every glyph of a line has the
-    same height; both converted to points from the page's top-left.
+    Boxes are PDFium's loose char boxes (advance width × font ascent/descent), so every glyph of a line
+    has the same height and the letters of a word touch; a change of font size (a superscript) starts
+    a new word. Converted to points from the page's top-left.
     """
     n = raw.FPDFText_CountChars(tp)
     if n <= 0:
@@ -117,17 +118,17 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
         if not raw.FPDFText_GetCharBox(tp, i, ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_),
                                        ctypes.byref(t_)):
             continue
-        x0, x1 = l_.value, r_.value
         if raw.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
-            y0, y1 = rect.bottom, rect.top
+            x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
         else:
-            y0, y1 = b_.value, t_.value
+            x0, y0, x1, y1 = l_.value, b_.value, r_.value, t_.value
         if x1 - x0 < 0.05 and y1 - y0 < 0.05:
             continue
         if cur:
             h = cur[4] - cur[2]
             same_line = min(cur[4], y1) - max(cur[2], y0) > 0.5 * min(h, y1 - y0)
-            if not same_line or x0 - cur[3] > 0.25 * h or x0 < cur[1] - 0.5 * h:
+            resized = abs((y1 - y0) - h) > 0.25 * max(h, y1 - y0)  # a superscript starts a word of its own
+            if not same_line or resized or x0 - cur[3] > 0.25 * h or x0 < cur[1] - 0.5 * h:
                 flush()
         if not cur:
             cur.extend([ch, x0, y0, x1, y1])
