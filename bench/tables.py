@@ -244,13 +244,25 @@ METHODS: dict[str, Callable[[Path, list[int]], dict[int, list[Grid]]]] = {
 }
 
 
-def run(method: str, selected: Sequence[Case], out: Callable[[str], None] = print) -> dict[str, Score]:
+def gated(case: Case) -> list[int]:
+    """The pages of ``case`` where the pipeline looks for tables (``likely_table`` on the text layer)."""
+    from ingest.steps.format_parser import extract_text_layer
+    from ingest.steps.tables import likely_table
+
+    return [pt.page for pt in extract_text_layer(case.path, "pdf", case.pages) if likely_table(pt)]
+
+
+def run(method: str, selected: Sequence[Case], out: Callable[[str], None] = print, *,
+        gate: bool = False) -> dict[str, Score]:
+    """Score ``method`` on each case; with ``gate`` only on the pages the pipeline would look at (the
+    other pages predict nothing)."""
     scores: dict[str, Score] = {}
     for case in selected:
+        pages = gated(case) if gate else case.pages
         score = Score(pages=len(case.pages))
         t0 = time.perf_counter()
         try:
-            pred = METHODS[method](case.path, case.pages)
+            pred = METHODS[method](case.path, pages) if pages else {}
         except ImportError as exc:
             out(f"{method}: not installed ({exc.name}); pip install it to compare")
             return {}
@@ -258,6 +270,8 @@ def run(method: str, selected: Sequence[Case], out: Callable[[str], None] = prin
             out(f"  {method:<10} {case.name:<28} failed: {type(exc).__name__}: {str(exc)[:80]}")
             pred = {}
         score.seconds = time.perf_counter() - t0
+        if gate:
+            score.pages = max(1, len(pages))
         for page in case.pages:
             score_page(case.truth.get(page, []), pred.get(page, []), score)
         if method == "grid" and case.name.startswith("AAPL"):
@@ -301,13 +315,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.tables", description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=0, help="only the first N cases")
     ap.add_argument("--method", default="grid", choices=[*METHODS, "all"])
+    ap.add_argument("--gate", action="store_true",
+                    help="only the pages where the pipeline looks for tables (likely_table), as ingest does")
     args = ap.parse_args(argv)
     if not (EVALDATA / "docling").is_dir():
         print(f"evaldata absent ({EVALDATA}): nothing to measure")
         return 0
     selected = cases()[: args.limit or None]
     for method in (list(METHODS) if args.method == "all" else [args.method]):
-        scores = run(method, selected)
+        scores = run(method, selected, gate=args.gate)
         if not scores:
             continue
         total = Score()

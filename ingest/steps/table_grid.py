@@ -44,6 +44,8 @@ FINE_EM = 0.45
 #: a vertical gap wider than this many line heights ends a table (or its caption)
 VGAP_EM = 2.2
 MAX_CAPTION_LINES = 3
+MAX_HEADER_CHARS = 100
+MAX_VALUE_CHARS = 50
 _CURRENCY = {"$", "€", "£", "¥", "₩", "US$", "USD"}
 _MARKER = re.compile(r"^(\(\d{1,2}\)|\(\w\)|[®™©*†‡§]+|\d{1,2})+$")
 _NUMBER = re.compile(r"^[-–—+(]*[$€£¥₩]?\s*[-–—+(]*\d[\d.,:/ ]*\)?\s*%?\)?$|^[-–—]+$")
@@ -51,6 +53,7 @@ _PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNO
 _DATEISH = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
     re.IGNORECASE)
+_YEAR = re.compile(r"^(?:FY\s*)?(?:19|20)\d\d$", re.IGNORECASE)
 _UNIT = re.compile(
     r"\(?\b(?:(?:dollars|amounts|shares|\$)\s+)?in\s+(?:millions|thousands|billions)\b[^)\n:]*\)?"
     r"|\((?:millions|thousands|billions)[^)]*\)", re.IGNORECASE)
@@ -116,14 +119,54 @@ def find_tables(words: Sequence[Word], page: int = 1) -> list[Table]:
             i += 1
             continue
         start, end = block
-        table, first = _build(lines, start, end, used, page)
+        table, first, last = _build(lines, start, end, used, page)
         if table is not None:
             tables.append(table)
-            used.update(range(first, end))
-            i = end
+            used.update(range(first, last))
+            i = last
         else:
             i += 1
-    return tables
+    return _rejoin(tables)
+
+
+def _rejoin(tables: list[Table]) -> list[Table]:
+    """A headerless table right under another one with the same value columns is its continuation: the
+    long label lines that split them (``Adjustments to reconcile net income … activities``, taken for a
+    caption) become a label-only row."""
+    out: list[Table] = []
+    for t in tables:
+        prev = out[-1] if out else None
+        if prev is not None and not t.header and _continues(prev, t):
+            labels: list[str] = []
+            for line in t.caption.splitlines():  # a line going on in lower case continues the label above
+                if labels and line[:1].islower():
+                    labels[-1] += " " + line
+                else:
+                    labels.append(line)
+            for label in labels:
+                prev.rows.append([label] + [""] * (t.columns - 1))
+                prev.row_boxes.append([t.caption_bbox if len(labels) == 1 else None] + [None] * (t.columns - 1))
+            prev.rows.extend(t.rows)
+            prev.row_boxes.extend(t.row_boxes)
+            continue
+        out.append(t)
+    return out
+
+
+def _continues(a: Table, b: Table) -> bool:
+    if a.columns != b.columns or not a.row_boxes or not b.row_boxes:
+        return False
+    last = a.row_bbox(len(a.rows) - 1)
+    top = b.caption_bbox or b.row_bbox(0)
+    if last is None or top is None or top[1] - last[3] > VGAP_EM * (last[3] - last[1]):
+        return False
+    for c in range(1, a.columns):  # every value column of b lies under the same column of a
+        xa = [bx for row in a.row_boxes for bx in row[c:c + 1] if bx is not None]
+        xb = [bx for row in b.row_boxes for bx in row[c:c + 1] if bx is not None]
+        if xa and xb and (min(x[2] for x in xb) < min(x[0] for x in xa)
+                          or max(x[0] for x in xb) > max(x[2] for x in xa)):
+            return False
+    return True
 
 
 # --- 1. lines and segments ----------------------------------------------------------------------------
@@ -135,7 +178,8 @@ def _lines(words: Sequence[Word]) -> list[_Line]:
         target = None
         for line in reversed(lines[-4:]):
             overlap = min(line.y1, w.y1) - max(line.y0, w.y0)
-            clash = any(min(o.x1, w.x1) - max(o.x0, w.x0) > 0.2 * min(o.h, w.h) for o in line.words)
+            clash = any(min(o.x1, w.x1) - max(o.x0, w.x0) > 0.5 * min(o.x1 - o.x0, w.x1 - w.x0)
+                        for o in line.words)  # text printed over text
             if overlap >= 0.5 * min(line.h, w.h) and not clash:
                 target = line
                 break
@@ -221,10 +265,12 @@ def _block(lines: list[_Line], i: int) -> tuple[int, int] | None:
         if _row_like(line):
             end += 1
             continue
-        # a short single-segment line (a section label) is kept when a row-like line follows
-        if (len(line.text) <= 60 and end + 1 < len(lines) and _row_like(lines[end + 1])
-                and _gap_ok(line, lines[end + 1])):
-            end += 1
+        # up to three single-segment lines (section labels, a long wrapped label) are kept when a row-like
+        # line follows; a prose line among them ends the table when the columns are known (``_fits``)
+        nxt = next((k for k in range(end, min(end + 3, len(lines))) if _row_like(lines[k])), None)
+        if (nxt is not None and all(len(lines[k].text) <= 120 and _gap_ok(lines[k], lines[k + 1])
+                                    for k in range(end, nxt))):
+            end = nxt
             continue
         break
     rows = sum(1 for ln in lines[i:end] if _row_like(ln))
@@ -275,15 +321,18 @@ def _span(seg: Seg, cols: Sequence[tuple[float, float]]) -> list[int]:
 
 def _is_data(line: _Line, cols: Sequence[tuple[float, float]]) -> bool:
     """A body line: a row label in column 0, alone or with numbers in (at least half of) its value cells
-    (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``)."""
+    (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``, or only
+    years: ``(Millions) | 2018 | 2017``)."""
     spans = [_span(s, cols) for s in line.segs]
     if not spans or spans[0] != [0]:
         return False
     if len(line.segs) == 1:
         return True
-    values = [s for s, sp in zip(line.segs, spans, strict=True) if sp[0] >= 1]
-    numbers = sum(1 for s in values if _NUMBER.match(s.text))
-    return numbers >= 1 and 2 * numbers >= len(values)
+    values = [s.text for s, sp in zip(line.segs, spans, strict=True) if sp[0] >= 1]
+    numbers = [v for v in values if _NUMBER.match(v)]
+    if numbers and all(_YEAR.match(v) for v in numbers) and len(numbers) == len(values):
+        return False
+    return bool(numbers) and 2 * len(numbers) >= len(values)
 
 
 def _fits(line: _Line, cols: Sequence[tuple[float, float]], *, header: bool) -> bool:
@@ -299,39 +348,68 @@ def _fits(line: _Line, cols: Sequence[tuple[float, float]], *, header: bool) -> 
 
 def _build(
     lines: list[_Line], start: int, end: int, used: set[int], page: int
-) -> tuple[Table | None, int]:
+) -> tuple[Table | None, int, int]:
+    """The table of block ``lines[start:end]``, with the index of its first line (caption included) and
+    the index after its last row."""
     cols = _columns(lines[start:end])
     if len(cols) < 2:
-        return None, start
-    for ln in lines[max(0, start - 4):end]:
+        return None, start, start
+    for ln in lines[max(0, start - 8):end]:
         _resegment(ln, cols)
-    body = [ln for ln in lines[start:end] if _fits(ln, cols, header=True)]
-    if len(body) < 2:
-        return None, start
-    # header lines right above the block: over the value columns only
-    top = start
-    while (top - 1 >= 0 and top - 1 not in used and _gap_ok(lines[top - 1], lines[top])
-           and lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h and _fits(lines[top - 1], cols, header=True)):
-        top -= 1
+    if sum(1 for ln in lines[start:end] if _fits(ln, cols, header=True)) < 2:
+        return None, start, start
+    top, body_start = _extend_up(lines, start, used, cols)
     block = lines[top:end]
-    first_data = next((k for k in range(start - top, len(block)) if _is_data(block[k], cols)), None)
+    first_data = next((k for k in range(body_start - top, len(block)) if _is_data(block[k], cols)), None)
     if first_data is None:  # a text table (no numbers): its first line is the header
-        first_data = start - top + 1
+        first_data = body_start - top + 1
     head, rest = block[:first_data], block[first_data:]
-    rest = [ln for ln in rest if _fits(ln, cols, header=False)]
+    fitting = next((k for k, ln in enumerate(rest) if not _fits(ln, cols, header=False)), len(rest))
+    rest = rest[:fitting]  # a line across the columns (prose) ends the table
     if len(rest) < 2 and not (rest and head):
-        return None, start
+        return None, start, start
     table = Table(page=page, columns=len(cols))
     _header(table, head, cols)
     _rows(table, rest, cols)
-    if not table.rows or len(table.rows) + len(table.header) < 2:
-        return None, start
+    if not table.rows or len(table.rows) + len(table.header) < 2 or _prose(table):
+        return None, start, start
     cap_lines = _caption(lines, top, used)
     table.caption = "\n".join(ln.text for ln in cap_lines)
     table.caption_bbox = union([(ln.x0, ln.y0, ln.x1, ln.y1) for ln in cap_lines])
     unit = _UNIT.search(table.caption) or _UNIT.search(" ".join(ln.text for ln in head))
     table.unit = " ".join(unit.group(0).strip(" :").split()) if unit else ""
-    return table, top - len(cap_lines)
+    return table, top - len(cap_lines), top + first_data + len(rest)
+
+
+def _prose(table: Table) -> bool:
+    """Text laid out side by side (a form, two columns of prose), not a table: paragraph-long headers or
+    value cells that are sentences."""
+    if any(len(h) > MAX_HEADER_CHARS for h in table.headers()):
+        return True
+    values = [len(c) for row in table.rows for c in row[1:] if c]
+    return bool(values) and statistics.median(values) > MAX_VALUE_CHARS
+
+
+def _extend_up(lines: list[_Line], start: int, used: set[int], cols: Sequence[tuple[float, float]]) -> tuple[int, int]:
+    """``(top, body_start)``: header lines right above the block (over the value columns only), and
+    between them and the block up to three section labels (``Assets`` / ``Current assets:``) — kept
+    only when a header line sits above them, else they are the caption's."""
+
+    def ok(k: int) -> bool:
+        return k >= 0 and k not in used and _gap_ok(lines[k], lines[k + 1])
+
+    labels = start
+    while (ok(labels - 1) and start - labels < 3 and len(lines[labels - 1].segs) == 1
+           and _span(lines[labels - 1].segs[0], cols) == [0] and len(lines[labels - 1].text) <= 60):
+        labels -= 1
+    for body_start in ((labels, start) if labels < start else (start,)):
+        top = body_start
+        while (ok(top - 1) and lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h
+               and _fits(lines[top - 1], cols, header=True)):
+            top -= 1
+        if top < body_start or body_start == start:
+            return top, body_start
+    return start, start
 
 
 def _header(table: Table, head: Sequence[_Line], cols: Sequence[tuple[float, float]]) -> None:

@@ -96,8 +96,6 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
     n = raw.FPDFText_CountChars(tp)
     if n <= 0:
         return []
-    codes = (ctypes.c_ushort * (n + 1))()
-    raw.FPDFText_GetText(tp, 0, n, codes)
     l_, r_, b_, t_ = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     rect = raw.FS_RECTF()
     words: list[tuple[str, float, float, float, float]] = []
@@ -109,11 +107,14 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
                           round(top - cur[2], 2)))
         cur.clear()
 
+    unicode = raw.FPDFText_GetUnicode  # per char index: FPDFText_GetText's buffer can drift from the indices
     for i in range(n):
-        code = codes[i]
+        code = unicode(tp, i)
         ch = chr(code) if 0 < code < 0xD800 or 0xE000 <= code < 0x110000 else ""
         if not ch or ch.isspace():
             flush()
+            continue
+        if not ch.isprintable():  # unmapped glyphs (control / private-use codes) are no text
             continue
         if not raw.FPDFText_GetCharBox(tp, i, ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_),
                                        ctypes.byref(t_)):
@@ -127,7 +128,9 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
         if cur:
             h = cur[4] - cur[2]
             same_line = min(cur[4], y1) - max(cur[2], y0) > 0.5 * min(h, y1 - y0)
-            resized = abs((y1 - y0) - h) > 0.25 * max(h, y1 - y0)  # a superscript starts a word of its own
+            # a superscript (smaller and raised, or back down from one) starts a word of its own
+            resized = (abs((y1 - y0) - h) > 0.25 * max(h, y1 - y0)
+                       and abs((y0 + y1) - (cur[2] + cur[4])) / 2 > 0.15 * max(h, y1 - y0))
             if not same_line or resized or x0 - cur[3] > 0.25 * h or x0 < cur[1] - 0.5 * h:
                 flush()
         if not cur:
