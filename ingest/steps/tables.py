@@ -30,16 +30,25 @@ from store.config import Settings
 
 Rows = list[list[str]]  # rows of cell texts (the segment's legacy "tables" form)
 
-_NUMERIC = re.compile(r"^[-+(]?[$€£¥₩]?\d[\d.,:/%)]*$")
+_NUMERIC = re.compile(r"^[-+(]?[$€£¥₩]?\(?\d[\d.,:/%)]*$")
+_CURRENCY_TOKENS = {"$", "€", "£", "¥", "₩", "%"}
+_NIL = {"—", "–", "-", "$—", "$-"}
 
 
 def likely_table(page: PageText, *, min_rows: int = 3) -> bool:
-    """Cheap signal: ``min_rows`` consecutive lines with 3+ tokens of which half are numbers."""
+    """Cheap signal: ``min_rows`` table-row-like lines in a row — 3+ tokens of which half are numbers, or
+    a label and a number at the end (``Due after 10 years 17,355``, ``Total net sales $ 117,154 $ 123,945``;
+    currency signs count as nothing, dashes for nil as numbers). Section labels between rows
+    (``Americas:``) neither count nor break the run."""
     run = 0
     for line in page.lines:
-        tokens = line.text.split()
-        numeric = sum(1 for t in tokens if _NUMERIC.match(t))
-        run = run + 1 if len(tokens) >= 3 and numeric * 2 >= len(tokens) else 0
+        text = line.text.strip()
+        if len(text) <= 40 and text.endswith(":"):
+            continue
+        tokens = [t for t in text.split() if t not in _CURRENCY_TOKENS]
+        numeric = [bool(_NUMERIC.match(t)) or t in _NIL for t in tokens]
+        ends_in_number = len(tokens) >= 2 and numeric[-1] and not tokens[-1].endswith((".", ",", ";", ":"))
+        run = run + 1 if (len(tokens) >= 3 and 2 * sum(numeric) >= len(tokens)) or ends_in_number else 0
         if run >= min_rows:
             return True
     return False

@@ -55,6 +55,11 @@ def test_likely_table_signal() -> None:
     assert likely_table(page(["Revenue 1,200 1,350 12%", "Costs 800 790 -1%", "Net 400 560 40%"]))
     assert not likely_table(page(["An ordinary paragraph of prose.", "It goes on for a while.", "Then ends."]))
     assert not likely_table(page(["Total 5 6", "prose line here again", "x 1 2"]))
+    # statements: a label then one or two amounts, section labels in between
+    assert likely_table(page(["Due after 1 year $ 82,497", "Americas:", "Due after 5 years 14,243",
+                              "Wearables, Home and Accessories 13,482 14,701", "Total fair value $ 114,095"]))
+    # prose whose lines end in a year with a full stop is not a table
+    assert not likely_table(page(["It was founded in 1976.", "It moved in 1985.", "It grew in 2022."]))
 
 
 @pytest.mark.skipif(not (EVALDATA / "docling").is_dir(), reason="evaldata absent: ../shared/evaldata")
