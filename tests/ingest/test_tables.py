@@ -189,3 +189,31 @@ def test_apple_10q_net_sales_tables() -> None:
         assert table.caption.startswith("The following table shows net sales by") or "Performance" in table.caption
     assert ["iPhone", "$65,775", "$71,628", "(8)%"] in category.rows
     assert ["Americas", "$49,278", "$51,496", "(4)%"] in segments.rows
+
+
+def test_text_layer_chars_are_read_by_index_so_hyphenated_lines_keep_text_and_boxes(tmp_path) -> None:
+    """PDFium marks a line-end hyphen with code 2, which FPDFText_GetText leaves out (writing U+FFFE
+    instead): reading that buffer by char index put junk in the text and shifted every later box."""
+    from ingest.steps.format_parser import extract_text_layer
+
+    path = tmp_path / "hyphen.pdf"
+    path.write_bytes(positioned_pdf([[(72, 100, "The effects of reducing the num-", 10.0),
+                                      (72, 114, "ber of layers are shown here", 10.0),
+                                      (72, 128, "in the third line of text", 10.0)]]))
+    (page,) = extract_text_layer(path, "pdf", [1])
+    assert [ln.text for ln in page.lines] == ["The effects of reducing the number of layers are shown here",
+                                              "in the third line of text"]
+    assert "\ufffe" not in page.text and not page.needs_ocr
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    tp = pdf[0].get_textpage()
+    height = pdf[0].get_height()
+    # PDFium joins the two hyphenated lines into one: its box is that of their letters (not the hyphen)
+    boxes = [(tp.get_text_range(i, 1), tp.get_charbox(i)) for i in range(tp.count_chars())]
+    right = max(b[2] for ch, b in boxes if ch.isalnum() and height - (b[1] + b[3]) / 2 < 126)
+    tp.close()
+    pdf.close()
+    first, third = page.lines[0].bbox, page.lines[1].bbox
+    assert first[2] == pytest.approx(right, abs=0.05)
+    assert third[1] == pytest.approx(128, abs=3) and third[3] < 140
