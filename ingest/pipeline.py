@@ -284,7 +284,7 @@ class Pipeline:
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
 
     def _segment_builder(self, job: Job) -> None:
-        """One segment per page (text layer or OCR lines, tables as rows), in windows of ``BUILD_WINDOW`` pages."""
+        """One segment per page (text layer or OCR lines, tables as grids), in windows of ``BUILD_WINDOW`` pages."""
         from ingest.steps.format_parser import Line, PageText
         from ingest.steps.ocr import OcrLine, OcrResult
         from ingest.steps.segment_builder import build_segment
@@ -333,7 +333,11 @@ class Pipeline:
             if ocr is None or not ocr.lines or not likely_table(cast(Any, ocr)):
                 continue
             try:
-                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr)
+                meta = self._get_json(meta_key(job.wid, page))
+                scale = (meta["width_pt"] / (ocr.width_px or meta["width_px"]),
+                         meta["height_pt"] / (ocr.height_px or meta["height_px"]))
+                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr, page=page,
+                                            scale=scale)
             except Exception as exc:
                 log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
         return out
