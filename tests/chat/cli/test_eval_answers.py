@@ -116,6 +116,7 @@ def test_korquad_spans_are_normalised_like_the_official_scorer_and_must_be_in_th
 
 
 @needs_evaldata
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # the official script's invalid escapes
 def test_korquad_normalisation_agrees_with_the_official_script() -> None:
     path = EVALDATA / "korquad_v1" / "evaluate-v1.0.py"
     spec = importlib.util.spec_from_file_location("korquad_eval", path)
