@@ -66,6 +66,12 @@ def _cmd_eval_retrieval(args: argparse.Namespace, settings: Settings) -> int:
     return run_retrieval_eval(args, settings, chunker=chunker)
 
 
+def _cmd_eval_answers(args: argparse.Namespace, settings: Settings) -> int:
+    from chat.evaluation.run import run_cli
+
+    return run_cli(settings, args)
+
+
 def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from chat.cli.ingest import run_ingest
 
@@ -127,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_eval_arguments(ev_ret)
     ev_ret.add_argument("--data-dir", default=None, help="where the eval index and embedding cache live")
     ev_ret.set_defaults(func=_cmd_eval_retrieval)
+    ev_ans = ev_sub.add_parser("answers", help="answers end to end: correct, cited, declined, time (real service)")
+    from chat.cli.eval_answers import add_arguments as add_answers_eval_arguments
+
+    add_answers_eval_arguments(ev_ans)
+    ev_ans.set_defaults(func=_cmd_eval_answers)
     return parser
 
 

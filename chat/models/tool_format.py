@@ -34,7 +34,7 @@ _ATTR = re.compile(r'([a-z_]+)="([^"]*)"')
 
 
 class PageLike(Protocol):
-    """What ``format_page`` needs (``ingest.service.PageContent`` has it)."""
+    """What ``format_page`` needs (``ingest.documents.PageContent`` has it)."""
 
     @property
     def document_id(self) -> str: ...

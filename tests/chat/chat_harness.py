@@ -2,7 +2,7 @@
 
 The model is ``chat.models.scripted.ScriptedModel`` (or the real ``LocalModel``); the session store is the real
 ``SessionStore`` on SQLite + files; the retriever and the ingest service are small in-memory doubles with
-the interfaces chat uses (``Retriever.search``, ``IngestService.get_project/list_projects/read_page``), so
+the interfaces chat uses (``Retriever.search``, ``DocumentReader.get_project/list_projects/read_page``), so
 these tests isolate the chat server from indexing and OCR.
 """
 
