@@ -31,6 +31,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy store chat ingest retrieval
 
+# The default run deselects tests marked `slow` (the walk over every file of the malformed-file corpora):
+#   make test PYTEST_ARGS='-m slow'   runs only those;   make test PYTEST_ARGS=   runs everything.
+PYTEST_ARGS ?= -m "not slow"
+
 pytest: $(STAMP)
 	DOCCHAT_TOOLS_DIR=$(abspath $(TOOLS)) $(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -25,69 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.chat_common import BenchIngest, bench_settings, chat_app, free_port, pct, serve
 from chat.core import events as ev
 
-# --------------------------------------------------------------------------- helpers
-
-
-def _pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    k = min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))
-    return s[k]
-
-
-def _settings(data_dir: Path, **overrides: Any) -> Any:
-    from store.config import Settings
-
-    return Settings(data_dir=data_dir, log_level="WARNING", **overrides)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-async def _serve(app: Any, port: int) -> Any:
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096))
-    task = asyncio.create_task(server.serve())
-    for _ in range(1000):  # uvicorn exposes no started event; poll its flag
-        if server.started:
-            break
-        await asyncio.sleep(0.01)
-    return server, task
-
-
 # --------------------------------------------------------------------------- first text
-
-
-class _BenchIngest:
-    """The chat-facing slice of the ingest service for the benchmark: one project owned by the user."""
-
-    def route_handlers(self) -> list[Any]:
-        return []
-
-    async def start(self) -> None:
-        pass
-
-    async def stop(self) -> None:
-        pass
-
-    async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
-        return {"project_id": project_id}
-
-    async def list_projects(self, user_id: str) -> list[dict[str, Any]]:
-        return [{"project_id": "bench"}]
-
-    async def read_page(self, user_id: str, document_id: str, page: int) -> Any:
-        raise NotImplementedError
 
 
 async def _retriever(settings: Any) -> tuple[Any, str]:
@@ -141,7 +82,7 @@ async def _breakdown(sessions: Any, sid: str, model: Any, retriever: Any, settin
         times["history_load"].append(time.perf_counter() - t)
         t = time.perf_counter()
         plan = await fit_context(history.messages, model, settings)
-        build_request(SYSTEM_PROMPT, TOOLS, plan.messages, max_tokens=settings.max_output_tokens)
+        build_request(SYSTEM_PROMPT, TOOLS, plan.messages, max_tokens=settings.chat.max_output_tokens)
         times["context_and_request"].append(time.perf_counter() - t)
         t = time.perf_counter()
         await retriever.search(f"revenue growth region breakdown {i}", SearchFilter("bench"), k=8)
@@ -156,15 +97,13 @@ async def _breakdown(sessions: Any, sid: str, model: Any, retriever: Any, settin
 async def bench_first_text(runs: int = 30, history_turns: int = 200) -> dict[str, Any]:
     import httpx
 
-    from chat.app.factory import create_app
     from chat.core.service import ChatService
-    from chat.app.wiring import Services
     from chat.models.scripted import Reply, ScriptedModel, Text, ToolUse
     from store import open_session_store
 
     with tempfile.TemporaryDirectory() as tmp:
-        port = _free_port()
-        settings = _settings(Path(tmp), port=port)
+        port = free_port()
+        settings = bench_settings(Path(tmp), port=port)
         retriever, retriever_name = await _retriever(settings)
         sessions = open_session_store(settings)
 
@@ -176,14 +115,12 @@ async def bench_first_text(runs: int = 30, history_turns: int = 200) -> dict[str
             return Reply(ToolUse("search_documents", {"query": f"revenue growth region {question}"}))
 
         model = ScriptedModel(script)
-        chat = ChatService(
-            settings=settings, sessions=sessions, model=model, retriever=retriever, ingest=_BenchIngest()
-        )
-        app = create_app(settings, services=Services(settings=settings, components={"chat": chat}))
+        chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=retriever, ingest=BenchIngest())
+        app = chat_app(settings, chat)
         sid = sessions.create_session("bench", "bench")
         for role, blocks in _history(history_turns):
             sessions.append_message(sid, role, blocks)
-        server, task = await _serve(app, port)
+        server, task = await serve(app, port)
         latencies: list[float] = []
         try:
             async with httpx.AsyncClient(
@@ -211,7 +148,7 @@ async def bench_first_text(runs: int = 30, history_turns: int = 200) -> dict[str
         "retriever": retriever_name,
         "runs": len(latencies),
         "median_ms": round(statistics.median(latencies), 2),
-        "p95_ms": round(_pct(latencies, 95), 2),
+        "p95_ms": round(pct(latencies, 95), 2),
         "max_ms": round(max(latencies), 2),
         "breakdown_median_ms": parts,
         "target_ms": 50,

@@ -22,8 +22,8 @@ from litestar.handlers import asgi
 from litestar.response import ServerSentEvent, Stream
 from litestar.response.sse import ServerSentEventMessage
 
+from bench.chat_common import BenchIngest, bench_settings, chat_app, free_port, pct, serve
 from chat.core import events as ev
-from bench.chat_server import _BenchIngest, _free_port, _pct, _serve, _settings
 from chat.core.generations import Generation
 
 # --------------------------------------------------------------------------- relay rate
@@ -218,25 +218,23 @@ def _client_process(port: int, sids: list[str], tokens: int, ramp_s: float, out:
 async def bench_concurrent(
     streams: int = 500, tokens: int = 100, rate: float = 50.0, gc_gen0: int | None = None, ramp_s: float = 1.0
 ) -> dict[str, Any]:
-    from chat.app.factory import create_app
     from chat.core.service import ChatService
-    from chat.app.wiring import Services
     from chat.models.scripted import Reply, ScriptedModel, Text
     from store import open_session_store
 
     with tempfile.TemporaryDirectory() as tmp:
-        port = _free_port()
+        port = free_port()
         extra = {} if gc_gen0 is None else {"gc_gen0_threshold": gc_gen0}
-        settings = _settings(Path(tmp), port=port, disconnect_grace_seconds=5.0, **extra)
+        settings = bench_settings(Path(tmp), port=port, disconnect_grace_seconds=5.0, **extra)
         sessions = open_session_store(settings)
         model = ScriptedModel(lambda req: Reply(Text("tok " * tokens, chunk=4)), delay=1.0 / rate)
-        chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=None, ingest=_BenchIngest())
-        app = create_app(settings, services=Services(settings=settings, components={"chat": chat}))
+        chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=None, ingest=BenchIngest())
+        app = chat_app(settings, chat)
         sids = [sessions.create_session("bench", f"s{i}") for i in range(streams)]
         from chat.app.server import tune_gc
 
-        tune_gc(settings.gc_gen0_threshold)  # what `docchat up` / `docchat serve` do before serving
-        server, task = await _serve(app, port)
+        tune_gc(settings.server.gc_gen0_threshold)  # what `docchat up` / `docchat serve` do before serving
+        server, task = await serve(app, port)
         parent, child = multiprocessing.Pipe()
         ctx = multiprocessing.get_context("spawn")
         proc = ctx.Process(target=_client_process, args=(port, sids, tokens, ramp_s, child))
@@ -254,10 +252,10 @@ async def bench_concurrent(
         "tokens_per_stream": tokens,
         "tokens_per_s_per_stream": rate,
         "ramp_s": ramp_s,
-        "gc_gen0_threshold": settings.gc_gen0_threshold,
+        "gc_gen0_threshold": settings.server.gc_gen0_threshold,
         "text_events": len(gaps) + streams,
-        "gap_ms_p50": round(_pct(gaps, 50), 2),
-        "gap_ms_p99": round(_pct(gaps, 99), 2),
+        "gap_ms_p50": round(pct(gaps, 50), 2),
+        "gap_ms_p99": round(pct(gaps, 99), 2),
         "gap_ms_max": round(max(gaps), 2) if gaps else None,
         "errors": len(errors),
         "error_kinds": sorted(set(errors))[:5],

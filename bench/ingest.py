@@ -73,7 +73,7 @@ class _NoIndex:
 
 
 async def run_document(received: ReceivedFile, data_dir: Path, *, index: bool = True) -> dict[str, Any]:
-    from ingest.service import build_ingest_service
+    from ingest.build import build_ingest
     from ingest.worker import Worker
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table
@@ -81,20 +81,20 @@ async def run_document(received: ReceivedFile, data_dir: Path, *, index: bool = 
     settings = Settings.from_env(data_dir=data_dir, backend="local")
     retriever: Any = build_retriever(settings) if index else _NoIndex()
     await retriever.start()
-    svc = build_ingest_service(settings, items=open_item_table(settings, "workflows"),
-                               blobs=open_blob_store(settings, "documents"), retriever=retriever, run_workers=False)
+    ingest = build_ingest(settings, items=open_item_table(settings, "workflows"),
+                          blobs=open_blob_store(settings, "documents"), index=retriever)
     # warm the embedder so model loading is not counted as ingest time
     if index:
         await asyncio.to_thread(retriever.embedder.embed_passages, ["warm up"])
-    project = await svc.create_project("bench", "bench")
+    project = await ingest.uploads.create_project("bench", "bench")
     t0 = time.perf_counter()
-    result = await svc.accept_upload("bench", project["project_id"], received)
+    result = await ingest.uploads.accept_upload("bench", project["project_id"], received)
     upload_s = time.perf_counter() - t0
-    worker = Worker(store=svc.store, queue=svc.queue, pipeline=svc.pipeline, settings=settings)
+    worker = Worker(store=ingest.store, queue=ingest.queue, pipeline=ingest.pipeline, settings=settings)
     outcome = await worker.run_once(wait_seconds=5)
     elapsed = time.perf_counter() - t0
-    view = await svc.workflow_status("bench", result.workflow_id)
-    await svc.stop()
+    view = await ingest.documents.workflow_status("bench", result.workflow_id)
+    await ingest.close()
     await retriever.close()
     steps = view["steps"]
     to_segments = upload_s + _span(steps["segment_prep"].get("started_at"), steps["segment_builder"].get("ended_at"))

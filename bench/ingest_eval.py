@@ -67,7 +67,7 @@ def check_file(path: Path, settings: Settings, *, sample_pages: int = 3) -> Outc
         pages = list(range(1, min(info.page_count, sample_pages) + 1))
         stage = "render"
         try:
-            for _ in render_pages(path, kind, pages, settings.render_dpi, settings=settings):
+            for _ in render_pages(path, kind, pages, settings.ingest.render_dpi, settings=settings):
                 pass
             stage = "text"
             extract_text_layer(path, kind, pages, settings=settings)

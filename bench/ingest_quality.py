@@ -214,32 +214,34 @@ def speed_command(data: Path, settings: Settings, *, pdf: Path | None = None, oc
         path, n = max(counts, key=lambda c: c[1])
         n = min(n, 60)
         started, cpu = time.perf_counter(), _cpu()
-        size = sum(len(p.png) for p in render_pages(path, "pdf", range(1, n + 1), settings.render_dpi,
+        size = sum(len(p.png) for p in render_pages(path, "pdf", range(1, n + 1), settings.ingest.render_dpi,
                                                       settings=settings))
         took, cpu = time.perf_counter() - started, _cpu() - cpu
-        rows.append((f"render {settings.render_dpi} dpi PNG", f"{n / took:.1f} pages/s wall, {n / cpu:.1f} pages/CPU-s "
+        dpi = settings.ingest.render_dpi
+        rows.append((f"render {dpi} dpi PNG", f"{n / took:.1f} pages/s wall, {n / cpu:.1f} pages/CPU-s "
                      f"({n} pages of {path.name}, {size / n / 1024:.0f} KiB/page)"))
     scans = sorted((data / "docling" / "ocr" / "sources").glob("ocr_test*.pdf"))[:ocr_pages]
     if scans:
         engine = select_engine("en", settings)
         times, cpus = [], []
         for path in scans:
-            (page,) = render_pages(path, "pdf", [1], settings.render_dpi, settings=settings)
+            (page,) = render_pages(path, "pdf", [1], settings.ingest.render_dpi, settings=settings)
             cpu = _cpu()
             times.append(engine.recognize(page.png, language="en").seconds)
             cpus.append(_cpu() - cpu)
-        rows.append((f"OCR {engine.name} ({settings.render_dpi} dpi scan)", f"{statistics.mean(times):.2f} s/page wall "
+        dpi = settings.ingest.render_dpi
+        rows.append((f"OCR {engine.name} ({dpi} dpi scan)", f"{statistics.mean(times):.2f} s/page wall "
                      f"(min {min(times):.2f}), {statistics.mean(cpus):.2f} CPU-s/page, mean of {len(times)}"))
     korean = data / "docling" / "pdf" / "sources" / "normal_4pages.pdf"
     ok, why = ocr_available("ko", settings=settings)
     if korean.is_file() and ok:
         engine = select_engine("ko", settings)
         times, cpus = [], []
-        for p in render_pages(korean, "pdf", [1, 2], settings.render_dpi, settings=settings):
+        for p in render_pages(korean, "pdf", [1, 2], settings.ingest.render_dpi, settings=settings):
             cpu = _cpu()
             times.append(engine.recognize(p.png, language="ko").seconds)
             cpus.append(_cpu() - cpu)
-        rows.append((f"OCR {engine.name} Korean ({settings.render_dpi} dpi)",
+        rows.append((f"OCR {engine.name} Korean ({settings.ingest.render_dpi} dpi)",
                      f"{statistics.mean(times):.2f} s/page wall, {statistics.mean(cpus):.2f} CPU-s/page"))
     elif not ok:
         rows.append(("OCR Korean", f"unavailable: {why}"))
@@ -269,7 +271,7 @@ def memory_command(settings: Settings, *, pages: int) -> int:
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         started, cpu = time.perf_counter(), _cpu()
         png_bytes = 0
-        for page in render_pages(path, "pdf", range(1, pages + 1), settings.render_dpi, settings=settings):
+        for page in render_pages(path, "pdf", range(1, pages + 1), settings.ingest.render_dpi, settings=settings):
             png_bytes += len(page.png)  # a pipeline would store it and drop it, as here
         render_s, render_cpu = time.perf_counter() - started, _cpu() - cpu
         started, cpu = time.perf_counter(), _cpu()
@@ -278,7 +280,7 @@ def memory_command(settings: Settings, *, pages: int) -> int:
         parent = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(f"synthetic PDF: {pages} pages, {size_mb:.1f} MB, {png_bytes / 1e6:.0f} MB of page PNGs at "
-          f"{settings.render_dpi} dpi")
+          f"{settings.ingest.render_dpi} dpi")
     print(f"render:     {pages / render_s:.1f} pages/s wall, {pages / render_cpu:.1f} pages/CPU-s")
     print(f"text layer: {text_pages / text_s:.1f} pages/s wall, {text_pages / text_cpu:.1f} pages/CPU-s")
     print(f"peak RSS:   parent {parent / 1024:.0f} MiB (before: {before / 1024:.0f} MiB), "

@@ -3,9 +3,15 @@
 ``python -m bench.prompt_cache [--turns 20] [--hits 8] [--chunk-tokens 256]`` runs a
 conversation against the ``LocalModel`` (question → ``search_documents`` tool_use → tool
 result with ``--hits`` passages → quoted answer), builds every request with
-``chat.core.prompt.build_request``, and prints, per turn, the tokens read from the simulated
-prefix cache, written to it, and not cached, plus the cache-hit ratio. The test suite
-runs the same simulation (``tests/chat/test_local_model.py``).
+``chat.core.prompt.build_request``, runs each through ``PrefixCache`` (below) and prints,
+per turn, the tokens read from the simulated prefix cache, written to it, and not cached,
+plus the cache-hit ratio. The test suite runs the same simulation (``tests/bench/test_prompt_cache.py``).
+
+``PrefixCache`` simulates Anthropic prompt caching: a hash of the request prefix at every
+block boundary (``chat.core.prompt.prefix_chain``), lookups at each ``cache_control`` breakpoint
+with the 20-block look-back, writes at breakpoints of at least ``min_tokens``, a 5-minute
+TTL refreshed on every hit. Its split (``input_tokens``, ``cache_read_input_tokens``,
+``cache_creation_input_tokens``) is what Anthropic's usage would report for the same requests.
 """
 
 from __future__ import annotations
@@ -14,19 +20,100 @@ import argparse
 import asyncio
 import random
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from chat.core.prompt import LOOKBACK_BLOCKS, SYSTEM_PROMPT, PrefixChain, build_request, prefix_chain
+from chat.core.tools import TOOLS
+from chat.models.accumulator import MessageAccumulator
 from chat.models.local import LocalModel
-from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.stream import MessageAccumulator
-from chat.core.tools import TOOLS, format_search_results
+from chat.models.tool_format import format_search_results
 from retrieval.types import Hit
 
 _WORDS = (
     "revenue growth margin customer contract delivery schedule warranty payment invoice quarter report region "
     "sales cost supplier audit inventory forecast budget liability"
 ).split()
+
+
+# --------------------------------------------------------------------------- simulated prompt cache
+
+
+@dataclass(frozen=True, slots=True)
+class CacheUsage:
+    input_tokens: int  # not read from and not written to the cache
+    cache_read_input_tokens: int
+    cache_creation_input_tokens: int
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.cache_read_input_tokens + self.cache_creation_input_tokens
+
+
+class PrefixCache:
+    """An in-process model of Anthropic's prefix cache (per model, like the real one per model/org)."""
+
+    def __init__(
+        self,
+        *,
+        ttl_seconds: float = 300.0,
+        min_tokens: int = 1024,
+        lookback: int = LOOKBACK_BLOCKS,
+        max_entries: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.ttl = ttl_seconds
+        self.min_tokens = min_tokens
+        self.lookback = lookback
+        self.max_entries = max_entries
+        self.clock = clock
+        self._entries: OrderedDict[bytes, float] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _alive(self, key: bytes, now: float) -> bool:
+        expires = self._entries.get(key)
+        if expires is None:
+            return False
+        if expires <= now:
+            del self._entries[key]
+            return False
+        return True
+
+    def _put(self, key: bytes, now: float) -> None:
+        self._entries[key] = now + self.ttl
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def account(self, chain: PrefixChain) -> CacheUsage:
+        """Look up and write the request's breakpoints; return the usage split."""
+        now = self.clock()
+        total = chain.total_tokens
+        if not chain.breakpoints:
+            return CacheUsage(total, 0, 0)
+        read_idx = -1
+        for bp in chain.breakpoints:
+            for j in range(bp, max(bp - self.lookback, 0) - 1, -1):
+                if self._alive(chain.digests[j], now):
+                    if j > read_idx:
+                        read_idx = j
+                    self._put(chain.digests[j], now)  # a hit refreshes the TTL
+                    break
+        read = chain.tokens[read_idx] if read_idx >= 0 else 0
+        written_to = read
+        for bp in chain.breakpoints:
+            if bp > read_idx and chain.tokens[bp] >= self.min_tokens:
+                self._put(chain.digests[bp], now)
+                written_to = max(written_to, chain.tokens[bp])
+        creation = written_to - read
+        return CacheUsage(total - read - creation, read, creation)
+
+
+# --------------------------------------------------------------------------- the conversation
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +154,18 @@ def _hits(rng: random.Random, turn: int, count: int, chunk_tokens: int) -> list[
 
 
 async def simulate_conversation(
-    turns: int = 20, *, hits: int = 8, chunk_tokens: int = 256, model: LocalModel | None = None, seed: int = 7
+    turns: int = 20,
+    *,
+    hits: int = 8,
+    chunk_tokens: int = 256,
+    model: LocalModel | None = None,
+    cache: PrefixCache | None = None,
+    seed: int = 7,
 ) -> list[TurnUsage]:
-    """Run ``turns`` question/tool/answer exchanges; usage summed per turn."""
+    """Run ``turns`` question/tool/answer exchanges; every request goes through ``cache``; usage summed per turn."""
     rng = random.Random(seed)
     model = model or LocalModel()
+    cache = cache or PrefixCache()
     messages: list[dict[str, Any]] = []
     out: list[TurnUsage] = []
     for turn in range(1, turns + 1):
@@ -84,15 +178,15 @@ async def simulate_conversation(
         read = write = uncached = requests = 0
         for _ in range(3):  # question → tool_use → answer (bounded)
             request = build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=1024)
+            usage = cache.account(prefix_chain(request, seed=model.model_id))
             acc = MessageAccumulator()
             async for event in model.stream(request):
                 acc.feed(event)
             message = acc.message
             requests += 1
-            usage = message["usage"]
-            read += int(usage.get("cache_read_input_tokens", 0))
-            write += int(usage.get("cache_creation_input_tokens", 0))
-            uncached += int(usage.get("input_tokens", 0))
+            read += usage.cache_read_input_tokens
+            write += usage.cache_creation_input_tokens
+            uncached += usage.input_tokens
             messages.append({"role": "assistant", "content": message["content"]})
             if message["stop_reason"] != "tool_use":
                 break

@@ -1,5 +1,10 @@
 """The ingest HTTP API (issue 4). Errors are raised as ``DocchatError``s; ``chat/app/factory.py`` maps them to status.
 
+Each handler depends on the one piece it uses (``chat/app/factory.py`` registers the controller and provides
+the dependencies by name): ``uploads`` — projects and uploads; ``documents`` — documents, workflows,
+segments, pages, reprocess and deletes. (One controller: routes of both share paths, and Litestar gives
+each controller its own OPTIONS handler per path.)
+
 Every handler reads the caller from ``request.user``; another user's project, document or workflow is 404.
 """
 
@@ -14,8 +19,9 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from ingest.service import IngestService
+from ingest.documents import Documents
 from ingest.upload import receive_upload
+from ingest.uploads import Uploads
 from store.errors import InvalidInput, NotFound
 
 
@@ -28,37 +34,37 @@ class IngestController(Controller):
     tags = ["ingest"]  # noqa: RUF012 - Litestar reads it as a class attribute
 
     @post("/projects", status_code=201)
-    async def create_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def create_project(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                              data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
         name = data.get("name")
         language = data.get("language") or "en"
         if not isinstance(name, str) or not isinstance(language, str):
             raise InvalidInput("body must be {\"name\": str, \"language\"?: str}")
-        return await ingest.create_project(_user(request), name, language)
+        return await uploads.create_project(_user(request), name, language)
 
     @get("/projects")
     async def list_projects(self, request: Request[Any, Any, Any],
-                            ingest: NamedDependency[IngestService]) -> dict[str, Any]:
-        return {"items": await ingest.list_projects(_user(request))}
+                            uploads: NamedDependency[Uploads]) -> dict[str, Any]:
+        return {"items": await uploads.list_projects(_user(request))}
 
     @get("/projects/{project_id:str}")
-    async def get_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def get_project(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                           project_id: FromPath[str]) -> dict[str, Any]:
-        return await ingest.get_project(_user(request), project_id)
+        return await uploads.get_project(_user(request), project_id)
 
     @post("/projects/{project_id:str}/documents", status_code=202)
-    async def upload(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def upload(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
-        await ingest.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
+        await uploads.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
         length = request.headers.get("content-length")
         received = await receive_upload(
             request.stream(), request.headers.get("content-type", ""),
-            max_bytes=ingest.settings.max_upload_bytes,
+            max_bytes=uploads.settings.ingest.max_upload_bytes,
             content_length=int(length) if length and length.isdigit() else None,
-            tmp_dir=ingest.settings.data_dir / "tmp" if ingest.settings.backend == "local" else None,
+            tmp_dir=uploads.settings.server.data_dir / "tmp" if uploads.settings.server.backend == "local" else None,
         )
-        result = await ingest.accept_upload(user, project_id, received)
+        result = await uploads.accept_upload(user, project_id, received)
         body: dict[str, Any] = {"document_id": result.document_id, "workflow_id": result.workflow_id,
                                 "status": result.status, "duplicate": not result.created}
         if result.page_count is not None:
@@ -66,36 +72,37 @@ class IngestController(Controller):
         return Response(body, status_code=202 if result.created else 200)
 
     @get("/projects/{project_id:str}/documents")
-    async def list_documents(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def list_documents(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                              project_id: FromPath[str],
                              cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 100) -> dict[str, Any]:
-        return await ingest.list_documents(_user(request), project_id, cursor=cursor, limit=max(1, min(limit, 500)))
+        return await documents.list_documents(_user(request), project_id, cursor=cursor,
+                                              limit=max(1, min(limit, 500)))
 
     @delete("/projects/{project_id:str}", status_code=204)
-    async def delete_project(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def delete_project(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                              project_id: FromPath[str]) -> None:
-        await ingest.delete_project(_user(request), project_id)
+        await documents.delete_project(_user(request), project_id)
 
     @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
-    async def delete_document(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def delete_document(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                               project_id: FromPath[str], document_id: FromPath[str]) -> None:
-        await ingest.delete_document(_user(request), project_id, document_id)
+        await documents.delete_document(_user(request), project_id, document_id)
 
     @get("/workflows/{workflow_id:str}")
-    async def workflow(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def workflow(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                        workflow_id: FromPath[str]) -> dict[str, Any]:
-        return await ingest.workflow_status(_user(request), workflow_id)
+        return await documents.workflow_status(_user(request), workflow_id)
 
     @get("/workflows/{workflow_id:str}/events")
-    async def workflow_events(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def workflow_events(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                               workflow_id: FromPath[str]) -> ServerSentEvent:
         user = _user(request)
-        await ingest.workflow_status(user, workflow_id)  # 404 now rather than inside the stream
+        await documents.workflow_status(user, workflow_id)  # 404 now rather than inside the stream
 
         async def events() -> AsyncIterator[ServerSentEventMessage]:
             n = 0
-            async for event, data in ingest.workflow_events(user, workflow_id,
-                                                            keepalive_s=ingest.settings.sse_keepalive_seconds):
+            async for event, data in documents.workflow_events(user, workflow_id,
+                                                               keepalive_s=documents.settings.chat.sse_keepalive_seconds):
                 if not event:
                     yield ServerSentEventMessage(comment="keep-alive")
                     continue
@@ -105,23 +112,23 @@ class IngestController(Controller):
         return ServerSentEvent(events(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @get("/workflows/{workflow_id:str}/segments")
-    async def segments(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def segments(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                        workflow_id: FromPath[str],
                        cursor: FromQuery[str | None] = None, limit: FromQuery[int] = 20) -> dict[str, Any]:
-        return await ingest.segments(_user(request), workflow_id, cursor=cursor, limit=limit)
+        return await documents.segments(_user(request), workflow_id, cursor=cursor, limit=limit)
 
     @post("/workflows/{workflow_id:str}/reprocess", status_code=202)
-    async def reprocess(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def reprocess(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                         workflow_id: FromPath[str]) -> dict[str, Any]:
-        return await ingest.reprocess(_user(request), workflow_id)
+        return await documents.reprocess(_user(request), workflow_id)
 
     @get("/documents/{document_id:str}/pages/{page_file:str}", media_type="image/png")
-    async def page_png(self, request: Request[Any, Any, Any], ingest: NamedDependency[IngestService],
+    async def page_png(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                        document_id: FromPath[str], page_file: FromPath[str]) -> Response[bytes]:
         stem = page_file.removesuffix(".png")
         if not page_file.endswith(".png") or not stem.isdigit():
             raise NotFound("pages are addressed as /v1/documents/{document_id}/pages/{n}.png")
-        image = await ingest.page_image(_user(request), document_id, int(stem))
+        image = await documents.page_image(_user(request), document_id, int(stem))
         headers = {"Cache-Control": "private, max-age=3600"}
         if image.width_pt and image.height_pt:  # the viewer maps citation boxes (PDF points) onto the image
             headers["X-Page-Width-Pt"] = f"{image.width_pt:g}"

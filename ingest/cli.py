@@ -1,220 +1,47 @@
-"""``docchat ingest FILE… --project NAME`` and ``docchat worker``.
-
-``ingest`` uploads each file to the running service (creating the project if it is missing) and shows one
-progress bar per file, fed by the workflow's SSE events, until every document is completed or failed (with
-the reason). ``worker`` runs queue workers against the configured backend (SQS + DynamoDB on AWS, the
-embedded SQLite queue locally).
-"""
+"""``docchat worker``: the worker runner (``ingest/runner.py``) as a process of its own, against the
+configured backend (SQS + DynamoDB on AWS, the embedded SQLite queue locally), until SIGINT/SIGTERM."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import getpass
-import json
-import logging
 import signal
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
-import httpx
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Column
-
-from ingest.api_client import base_url, check_response
+from ingest.queue import PRIORITIES, Priority
 from store.config import Settings
-from store.errors import DocchatError, InvalidInput, UpstreamError
+from store.process import limit_malloc_arenas
 
-# --- docchat ingest ---------------------------------------------------------------------------------------
-
-
-async def ensure_project(client: httpx.AsyncClient, name: str, language: str | None) -> str:
-    """The id of the user's project named (or with id) ``name``; created if missing."""
-    body = check_response(await client.get("/v1/projects"))
-    for p in body.get("items", []):
-        if name in (p.get("name"), p.get("project_id")):
-            return str(p["project_id"])
-    payload: dict[str, str] = {"name": name}
-    if language:
-        payload["language"] = language
-    return str(check_response(await client.post("/v1/projects", json=payload))["project_id"])
-
-
-@dataclass
-class FileResult:
-    path: Path
-    status: str = "pending"
-    error: str | None = None
-    document_id: str | None = None
-    workflow_id: str | None = None
-    pages: int | None = None
-
-
-def _step_label(view: dict[str, Any]) -> str:
-    for name, step in (view.get("steps") or {}).items():
-        if step.get("status") == "in_progress":
-            label = str(step.get("label") or name)
-            if step.get("total"):
-                return f"{label} {step.get('done') or 0}/{step['total']}"
-            return label
-    return str(view.get("status", ""))
-
-
-async def _follow(client: httpx.AsyncClient, res: FileResult, progress: Progress, task: TaskID) -> None:
-    """Read the workflow's SSE stream until a terminal event; reconnect if the stream drops."""
-    for _attempt in range(20):
-        try:
-            async with client.stream("GET", f"/v1/workflows/{res.workflow_id}/events", timeout=None) as resp:
-                check_response(resp) if resp.status_code >= 400 else None
-                event = ""
-                async for line in resp.aiter_lines():
-                    if line.startswith("event:"):
-                        event = line[6:].strip()
-                    elif line.startswith("data:") and line[5:].strip():
-                        view = json.loads(line[5:])
-                        res.status = str(view.get("status"))
-                        res.pages = view.get("page_count") or res.pages
-                        progress.update(task, completed=float(view.get("progress") or 0) * 100,
-                                        step=_step_label(view))
-                        if event in ("completed", "failed"):
-                            res.error = view.get("error")
-                            done = "[green]completed" if event == "completed" else f"[red]failed: {res.error}"
-                            progress.update(task, completed=100 if event == "completed" else None, step=done)
-                            return
-        except httpx.TransportError:
-            await asyncio.sleep(1.0)
-    res.status, res.error = "failed", "lost the progress stream"
-
-
-async def _ingest_one(client: httpx.AsyncClient, project_id: str, path: Path, progress: Progress) -> FileResult:
-    res = FileResult(path)
-    task = progress.add_task(path.name, total=100, step="uploading")
-    try:
-        with path.open("rb") as fh:  # httpx streams the multipart body from the file
-            r = await client.post(f"/v1/projects/{project_id}/documents", files={"file": (path.name, fh)},
-                                  timeout=httpx.Timeout(30.0, write=None, read=600.0))
-        body = check_response(r)
-    except (DocchatError, OSError) as exc:
-        res.status, res.error = "failed", getattr(exc, "message", None) or str(exc)
-        progress.update(task, step=f"[red]rejected: {res.error}")
-        return res
-    res.document_id, res.workflow_id, res.pages = body["document_id"], body["workflow_id"], body.get("page_count")
-    if r.status_code == 200:
-        progress.update(task, step="already uploaded; following it")
-    await _follow(client, res, progress, task)
-    return res
-
-
-async def ingest_files(
-    settings: Settings, files: Sequence[Path], *, project: str, url: str | None = None, token: str | None = None,
-    user: str | None = None, language: str | None = None, console: Console | None = None,
-) -> list[FileResult]:
-    if token is None:
-        if settings.backend == "aws":
-            raise InvalidInput("aws mode needs --token (a Cognito ID or access token)")
-        token = "dev:" + (user or getpass.getuser())
-    console = console or Console(stderr=True)
-    headers = {"Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(base_url=base_url(settings, url), headers=headers, timeout=30.0) as client:
-        try:
-            project_id = await ensure_project(client, project, language)
-        except httpx.TransportError as exc:
-            raise UpstreamError(f"cannot reach the service at {base_url(settings, url)}; "
-                                "is 'docchat up' running?") from exc
-        columns = (
-            TextColumn("{task.description}", style="bold",
-                       table_column=Column(min_width=8, max_width=28, no_wrap=True, overflow="ellipsis")),
-            BarColumn(bar_width=24), TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-            TextColumn("{task.fields[step]}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis")),
-        )
-        with Progress(*columns, console=console) as progress:
-            return list(await asyncio.gather(*(_ingest_one(client, project_id, Path(f), progress) for f in files)))
-
-
-def run_ingest(settings: Settings, files: Sequence[str], *, project: str, url: str | None = None,
-               token: str | None = None, user: str | None = None, language: str | None = None) -> int:
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would drown the bars
-    missing = [str(f) for f in files if not Path(f).is_file()]
-    if missing:
-        raise InvalidInput(f"not a file: {', '.join(missing)}")
-    results = asyncio.run(ingest_files(settings, [Path(f) for f in files], project=project, url=url, token=token,
-                                       user=user, language=language))
-    console = Console()
-    for res in results:
-        if res.status == "completed":
-            pages = f"{res.pages} page{'' if res.pages == 1 else 's'}" if res.pages else "? pages"
-            console.print(f"[green]✓[/] {res.path.name}: {pages}, document {res.document_id}")
-        else:
-            console.print(f"[red]✗[/] {res.path.name}: {res.error or res.status}")
-    return 0 if all(r.status == "completed" for r in results) else 1
-
-
-# --- docchat worker ---------------------------------------------------------------------------------------
+LANES: dict[str, tuple[Priority, ...]] = {"both": PRIORITIES, "high": ("high",), "low": ("low",)}
 
 
 async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None:
-    from ingest.queue import PRIORITIES, Priority
-    from ingest.service import build_ingest_service
-    from ingest.worker import Worker
+    from ingest.build import build_ingest
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table
 
     retriever = build_retriever(settings)
-    svc = build_ingest_service(settings, items=open_item_table(settings, "workflows"),
-                               blobs=open_blob_store(settings, "documents"), retriever=retriever, run_workers=False)
+    ingest = build_ingest(settings, items=open_item_table(settings, "workflows"),
+                          blobs=open_blob_store(settings, "documents"), index=retriever)
+    # dedicated pools: only the lanes asked for, no reserved high-lane worker; long polls (10 s) between jobs
+    runner = ingest.runner(lanes=LANES[lanes], concurrency=concurrency, reserve_high=False, wait_seconds=10.0)
     await retriever.start()
-    chosen: tuple[Priority, ...] = PRIORITIES if lanes == "both" else (("high",) if lanes == "high" else ("low",))
-    workers = [Worker(store=svc.store, queue=svc.queue, pipeline=svc.pipeline, settings=settings, lanes=chosen,
-                      name=f"worker-{i}") for i in range(concurrency)]
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    print(f"docchat worker: {concurrency} worker(s) on the {lanes} lane(s), backend {settings.backend}", flush=True)
-    async def sweeper() -> None:
-        from ingest.worker import sweep
-
-        while not stop.is_set():
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=60.0)
-            if not stop.is_set():
-                with contextlib.suppress(DocchatError):
-                    await asyncio.to_thread(sweep, svc.store, svc.queue, settings)
-
+    backend = settings.server.backend
+    print(f"docchat worker: {concurrency} worker(s) on the {lanes} lane(s), backend {backend}", flush=True)
     try:
-        await asyncio.gather(sweeper(), *(w.run(stop) for w in workers))
+        await runner.run(stop)
     finally:
-        await svc.stop()
+        await ingest.close()
         await retriever.close()
 
 
-def limit_malloc_arenas(arenas: int = 2) -> bool:
-    """Cap glibc malloc arenas: embedding and rendering run on pool threads, and each new thread's arena
-    otherwise keeps its own high-water mark (measured: 590 → 407 MB peak for a 1,000-page PDF).
-
-    ``mallopt(M_ARENA_MAX)`` works in a running process (the ``MALLOC_ARENA_MAX`` variable is read only when
-    the allocator starts), so it is called first thing, before any pool thread exists. ``arenas <= 0`` keeps
-    glibc's default. True when the cap was set (False off glibc)."""
-    import ctypes
-    import ctypes.util
-
-    if arenas <= 0:
-        return False
-    name = ctypes.util.find_library("c")
-    if not name:
-        return False
-    with contextlib.suppress(OSError, AttributeError):
-        return bool(ctypes.CDLL(name).mallopt(-8, arenas))  # M_ARENA_MAX; 1 on success
-    return False
-
-
 def run_worker(settings: Settings, *, concurrency: int | None = None, lanes: str = "both") -> int:
-    limit_malloc_arenas(settings.malloc_arena_max)
-    if settings.backend == "local":
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-    asyncio.run(_run_workers(settings, concurrency or max(1, settings.worker_concurrency), lanes))
+    limit_malloc_arenas(settings.server.malloc_arena_max)
+    if settings.server.backend == "local":
+        settings.server.data_dir.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_run_workers(settings, concurrency or max(1, settings.queue.worker_concurrency), lanes))
     return 0

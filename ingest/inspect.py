@@ -61,9 +61,9 @@ def inspect_document(
         raise InvalidInput(f"the uploaded file could not be read: {exc.strerror or exc}") from exc
     if size == 0:
         raise InvalidInput("the file is empty")
-    if size > settings.max_upload_bytes:
+    if size > settings.ingest.max_upload_bytes:
         raise PayloadTooLarge(
-            f"the file is {size / 1e6:.1f} MB; the limit is {settings.max_upload_bytes / 1e6:.0f} MB"
+            f"the file is {size / 1e6:.1f} MB; the limit is {settings.ingest.max_upload_bytes / 1e6:.0f} MB"
         )
     actual = sniff(head)
     if actual != kind:
@@ -71,9 +71,9 @@ def inspect_document(
     limits = Limits.from_settings(settings)
     what = f"opening the {kind.upper()} file"
     if kind == "pdf":
-        return run_sandboxed(_inspect_pdf, str(path), settings.max_pages, password,
+        return run_sandboxed(_inspect_pdf, str(path), settings.ingest.max_pages, password,
                              limits=limits, what=what, error=InvalidInput)
-    return run_sandboxed(_inspect_image, str(path), kind, settings.max_pages,
+    return run_sandboxed(_inspect_image, str(path), kind, settings.ingest.max_pages,
                          limits=limits, what=what, error=InvalidInput)
 
 

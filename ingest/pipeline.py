@@ -208,7 +208,7 @@ class Pipeline:
         lock = threading.Lock()
 
         def render(pages: list[int]) -> None:
-            for rp in render_pages(job.path, job.kind, pages, self.settings.render_dpi, settings=self.settings):
+            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings):
                 self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
                 meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
                         "height_px": rp.height_px}
@@ -284,7 +284,7 @@ class Pipeline:
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
 
     def _segment_builder(self, job: Job) -> None:
-        """One segment per page (text layer or OCR lines, tables as rows), in windows of ``BUILD_WINDOW`` pages."""
+        """One segment per page (text layer or OCR lines, tables as grids), in windows of ``BUILD_WINDOW`` pages."""
         from ingest.steps.format_parser import Line, PageText
         from ingest.steps.ocr import OcrLine, OcrResult
         from ingest.steps.segment_builder import build_segment
@@ -333,7 +333,11 @@ class Pipeline:
             if ocr is None or not ocr.lines or not likely_table(cast(Any, ocr)):
                 continue
             try:
-                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr)
+                meta = self._get_json(meta_key(job.wid, page))
+                scale = (meta["width_pt"] / (ocr.width_px or meta["width_px"]),
+                         meta["height_pt"] / (ocr.height_px or meta["height_px"]))
+                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr, page=page,
+                                            scale=scale)
             except Exception as exc:
                 log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
         return out
@@ -347,8 +351,8 @@ class Pipeline:
         segments = SegmentSequence(lambda page: self._get_json(segment_key(job.wid, page)), job.page_count)
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
-            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.chunk_tokens,
-            overlap_tokens=self.settings.chunk_overlap_tokens, language=job.language,
+            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,
+            overlap_tokens=self.settings.ingest.chunk_overlap_tokens, language=job.language,
         )
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
                                 total=len(chunks))

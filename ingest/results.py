@@ -5,10 +5,25 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-__all__ = ["SegmentSequence", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key", "rebuild",
-           "segment_key", "text_key"]
+if TYPE_CHECKING:
+    from store.config import Settings
+
+__all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
+           "rebuild", "segment_key", "text_key", "workflow_prefix"]
+
+
+def blob_uri(settings: Settings, key: str) -> str:
+    """Where a document blob is, for display: ``s3://bucket/key`` on AWS, ``blob://documents/key`` locally."""
+    if settings.server.backend == "aws":
+        return f"s3://{settings.store.documents_bucket}/{key}"
+    return f"blob://documents/{key}"
+
+
+def workflow_prefix(workflow_id: str) -> str:
+    """Every result of a workflow is under this prefix (removed on reprocess and on delete)."""
+    return f"workflows/{workflow_id}/"
 
 
 def page_png_key(workflow_id: str, page: int) -> str:

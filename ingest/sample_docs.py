@@ -96,8 +96,3 @@ def write_scanned_pdf(path: Path, pages: int, *, lines: int = 12, seed: int = 0)
     frames = [Image.open(io.BytesIO(text_image(page_lines(p, lines=lines, seed=seed)))) for p in range(1, pages + 1)]
     frames[0].save(path, format="PDF", save_all=True, append_images=frames[1:], resolution=150.0)
     return Path(path)
-
-
-def write_png(path: Path, lines: list[str]) -> Path:
-    Path(path).write_bytes(text_image(lines))
-    return Path(path)

@@ -112,7 +112,8 @@ class Limits:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
-        return cls(timeout_s=float(settings.parse_timeout_seconds), memory_mb=int(settings.parse_memory_mb))
+        ing = settings.ingest
+        return cls(timeout_s=float(ing.parse_timeout_seconds), memory_mb=int(ing.parse_memory_mb))
 
 
 def run_sandboxed(

@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Callable
 from typing import Literal
 
+from ingest.jobs import enqueue
 from ingest.pipeline import ClaimLost, Pipeline
 from ingest.queue import PRIORITIES, JobQueue, Message, Priority
 from store.config import Settings
@@ -94,7 +95,7 @@ class Worker:
         self.settings = settings
         self.lanes = lanes
         self.name = name or f"worker-{uuid.uuid4().hex[:8]}"
-        self.visibility = int(settings.queue_visibility_seconds)
+        self.visibility = int(settings.queue.queue_visibility_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
 
@@ -200,28 +201,25 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
     cursor: str | None = None
     while True:
         page = store.list_by_status("in_progress", limit=100, cursor=cursor)
-        for step in page.items:
-            wid = str(step["PK"]).removeprefix("WF#")
-            did = str(step.get("document_id"))
+        for ref in page.items:
+            wid, did = ref.workflow_id, ref.document_id
             wf = store.workflow_item(did, wid) or {}
             if wf.get("status") != "in_progress":
                 continue
-            if float(wf.get("lease_until") or 0) + settings.queue_visibility_seconds > now:
+            if float(wf.get("lease_until") or 0) + settings.queue.queue_visibility_seconds > now:
                 continue
             data = wf.get("data") or {}
-            if int(wf.get("attempts") or 0) >= settings.queue_max_receives:
+            if int(wf.get("attempts") or 0) >= settings.queue.queue_max_receives:
                 # it keeps killing its worker (crash, out of memory): stop trying, say why
-                _, claim = store.claim(did, wid, lease_s=settings.queue_visibility_seconds)
+                _, claim = store.claim(did, wid, lease_s=settings.queue.queue_visibility_seconds)
                 if claim is not None:
                     store.fail(claim, retryable=False, error=(
                         f"processing stopped {claim.attempts - 1} times without finishing "
                         "(the worker crashed or ran out of memory on this document)"))
                     log.warning("workflow_abandoned", workflow_id=wid, attempts=claim.attempts - 1)
                 continue
-            pages = int(data.get("page_count") or 0)
-            prio: Priority = "high" if pages <= settings.small_document_pages else "low"
-            queue.send({"workflow_id": wid, "document_id": did, "project_id": data.get("project_id")},
-                       priority=prio)
+            enqueue(queue, settings, workflow_id=wid, document_id=did, project_id=data.get("project_id"),
+                    page_count=int(data.get("page_count") or 0))
             requeued += 1
             log.warning("workflow_requeued", workflow_id=wid)
         if page.cursor is None:

@@ -20,7 +20,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from store.config import Settings
 from store.errors import ConfigError, InvalidInput, Throttled, UpstreamError
 from store.logging import get_logger
 
@@ -33,23 +32,7 @@ RETRYABLE_CODES = frozenset(
 )
 
 
-def make_bedrock_runtime_client(settings: Settings) -> Any:
-    """A ``bedrock-runtime`` client for ``settings`` (adaptive retry mode, bounded pool)."""
-    import boto3
-    from botocore.config import Config
 
-    cfg = Config(
-        retries={"total_max_attempts": 3, "mode": "adaptive"},  # client-side rate limiting; we back off too
-        max_pool_connections=max(10, settings.embedding_concurrency * 2),
-        connect_timeout=5,
-        read_timeout=60,
-    )
-    return boto3.client(
-        "bedrock-runtime",
-        region_name=settings.effective_bedrock_region,
-        endpoint_url=settings.aws_endpoint_url,
-        config=cfg,
-    )
 
 
 class BedrockEmbedder:

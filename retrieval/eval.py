@@ -243,8 +243,8 @@ def run(args: argparse.Namespace, settings: Settings, *, chunker: Chunker | None
     scope = args.scope or ("document" if args.dataset == "financebench" else "project")
     modes: Sequence[SearchMode] = MODES if args.mode == "all" else (args.mode,)
     embedder = build_embedder(settings)
-    eval_dir = settings.data_dir / "eval"
-    expansion = settings.query_expansion if args.expansion is None else args.expansion
+    eval_dir = settings.server.data_dir / "eval"
+    expansion = settings.retrieval.query_expansion if args.expansion is None else args.expansion
     cache = None if args.no_cache else EmbeddingCache(eval_dir / "embeddings.sqlite")
     try:
         result = asyncio.run(
@@ -257,9 +257,11 @@ def run(args: argparse.Namespace, settings: Settings, *, chunker: Chunker | None
                 cache=cache,
                 show_progress=show,
                 vector_chars=_vector_chars(args),
-                fusion=args.fusion or settings.hybrid_fusion,
-                keyword_weight=settings.hybrid_keyword_weight if args.keyword_weight is None else args.keyword_weight,
-                lexicon=load_lexicon(expansion, settings.query_lexicon_file if args.expansion is None else None),
+                fusion=args.fusion or settings.retrieval.hybrid_fusion,
+                keyword_weight=(settings.retrieval.hybrid_keyword_weight
+                                if args.keyword_weight is None else args.keyword_weight),
+                lexicon=load_lexicon(expansion,
+                                     settings.retrieval.query_lexicon_file if args.expansion is None else None),
                 expansion=expansion,
             )
         )

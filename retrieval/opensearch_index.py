@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import urlparse
 
 from retrieval import opensearch_bodies as bodies
 from retrieval.types import Chunk, Hit, SearchFilter, SearchMode
 from store.config import Settings
-from store.errors import ConfigError, InvalidInput, RetryableError, UpstreamError
+from store.errors import InvalidInput, RetryableError, UpstreamError
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -27,33 +26,7 @@ log = get_logger(__name__)
 PAGE = 500  # ids fetched per search page when deleting / replacing
 
 
-def make_opensearch_client(settings: Settings) -> Any:
-    """An ``AsyncOpenSearch`` for ``settings.opensearch_endpoint``; SigV4-signed for ``*.amazonaws.com``."""
-    from opensearchpy import AsyncHttpConnection, AsyncOpenSearch, AWSV4SignerAsyncAuth
 
-    endpoint = settings.opensearch_endpoint
-    if not endpoint:
-        raise ConfigError("DOCCHAT_OPENSEARCH_ENDPOINT is required when DOCCHAT_INDEX_BACKEND=opensearch")
-    url = endpoint if "://" in endpoint else f"https://{endpoint}"
-    host = urlparse(url).hostname or ""
-    kwargs: dict[str, Any] = {
-        "hosts": [url],
-        "connection_class": AsyncHttpConnection,
-        "timeout": 30,
-        "max_retries": 3,
-        "retry_on_timeout": True,
-        "pool_maxsize": 20,
-    }
-    if host.endswith(".amazonaws.com"):
-        import boto3
-
-        credentials = boto3.Session().get_credentials()
-        if credentials is None:
-            raise ConfigError("no AWS credentials found for signing OpenSearch requests")
-        kwargs["http_auth"] = AWSV4SignerAsyncAuth(credentials, settings.aws_region, settings.opensearch_service)
-        kwargs["use_ssl"] = True
-        kwargs["verify_certs"] = True
-    return AsyncOpenSearch(**kwargs)
 
 
 def _translate(exc: Exception, what: str) -> Exception:
@@ -103,13 +76,13 @@ class OpenSearchIndex:
     def from_settings(cls, client: Any, settings: Settings, *, dimension: int) -> OpenSearchIndex:
         return cls(
             client,
-            settings.opensearch_index,
+            settings.retrieval.opensearch_index,
             dimension,
-            serverless=settings.opensearch_service == "aoss",
-            analyzers=bodies.parse_analyzers(settings.opensearch_analyzers),
-            engine=settings.opensearch_knn_engine,
-            space_type=settings.opensearch_space_type,
-            keyword_weight=settings.hybrid_keyword_weight,
+            serverless=settings.retrieval.opensearch_service == "aoss",
+            analyzers=bodies.parse_analyzers(settings.retrieval.opensearch_analyzers),
+            engine=settings.retrieval.opensearch_knn_engine,
+            space_type=settings.retrieval.opensearch_space_type,
+            keyword_weight=settings.retrieval.hybrid_keyword_weight,
         )
 
     def index_body(self) -> dict[str, Any]:

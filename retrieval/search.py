@@ -64,19 +64,21 @@ def build_retriever(
 
         embedder = build_embedder(settings)
     index: Index
-    if settings.index_backend == "opensearch":
-        from retrieval.opensearch_index import OpenSearchIndex, make_opensearch_client
+    if settings.retrieval.index_backend == "opensearch":
+        from retrieval.opensearch_index import OpenSearchIndex
+        from store.clients import opensearch_client as build_client
 
-        client = opensearch_client or make_opensearch_client(settings)
+        client = opensearch_client if opensearch_client is not None else build_client(settings)
         index = OpenSearchIndex.from_settings(client, settings, dimension=embedder.dimension)
     else:
         from retrieval.lance_index import LanceIndex
 
         index = LanceIndex(
-            settings.data_dir / "lance",
+            settings.server.data_dir / "lance",
             embedder.dimension,
-            ann_min_rows=settings.ann_min_rows,
-            fusion=settings.hybrid_fusion,
-            keyword_weight=settings.hybrid_keyword_weight,
+            ann_min_rows=settings.retrieval.ann_min_rows,
+            fusion=settings.retrieval.hybrid_fusion,
+            keyword_weight=settings.retrieval.hybrid_keyword_weight,
         )
-    return Retriever(embedder, index, load_lexicon(settings.query_expansion, settings.query_lexicon_file))
+    ret = settings.retrieval
+    return Retriever(embedder, index, load_lexicon(ret.query_expansion, ret.query_lexicon_file))

@@ -3,7 +3,7 @@
 A turn is stored as its whole block array, exactly as the model returned it
 (text, thinking — even with empty text —, redacted_thinking, tool_use,
 tool_result, compaction, and block types we do not know yet). What is shown to
-people is extracted separately (``display_text``).
+people is extracted by the chat layer (``chat/core/display.py``).
 """
 
 from __future__ import annotations
@@ -47,13 +47,6 @@ def loads_blocks(text: str | bytes) -> list[Block]:
     if not isinstance(value, list):
         raise InvalidHistory("stored blocks are not a JSON array")
     return value
-
-
-def display_text(blocks: Sequence[Mapping[str, Any]] | str) -> str:
-    """The text a person sees: the concatenated ``text`` blocks (thinking, tools and others left out)."""
-    if isinstance(blocks, str):
-        return blocks
-    return "".join(str(b.get("text", "")) for b in blocks if isinstance(b, Mapping) and b.get("type") == "text")
 
 
 def _blocks_of(message: Mapping[str, Any]) -> list[Any]:

@@ -232,15 +232,6 @@ def is_expired(item: Mapping[str, Any], now: float, ttl_attribute: str = "expire
     return exp < now
 
 
-def condition_attrs(cond: Condition | None) -> list[str]:
-    """Every attribute name a condition refers to (for validation and placeholders)."""
-    if cond is None:
-        return []
-    if isinstance(cond, And | Or):
-        return [a for part in cond.parts for a in condition_attrs(part)]
-    return [cond.attr]
-
-
 def validate_update(
     to_set: Mapping[str, Any] | None,
     set_if_missing: Mapping[str, Any] | None,

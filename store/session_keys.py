@@ -1,4 +1,4 @@
-"""Session-store keys, ids and input checks (seed 002 layout), shared by ``store/sessions.py`` and tools."""
+"""Session-store keys, ids, cursors and input checks (seed 002 layout), shared by ``store/sessions.py`` and tools."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 from store.errors import InvalidInput, NotFound
 
@@ -45,20 +43,6 @@ def msg_sk(seq: int) -> str:
 
 def blob_key(session_id: str, seq: int) -> str:
     return f"sessions/{session_id}/{seq:06d}.json"
-
-
-def session_view(meta: Mapping[str, Any]) -> dict[str, Any]:
-    sid = meta.get("session_id") or str(meta["PK"]).removeprefix("SESSION#")
-    return {
-        "session_id": sid,
-        "owner": meta.get("owner"),
-        "title": meta.get("title"),
-        "project_id": meta.get("project_id"),
-        "created_at": meta.get("created_at"),
-        "updated_at": meta.get("updated_at"),
-        "last_seq": int(meta.get("last_seq", 0)),
-        "usage": {k: int(meta.get(f"usage_{k}", 0)) for k in USAGE_KEYS},
-    }
 
 
 def check_sid(session_id: str) -> None:

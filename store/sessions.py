@@ -16,23 +16,23 @@ same turn → that attempt's seq), then put the MSG item (conditional). Plain
 conditional puts, no transaction: half the write units of TransactWriteItems.
 
 Every item carries ``expire_at`` (TTL). Synchronous and thread-safe: call it from
-async code through ``asyncio.to_thread``.
+async code through ``asyncio.to_thread``. Keys, ids and input checks: ``store/session_keys.py``; MSG items
+and blob offload: ``store/session_bodies.py``; the records returned: ``store/session_records.py``.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from store.blobs import BlobStore
-from store.blocks import dumps_blocks, loads_blocks, message_usage, to_plain, trim_to_valid_window, valid_start
+from store.blocks import dumps_blocks, message_usage, to_plain, trim_to_valid_window, valid_start
 from store.errors import Conflict, InvalidInput, NotFound, SessionConflict
 from store.items import Equals, Exists, Item, ItemTable, KeyRange, NotExists, query_all
 from store.logging import get_logger
 from store.schema import GSI1
+from store.session_bodies import MessageBodies
 from store.session_keys import (
     META,
     MSG_PREFIX,
@@ -48,14 +48,24 @@ from store.session_keys import (
     msg_sk,
     new_session_id,
     session_pk,
-    session_view,
     unwrap_cursor,
     wrap_cursor,
 )
+from store.session_records import MessagePage, SessionInfo, SessionPage, StoredMessage, message_view, session_view
 
 log = get_logger(__name__)
 
-__all__ = ["SessionStore", "blob_key", "msg_sk", "new_session_id", "session_pk"]
+__all__ = [
+    "MessagePage",
+    "SessionInfo",
+    "SessionPage",
+    "SessionStore",
+    "StoredMessage",
+    "blob_key",
+    "msg_sk",
+    "new_session_id",
+    "session_pk",
+]
 
 
 class SessionStore:
@@ -76,15 +86,10 @@ class SessionStore:
         self.ttl_seconds = ttl_days * 86400
         self.inline_max_bytes = inline_max_bytes
         self._clock = clock
-        self._fetch_workers = fetch_workers
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
+        self._bodies = MessageBodies(blobs, inline_max_bytes=inline_max_bytes, fetch_workers=fetch_workers)
 
     def close(self) -> None:
-        with self._pool_lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=False)
-                self._pool = None
+        self._bodies.close()
         closer = getattr(self.items, "close", None)
         if callable(closer):
             closer()
@@ -128,7 +133,7 @@ class SessionStore:
         log.info("session_created", session_id=sid)
         return sid
 
-    def get_session(self, session_id: str, *, user_id: str | None = None) -> dict[str, Any]:
+    def get_session(self, session_id: str, *, user_id: str | None = None) -> SessionInfo:
         """Owner, title, timestamps, last_seq and usage totals; ``NotFound`` if absent or not ``user_id``'s."""
         check_sid(session_id)
         meta = self.items.get(session_pk(session_id), META)
@@ -136,10 +141,7 @@ class SessionStore:
             raise NotFound(f"session {session_id} not found", session_id=session_id)
         return session_view(meta)
 
-    def usage_totals(self, session_id: str) -> dict[str, int]:
-        return dict(self.get_session(session_id)["usage"])
-
-    def list_sessions(self, user_id: str, limit: int = 20, cursor: str | None = None) -> dict[str, Any]:
+    def list_sessions(self, user_id: str, limit: int = 20, cursor: str | None = None) -> SessionPage:
         """The user's sessions, newest activity first: ``{"items": [...], "next_cursor": str | None}``."""
         check_user(user_id)
         if not 1 <= limit <= 100:
@@ -207,7 +209,7 @@ class SessionStore:
         ts = iso_ms(now)
         expire_at = int(now) + self.ttl_seconds
         seq = self._draw_seqs(session_id, 1, u, ts, expire_at)
-        item, ref = self._message_item(session_id, seq, role, body, model, u, turn_id, ts, expire_at)
+        item, ref = self._bodies.message_item(session_id, seq, role, body, model, u, turn_id, ts, expire_at)
         marker_written = undone = False
         try:
             if marker_sk is not None:
@@ -258,8 +260,10 @@ class SessionStore:
         items = []
         for i, (m, u) in enumerate(zip(messages, usages, strict=True)):
             body = dumps_blocks(to_plain(m["content"]))
-            items.append(self._message_item(session_id, first + i, m["role"], body, m.get("model"), u, None, ts,
-                                            expire_at)[0])
+            items.append(
+                self._bodies.message_item(session_id, first + i, m["role"], body, m.get("model"), u, None, ts,
+                                          expire_at)[0]
+            )
         self.items.batch_write(puts=items)
         return list(range(first, last + 1))
 
@@ -277,42 +281,6 @@ class SessionStore:
             raise NotFound(f"session {session_id} not found", session_id=session_id) from exc
         return int(meta["last_seq"])
 
-    def _message_item(
-        self,
-        session_id: str,
-        seq: int,
-        role: str,
-        body: str,
-        model: str | None,
-        usage: Mapping[str, int],
-        turn_id: str | None,
-        ts: str,
-        expire_at: int,
-    ) -> tuple[Item, str | None]:
-        """The MSG item; a body over the inline limit is written to the blob store first (never a dangling ref)."""
-        item: Item = {
-            "PK": session_pk(session_id),
-            "SK": msg_sk(seq),
-            "seq": seq,
-            "role": role,
-            "created_at": ts,
-            "usage": dict(usage),
-            "expire_at": expire_at,
-        }
-        if model is not None:
-            item["model"] = model
-        if turn_id is not None:
-            item["turn_id"] = turn_id
-        encoded = body.encode("utf-8")
-        ref = None
-        if len(encoded) > self.inline_max_bytes:
-            ref = blob_key(session_id, seq)
-            self.blobs.put(ref, encoded, "application/json")
-            item["blocks_ref"] = ref
-        else:
-            item["blocks"] = body
-        return item, ref
-
     def _ensure_message(
         self,
         session_id: str,
@@ -328,7 +296,7 @@ class SessionStore:
         if self.items.get(pk, msg_sk(seq), consistent=True) is not None:
             return  # the usual case: nothing to write
         now = self._clock()
-        item, _ = self._message_item(
+        item, _ = self._bodies.message_item(
             session_id, seq, role, body, model, usage, turn_id, iso_ms(now), int(now) + self.ttl_seconds
         )
         try:
@@ -357,12 +325,12 @@ class SessionStore:
         """
         check_sid(session_id)
         raw = query_all(self.items, session_pk(session_id), sk=KeyRange(begins_with=MSG_PREFIX), consistent=True)
-        contents = self._contents(raw)
+        contents = self._bodies.contents(raw)
         messages = [{"role": it["role"], "content": c} for it, c in zip(raw, contents, strict=True)]
         messages = valid_start(messages)  # oldest turns expired (TTL) or lost: never open with an orphan result
         return trim_to_valid_window(messages, limit) if limit is not None else messages
 
-    def list_messages(self, session_id: str, cursor: str | None = None, limit: int = 50) -> dict[str, Any]:
+    def list_messages(self, session_id: str, cursor: str | None = None, limit: int = 50) -> MessagePage:
         """A page of messages for display: seq, role, content, created_at, model, usage, turn_id."""
         check_sid(session_id)
         if not 1 <= limit <= 500:
@@ -370,36 +338,6 @@ class SessionStore:
         page = self.items.query(
             session_pk(session_id), sk=KeyRange(begins_with=MSG_PREFIX), limit=limit, cursor=cursor, consistent=True
         )
-        contents = self._contents(page.items)
-        out = [
-            {
-                "seq": int(it["seq"]),
-                "role": it["role"],
-                "content": c,
-                "created_at": it.get("created_at"),
-                "model": it.get("model"),
-                "usage": dict(it.get("usage") or {}),
-                "turn_id": it.get("turn_id"),
-            }
-            for it, c in zip(page.items, contents, strict=True)
-        ]
+        contents = self._bodies.contents(page.items)
+        out: list[StoredMessage] = [message_view(it, c) for it, c in zip(page.items, contents, strict=True)]
         return {"items": out, "next_cursor": page.cursor}
-
-    def _contents(self, raw: Sequence[Item]) -> list[list[dict[str, Any]]]:
-        refs = [it["blocks_ref"] for it in raw if it.get("blocks_ref")]
-        fetched: dict[str, bytes] = {}
-        if len(refs) == 1:
-            fetched[refs[0]] = self.blobs.get(refs[0])
-        elif refs:
-            fetched = dict(zip(refs, self._executor().map(self.blobs.get, refs), strict=True))
-        out = []
-        for it in raw:
-            ref = it.get("blocks_ref")
-            out.append(loads_blocks(fetched[ref] if ref else it.get("blocks", "[]")))
-        return out
-
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._fetch_workers, thread_name_prefix="session-blobs")
-            return self._pool

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 from store.errors import Conflict, InvalidInput, NotFound
 from store.items import Equals, Item, ItemTable, KeyRange, NotExists, Put, query_all
+from store.workflow_types import key_id, new_id, now_iso, safe_id
 from store.workflow_views import STATUSES
-
-
-def safe_id(value: str) -> bool:
-    return 0 < len(value) <= 64 and all(c.isalnum() or c in "-_" for c in value)
-
-
-def now_iso(clock: Callable[[], float]) -> str:
-    return datetime.fromtimestamp(clock(), UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class ProjectsMixin:
@@ -31,7 +22,7 @@ class ProjectsMixin:
             raise InvalidInput("a project needs a name of 1 to 200 characters")
         if not language or len(language) > 16:
             raise InvalidInput("language must be a short code such as 'en' or 'ko'")
-        pid = uuid.uuid4().hex
+        pid = new_id()
         now = now_iso(self.clock)
         data = {"name": name, "language": language, "owner": owner, "document_prompt": "", "ocr_model": "pp-ocrv5"}
         meta: Item = {
@@ -59,7 +50,7 @@ class ProjectsMixin:
             for meta in page.items:
                 if meta.get("SK") != "META" or meta.get("owner") != owner:
                     continue
-                pid = str(meta["PK"]).removeprefix("PROJ#")
+                pid = key_id(meta["PK"], "PROJ#")
                 out.append(self._project_view(meta, self.items.get(f"PROJ#{pid}", "STATS")))
             if page.cursor is None:
                 return out
@@ -86,7 +77,7 @@ class ProjectsMixin:
         data = meta.get("data") or {}
         stats = stats or {}
         return {
-            "project_id": str(meta["PK"]).removeprefix("PROJ#"),
+            "project_id": key_id(meta["PK"], "PROJ#"),
             "name": data.get("name"),
             "language": data.get("language", "en"),
             "owner": meta.get("owner"),

@@ -56,7 +56,7 @@ def sse_response(chat: ChatService, gen: Generation, after: int) -> Stream:
     async def relay() -> AsyncIterator[bytes]:
         chat.registry.subscribe(gen)
         try:
-            async for chunk in gen.relay(after, chat.settings.sse_keepalive_seconds):
+            async for chunk in gen.relay(after, chat.settings.chat.sse_keepalive_seconds):
                 yield chunk
         finally:
             chat.registry.unsubscribe(gen)

@@ -1,7 +1,8 @@
 """The one Litestar app: chat API, ingest API, OpenAPI docs and the web UI.
 
-Wiring lives here (and in ``chat/app/wiring.py``); errors are mapped to HTTP
-status in exactly one place (``ERROR_STATUS``).
+Every route is listed here (``route_handlers``) and the services come in as Litestar dependencies by
+name (built in ``chat/app/wiring.py``); errors are mapped to HTTP status in exactly one place
+(``ERROR_STATUS``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi.config import OpenAPIConfig
 
+from chat.app import chat_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
+from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
+from ingest.api import IngestController
 from store import errors
 from store.config import Settings
 from store.logging import get_logger
@@ -73,6 +77,26 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+#: each group of routes and the dependencies its handlers take (a group is served when they are provided:
+#: tests and benchmarks wire only the services they need)
+ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
+    (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
+    (frozenset({"uploads", "documents"}), (IngestController,)),
+)
+
+
+def route_handlers(svc: Services) -> list[Any]:
+    """Every handler of the app: health, the chat API, the ingest API and (when enabled) the web UI.
+    OpenAPI docs are served at ``/schema`` by Litestar itself."""
+    handlers: list[Any] = [healthz]
+    for needs, group in ROUTES:
+        if needs <= svc.dependencies.keys():
+            handlers += group
+    if svc.web_ui:
+        handlers += web_route_handlers(svc.settings)
+    return handlers
+
+
 def _constant(value: Any) -> Any:
     def provide() -> Any:
         return value
@@ -83,16 +107,15 @@ def _constant(value: Any) -> Any:
 def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
     """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
     svc = services if services is not None else build_services(settings)
-    local = settings.backend == "local"
-    if local and not is_loopback(settings.host):
+    local = settings.server.backend == "local"
+    if local and not is_loopback(settings.server.host):
         raise errors.ConfigError("local mode (dev tokens) may only listen on loopback; set DOCCHAT_BACKEND=aws")
     verifier = dev_token_verifier if local else svc.token_verifier()
-    handlers: list[Any] = [healthz, *svc.route_handlers()]
     return Litestar(
-        route_handlers=handlers,
+        route_handlers=route_handlers(svc),
         dependencies={
             "services": Provide(lambda: svc, sync_to_thread=False),
-            **{name: Provide(_constant(comp), sync_to_thread=False) for name, comp in svc.components.items()},
+            **{name: Provide(_constant(dep), sync_to_thread=False) for name, dep in svc.dependencies.items()},
         },
         middleware=[DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
         exception_handlers={
@@ -104,6 +127,6 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
         on_shutdown=[svc.stop],
         openapi_config=OpenAPIConfig(title="docchat", version="0.1.0", path="/schema"),
         cors_config=CORSConfig(allow_origins=[]) if not local else None,
-        request_max_body_size=settings.max_upload_bytes + 1024 * 1024,
+        request_max_body_size=settings.ingest.max_upload_bytes + 1024 * 1024,
         state={"services": svc},  # type: ignore[arg-type]
     )

@@ -50,12 +50,13 @@ class CognitoVerifier:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CognitoVerifier:
-        if not settings.cognito_user_pool_id or not settings.cognito_client_id:
+        auth = settings.auth
+        if not auth.cognito_user_pool_id or not auth.cognito_client_id:
             raise ConfigError(
                 "aws mode needs Cognito settings (DOCCHAT_COGNITO_USER_POOL_ID, DOCCHAT_COGNITO_CLIENT_ID)"
             )
-        region = settings.cognito_region or settings.cognito_user_pool_id.split("_", 1)[0] or settings.aws_region
-        return cls(issuer=issuer_for(region, settings.cognito_user_pool_id), client_id=settings.cognito_client_id)
+        region = auth.cognito_region or auth.cognito_user_pool_id.split("_", 1)[0] or settings.aws.aws_region
+        return cls(issuer=issuer_for(region, auth.cognito_user_pool_id), client_id=auth.cognito_client_id)
 
     def __call__(self, token: str) -> str:
         claims = self.verify(token)

@@ -7,8 +7,8 @@ import gc
 import uvicorn
 
 from chat.app.factory import create_app
-from ingest.cli import limit_malloc_arenas
 from store.config import Settings
+from store.process import limit_malloc_arenas
 
 
 def tune_gc(gen0_threshold: int) -> None:
@@ -31,18 +31,19 @@ def tune_gc(gen0_threshold: int) -> None:
 
 def run_up(settings: Settings) -> int:
     # before any thread exists: in-process ingest workers embed and render on pool threads (see the worker)
-    limit_malloc_arenas(settings.malloc_arena_max)
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    limit_malloc_arenas(settings.server.malloc_arena_max)
+    settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(settings)
-    print(f"docchat is up: http://{settings.host}:{settings.port}/  (data in {settings.data_dir})", flush=True)
-    tune_gc(settings.gc_gen0_threshold)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    srv = settings.server
+    print(f"docchat is up: http://{srv.host}:{srv.port}/  (data in {srv.data_dir})", flush=True)
+    tune_gc(settings.server.gc_gen0_threshold)
+    uvicorn.run(app, host=settings.server.host, port=settings.server.port, log_level="warning")
     return 0
 
 
 def run_serve(settings: Settings) -> int:
-    limit_malloc_arenas(settings.malloc_arena_max)
+    limit_malloc_arenas(settings.server.malloc_arena_max)
     app = create_app(settings)
-    tune_gc(settings.gc_gen0_threshold)
-    uvicorn.run(app, host=settings.host, port=settings.port, proxy_headers=True, log_level="info")
+    tune_gc(settings.server.gc_gen0_threshold)
+    uvicorn.run(app, host=settings.server.host, port=settings.server.port, proxy_headers=True, log_level="info")
     return 0

@@ -1,7 +1,7 @@
 """The browser UI: ``/`` (the page), ``/static/…`` (its ES modules and CSS) and ``GET /v1/config``.
 
-The UI is plain ES modules under ``chat/app/web/`` — no bundler, nothing to build. This component only
-serves those files and tells the page how to sign in (``/v1/config``); every data call the page makes
+The UI is plain ES modules under ``chat/app/web/`` — no bundler, nothing to build. These routes only
+serve those files and tell the page how to sign in (``/v1/config``); every data call the page makes
 goes to the ordinary JSON/SSE API with ``Authorization: Bearer …``.
 
 All three routes are public (no credentials): ``/`` and ``/static`` are in ``chat.app.auth``'s public
@@ -10,7 +10,6 @@ paths and every handler here is also marked ``exclude_from_auth``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +32,8 @@ def content_security_policy(settings: Settings) -> str:
     event handlers and foreign origins would not run.
     """
     connect = ["'self'"]
-    if settings.backend == "aws" and settings.cognito_domain:
-        connect.append(_cognito_origin(settings.cognito_domain))
+    if settings.server.backend == "aws" and settings.auth.cognito_domain:
+        connect.append(_cognito_origin(settings.auth.cognito_domain))
     return "; ".join(
         (
             "default-src 'self'",
@@ -61,64 +60,50 @@ def _cognito_origin(domain: str) -> str:
 
 def client_config(settings: Settings) -> dict[str, Any]:
     """What the page needs to know before it can call the API (no secrets: a public client id)."""
-    aws = settings.backend == "aws"
+    aws = settings.server.backend == "aws"
     return {
-        "mode": settings.backend,
-        "cognito_domain": _cognito_origin(settings.cognito_domain) if aws and settings.cognito_domain else None,
-        "client_id": settings.cognito_client_id if aws else None,
-        "render_dpi": settings.render_dpi,
-        "max_upload_bytes": settings.max_upload_bytes,
+        "mode": settings.server.backend,
+        "cognito_domain": (_cognito_origin(settings.auth.cognito_domain)
+                           if aws and settings.auth.cognito_domain else None),
+        "client_id": settings.auth.cognito_client_id if aws else None,
+        "render_dpi": settings.ingest.render_dpi,
+        "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
 
 
-@dataclass
-class WebComponent:
-    """Component ``"web"``: serves the UI. ``start``/``stop`` have nothing to do."""
+def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]:
+    """The page, its static files and ``/v1/config`` (``chat/app/factory.py`` registers them)."""
+    index_path = web_dir / "index.html"
+    if not index_path.is_file():
+        log.warning("web_ui_missing", web_dir=str(web_dir))
+    csp = content_security_policy(settings)
+    config = client_config(settings)
 
-    settings: Settings
-    web_dir: Path = WEB_DIR
-
-    def route_handlers(self) -> list[Any]:
-        index_path = self.web_dir / "index.html"
-        csp = content_security_policy(self.settings)
-        config = client_config(self.settings)
-
-        @get("/", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
-        def index() -> Response[bytes]:
-            # read per request: a few KB, and edits to the page show up without a restart
-            return Response(
-                index_path.read_bytes(),
-                media_type="text/html; charset=utf-8",
-                headers={
-                    "Content-Security-Policy": csp,
-                    "X-Content-Type-Options": "nosniff",
-                    "Referrer-Policy": "no-referrer",
-                    "Cache-Control": "no-cache",
-                },
-            )
-
-        @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
-        def web_config() -> dict[str, Any]:
-            """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``."""
-            return config
-
-        static = create_static_files_router(
-            path="/static",
-            directories=[self.web_dir],
-            cache_control=CacheControlHeader(no_cache=True),
-            opt={"exclude_from_auth": True},
-            include_in_schema=False,
-            name="web_static",
+    @get("/", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
+    def index() -> Response[bytes]:
+        # read per request: a few KB, and edits to the page show up without a restart
+        return Response(
+            index_path.read_bytes(),
+            media_type="text/html; charset=utf-8",
+            headers={
+                "Content-Security-Policy": csp,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+                "Cache-Control": "no-cache",
+            },
         )
-        return [index, web_config, static]
 
-    async def start(self) -> None:
-        if not (self.web_dir / "index.html").is_file():
-            log.warning("web_ui_missing", web_dir=str(self.web_dir))
+    @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
+    def web_config() -> dict[str, Any]:
+        """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``."""
+        return config
 
-    async def stop(self) -> None:
-        return None
-
-
-def build_web_component(settings: Settings) -> WebComponent:
-    return WebComponent(settings=settings)
+    static = create_static_files_router(
+        path="/static",
+        directories=[web_dir],
+        cache_control=CacheControlHeader(no_cache=True),
+        opt={"exclude_from_auth": True},
+        include_in_schema=False,
+        name="web_static",
+    )
+    return [index, web_config, static]

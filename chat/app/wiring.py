@@ -1,43 +1,35 @@
 """Everything the app needs, built once from settings and passed down.
 
-Each package contributes a *component*: an object with ``route_handlers()``,
-``async start()`` and ``async stop()``. The app registers every component as a
-Litestar dependency under its name (``ingest``, ``chat``, …), so a handler that
-declares a parameter ``ingest: IngestService`` receives it.
+``build_services`` returns ``Services``: the objects the HTTP handlers receive as Litestar dependencies,
+by name — ``chat`` (``ChatService``), ``uploads`` (projects and uploads) and ``documents`` (documents,
+workflows, pages, deletes) — plus two short lists of async hooks the app runs at start-up and at
+shutdown. Services own no routes: ``chat/app/factory.py`` lists every handler itself.
 
-Clients (boto3, OpenSearch, Anthropic) are created inside the builders from the
-settings and handed to adapters; nothing here is a module global.
+Clients (boto3, OpenSearch, Anthropic) are created inside the builders from the settings and handed to
+adapters; nothing here is a module global.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from store.config import Settings
 from store.errors import ConfigError
 
-
-class Component(Protocol):
-    def route_handlers(self) -> list[Any]: ...
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
+Hook = Callable[[], Awaitable[None]]
 
 
 @dataclass
 class Services:
     settings: Settings
-    components: dict[str, Component] = field(default_factory=dict)
+    #: handed to the handlers by parameter name (``chat``, ``uploads``, ``documents``)
+    dependencies: dict[str, Any] = field(default_factory=dict)
+    on_start: list[Hook] = field(default_factory=list)  # run in this order at start-up
+    on_stop: list[Hook] = field(default_factory=list)  # run in this order at shutdown
     verifier: Callable[[str], str] | None = None
-
-    def route_handlers(self) -> list[Any]:
-        out: list[Any] = []
-        for comp in self.components.values():
-            out.extend(comp.route_handlers())
-        return out
+    web_ui: bool = False  # serve the browser UI (``/``, ``/static``, ``/v1/config``)
 
     def token_verifier(self) -> Callable[[str], str]:
         if self.verifier is None:
@@ -47,73 +39,61 @@ class Services:
         return self.verifier
 
     async def start(self) -> None:
-        for comp in self.components.values():
-            await comp.start()
+        for hook in self.on_start:
+            await hook()
 
     async def stop(self) -> None:
-        for comp in reversed(list(self.components.values())):
-            await comp.stop()
-
-
-@dataclass
-class RetrieverComponent:
-    """Starts (``index.ensure()``) and closes the retriever shared by ingest and chat; no routes."""
-
-    retriever: Any
-
-    def route_handlers(self) -> list[Any]:
-        return []
-
-    async def start(self) -> None:
-        await self.retriever.start()
-
-    async def stop(self) -> None:
-        await self.retriever.close()
+        for hook in self.on_stop:
+            await hook()
 
 
 def build_services(settings: Settings, *, model: Any = None) -> Services:
     """Wire the whole service from settings: stores, retriever, ingest, chat (and the web UI).
 
+    The retriever (shared by ingest and chat) is started once, first, and closed last. Local mode runs the
+    ingest workers in-process; aws mode leaves them to ``docchat worker``.
     ``model`` replaces the configured chat model (tests and benchmarks pass a double).
     """
-    from chat.models.port import build_chat_model
     from chat.core.service import ChatService
-    from ingest.service import build_ingest_service
+    from chat.models.factory import build_chat_model
+    from ingest.build import build_ingest
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
 
-    if settings.backend == "local":
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    if settings.server.backend == "local":
+        settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
-    ingest = build_ingest_service(
+    ingest = build_ingest(
         settings,
         items=open_item_table(settings, "workflows"),
         blobs=open_blob_store(settings, "documents"),
-        retriever=retriever,
+        index=retriever,
     )
     chat = ChatService(
         settings=settings,
         sessions=open_session_store(settings),
         model=model if model is not None else build_chat_model(settings),
         retriever=retriever,
-        ingest=ingest,
+        ingest=ingest.reader,
     )
-    components: dict[str, Component] = {"retrieval": RetrieverComponent(retriever), "ingest": ingest, "chat": chat}
-    web = _web_component(settings)
-    if web is not None:
-        components["web"] = web
+    on_start: list[Hook] = [retriever.start]
+    on_stop: list[Hook] = [chat.stop]
+    if settings.server.backend == "local":
+        runner = ingest.runner()
+        on_start.append(runner.start)
+        on_stop.append(runner.stop)
+    on_start.append(chat.start)
+    on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
-    if settings.backend == "aws" and settings.cognito_user_pool_id and settings.cognito_client_id:
+    if settings.server.backend == "aws" and settings.auth.cognito_user_pool_id and settings.auth.cognito_client_id:
         from chat.app.jwt_auth import CognitoVerifier
 
         verifier = CognitoVerifier.from_settings(settings)
-    return Services(settings=settings, components=components, verifier=verifier)
-
-
-def _web_component(settings: Settings) -> Component | None:
-    try:
-        from chat.app.web_routes import build_web_component
-    except ImportError:  # the web UI is optional in an API-only install
-        return None
-    component: Component = build_web_component(settings)
-    return component
+    return Services(
+        settings=settings,
+        dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents},
+        on_start=on_start,
+        on_stop=on_stop,
+        verifier=verifier,
+        web_ui=True,
+    )

@@ -19,8 +19,8 @@ from typing import Any, TextIO
 
 import httpx
 
+from chat.cli.api_client import base_url, check_response
 from chat.core.events import SSEParser
-from ingest.api_client import base_url, check_response
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput, NotFound
 
@@ -148,10 +148,10 @@ def run_ask(
         raise InvalidInput("the question is empty")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # request lines would mix into the answer
     if token is None:
-        if settings.backend != "local":
+        if settings.server.backend != "local":
             raise InvalidInput("aws mode needs --token (a Cognito ID or access token)")
         token = "dev:" + (user or getpass.getuser())
-    timeout = httpx.Timeout(10.0, read=max(60.0, settings.sse_keepalive_seconds * 4))
+    timeout = httpx.Timeout(10.0, read=max(60.0, settings.chat.sse_keepalive_seconds * 4))
     headers = {"Authorization": f"Bearer {token}"}
     try:
         with httpx.Client(base_url=base_url(settings, url), headers=headers, timeout=timeout) as client:

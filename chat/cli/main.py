@@ -27,23 +27,23 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings.from_env(**overrides)
 
 
-def _cmd_up(args: argparse.Namespace) -> int:
+def _cmd_up(args: argparse.Namespace, settings: Settings) -> int:
     from chat.app.server import run_up
 
-    return run_up(_settings(args))
+    return run_up(settings)
 
 
-def _cmd_serve(args: argparse.Namespace) -> int:
+def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from chat.app.server import run_serve
 
-    return run_serve(_settings(args))
+    return run_serve(settings)
 
 
-def _cmd_ask(args: argparse.Namespace) -> int:
+def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from chat.cli.ask import run_ask
 
     return run_ask(
-        _settings(args),
+        settings,
         args.question,
         project=args.project,
         session=args.session,
@@ -53,31 +53,36 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     )
 
 
-def _cmd_eval_retrieval(args: argparse.Namespace) -> int:
+def _cmd_eval_retrieval(args: argparse.Namespace, settings: Settings) -> int:
     from ingest.steps.chunk import chunk_segments
     from retrieval.eval import run as run_retrieval_eval
 
-    settings = _settings(args)
 
     def chunker(segments: list[dict[str, Any]], project_id: str, document_id: str, file_name: str) -> list[Any]:
         return chunk_segments(segments, project_id=project_id, document_id=document_id, file_name=file_name,
-                              workflow_id=None, max_tokens=settings.chunk_tokens,
-                              overlap_tokens=settings.chunk_overlap_tokens, language="en")
+                              workflow_id=None, max_tokens=settings.ingest.chunk_tokens,
+                              overlap_tokens=settings.ingest.chunk_overlap_tokens, language="en")
 
     return run_retrieval_eval(args, settings, chunker=chunker)
 
 
-def _cmd_ingest(args: argparse.Namespace) -> int:
-    from ingest.cli import run_ingest
+def _cmd_eval_answers(args: argparse.Namespace, settings: Settings) -> int:
+    from chat.evaluation.run import run_cli
 
-    return run_ingest(_settings(args), args.files, project=args.project, url=args.url, token=args.token,
+    return run_cli(settings, args)
+
+
+def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from chat.cli.ingest import run_ingest
+
+    return run_ingest(settings, args.files, project=args.project, url=args.url, token=args.token,
                       user=args.user, language=args.language)
 
 
-def _cmd_worker(args: argparse.Namespace) -> int:
+def _cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     from ingest.cli import run_worker
 
-    return run_worker(_settings(args), concurrency=args.concurrency, lanes=args.lanes)
+    return run_worker(settings, concurrency=args.concurrency, lanes=args.lanes)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_retrieval_eval_arguments(ev_ret)
     ev_ret.add_argument("--data-dir", default=None, help="where the eval index and embedding cache live")
     ev_ret.set_defaults(func=_cmd_eval_retrieval)
+    ev_ans = ev_sub.add_parser("answers", help="answers end to end: correct, cited, declined, time (real service)")
+    from chat.cli.eval_answers import add_arguments as add_answers_eval_arguments
+
+    add_answers_eval_arguments(ev_ans)
+    ev_ans.set_defaults(func=_cmd_eval_answers)
     return parser
 
 
@@ -135,9 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        settings = Settings.from_env()
-        configure_logging(settings.log_level, json=settings.log_json)
-        code: int = args.func(args)
+        settings = _settings(args)  # the one read of the environment, with the command line's overrides
+        configure_logging(settings.server.log_level, json=settings.server.log_json)
+        code: int = args.func(args, settings)
         return code
     except DocchatError as exc:
         print(f"docchat: {exc.message}", file=sys.stderr)

@@ -2,37 +2,30 @@
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
 of the user; a ``project_id`` argument must be one of them). ``read_page`` goes through
-``IngestService.read_page``, which refuses another user's document. Each source a tool returns is
-numbered (``S<n>``/``P<n>``, unique across the conversation) and remembered in a ``RefBook`` so the
-answer's citations can be resolved. A failing tool becomes an ``is_error`` tool_result with a reason
-the model can read; nothing else of the failure reaches it.
+``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document. Each
+source a tool returns is numbered (``S<n>``/``P<n>``, unique across the conversation) and
+remembered in a ``RefBook`` so the answer's citations can be resolved. A failing tool becomes an
+``is_error`` tool_result with a reason the model can read; nothing else of the failure reaches it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from chat.core import events
 from chat.core.citations import Source
 from chat.core.generations import Generation
-from chat.core.tools import format_page, format_search_results, parse_results, tool_result_text, validate_tool_input
+from chat.core.ports import DocumentReader, DocumentSearch
+from chat.core.tools import validate_tool_input
+from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
-
-
-class RetrieverLike(Protocol):
-    async def search(self, query: str, flt: Any, *, k: int = 8, mode: Any = "hybrid") -> list[Any]: ...
-
-
-class IngestLike(Protocol):
-    async def read_page(self, user_id: str, document_id: str, page: int) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +43,6 @@ class RefBook:
     sources: dict[str, Source] = field(default_factory=dict)
     next_s: int = 1
     next_p: int = 1
-
-
-async def call_maybe_async(fn: Any, *args: Any) -> Any:
-    """Call a port method that may be async (awaited) or blocking (run off the event loop)."""
-    if inspect.iscoroutinefunction(fn):
-        return await fn(*args)
-    return await asyncio.to_thread(fn, *args)
 
 
 def _box(bbox: Any) -> dict[str, float]:
@@ -119,7 +105,7 @@ def _bbox_from_list(raw: Any) -> dict[str, float] | None:
 
 
 class ToolRunner:
-    def __init__(self, *, retriever: RetrieverLike | None, ingest: IngestLike | None, search_k: int = 8) -> None:
+    def __init__(self, *, retriever: DocumentSearch | None, ingest: DocumentReader | None, search_k: int = 8) -> None:
         self.retriever = retriever
         self.ingest = ingest
         self.search_k = search_k
@@ -188,7 +174,7 @@ class ToolRunner:
             page_no = int(page)
         except (TypeError, ValueError) as exc:
             raise NotFound("read_page needs an integer page") from exc
-        content = await call_maybe_async(self.ingest.read_page, scope.user_id, document_id, page_no)
+        content = await self.ingest.read_page(scope.user_id, document_id, page_no)
         ref = f"P{refs.next_p}"
         refs.next_p += 1
         refs.sources[ref] = Source(

@@ -15,7 +15,7 @@ box on that page — never a box on another page. ``bboxes`` lists the quoted li
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,26 +74,6 @@ def _sentence_citing(answer: str, ref: str) -> str:
     return answer
 
 
-def quoted_line(answer: str, ref: str, source_text: str) -> str:
-    """The last ``> `` line after the answer's first ``[ref]`` (same paragraph) that ``source_text`` holds verbatim.
-
-    The embedded reader quotes a table row under its header this way; the row, not the header, is the quote.
-    """
-    found = ""
-    started = False
-    for line in answer.split("\n"):
-        if not started:
-            started = f"[{ref}]" in line or bool(re.search(r"\[[^\]]*\b" + re.escape(ref) + r"\b[^\]]*\]", line))
-            continue
-        if not line.strip():
-            break
-        if line.startswith(">"):
-            body = re.sub(r"\s*\[[SP]\d+(?:\s*[,;]\s*[SP]\d+)*\]$", "", line[1:].strip())
-            if len(body) >= 8 and body in source_text:
-                found = body
-    return found if len(found) <= QUOTE_CHARS else ""
-
-
 def best_quote(source_text: str, claim: str, *, limit: int = QUOTE_CHARS) -> str:
     """The sentence of ``source_text`` that shares the most words with ``claim`` (trimmed to ``limit``)."""
     sentences = [s.strip() for s in _SENTENCE_RE.split(source_text) if s.strip()]
@@ -110,7 +90,9 @@ def locate_quote(text: str, quote: str) -> tuple[int, int] | None:
     """Where ``quote`` (as ``best_quote`` made it: maybe cut with "…") lies in ``text``, as [start, end)."""
     needle = quote[:-1].rstrip() if quote.endswith("…") else quote
     start = text.find(needle) if needle else -1
-    return (start, start + len(needle)) if start >= 0 else None
+    if start >= 0:
+        return (start, start + len(needle))
+    return find_loose(text, needle)
 
 
 def infer_page_offsets(text: str, page_start: int, page_end: int | None) -> tuple[tuple[int, int], ...]:
@@ -133,15 +115,23 @@ def _box_page(box: Mapping[str, Any], default: int) -> int:
 def place_quote(src: Source, quote: str) -> tuple[int, dict[str, float] | None, list[dict[str, float]]]:
     """``(page, bbox, line boxes)`` of ``quote`` within ``src`` (see the module docstring)."""
     span = locate_quote(src.text, quote)
+    return place_spans(src, [span] if span else [])
+
+
+def place_spans(
+    src: Source, spans: Sequence[tuple[int, int]]
+) -> tuple[int, dict[str, float] | None, list[dict[str, float]]]:
+    """``(page, bbox, line boxes)`` of the quoted ``spans`` of ``src.text``: the boxes of exactly the lines the
+    spans touch, on the page of the first span (never a box of another page)."""
     offsets = src.page_offsets or infer_page_offsets(src.text, src.page, src.page_end)
-    page = page_at(offsets, span[0], src.page) if span else src.page
+    page = page_at(offsets, spans[0][0], src.page) if spans else src.page
     lines: list[dict[str, float]] = []
-    if span is not None:
-        for start, box in src.line_boxes:
-            newline = src.text.find("\n", start)
-            end = newline if newline >= 0 else len(src.text)
-            if start < span[1] and end > span[0] and _box_page(box, page) == page:
-                lines.append(dict(box))
+    for start, box in src.line_boxes:
+        newline = src.text.find("\n", start)
+        end = newline if newline >= 0 else len(src.text)
+        touched = any(start < b and end > a for a, b in spans)
+        if touched and _box_page(box, page) == page and dict(box) not in lines:
+            lines.append(dict(box))
     if lines:
         bbox: dict[str, float] | None = {
             "page": page,
@@ -156,6 +146,67 @@ def place_quote(src: Source, quote: str) -> tuple[int, dict[str, float] | None, 
     return page, bbox, []
 
 
+_QUOTE_MARKS = re.compile(r"[“\"]([^”\"]{12,})[”\"]")
+_MARKDOWN_QUOTE = re.compile(r"^\s*>\s?(.*)$")
+_SPACE = re.compile(r"\s+")
+
+
+def find_loose(text: str, needle: str) -> tuple[int, int] | None:
+    """Where ``needle`` lies in ``text`` when runs of whitespace may differ (line wraps), as [start, end)."""
+    words = needle.split()
+    if not words:
+        return None
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    match = re.search(pattern, text)
+    return (match.start(), match.end()) if match else None
+
+
+def _strip_refs(text: str) -> str:
+    return _SPACE.sub(" ", _GROUP_RE.sub("", text)).strip(" —–-:;,")
+
+
+def answer_quotes(answer: str, ref: str) -> list[str]:
+    """What ``answer`` itself presents as quoted for ``ref``: the blockquote lines (``> …``) that carry the
+    ref or follow the line that cites it, and text in quotation marks in the sentence that cites it."""
+    marker = re.compile(r"\[[^\]]*\b" + re.escape(ref) + r"\b[^\]]*\]")
+    lines = answer.splitlines()
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        quoted = _MARKDOWN_QUOTE.match(line)
+        if quoted and marker.search(line):
+            out.append(_strip_refs(quoted.group(1)))
+            continue
+        if quoted or not marker.search(line):
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        block: list[str] = []
+        while j < len(lines) and _MARKDOWN_QUOTE.match(lines[j]):
+            block.append(_MARKDOWN_QUOTE.match(lines[j]).group(1))  # type: ignore[union-attr]
+            j += 1
+        out.extend(_strip_refs(b) for b in block if marker.search(b) or not _GROUP_RE.search(b))
+    out.extend(_strip_refs(m.group(1)) for m in _QUOTE_MARKS.finditer(_sentence_citing(answer, ref)))
+    return [q for q in out if q]
+
+
+def quote_for(src: Source, answer: str, ref: str) -> tuple[str, list[tuple[int, int]]]:
+    """The citation's quote and where it lies in ``src.text``: the exact source text of what the answer
+    quotes for ``ref`` when it quotes it (so the highlight, the banner and the answer show the same words),
+    else the source sentence that best matches the sentence citing it."""
+    spans: list[tuple[int, int]] = []
+    for candidate in answer_quotes(answer, ref):
+        span = find_loose(src.text, candidate)
+        if span is not None and span not in spans:
+            spans.append(span)
+    if spans:
+        spans.sort()
+        return "\n".join(src.text[a:b] for a, b in spans), spans
+    quote = best_quote(src.text, _sentence_citing(answer, ref))
+    span = locate_quote(src.text, quote)
+    return quote, [span] if span else []
+
+
 def citations_for(answer: str, sources: Mapping[str, Source]) -> list[dict[str, Any]]:
     """``citation`` event payloads for the refs ``answer`` cites that are known ``sources``."""
     out: list[dict[str, Any]] = []
@@ -163,8 +214,8 @@ def citations_for(answer: str, sources: Mapping[str, Source]) -> list[dict[str, 
         src = sources.get(ref)
         if src is None:
             continue
-        quote = quoted_line(answer, ref, src.text) or best_quote(src.text, _sentence_citing(answer, ref))
-        page, bbox, lines = place_quote(src, quote)
+        quote, spans = quote_for(src, answer, ref)
+        page, bbox, lines = place_spans(src, spans)
         item: dict[str, Any] = {
             "ref": ref,
             "document_id": src.document_id,

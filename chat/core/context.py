@@ -2,7 +2,7 @@
 
 ``fit_context`` decides, before every model request, what history is sent:
 
-1. under ``settings.compaction_threshold_tokens`` (estimated): everything, unchanged;
+1. under ``settings.chat.compaction_threshold_tokens`` (estimated): everything, unchanged;
 2. a model that supports server-side compaction: everything, plus the ``compact_20260112``
    edit and the ``compact-2026-01-12`` beta — the API summarises and returns a ``compaction``
    block that is stored and sent back verbatim (the estimate counts from the newest one);
@@ -24,18 +24,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from chat.core.prompt import SYSTEM_PROMPT
+from chat.core.tools import TOOLS
 from chat.models.bedrock import COMPACTION_BETA, COMPACTION_EDIT
-from chat.models.port import (
-    PURPOSE_SUMMARY,
-    ChatModel,
-    ModelRequest,
+from chat.models.port import PURPOSE_SUMMARY, ChatModel, ModelRequest
+from chat.models.tokens import (
     estimate_block_tokens,
     estimate_message_tokens,
     estimate_tokens,
     estimate_tools_tokens,
 )
-from chat.core.prompt import SUMMARY_CLOSE, SUMMARY_OPEN, SYSTEM_PROMPT
-from chat.core.tools import TOOLS, parse_results, tool_result_text
+from chat.models.tool_format import SUMMARY_CLOSE, SUMMARY_OPEN, parse_results, tool_result_text
 from store.blocks import assert_pairs_ok, trim_to_valid_window
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput
@@ -224,13 +223,13 @@ async def fit_context(
     max_tokens: int | None = None,
 ) -> ContextPlan:
     """Plan the history for the next request (see the module docstring). ``messages`` are not modified."""
-    out_tokens = max_tokens if max_tokens is not None else settings.max_output_tokens
+    out_tokens = max_tokens if max_tokens is not None else settings.chat.max_output_tokens
     system_tokens = (
         estimate_tokens(system) if isinstance(system, str) else sum(estimate_block_tokens(b) for b in system)
     )
     overhead = system_tokens + estimate_tools_tokens(tools) + 16
-    window = min(model.context_window, settings.context_window_tokens) - out_tokens - 256
-    threshold = min(settings.compaction_threshold_tokens, window)
+    window = min(model.context_window, settings.chat.context_window_tokens) - out_tokens - 256
+    threshold = min(settings.chat.compaction_threshold_tokens, window)
     if window <= overhead:
         raise InvalidInput("the model's context window is too small for the system prompt and tools")
 
@@ -240,7 +239,7 @@ async def fit_context(
         return ContextPlan(msgs, "none", estimated)
 
     if model.supports_compaction:
-        cm, betas = compaction_params(settings.compaction_threshold_tokens)
+        cm, betas = compaction_params(settings.chat.compaction_threshold_tokens)
         if estimated <= window:
             return ContextPlan(msgs, "compaction", estimated, context_management=cm, betas=betas)
         log.warning("compaction_over_window", estimated=estimated, window=window)

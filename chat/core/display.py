@@ -14,6 +14,7 @@ from typing import Any
 
 from chat.core.agent_tools import sources_from_history
 from chat.core.citations import Source, citations_for
+from chat.core.partial import is_interrupted
 
 Turn = dict[str, Any]  # {"seq", "role", "content": [blocks], "usage"?, "interrupted"?, "created_at"?}
 
@@ -46,13 +47,6 @@ def usage_totals(usage: Mapping[str, Any]) -> dict[str, Any]:
     totals = {k: int(usage.get(k, 0) or 0) for k in _USAGE_KEYS}
     all_input = totals["input"] + totals["cache_read"] + totals["cache_write"]
     return {**totals, "cache_hit_ratio": round(totals["cache_read"] / all_input, 4) if all_input else 0.0}
-
-
-def is_interrupted(blocks: Sequence[Any]) -> bool:
-    from chat.core.agent import INTERRUPTED_NOTE
-
-    texts = [b for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
-    return bool(texts) and str(texts[-1].get("text", "")).endswith(INTERRUPTED_NOTE.strip())
 
 
 def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:

@@ -37,10 +37,6 @@ class ChatEvent:
         return self.wire.split(b"\n", 1)[0][4:].decode()
 
 
-def event_id(generation_id: str, n: int) -> str:
-    return f"{generation_id}.{n}"
-
-
 def parse_event_id(value: str | None) -> tuple[str, int] | None:
     """``"<generation_id>.<n>"`` → ``(generation_id, n)``; anything else → None."""
     if not value:

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from chat.core.ports import SessionStorePort
+
 SUMMARY_SK = "SUMMARY"
 
 
@@ -27,7 +29,7 @@ class History:
     upto_seq: int = 0
 
 
-def load_history(sessions: Any, session_id: str) -> History:
+def load_history(sessions: SessionStorePort, session_id: str) -> History:
     """The session's messages with their seqs (every page), starting after the stored summary (blocking)."""
     item = sessions.items.get(f"SESSION#{session_id}", SUMMARY_SK)
     summary = str(item["text"]) if item and item.get("text") else None
@@ -45,7 +47,7 @@ def load_history(sessions: Any, session_id: str) -> History:
             return out
 
 
-def save_summary(sessions: Any, session_id: str, text: str, upto_seq: int, *, ttl_days: int) -> None:
+def save_summary(sessions: SessionStorePort, session_id: str, text: str, upto_seq: int, *, ttl_days: int) -> None:
     """Store (replace) the running summary covering every message up to ``upto_seq`` (blocking)."""
     sessions.items.put(
         {

@@ -2,20 +2,24 @@
 
 Ownership is checked here: a session or project that is not the caller's is a
 ``NotFound`` (404), never a 403 that would confirm it exists. Blocking store
-calls run off the event loop.
+calls run off the event loop. It owns no routes: the app shell (``chat.app``) lists
+the chat handlers and injects this service as the ``chat`` dependency. Its ports are
+``chat.core.ports`` (sessions, documents, search) and ``chat.models.port.ChatModel``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chat.core.agent import Agent, AskContext
-from chat.core.agent_tools import RetrieverLike, call_maybe_async
+from chat.core.agent import Agent
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
+from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.turn import AskContext
+from chat.models.port import ChatModel
 from store.config import Settings
 from store.errors import InvalidInput, NotFound
 from store.logging import get_logger
@@ -34,10 +38,10 @@ class ChatService:
         self,
         *,
         settings: Settings,
-        sessions: Any,
-        model: Any,
-        retriever: RetrieverLike | None = None,
-        ingest: Any = None,
+        sessions: SessionStorePort,
+        model: ChatModel,
+        retriever: DocumentSearch | None = None,
+        ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
     ) -> None:
         self.settings = settings
@@ -46,37 +50,31 @@ class ChatService:
         self.retriever = retriever
         self.ingest = ingest
         self.registry = registry or GenerationRegistry(
-            policy=settings.disconnect_policy,
-            grace_s=settings.disconnect_grace_seconds,
-            retention_s=settings.generation_retention_seconds,
+            policy=settings.chat.disconnect_policy,
+            grace_s=settings.chat.disconnect_grace_seconds,
+            retention_s=settings.chat.generation_retention_seconds,
         )
         self.agent = Agent(
             model=model,
             sessions=sessions,
             settings=settings,
             retriever=retriever,
-            ingest=ingest if ingest is not None else None,
+            ingest=ingest,
         )
 
-    # --- component -------------------------------------------------------------------
-
-    def route_handlers(self) -> list[Any]:
-        from chat.app.chat_routes import ROUTES
-
-        return list(ROUTES)
+    # --- lifecycle -------------------------------------------------------------------
 
     async def start(self) -> None:
-        log.info("chat_started", model=getattr(self.model, "model_id", "?"), policy=self.registry.policy)
+        log.info("chat_started", model=self.model.model_id, policy=self.registry.policy)
 
     async def stop(self) -> None:
         await self.registry.close()
 
     # --- ownership -------------------------------------------------------------------
 
-    async def _meta(self, user_id: str, session_id: str) -> dict[str, Any]:
+    async def _meta(self, user_id: str, session_id: str) -> Mapping[str, Any]:
         """The session's META view; ``NotFound`` when it does not exist or is someone else's."""
-        meta: dict[str, Any] = await asyncio.to_thread(self.sessions.get_session, session_id, user_id=user_id)
-        return meta
+        return await asyncio.to_thread(self.sessions.get_session, session_id, user_id=user_id)
 
     async def _turns(self, session_id: str) -> list[dict[str, Any]]:
         """Every stored message with seq/usage (display pages followed to the end)."""
@@ -92,14 +90,13 @@ class ChatService:
     async def _user_projects(self, user_id: str) -> list[str]:
         if self.ingest is None:
             return []
-        projects = await call_maybe_async(self.ingest.list_projects, user_id)
-        items = projects.get("items", projects) if isinstance(projects, dict) else projects
-        return [str(p["project_id"]) for p in items]
+        projects = await self.ingest.list_projects(user_id)
+        return [str(p["project_id"]) for p in projects]
 
     async def _check_project(self, user_id: str, project_id: str) -> None:
         if self.ingest is None:
             raise NotFound("project not found")
-        await call_maybe_async(self.ingest.get_project, user_id, project_id)  # NotFound if not the user's
+        await self.ingest.get_project(user_id, project_id)  # NotFound if not the user's
 
     # --- sessions ----------------------------------------------------------------------
 
@@ -120,7 +117,7 @@ class ChatService:
         }
 
     async def list_sessions(self, user_id: str, *, limit: int, cursor: str | None) -> dict[str, Any]:
-        page: dict[str, Any] = await asyncio.to_thread(self.sessions.list_sessions, user_id, limit=limit, cursor=cursor)
+        page = await asyncio.to_thread(self.sessions.list_sessions, user_id, limit=limit, cursor=cursor)
         items = [
             {
                 "session_id": it["session_id"],

@@ -16,19 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import anthropic
 
-from chat.models.port import (
-    ModelRequest,
-    complete_via_stream,
-    error_from_frame,
-    estimate_request_tokens,
-)
-from store.errors import Throttled, UpstreamError
-from store.logging import get_logger
+from chat.models.accumulator import complete_via_stream
+from chat.models.errors import error_from_frame, translate_anthropic_error
+from chat.models.port import ModelRequest
+from chat.models.tokens import estimate_request_tokens
 
 if TYPE_CHECKING:
     from store.config import Settings
-
-log = get_logger(__name__)
 
 COMPACTION_BETA = "compact-2026-01-12"
 COMPACTION_EDIT = "compact_20260112"
@@ -40,14 +34,7 @@ def model_supports_compaction(model_id: str) -> bool:
     return any(name in model_id for name in _COMPACTION_MODELS)
 
 
-def build_bedrock_client(settings: Settings) -> anthropic.AsyncAnthropicBedrock:
-    """The one place the Anthropic Bedrock client is built. Credentials: the default AWS chain."""
-    return anthropic.AsyncAnthropicBedrock(
-        aws_region=settings.effective_bedrock_region,
-        base_url=settings.bedrock_base_url,
-        max_retries=settings.model_max_retries,
-        timeout=settings.model_timeout_seconds,
-    )
+
 
 
 class BedrockModel:
@@ -72,12 +59,12 @@ class BedrockModel:
     def from_settings(
         cls, client: anthropic.AsyncAnthropicBedrock, settings: Settings, *, model_id: str | None = None
     ) -> BedrockModel:
-        mid = model_id or settings.bedrock_model_id
+        mid = model_id or settings.chat.bedrock_model_id
         return cls(
             client,
             mid,
-            context_window=settings.context_window_tokens,
-            supports_compaction=settings.bedrock_compaction,
+            context_window=settings.chat.context_window_tokens,
+            supports_compaction=settings.chat.bedrock_compaction,
         )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[dict[str, Any]]:
@@ -103,16 +90,8 @@ class BedrockModel:
             finally:
                 # the consumer may stop early (client gone): release the HTTP connection now
                 await stream.close()
-        except anthropic.APIStatusError as exc:
-            raise _translate_status(exc, model) from exc
-        except anthropic.APITimeoutError as exc:
-            log.warning("bedrock_timeout", model=model)
-            raise UpstreamError("the model did not answer in time", model=model) from exc
-        except anthropic.APIConnectionError as exc:
-            log.warning("bedrock_unreachable", model=model)
-            raise UpstreamError("the model endpoint could not be reached", model=model) from exc
         except anthropic.AnthropicError as exc:
-            raise UpstreamError(f"model request failed: {type(exc).__name__}", model=model) from exc
+            raise translate_anthropic_error(exc, model) from exc
 
     async def complete(self, request: ModelRequest) -> dict[str, Any]:
         return await complete_via_stream(self, request)
@@ -125,38 +104,3 @@ class BedrockModel:
 def _uses_compaction(request: ModelRequest) -> bool:
     edits = (request.context_management or {}).get("edits") or []
     return any(isinstance(e, dict) and e.get("type") == COMPACTION_EDIT for e in edits)
-
-
-def _error_type(body: object) -> str:
-    if isinstance(body, dict):
-        err = body.get("error")
-        if isinstance(err, dict) and err.get("type"):
-            return str(err["type"])
-        for key in ("__type", "type", "code"):
-            if body.get(key):
-                return str(body[key]).rsplit("#", 1)[-1]
-    return ""
-
-
-def _error_message(body: object, fallback: str) -> str:
-    if isinstance(body, dict):
-        err = body.get("error")
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])
-        for key in ("message", "Message"):
-            if body.get(key):
-                return str(body[key])
-    return fallback
-
-
-def _translate_status(exc: anthropic.APIStatusError, model: str) -> Throttled | UpstreamError:
-    status = exc.status_code
-    etype = _error_type(exc.body)
-    message = _error_message(exc.body, "the model request failed")
-    log.warning("bedrock_error", model=model, status=status, error_type=etype)
-    if status in (429, 503, 529) or isinstance(exc, anthropic.RateLimitError | anthropic.OverloadedError):
-        return Throttled(message, model=model, status=status, error_type=etype)
-    err = error_from_frame(etype, message)
-    if isinstance(err, Throttled):
-        return err
-    return UpstreamError(message, model=model, status=status, error_type=etype)

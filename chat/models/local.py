@@ -1,4 +1,4 @@
-"""The embedded default model: an honest extractive answerer with a simulated prompt cache.
+"""The embedded default model: an honest extractive answerer.
 
 No LLM runs on the embedded backend. ``LocalModel`` still behaves like Claude on the wire:
 for a new question it emits a real ``tool_use`` of ``search_documents``; given the tool
@@ -8,115 +8,27 @@ that the answer is extractive. Everything is streamed as Anthropic Messages
 events (text deltas, usage), so the agent loop, the store and the SSE relay run exactly as
 with Bedrock.
 
-``PrefixCache`` simulates Anthropic prompt caching: a hash of the request prefix at every
-block boundary (``chat.core.prompt.prefix_chain``), lookups at each ``cache_control`` breakpoint
-with the 20-block look-back, writes at breakpoints of at least ``min_tokens``, a 5-minute
-TTL refreshed on every hit. The usage it reports (``input_tokens``,
-``cache_read_input_tokens``, ``cache_creation_input_tokens``) makes the cache-hit ratio of
-a conversation measurable locally.
+It has no prompt cache: the usage it reports is the estimated input (``input_tokens``) with
+no cache reads or writes. The prompt-cache hit ratio of the request layout is measured by the
+cache simulator in ``bench.prompt_cache``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 import uuid
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from chat.core.prompt import LOOKBACK_BLOCKS, SUMMARY_OPEN, PrefixChain, prefix_chain
-from chat.core.stream import Reply, Text, ToolUse, Usage, reply_events
-from chat.core.tools import SEARCH_DOCUMENTS, parse_results, tool_result_text
+from chat.models.accumulator import complete_via_stream
 from chat.models.extractive import Language, split_sentences
-from chat.models.port import (
-    PURPOSE_SUMMARY,
-    PURPOSE_TITLE,
-    ModelRequest,
-    complete_via_stream,
-    estimate_request_tokens,
-    estimate_tokens,
-)
+from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.replies import Reply, Text, ToolUse, reply_events
+from chat.models.tokens import estimate_request_tokens, estimate_tokens
+from chat.models.tool_format import SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
 
 LOCAL_MODEL_ID = "docchat-local-extractive"
-
-
-# --------------------------------------------------------------------------- simulated prompt cache
-
-
-@dataclass(frozen=True, slots=True)
-class CacheUsage:
-    input_tokens: int  # not read from and not written to the cache
-    cache_read_input_tokens: int
-    cache_creation_input_tokens: int
-
-    @property
-    def total(self) -> int:
-        return self.input_tokens + self.cache_read_input_tokens + self.cache_creation_input_tokens
-
-
-class PrefixCache:
-    """An in-process model of Anthropic's prefix cache (per model, like the real one per model/org)."""
-
-    def __init__(
-        self,
-        *,
-        ttl_seconds: float = 300.0,
-        min_tokens: int = 1024,
-        lookback: int = LOOKBACK_BLOCKS,
-        max_entries: int = 100_000,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.ttl = ttl_seconds
-        self.min_tokens = min_tokens
-        self.lookback = lookback
-        self.max_entries = max_entries
-        self.clock = clock
-        self._entries: OrderedDict[bytes, float] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def _alive(self, key: bytes, now: float) -> bool:
-        expires = self._entries.get(key)
-        if expires is None:
-            return False
-        if expires <= now:
-            del self._entries[key]
-            return False
-        return True
-
-    def _put(self, key: bytes, now: float) -> None:
-        self._entries[key] = now + self.ttl
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
-
-    def account(self, chain: PrefixChain) -> CacheUsage:
-        """Look up and write the request's breakpoints; return the usage split."""
-        now = self.clock()
-        total = chain.total_tokens
-        if not chain.breakpoints:
-            return CacheUsage(total, 0, 0)
-        read_idx = -1
-        for bp in chain.breakpoints:
-            for j in range(bp, max(bp - self.lookback, 0) - 1, -1):
-                if self._alive(chain.digests[j], now):
-                    if j > read_idx:
-                        read_idx = j
-                    self._put(chain.digests[j], now)  # a hit refreshes the TTL
-                    break
-        read = chain.tokens[read_idx] if read_idx >= 0 else 0
-        written_to = read
-        for bp in chain.breakpoints:
-            if bp > read_idx and chain.tokens[bp] >= self.min_tokens:
-                self._put(chain.digests[bp], now)
-                written_to = max(written_to, chain.tokens[bp])
-        creation = written_to - read
-        return CacheUsage(total - read - creation, read, creation)
 
 
 # --------------------------------------------------------------------------- answering
@@ -238,7 +150,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 class LocalModel:
-    """The embedded ``ChatModel``: tool call → quoted, cited sentences; simulated prompt cache."""
+    """The embedded ``ChatModel``: tool call → quoted, cited sentences (no prompt cache)."""
 
     supports_compaction = False
 
@@ -246,15 +158,12 @@ class LocalModel:
         self,
         *,
         context_window: int = 200_000,
-        cache: PrefixCache | None = None,
         chunk_chars: int = 24,
         model_id: str = LOCAL_MODEL_ID,
     ) -> None:
         self.model_id = model_id
         self.context_window = context_window
-        self.cache = cache or PrefixCache()
         self.chunk_chars = chunk_chars
-        self._lock = threading.Lock()
 
     def reply_for(self, request: ModelRequest) -> Reply:
         """What the model answers (pure apart from a fresh tool_use id)."""
@@ -276,25 +185,17 @@ class LocalModel:
         answer = extractive_answer(question, sources)
         return Reply(Text(answer, chunk=self.chunk_chars))
 
-    def _answer(self, request: ModelRequest) -> tuple[Reply, CacheUsage]:
-        reply = self.reply_for(request)
-        with self._lock:
-            usage = self.cache.account(prefix_chain(request, seed=self.model_id))
-        return reply, usage
+    def _answer(self, request: ModelRequest) -> tuple[Reply, int]:
+        return self.reply_for(request), estimate_request_tokens(request)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[dict[str, Any]]:
-        # hashing a long history is CPU work: keep it off the event loop
-        reply, usage = await asyncio.to_thread(self._answer, request)
-        reply.usage = Usage(
-            input_tokens=usage.input_tokens,
-            cache_read_input_tokens=usage.cache_read_input_tokens,
-            cache_creation_input_tokens=usage.cache_creation_input_tokens,
-        )
+        # reading the passages and estimating a long history is CPU work: keep it off the event loop
+        reply, input_tokens = await asyncio.to_thread(self._answer, request)
         events = reply_events(
             reply,
             model=request.model or self.model_id,
             message_id="msg_local_" + uuid.uuid4().hex[:24],
-            input_tokens=usage.input_tokens,
+            input_tokens=input_tokens,  # no prompt cache: no cache reads or writes are reported
         )
         for n, event in enumerate(events):
             if isinstance(event, dict):

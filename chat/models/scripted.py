@@ -23,8 +23,10 @@ import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from chat.models.port import ModelRequest, complete_via_stream, error_from_frame, estimate_request_tokens
-from chat.core.stream import (
+from chat.models.accumulator import complete_via_stream
+from chat.models.errors import error_from_frame
+from chat.models.port import ModelRequest
+from chat.models.replies import (
     Compaction,
     Fail,
     RedactedThinking,
@@ -36,6 +38,7 @@ from chat.core.stream import (
     Usage,
     reply_events,
 )
+from chat.models.tokens import estimate_request_tokens
 from store.errors import UpstreamError
 
 #: A script entry: a ``Reply``, a bare string (one text block), or raw event dicts (replayed as given).

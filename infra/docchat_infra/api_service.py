@@ -43,7 +43,7 @@ class ApiService(Construct):
         log_group: logs.LogGroup,
     ) -> None:
         super().__init__(scope, construct_id)
-        port = config.settings.port
+        port = config.settings.server.port
         certificate = (
             acm.Certificate.from_certificate_arn(self, "Certificate", config.certificate_arn)
             if config.certificate_arn

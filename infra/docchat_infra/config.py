@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from store.config import Settings
+from store.config import Settings, setting_fields
 from store.errors import ConfigError
 
 SearchKind = Literal["serverless", "domain"]
@@ -54,7 +54,7 @@ STACK_OWNED_SETTINGS = frozenset(
         "ocr_engine",
     }
 )
-SETTINGS_FIELDS = frozenset(f.name for f in fields(Settings))
+SETTINGS_FIELDS = frozenset(f.name for f in setting_fields())
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,8 @@ class InfraConfig:
         plus a missed heartbeat never hands the job to a second worker. ``Settings.queue_visibility_seconds``
         (the same value the worker is given) can only raise it.
         """
-        longest_step = math.ceil(self.settings.parse_timeout_seconds * 2)
-        return max(self.settings.queue_visibility_seconds, longest_step)
+        longest_step = math.ceil(self.settings.ingest.parse_timeout_seconds * 2)
+        return max(self.settings.queue.queue_visibility_seconds, longest_step)
 
     @property
     def https(self) -> bool:
@@ -141,7 +141,7 @@ class InfraConfig:
             raise ConfigError("worker_max_tasks must be between 1 and 20")
         if self.alb_idle_timeout_seconds > 4000:
             raise ConfigError("alb_idle_timeout_seconds must be at most 4000 (ALB limit)")
-        if self.alb_idle_timeout_seconds < 4 * self.settings.sse_keepalive_seconds:
+        if self.alb_idle_timeout_seconds < 4 * self.settings.chat.sse_keepalive_seconds:
             raise ConfigError("alb_idle_timeout_seconds must be at least 4x sse_keepalive_seconds")
         if self.search not in ("serverless", "domain"):
             raise ConfigError(f"search must be 'serverless' or 'domain', not {self.search!r}")

@@ -37,7 +37,9 @@ class IngestQueues(Construct):
             visibility_timeout=Duration.seconds(config.queue_visibility_seconds),
             receive_message_wait_time=Duration.seconds(RECEIVE_WAIT_SECONDS),
             retention_period=RETENTION,
-            dead_letter_queue=sqs.DeadLetterQueue(queue=dlq, max_receive_count=config.settings.queue_max_receives),
+            dead_letter_queue=sqs.DeadLetterQueue(
+                queue=dlq, max_receive_count=config.settings.queue.queue_max_receives
+            ),
         )
         return queue, dlq
 

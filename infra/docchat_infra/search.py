@@ -96,7 +96,7 @@ class SearchBackend(Construct):
         self.collection.apply_removal_policy(
             RemovalPolicy.RETAIN if config.deletion_protection else RemovalPolicy.DESTROY
         )
-        index_prefix = config.settings.opensearch_index
+        index_prefix = config.settings.retrieval.opensearch_index
         aoss.CfnAccessPolicy(
             self,
             "DataAccessPolicy",

@@ -6,8 +6,6 @@ account and region of the caller's credentials.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from aws_cdk import Aws, CfnOutput, Duration, Environment, RemovalPolicy, Stack
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as cw_actions
@@ -17,7 +15,7 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
 
-from store.config import Settings
+from store.config import Settings, setting_fields
 from store.schema import SESSIONS_TABLE, WORKFLOW_TABLE
 
 from .api_service import ApiService
@@ -60,13 +58,13 @@ def settings_environment(config: InfraConfig, resources: dict[str, str]) -> dict
     its default (so ``-c max_pages=500`` reaches the service), then the ones always spelled out."""
     env = {env_var(name): value for name, value in resources.items()}
     defaults = Settings()
-    for f in fields(Settings):
+    for f in setting_fields():
         if f.name in STACK_OWNED_SETTINGS:
             continue
-        value = getattr(config.settings, f.name)
+        value = config.settings.get(f.name)
         if value is None:
             continue
-        if f.name in ALWAYS_EXPLICIT or value != getattr(defaults, f.name):
+        if f.name in ALWAYS_EXPLICIT or value != defaults.get(f.name):
             env[env_var(f.name)] = _env_value(value)
     env[env_var("queue_visibility_seconds")] = str(config.queue_visibility_seconds)
     env[env_var("log_json")] = "true"
@@ -94,11 +92,11 @@ class DocchatStack(Stack):
         allow_objects(roles.worker, [storage.documents_bucket])
         allow_send(roles.api, queues.queues)
         allow_consume(roles.worker, queues.queues)
-        bedrock_region = s.bedrock_region
+        bedrock_region = s.aws.bedrock_region
         allow_statements(
             roles.api,
             invoke_statements(
-                (s.bedrock_model_id, s.bedrock_title_model_id, s.embedding_model_id),
+                (s.chat.bedrock_model_id, s.chat.bedrock_title_model_id, s.retrieval.embedding_model_id),
                 region=bedrock_region,
                 profile_regions=config.bedrock_profile_regions,
             ),
@@ -106,7 +104,7 @@ class DocchatStack(Stack):
         allow_statements(
             roles.worker,
             invoke_statements(
-                (s.embedding_model_id,),
+                (s.retrieval.embedding_model_id,),
                 region=bedrock_region,
                 profile_regions=config.bedrock_profile_regions,
             ),
@@ -116,7 +114,7 @@ class DocchatStack(Stack):
         resources = {
             "backend": "aws",
             "host": "0.0.0.0",  # noqa: S104 - inside the task's network namespace, behind the ALB
-            "port": str(s.port),
+            "port": str(s.server.port),
             "aws_region": Aws.REGION,
             "workflow_table": storage.workflow_table.table_name,
             "sessions_table": storage.sessions_table.table_name,
@@ -152,7 +150,7 @@ class DocchatStack(Stack):
             log_group=api_logs,
         )
         worker_env = dict(environment)
-        worker_env[env_var("worker_concurrency")] = str(s.worker_concurrency)
+        worker_env[env_var("worker_concurrency")] = str(s.queue.worker_concurrency)
         worker_env[env_var("ocr_engine")] = "paddle"  # the worker image ships PaddleOCR on the GPU
         IngestWorkers(
             self,

@@ -107,7 +107,7 @@ class Storage(Construct):
                 s3.LifecycleRule(id="abort-incomplete-multipart", abort_incomplete_multipart_upload_after=abort),
                 s3.LifecycleRule(
                     id="expire-with-session-ttl",
-                    expiration=Duration.days(config.settings.session_ttl_days + OFFLOAD_GRACE_DAYS),
+                    expiration=Duration.days(config.settings.store.session_ttl_days + OFFLOAD_GRACE_DAYS),
                 ),
             ],
         )

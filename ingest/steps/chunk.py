@@ -10,6 +10,12 @@ quote can be placed on the right page of a spanning chunk) and each line's box w
 line starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are deterministic:
 ``f"{document_id}:{index:05d}"``.
 
+Tables (a segment's ``table_grids``, see :mod:`ingest.steps.table_chunks`) are not flat text: each
+becomes chunks of caption + Markdown header + a run of whole rows (``| label | v1 | … |``), every chunk
+repeating the caption and header, so one row is found and quoted with its column names; the chunk's
+boxes are exactly its rows'. The table's lines are left out of the text chunks; a table continued over a
+page break is one table (its chunks span both pages). Text chunks do not overlap across a table.
+
 ``count_tokens`` approximates a multilingual subword tokenizer without loading one: every CJK character
 (Hangul, Han, kana) is a token, every punctuation mark is a token, and a word is one token per started 8
 characters. It errs high, which keeps chunks within an embedder's input limit.
@@ -22,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ingest.steps.table_chunks import TableBlock, TableRow, fit_head, merge_continued, segment_items
 from retrieval.types import BBox, Chunk
 
 _CJK = (
@@ -61,12 +68,37 @@ def chunk_segments(
     overlap_tokens: int,
     language: str,
 ) -> list[Chunk]:
-    """Chunks of the segments' text (see the module docstring)."""
+    """Chunks of the segments' text and tables (see the module docstring)."""
     if max_tokens < 8:
         raise ValueError("max_tokens must be at least 8")
     overlap_tokens = max(0, min(overlap_tokens, max_tokens // 2))
     # Over-long lines are cut to leave room for the overlap, so consecutive pieces still share words.
-    units = _units(segments, max_tokens - overlap_tokens)
+    items = merge_continued(_units(segments, max_tokens - overlap_tokens), lambda x: isinstance(x, TableBlock))
+    meta = _Meta(project_id, document_id, file_name, workflow_id, language)
+    chunks: list[Chunk] = []
+    run: list[_Unit] = []
+    for item in [*items, None]:
+        if isinstance(item, _Unit):
+            run.append(item)
+            continue
+        chunks.extend(_text_chunks(run, len(chunks), meta, max_tokens, overlap_tokens))
+        run = []
+        if item is not None:
+            chunks.extend(_table_chunks(item, len(chunks), meta, max_tokens))
+    return chunks
+
+
+@dataclass(frozen=True, slots=True)
+class _Meta:
+    project_id: str
+    document_id: str
+    file_name: str
+    workflow_id: str | None
+    language: str
+
+
+def _text_chunks(units: list[_Unit], first: int, meta: _Meta, max_tokens: int, overlap_tokens: int) -> list[Chunk]:
+    """Greedy runs of whole lines up to ``max_tokens``, each next one starting with the overlap."""
     chunks: list[Chunk] = []
     start = 0
     while start < len(units):
@@ -74,8 +106,7 @@ def chunk_segments(
         while end < len(units) and (end == start or used + units[end].tokens <= max_tokens):
             used += units[end].tokens
             end += 1
-        chunks.append(_chunk(units[start:end], len(chunks), project_id, document_id, file_name, workflow_id,
-                             language))
+        chunks.append(_chunk(units[start:end], first + len(chunks), meta))
         if end >= len(units):
             break
         # The overlap plus the next line must still fit in one chunk, or the chunk would be all overlap.
@@ -85,6 +116,46 @@ def chunk_segments(
             units = _splice_tail(units, end, tail)
             start = end
     return chunks
+
+
+def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -> list[Chunk]:
+    """Caption + Markdown header + a run of rows per chunk (every chunk repeats caption and header); the
+    chunk's boxes and line boxes are its rows'. A row longer than a chunk is a chunk of its own."""
+    head = fit_head(block, max_tokens, count_tokens)
+    head_tokens = count_tokens("\n".join(head))
+    chunks: list[Chunk] = []
+    rows = block.rows
+    start = 0
+    while start < len(rows):
+        end, used = start, head_tokens
+        while end < len(rows) and (end == start or used + count_tokens(rows[end].text) <= max_tokens):
+            used += count_tokens(rows[end].text)
+            end += 1
+        chunks.append(_table_chunk(head, rows[start:end], first + len(chunks), meta))
+        start = end
+    return chunks
+
+
+def _table_chunk(head: list[str], rows: Sequence[TableRow], index: int, meta: _Meta) -> Chunk:
+    text = "\n".join(head)
+    page_offsets: list[tuple[int, int]] = []
+    line_boxes: list[tuple[int, BBox]] = []
+    units: list[_Unit] = []
+    for row in rows:
+        text += "\n"
+        if not page_offsets or page_offsets[-1][0] != row.page:
+            page_offsets.append((row.page, 0 if not page_offsets else len(text)))
+        if row.bbox is not None:
+            line_boxes.append((len(text), BBox(row.page, *row.bbox)))
+        units.append(_Unit(row.text, row.page, row.bbox, 0))
+        text += row.text
+    return Chunk(
+        chunk_id=f"{meta.document_id}:{index:05d}", project_id=meta.project_id, document_id=meta.document_id,
+        file_name=meta.file_name, text=text, page_start=min(r.page for r in rows),
+        page_end=max(r.page for r in rows), chunk_index=index, language=meta.language,
+        bboxes=tuple(merge_boxes(units)), workflow_id=meta.workflow_id, page_offsets=tuple(page_offsets),
+        line_boxes=tuple(line_boxes),
+    )
 
 
 def _splice_tail(units: list[_Unit], end: int, tail: _Unit) -> list[_Unit]:
@@ -118,16 +189,16 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
     return end, _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
 
 
-def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Unit]:
-    units: list[_Unit] = []
+def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Unit | TableBlock]:
+    units: list[_Unit | TableBlock] = []
     for seg in sorted(segments, key=lambda s: int(s.get("page", 0))):
         page = int(seg.get("page", 0))
-        lines = seg.get("lines") or []
-        if lines:
-            items = [(str(line.get("text", "")), _bbox(line.get("bbox"))) for line in lines]
-        else:
-            items = [(text, None) for text in str(seg.get("text") or "").splitlines()]
-        for text, bbox in items:
+        for item in segment_items(seg):
+            if isinstance(item, TableBlock):
+                if item.rows:
+                    units.append(item)
+                continue
+            text, bbox = item
             text = " ".join(text.split())
             if not text:
                 continue
@@ -175,24 +246,7 @@ def _join_pieces(pieces: list[str]) -> str:
     return out
 
 
-def _bbox(raw: Any) -> tuple[float, float, float, float] | None:
-    if not raw or len(raw) != 4:
-        return None
-    x0, y0, x1, y1 = (float(v) for v in raw)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    return (x0, y0, x1, y1)
-
-
-def _chunk(
-    units: Sequence[_Unit],
-    index: int,
-    project_id: str,
-    document_id: str,
-    file_name: str,
-    workflow_id: str | None,
-    language: str,
-) -> Chunk:
+def _chunk(units: Sequence[_Unit], index: int, meta: _Meta) -> Chunk:
     parts: list[str] = []
     previous: int | None = None
     size = 0
@@ -211,17 +265,17 @@ def _chunk(
         size += len(unit.text)
         previous = unit.page
     return Chunk(
-        chunk_id=f"{document_id}:{index:05d}",
-        project_id=project_id,
-        document_id=document_id,
-        file_name=file_name,
+        chunk_id=f"{meta.document_id}:{index:05d}",
+        project_id=meta.project_id,
+        document_id=meta.document_id,
+        file_name=meta.file_name,
         text="".join(parts),
         page_start=min(u.page for u in units),
         page_end=max(u.page for u in units),
         chunk_index=index,
-        language=language,
+        language=meta.language,
         bboxes=tuple(merge_boxes(units)),
-        workflow_id=workflow_id,
+        workflow_id=meta.workflow_id,
         page_offsets=tuple(page_offsets),
         line_boxes=tuple(line_boxes),
     )

@@ -198,14 +198,17 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
             lines.append(Line(text=line, bbox=bbox))
         buf, box = [], None
 
-    codes = (ctypes.c_ushort * (max(n, 0) + 1))()
-    if n > 0:
-        raw.FPDFText_GetText(tp, 0, n, codes)  # every char's UTF-16 unit in one call
+    # Per char index: FPDFText_GetText's buffer leaves out PDFium's end-of-line hyphen markers (code 2) and
+    # writes two units for a character beyond the BMP, so reading it by char index drifts (text and boxes
+    # of different characters — line boxes spanning two lines).
+    unicode = raw.FPDFText_GetUnicode
     by_l, by_r, by_b, by_t = ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_), ctypes.byref(t_)
     get_box, map_error = raw.FPDFText_GetCharBox, raw.FPDFText_HasUnicodeMapError
     high = 0  # a pending UTF-16 high surrogate
     for i in range(max(n, 0)):
-        code = codes[i]
+        code = unicode(tp, i)
+        if code == 2:  # a hyphen marker PDFium adds at a line end; GetText drops it too
+            continue
         if 0xD800 <= code < 0xDC00:
             high = code
             continue

@@ -353,27 +353,28 @@ def is_korean(language: str | None) -> bool:
 def select_engine(language: str, settings: Settings) -> OcrEngine:
     """The engine for a page in ``language``: PaddleOCR on GPU workers; else Tesseract for Korean, RapidOCR
     for the rest. Raises ``PermanentError`` naming the missing package when the language cannot be read."""
-    if settings.ocr_engine == "paddle":
+    ing = settings.ingest
+    if ing.ocr_engine == "paddle":
         return _cached(("paddle",), PaddleOcrEngine)
     if is_korean(language):
         ok, reason = ocr_available(language, settings=settings)
         if not ok:
             raise PermanentError(reason)
-        return _cached(("tesseract", settings.tesseract_cmd),
-                       lambda: TesseractEngine(cmd=settings.tesseract_cmd, timeout_s=settings.parse_timeout_seconds))
-    return _cached(("rapidocr", str(settings.ocr_threads)), lambda: RapidOcrEngine(threads=settings.ocr_threads))
+        return _cached(("tesseract", ing.tesseract_cmd),
+                       lambda: TesseractEngine(cmd=ing.tesseract_cmd, timeout_s=ing.parse_timeout_seconds))
+    return _cached(("rapidocr", str(ing.ocr_threads)), lambda: RapidOcrEngine(threads=ing.ocr_threads))
 
 
 def ocr_available(language: str, *, settings: Settings | None = None) -> tuple[bool, str]:
     """Whether pages in ``language`` can be OCR'd on this machine, and in words why (not)."""
-    if settings is not None and settings.ocr_engine == "paddle":
+    if settings is not None and settings.ingest.ocr_engine == "paddle":
         try:
             import paddleocr  # noqa: F401
         except ImportError:
             return False, "DOCCHAT_OCR_ENGINE=paddle but paddleocr is not installed (GPU worker image only)"
         return True, "PaddleOCR (GPU)"
     if is_korean(language):
-        cmd = settings.tesseract_cmd if settings is not None else "tesseract"
+        cmd = settings.ingest.tesseract_cmd if settings is not None else "tesseract"
         langs = tesseract_languages(cmd)
         if not langs:
             return False, ("Korean OCR needs Tesseract, which is not installed "
@@ -383,7 +384,7 @@ def ocr_available(language: str, *, settings: Settings | None = None) -> tuple[b
         return True, "Tesseract (kor)"
     lang = normalise_language(language)
     if lang not in RAPID_LANGS:
-        if lang in tesseract_languages(settings.tesseract_cmd if settings is not None else "tesseract"):
+        if lang in tesseract_languages(settings.ingest.tesseract_cmd if settings is not None else "tesseract"):
             return True, f"Tesseract ({lang})"
         return False, f"no installed OCR model reads language {language!r}; pages are OCR'd as multilingual"
     try:

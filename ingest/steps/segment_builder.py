@@ -2,8 +2,12 @@
 
 Precedence: a trusted text layer; else OCR lines (boxes converted from image pixels to PDF points, from
 the page's top-left); else an untrusted text layer when OCR found nothing (better than an empty page —
-e.g. a text layer whose glyphs are placed nowhere); else an empty segment. Tables (rows of cell texts,
-from :mod:`ingest.steps.tables`) are kept as rows.
+e.g. a text layer whose glyphs are placed nowhere); else an empty segment.
+
+Tables (:class:`~ingest.steps.table_model.Table`, from :mod:`ingest.steps.tables`) are kept twice:
+``tables`` — rows of cell texts (header levels, then body rows), the form existing readers know — and
+``table_grids`` — ``Table.to_json()``: cells with boxes, flattened headers, caption, unit, Markdown
+(what chunking uses). A table given as bare rows (older callers) gets its first row as the header.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from typing import Any
 
 from ingest.steps.format_parser import PageText
 from ingest.steps.ocr import OcrResult
+from ingest.steps.table_model import Table
 
-Table = list[list[str]]  # rows of cell texts
+Rows = list[list[str]]  # rows of cell texts
 
 
 def build_segment(
@@ -26,11 +31,13 @@ def build_segment(
     height_pt: float,
     width_px: int,
     height_px: int,
-    tables: Sequence[Table] | None = None,
+    tables: Sequence[Table | Rows] | None = None,
 ) -> dict[str, Any]:
     """The segment for ``page`` — keys: page, text, source ("text_layer"|"ocr"|"empty"), lines
-    [{text, bbox (points, top-left), confidence}], tables [table → [row → [cell]]], width, height (points),
-    plus diagnostics: ocr_engine, ocr_confidence (mean), text_layer_issue."""
+    [{text, bbox (points, top-left), confidence}], tables [table → [row → [cell]]], table_grids
+    [``Table.to_json()``], width, height (points), plus diagnostics: ocr_engine, ocr_confidence (mean),
+    text_layer_issue."""
+    grids = [t if isinstance(t, Table) else _from_rows(t, page) for t in (tables or [])]
     lines: list[dict[str, Any]] = []
     source = "empty"
     layer_ok = text_layer is not None and not text_layer.needs_ocr and bool(text_layer.text.strip())
@@ -51,7 +58,8 @@ def build_segment(
         "text": text,
         "source": source,
         "lines": lines,
-        "tables": [[[str(cell) for cell in row] for row in table] for table in (tables or [])],
+        "tables": [t.grid() for t in grids],
+        "table_grids": [t.to_json() for t in grids],
         "width": round(float(width_pt), 2),
         "height": round(float(height_pt), 2),
     }
@@ -62,6 +70,13 @@ def build_segment(
     if text_layer is not None and text_layer.reason:
         segment["text_layer_issue"] = text_layer.reason
     return segment
+
+
+def _from_rows(rows: Rows, page: int) -> Table:
+    texts = [[str(cell) for cell in row] for row in rows]
+    columns = max((len(r) for r in texts), default=0)
+    texts = [r + [""] * (columns - len(r)) for r in texts]
+    return Table(page=page, columns=columns, header=texts[:1], rows=texts[1:])
 
 
 def _ocr_lines(

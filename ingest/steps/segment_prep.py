@@ -62,7 +62,7 @@ def render_pages(
     """
     limits = Limits.from_settings(settings) if settings is not None else Limits()
     if grayscale is None:
-        grayscale = settings.render_grayscale if settings is not None else False
+        grayscale = settings.ingest.render_grayscale if settings is not None else False
     wanted = sorted({int(p) for p in pages})
     if not wanted:
         return
@@ -77,7 +77,7 @@ def page_count(path: Path, kind: FileKind, *, settings: Settings | None = None, 
     from ingest.sandbox import run_sandboxed
 
     limits = Limits.from_settings(settings) if settings is not None else Limits()
-    max_pages = settings.max_pages if settings is not None else 3000
+    max_pages = settings.ingest.max_pages if settings is not None else 3000
     return run_sandboxed(_count_child, str(path), kind, password, max_pages, limits=limits, what="counting pages")
 
 

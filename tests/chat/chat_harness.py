@@ -2,7 +2,7 @@
 
 The model is ``chat.models.scripted.ScriptedModel`` (or the real ``LocalModel``); the session store is the real
 ``SessionStore`` on SQLite + files; the retriever and the ingest service are small in-memory doubles with
-the interfaces chat uses (``Retriever.search``, ``IngestService.get_project/list_projects/read_page``), so
+the interfaces chat uses (``Retriever.search``, ``DocumentReader.get_project/list_projects/read_page``), so
 these tests isolate the chat server from indexing and OCR.
 """
 
@@ -22,9 +22,9 @@ import httpx
 import uvicorn
 
 from chat.app.factory import create_app
+from chat.app.wiring import Services
 from chat.core.events import SSEParser
 from chat.core.service import ChatService
-from chat.app.wiring import Services
 from retrieval.types import BBox, Hit, SearchFilter
 from store.blobs import FileBlobStore
 from store.config import Settings
@@ -57,19 +57,11 @@ class Doc:
 
 @dataclass
 class FakeIngest:
-    """The slice of ``IngestService`` that chat uses, with ownership rules (not yours → NotFound)."""
+    """The slice of ingest that chat uses (``chat.core.ports.DocumentReader``), with ownership rules
+    (not yours → NotFound)."""
 
     projects: dict[str, str] = field(default_factory=dict)  # project_id -> owner
     docs: dict[str, Doc] = field(default_factory=dict)
-
-    def route_handlers(self) -> list[Any]:
-        return []
-
-    async def start(self) -> None:
-        pass
-
-    async def stop(self) -> None:
-        pass
 
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         if self.projects.get(project_id) != user_id:
@@ -133,8 +125,8 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
 
 def session_store(settings: Settings) -> SessionStore:
     return SessionStore(
-        SqliteItemTable(settings.data_dir / "sessions.db", SESSIONS_TABLE),
-        FileBlobStore(settings.data_dir / "blobs" / "sessions"),
+        SqliteItemTable(settings.server.data_dir / "sessions.db", SESSIONS_TABLE),
+        FileBlobStore(settings.server.data_dir / "blobs" / "sessions"),
     )
 
 
@@ -162,7 +154,8 @@ class Harness:
     model: Any
 
     def app(self) -> Any:
-        services = Services(settings=self.settings, components={"ingest": self.ingest, "chat": self.chat})
+        services = Services(settings=self.settings, dependencies={"chat": self.chat}, on_start=[self.chat.start],
+                            on_stop=[self.chat.stop])
         return create_app(self.settings, services=services)
 
 

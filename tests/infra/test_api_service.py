@@ -14,7 +14,7 @@ def _lb_attributes(synth) -> dict[str, str]:
 def test_idle_timeout_outlasts_sse_keepalives(default) -> None:
     idle = int(_lb_attributes(default)["idle_timeout.timeout_seconds"])
     assert idle == default.config.alb_idle_timeout_seconds
-    assert idle >= 4 * default.config.settings.sse_keepalive_seconds
+    assert idle >= 4 * default.config.settings.chat.sse_keepalive_seconds
     assert idle >= 300
     assert _lb_attributes(default)["routing.http.drop_invalid_header_fields.enabled"] == "true"
 
@@ -27,7 +27,8 @@ def test_target_health_check_is_healthz(default) -> None:
     # ECS registers each task on its container port, the one the app listens on
     default.template.has_resource_properties(
         "AWS::ECS::Service",
-        {"LoadBalancers": [Match.object_like({"ContainerName": "api", "ContainerPort": default.config.settings.port})]},
+        {"LoadBalancers": [Match.object_like({"ContainerName": "api",
+                                              "ContainerPort": default.config.settings.server.port})]},
     )
     attrs = {a["Key"]: a["Value"] for a in props["TargetGroupAttributes"]}
     assert int(attrs["deregistration_delay.timeout_seconds"]) >= 60
@@ -84,4 +85,4 @@ def test_default_listener_is_http_and_alt_is_https_with_redirect(default, alt) -
 
 def test_load_balancer_only_reaches_the_api_port(default) -> None:
     egress = [r["Properties"] for r in default.resources("AWS::EC2::SecurityGroupEgress").values()]
-    assert egress and all(e["FromPort"] == default.config.settings.port for e in egress)
+    assert egress and all(e["FromPort"] == default.config.settings.server.port for e in egress)

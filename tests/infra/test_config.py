@@ -11,8 +11,8 @@ from store.errors import ConfigError
 
 def test_defaults_are_an_aws_deployment_of_the_default_settings() -> None:
     config = config_from_mapping({})
-    assert config == InfraConfig(settings=Settings(backend="aws", data_dir=config.settings.data_dir))
-    assert config.settings.backend == "aws"
+    assert config == InfraConfig(settings=Settings(backend="aws", data_dir=config.settings.server.data_dir))
+    assert config.settings.server.backend == "aws"
     assert config.search == "serverless"
     assert config.deletion_protection is True
 
@@ -31,14 +31,14 @@ def test_cli_strings_are_coerced_like_cdk_json_values() -> None:
 
 def test_settings_fields_in_context_become_the_services_settings() -> None:
     config = config_from_mapping({"session_ttl_days": "30", "queue_max_receives": 3, "log_json": True})
-    assert config.settings.session_ttl_days == 30
-    assert config.settings.queue_max_receives == 3
+    assert config.settings.store.session_ttl_days == 30
+    assert config.settings.queue.queue_max_receives == 3
 
 
 def test_stack_owned_settings_cannot_be_overridden_by_context() -> None:
     config = config_from_mapping({"workflow_table": "someone-elses-table", "backend": "local"})
-    assert config.settings.workflow_table == Settings().workflow_table
-    assert config.settings.backend == "aws"
+    assert config.settings.store.workflow_table == Settings().store.workflow_table
+    assert config.settings.server.backend == "aws"
 
 
 def test_invalid_setting_in_context_is_a_config_error() -> None:
@@ -74,4 +74,4 @@ def test_queue_visibility_covers_the_longest_step_and_never_undercuts_settings()
     config = config_from_mapping({"parse_timeout_seconds": "60", "queue_visibility_seconds": "900"})
     assert config.queue_visibility_seconds == 900
     default = config_from_mapping({})
-    assert default.queue_visibility_seconds >= 2 * default.settings.parse_timeout_seconds
+    assert default.queue_visibility_seconds >= 2 * default.settings.ingest.parse_timeout_seconds

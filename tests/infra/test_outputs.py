@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from docchat_infra.outputs import (
     settings_env_from_outputs,
 )
 
-from store.config import Settings
+from store.config import Settings, setting_fields
 from store.errors import ConfigError
 
 #: What a deployed service cannot run without: these must come out of the stack.
@@ -37,7 +36,7 @@ REQUIRED = {
 }
 
 
-@pytest.mark.parametrize("name", [f.name for f in fields(Settings)])
+@pytest.mark.parametrize("name", [f.name for f in setting_fields()])
 def test_every_settings_field_round_trips_through_an_output_key(name: str) -> None:
     key = output_key(name)
     assert key.isalnum()
@@ -72,8 +71,8 @@ def test_outputs_file_becomes_a_dotenv(tmp_path: Path, capsys: pytest.CaptureFix
         "DOCCHAT_WORKFLOW_TABLE=Docchat-StorageWorkflowTable-1",
     ]
     settings = Settings.from_env(dict(line.split("=", 1) for line in lines))
-    assert settings.backend == "aws"
-    assert settings.session_ttl_days == 30
+    assert settings.server.backend == "aws"
+    assert settings.store.session_ttl_days == 30
 
 
 def test_a_value_that_does_not_parse_fails_early() -> None:
@@ -108,11 +107,11 @@ def test_literal_outputs_parse_as_settings(default) -> None:
     literal = {k: o["Value"] for k, o in outputs.items() if isinstance(o["Value"], str) and setting_for_output(k)}
     env = settings_env_from_outputs(literal)
     settings = Settings.from_env(env)
-    assert settings.backend == "aws"
-    assert settings.index_backend == "opensearch"
-    assert settings.embedder == "bedrock"
-    assert settings.chat_model == "bedrock"
-    assert settings.opensearch_service == "aoss"
+    assert settings.server.backend == "aws"
+    assert settings.retrieval.index_backend == "opensearch"
+    assert settings.retrieval.embedder == "bedrock"
+    assert settings.chat.chat_model == "bedrock"
+    assert settings.retrieval.opensearch_service == "aoss"
 
 
 @pytest.mark.parametrize("variant", ["default", "alt"])

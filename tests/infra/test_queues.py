@@ -21,14 +21,14 @@ def test_each_queue_redrives_to_its_own_dead_letter_queue(variant: str, synthesi
         dlq_id = next(k for k in queues if k.startswith(f"Queues{lane}DeadLetterQueue"))
         redrive = main["RedrivePolicy"]
         assert redrive["deadLetterTargetArn"] == {"Fn::GetAtt": [dlq_id, "Arn"]}
-        assert redrive["maxReceiveCount"] == synth.config.settings.queue_max_receives
+        assert redrive["maxReceiveCount"] == synth.config.settings.queue.queue_max_receives
         assert main["VisibilityTimeout"] == synth.config.queue_visibility_seconds
-        assert main["VisibilityTimeout"] >= 2 * synth.config.settings.parse_timeout_seconds
+        assert main["VisibilityTimeout"] >= 2 * synth.config.settings.ingest.parse_timeout_seconds
         assert main["ReceiveMessageWaitTimeSeconds"] == 20
 
 
 def test_redrive_count_follows_settings(alt) -> None:
-    assert alt.config.settings.queue_max_receives == 3
+    assert alt.config.settings.queue.queue_max_receives == 3
     assert {p["RedrivePolicy"]["maxReceiveCount"] for p in _queues(alt).values() if "RedrivePolicy" in p} == {3}
 
 

@@ -71,8 +71,8 @@ def test_bedrock_models_are_exactly_the_configured_ones(default) -> None:
     api = _statements(default, _role_id(default, "ApiTaskRole"))
     bedrock = [st for st in api if any(a.startswith("bedrock:") for a in _actions(st))]
     resources = {r for st in bedrock for r in _resources(st)}
-    expected = {f"arn:aws:bedrock:${{AWS::Region}}::foundation-model/{s.embedding_model_id}"}
-    for model in (s.bedrock_model_id, s.bedrock_title_model_id):
+    expected = {f"arn:aws:bedrock:${{AWS::Region}}::foundation-model/{s.retrieval.embedding_model_id}"}
+    for model in (s.chat.bedrock_model_id, s.chat.bedrock_title_model_id):
         geo, base = model.split(".", 1)
         expected.add(f"arn:aws:bedrock:${{AWS::Region}}:${{AWS::AccountId}}:inference-profile/{model}")
         expected |= {f"arn:aws:bedrock:{r}::foundation-model/{base}" for r in PROFILE_REGIONS[geo]}
@@ -91,7 +91,7 @@ def test_worker_invokes_only_the_embedding_model(default) -> None:
     worker = _statements(default, _role_id(default, "WorkerTaskRole"))
     resources = [r for st in worker if any(a.startswith("bedrock:") for a in _actions(st)) for r in _resources(st)]
     assert len(resources) == 1 and resources[0].endswith(
-        f"foundation-model/{default.config.settings.embedding_model_id}"
+        f"foundation-model/{default.config.settings.retrieval.embedding_model_id}"
     )
 
 
@@ -172,7 +172,7 @@ def test_blob_store_adapter_calls_are_all_granted(role: str, default) -> None:
 
 
 def test_job_queue_adapter_calls_are_granted_to_the_worker(default) -> None:
-    ops = _called("ingest/queue.py", r'_call\(\s*"([a-z_]+)"')
+    ops = _called("ingest/queue_sqs.py", r'_call\(\s*"([a-z_]+)"')
     assert {"receive_message", "delete_message", "change_message_visibility"} <= ops
     assert {f"sqs:{_pascal(op)}" for op in ops} <= _granted(default, "WorkerTaskRole", "sqs:")
     api = _granted(default, "ApiTaskRole", "sqs:")

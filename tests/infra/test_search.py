@@ -57,7 +57,7 @@ def test_data_access_policy_names_exactly_the_two_task_roles(default) -> None:
     for role in roles:
         assert json.dumps({"Fn::GetAtt": [role, "Arn"]}) in text
     assert text.count('"Fn::GetAtt"') == 2
-    index = f"index/{default.config.search_name}/{default.config.settings.opensearch_index}*"
+    index = f"index/{default.config.search_name}/{default.config.settings.retrieval.opensearch_index}*"
     assert index in text
     for permission in INDEX_PERMISSIONS:
         assert permission in text

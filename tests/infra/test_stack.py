@@ -38,16 +38,16 @@ def test_container_environment_is_valid_settings(variant: str, synthesized) -> N
                 continue
             assert key.startswith("DOCCHAT_") and key[8:].lower() in SETTINGS_FIELDS, key
         settings = Settings.from_env(env)
-        assert settings.backend == "aws"
-        assert settings.host == "0.0.0.0"
-        assert settings.queue_visibility_seconds == synth.config.queue_visibility_seconds
-        assert settings.queue_max_receives == synth.config.settings.queue_max_receives
-        assert settings.session_ttl_days == synth.config.settings.session_ttl_days
-        assert settings.bedrock_model_id == synth.config.settings.bedrock_model_id
-        assert settings.index_backend == "opensearch" and settings.embedder == "bedrock"
-        assert settings.chat_model == "bedrock"
-        assert settings.opensearch_service == ("es" if synth.config.search == "domain" else "aoss")
-        assert container["PortMappings"][0]["ContainerPort"] == settings.port if name == "api" else True
+        assert settings.server.backend == "aws"
+        assert settings.server.host == "0.0.0.0"
+        assert settings.queue.queue_visibility_seconds == synth.config.queue_visibility_seconds
+        assert settings.queue.queue_max_receives == synth.config.settings.queue.queue_max_receives
+        assert settings.store.session_ttl_days == synth.config.settings.store.session_ttl_days
+        assert settings.chat.bedrock_model_id == synth.config.settings.chat.bedrock_model_id
+        assert settings.retrieval.index_backend == "opensearch" and settings.retrieval.embedder == "bedrock"
+        assert settings.chat.chat_model == "bedrock"
+        assert settings.retrieval.opensearch_service == ("es" if synth.config.search == "domain" else "aoss")
+        assert container["PortMappings"][0]["ContainerPort"] == settings.server.port if name == "api" else True
 
 
 def test_settings_overridden_in_context_reach_the_containers(alt) -> None:

@@ -101,7 +101,7 @@ def test_offloaded_turns_expire_with_the_session_ttl(variant: str, synthesized) 
     synth = synthesized[variant]
     rules = _rules(synth, "StorageSessionsBucket")
     assert rules["expire-with-session-ttl"]["ExpirationInDays"] == (
-        synth.config.settings.session_ttl_days + OFFLOAD_GRACE_DAYS
+        synth.config.settings.store.session_ttl_days + OFFLOAD_GRACE_DAYS
     )
     assert rules["expire-with-session-ttl"]["Status"] == "Enabled"
     assert rules["abort-incomplete-multipart"]["AbortIncompleteMultipartUpload"] == {
@@ -110,7 +110,7 @@ def test_offloaded_turns_expire_with_the_session_ttl(variant: str, synthesized) 
 
 
 def test_alt_stack_ttl_came_from_context(alt) -> None:
-    assert alt.config.settings.session_ttl_days == 30
+    assert alt.config.settings.store.session_ttl_days == 30
     assert _rules(alt, "StorageSessionsBucket")["expire-with-session-ttl"]["ExpirationInDays"] == 31
 
 

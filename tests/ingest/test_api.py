@@ -14,8 +14,8 @@ import uvicorn
 
 from chat.app.factory import create_app
 from chat.app.wiring import Services
+from ingest.build import build_ingest
 from ingest.sample_docs import text_image, write_text_pdf
-from ingest.service import build_ingest_service
 from retrieval.search import build_retriever
 from retrieval.types import SearchFilter
 from store.blobs import FileBlobStore
@@ -35,11 +35,14 @@ def _free_port() -> int:
 
 @asynccontextmanager
 async def _serve(settings: Settings):
-    items = SqliteItemTable(settings.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
+    items = SqliteItemTable(settings.server.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
     retriever = build_retriever(settings)
-    svc = build_ingest_service(settings, items=items, blobs=FileBlobStore(settings.data_dir / "blobs" / "documents"),
-                               retriever=retriever)
-    app = create_app(settings, services=Services(settings, components={"ingest": svc}))
+    svc = build_ingest(settings, items=items, blobs=FileBlobStore(settings.server.data_dir / "blobs" / "documents"),
+                       index=retriever)
+    runner = svc.runner()  # in-process workers, as `docchat up` runs them
+    app = create_app(settings, services=Services(
+        settings, dependencies={"uploads": svc.uploads, "documents": svc.documents},
+        on_start=[retriever.start, runner.start], on_stop=[runner.stop, svc.close]))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     task = asyncio.create_task(server.serve())
@@ -121,7 +124,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         assert png.content.startswith(b"\x89PNG")
         # the page size in points (the unit of segment / citation boxes) for the viewer's highlights
         assert (png.headers["X-Page-Width-Pt"], png.headers["X-Page-Height-Pt"]) == ("612", "792")
-        assert float(png.headers["X-Render-DPI"]) == pytest.approx(settings.render_dpi, rel=0.01)
+        assert float(png.headers["X-Render-DPI"]) == pytest.approx(settings.ingest.render_dpi, rel=0.01)
         assert (await client.get(f"/v1/documents/{did}/pages/4.png", headers=ALICE)).status_code == 404
 
         again = await _upload(client, pid, "copy.pdf", pdf)
@@ -132,13 +135,13 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         project = (await client.get(f"/v1/projects/{pid}", headers=ALICE)).json()
         assert project["counts"]["completed"] == 1 and project["documents"] == 1
 
-        hits = await svc.retriever.search("Page 2 section", SearchFilter(project_id=pid), k=3)
+        hits = await svc.index.search("Page 2 section", SearchFilter(project_id=pid), k=3)
         assert hits and hits[0].document_id == did
         # the layout made by the chunker survives the pipeline and the index: pages and line boxes in the hit
         assert hits[0].page_offsets[0] == (hits[0].page_start, 0)
         assert [p for p, _ in hits[0].page_offsets][-1] == hits[0].page_end
         assert hits[0].line_boxes and all(b.page in range(1, 4) for _, b in hits[0].line_boxes)
-        page = await svc.read_page("alice", did, 2)
+        page = await svc.reader.read_page("alice", did, 2)
         assert page.text.startswith("Page 2") and page.page_count == 3
 
         for path in (f"/v1/projects/{pid}", f"/v1/projects/{pid}/documents", f"/v1/workflows/{wid}",
@@ -203,7 +206,7 @@ async def test_bad_uploads_get_a_clear_4xx_and_nothing_is_created(settings, tmp_
         assert (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"] == []
         assert (await client.get("/v1/projects/nope/documents", headers=ALICE)).status_code == 404
         assert (await client.get("/v1/workflows/nope", headers=ALICE)).status_code == 404
-        assert not list((settings.data_dir / "tmp").glob("*"))  # temp files cleaned up
+        assert not list((settings.server.data_dir / "tmp").glob("*"))  # temp files cleaned up
 
 
 async def test_delete_document_forgets_it_everywhere_and_keeps_the_others(settings, tmp_path):
@@ -216,7 +219,7 @@ async def test_delete_document_forgets_it_everywhere_and_keeps_the_others(settin
         for body in (kept, gone):
             assert (await _events(client, body["workflow_id"]))[-1][0] == "completed"
         did, wid = gone["document_id"], gone["workflow_id"]
-        assert await svc.retriever.search("Page 2", SearchFilter(pid, (did,)), k=3)
+        assert await svc.index.search("Page 2", SearchFilter(pid, (did,)), k=3)
 
         assert (await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=BOB)).status_code == 404
         r = await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=ALICE)
@@ -228,8 +231,8 @@ async def test_delete_document_forgets_it_everywhere_and_keeps_the_others(settin
         assert project["documents"] == 1 and project["counts"]["completed"] == 1
         for path in (f"/v1/workflows/{wid}", f"/v1/workflows/{wid}/segments", f"/v1/documents/{did}/pages/1.png"):
             assert (await client.get(path, headers=ALICE)).status_code == 404, path
-        assert await svc.retriever.search("Page 2", SearchFilter(pid, (did,)), k=3) == []
-        assert await svc.retriever.search("Page 2", SearchFilter(pid, (kept["document_id"],)), k=3)
+        assert await svc.index.search("Page 2", SearchFilter(pid, (did,)), k=3) == []
+        assert await svc.index.search("Page 2", SearchFilter(pid, (kept["document_id"],)), k=3)
         assert list(svc.blobs.list(f"workflows/{wid}/")) == []
         assert not [k for k in svc.blobs.list(f"projects/{pid}/documents/{did}/")]
         assert svc.store.items.query(f"WF#{wid}").items == []
@@ -272,7 +275,7 @@ async def test_delete_project_removes_its_documents_and_itself(settings, tmp_pat
         assert names == ["Keep"]
         assert (await client.get(f"/v1/projects/{pid}", headers=ALICE)).status_code == 404
         assert (await client.get(f"/v1/documents/{body['document_id']}/pages/1.png", headers=ALICE)).status_code == 404
-        assert await svc.retriever.search("Page 1", SearchFilter(pid), k=3) == []
+        assert await svc.index.search("Page 1", SearchFilter(pid), k=3) == []
         assert svc.store.items.query(f"PROJ#{pid}").items == []
         assert list(svc.blobs.list(f"projects/{pid}/")) == []
         assert (await client.delete(f"/v1/projects/{pid}", headers=ALICE)).status_code == 404

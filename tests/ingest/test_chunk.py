@@ -142,3 +142,113 @@ def test_lines_without_boxes_still_get_page_offsets_but_no_line_boxes() -> None:
     (c,) = chunks([plain, seg(4, ["no boxes here"], boxes=False)], max_tokens=100)
     assert c.page_offsets == ((3, 0), (4, c.text.index("no boxes")))
     assert c.line_boxes == ()
+
+
+# --- tables --------------------------------------------------------------------------------------------
+
+from ingest.steps.table_model import Table  # noqa: E402
+
+HEAD = "|  | 2023 | 2022 |"
+
+
+def table(page: int, rows: list[list[str]], *, top: float, header: bool = True, caption: str = "Table 1: Sales",
+          columns: int = 3) -> Table:
+    """A table whose row ``i`` sits at ``top + 14 * i`` (the header and caption above it)."""
+    rows = [r[:columns] + [""] * (columns - len(r)) for r in rows]
+    return Table(
+        page=page, columns=columns, caption=caption if header else "",
+        caption_bbox=(72.0, top - 30, 400.0, top - 20) if header and caption else None,
+        header=[["", "2023", "2022", *[""] * (columns - 3)][:columns]] if header else [],
+        header_boxes=[[None, (300.0, top - 15, 330.0, top - 5), (400.0, top - 15, 430.0, top - 5)]] if header else [],
+        rows=rows,
+        row_boxes=[[(72.0, top + 14 * i, 150.0, top + 14 * i + 10), (300.0, top + 14 * i, 330.0, top + 14 * i + 10),
+                    (400.0, top + 14 * i, 430.0, top + 14 * i + 10)] for i in range(len(rows))],
+    )
+
+
+def page_with_table(page: int, before: list[str], t: Table, after: list[str], *, top: float) -> dict[str, Any]:
+    """A segment whose lines are ``before`` (from y=72), the table's caption/header/rows as flat lines, then
+    ``after`` — as the text layer gives them — with the table in ``table_grids``."""
+    lines = [{"text": x, "bbox": [72.0, 72.0 + 14 * i, 400.0, 82.0 + 14 * i]} for i, x in enumerate(before)]
+    if t.caption:
+        lines.append({"text": t.caption, "bbox": [72.0, top - 30, 400.0, top - 20]})
+    if t.header:
+        lines.append({"text": "2023 2022", "bbox": [300.0, top - 15, 430.0, top - 5]})
+    lines += [{"text": " ".join(r), "bbox": [72.0, top + 14 * i, 430.0, top + 14 * i + 10]}
+              for i, r in enumerate(t.rows)]
+    end = top + 14 * len(t.rows) + 20
+    lines += [{"text": x, "bbox": [72.0, end + 14 * i, 400.0, end + 14 * i + 10]} for i, x in enumerate(after)]
+    return {"page": page, "text": "\n".join(ln["text"] for ln in lines), "source": "text_layer",
+            "lines": lines, "tables": [t.grid()], "table_grids": [t.to_json()]}
+
+
+def test_a_table_is_its_own_chunk_of_markdown_and_its_lines_are_not_flat_text() -> None:
+    rows = [["Revenue", "1,200", "1,100"], ["Costs", "800", "790"], ["Net income", "400", "310"]]
+    t = table(1, rows, top=200)
+    segment = page_with_table(1, ["Intro paragraph before the table."], t, ["Closing remark after it."], top=200)
+    out = chunks([segment], max_tokens=200, overlap=10)
+    texts = [c.text for c in out]
+    assert texts == [
+        "Intro paragraph before the table.",
+        "Table 1: Sales\n|  | 2023 | 2022 |\n|---|---|---|\n| Revenue | 1,200 | 1,100 |\n| Costs | 800 | 790 |\n"
+        "| Net income | 400 | 310 |",
+        "Closing remark after it.",
+    ]
+    tc = out[1]
+    assert (tc.page_start, tc.page_end, tc.page_offsets) == (1, 1, ((1, 0),))
+    # the chunk's box covers exactly its rows (not the caption or header)
+    assert [(b.x0, b.y0, b.x1, b.y1) for b in tc.bboxes] == [(72.0, 200.0, 430.0, 238.0)]
+    assert [tc.text[off:].split("\n")[0] for off, _ in tc.line_boxes] == ["| Revenue | 1,200 | 1,100 |",
+                                                                         "| Costs | 800 | 790 |",
+                                                                         "| Net income | 400 | 310 |"]
+    assert [b.y0 for _, b in tc.line_boxes] == [200.0, 214.0, 228.0]
+
+
+def test_a_long_table_splits_into_chunks_that_each_repeat_caption_and_header() -> None:
+    rows = [[f"Line item {i}", f"{i},000", f"{i},500"] for i in range(40)]
+    out = chunks([page_with_table(1, [], table(1, rows, top=100), [], top=100)], max_tokens=60, overlap=10)
+    assert len(out) > 3
+    seen: list[str] = []
+    for c in out:
+        lines = c.text.split("\n")
+        assert lines[:3] == ["Table 1: Sales", HEAD, "|---|---|---|"]
+        assert count_tokens(c.text) <= 60
+        seen += lines[3:]
+        assert len(c.line_boxes) == len(lines) - 3  # one box per row of this chunk, none for caption/header
+        assert c.bboxes[0].y0 == c.line_boxes[0][1].y0 and c.bboxes[-1].y1 == c.line_boxes[-1][1].y1
+    assert seen == [f"| Line item {i} | {i},000 | {i},500 |" for i in range(40)]  # every row once, in order
+
+
+def test_a_table_continued_over_a_page_break_is_one_table() -> None:
+    first = table(1, [["Revenue", "1", "2"], ["Costs", "3", "4"]], top=700)
+    second = table(2, [["Tax", "5", "6"], ["Net income", "7", "8"]], top=72, header=False)
+    p1 = page_with_table(1, ["Some text."], first, ["Company | Form 10-Q | 7"], top=700)
+    p2 = page_with_table(2, [], second, ["The text after the table goes on."], top=72)
+    out = chunks([p1, p2], max_tokens=200, overlap=10)
+    tables = [c for c in out if "|---|" in c.text]
+    assert len(tables) == 1
+    tc = tables[0]
+    assert tc.text.split("\n")[3:] == ["| Revenue | 1 | 2 |", "| Costs | 3 | 4 |", "| Tax | 5 | 6 |",
+                                       "| Net income | 7 | 8 |"]
+    assert (tc.page_start, tc.page_end) == (1, 2)
+    offset = tc.text.index("| Tax")
+    assert tc.page_offsets == ((1, 0), (2, offset))
+    assert {b.page for b in tc.bboxes} == {1, 2}
+    # the running footer between the two parts is still text: after the table, with the next page's text
+    assert [c.text for c in out] == ["Some text.", tc.text,
+                                     "Company | Form 10-Q | 7\n\nThe text after the table goes on."]
+
+
+def test_a_new_table_on_the_next_page_is_not_a_continuation() -> None:
+    first = table(1, [["Revenue", "1", "2"]], top=700)
+    captioned = table(2, [["Tax", "5", "6"]], top=100, caption="Table 2: Taxes")
+    wider = table(2, [["Tax", "5", "6", "7"]], top=100, header=False, columns=4)
+    p1 = page_with_table(1, [], first, [], top=700)
+    for nxt in (captioned, wider):
+        out = chunks([p1, page_with_table(2, [], nxt, [], top=100)], max_tokens=200, overlap=10)
+        assert [(c.page_start, c.page_end) for c in out] == [(1, 1), (2, 2)]
+    # text between the two parts (more than a page footer) also keeps them apart
+    busy = page_with_table(1, [], first, [f"paragraph line {i} of real text" for i in range(5)], top=700)
+    headerless = table(2, [["Tax", "5", "6"]], top=72, header=False)
+    out = chunks([busy, page_with_table(2, [], headerless, [], top=72)], max_tokens=200, overlap=10)
+    assert sum(1 for c in out if "|---|" in c.text) == 2

@@ -55,3 +55,30 @@ def test_nothing_at_all_is_an_empty_segment() -> None:
 def test_tables_are_kept_as_rows_of_strings() -> None:
     seg = build_segment(1, layer(["Item Price"]), None, tables=[[["Item", "Price"], ["Tea", 3]]], **SIZE)
     assert seg["tables"] == [[["Item", "Price"], ["Tea", "3"]]]
+
+
+def test_table_grids_keep_cells_with_boxes_and_markdown_next_to_the_legacy_rows() -> None:
+    from ingest.steps.table_model import Table
+
+    table = Table(page=1, columns=3, caption="Net sales (in millions)",
+                  header=[["", "Three Months Ended", "Three Months Ended"], ["", "Dec 31, 2022", "Dec 25, 2021"]],
+                  rows=[["iPhone", "$65,775", "$71,628"]],
+                  row_boxes=[[(72.0, 200.0, 110.0, 210.0), (300.0, 200.0, 360.0, 210.0), (398.0, 200.0, 458.0, 210.0)]])
+    seg = build_segment(1, layer(["Net sales (in millions)"]), None, tables=[table], **SIZE)
+    assert seg["tables"] == [[["", "Three Months Ended", "Three Months Ended"], ["", "Dec 31, 2022", "Dec 25, 2021"],
+                              ["iPhone", "$65,775", "$71,628"]]]
+    (grid,) = seg["table_grids"]
+    assert grid["headers"] == ["", "Three Months Ended / Dec 31, 2022", "Three Months Ended / Dec 25, 2021"]
+    assert grid["markdown"].splitlines() == [
+        "Net sales (in millions)", "|  | Three Months Ended / Dec 31, 2022 | Three Months Ended / Dec 25, 2021 |",
+        "|---|---|---|", "| iPhone | $65,775 | $71,628 |"]
+    assert {"text": "$65,775", "row": 2, "col": 1, "bbox": [300.0, 200.0, 360.0, 210.0], "header": False} in \
+        grid["cells"]
+    assert Table.from_json(json.loads(json.dumps(grid))) == table
+
+
+def test_bare_rows_become_a_grid_with_the_first_row_as_header() -> None:
+    seg = build_segment(1, layer(["Item Price"]), None, tables=[[["Item", "Price"], ["Tea", 3]]], **SIZE)
+    (grid,) = seg["table_grids"]
+    assert grid["headers"] == ["Item", "Price"] and grid["rows"] == [["Tea", "3"]]
+    assert grid["markdown"] == "| Item | Price |\n|---|---|\n| Tea | 3 |"

@@ -87,7 +87,7 @@ async def test_crash_at_any_step_then_redelivery_finishes_exactly_once(
     assert store.get_workflow("alice", c.workflow_id)["status"] == "in_progress"
     survivor = _worker(settings, store, blobs, queue, indexer, clock)
     assert await survivor.run_once() is None  # message still invisible, lease still held
-    clock.t += settings.queue_visibility_seconds + 1  # the dead worker's lease and visibility run out
+    clock.t += settings.queue.queue_visibility_seconds + 1  # the dead worker's lease and visibility run out
     assert await survivor.run_once() == "completed"
     view = store.get_workflow("alice", c.workflow_id)
     assert view["status"] == "completed" and view["attempts"] == 2
@@ -218,10 +218,10 @@ async def test_sweeper_gives_up_on_a_document_that_keeps_killing_its_worker(
     def fault(name, n):
         raise Crash(name)
 
-    for _ in range(settings.queue_max_receives):
+    for _ in range(settings.queue.queue_max_receives):
         with pytest.raises(Crash):
             await _worker(settings, store, blobs, queue, indexer, clock, fault=fault).run_once()
-        clock.t += settings.queue_visibility_seconds + 1
+        clock.t += settings.queue.queue_visibility_seconds + 1
     assert await _worker(settings, store, blobs, queue, indexer, clock).run_once() is None  # dead-lettered
     assert queue.dead_letters("high")
     clock.t += 100
@@ -239,7 +239,7 @@ async def test_heartbeat_keeps_a_long_job_invisible_and_claimed(settings, store,
 
     def fault(name, n):
         if name == "segment_builder:item" and n == 1:
-            clock.t += settings.queue_visibility_seconds + 5  # the job outlives its first lease…
+            clock.t += settings.queue.queue_visibility_seconds + 5  # the job outlives its first lease…
             time.sleep(0.4)  # …while heartbeats (every 0.05 s here) extend lease and visibility
         if name == "segment_builder:item" and n == 2:
             seen["receive"] = queue.receive(visibility_seconds=30)

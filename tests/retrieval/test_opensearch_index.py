@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from retrieval.opensearch_bodies import bulk_errors, parse_analyzers, parse_hits
-from retrieval.opensearch_index import OpenSearchIndex, make_opensearch_client
+from retrieval.opensearch_index import OpenSearchIndex
 from retrieval.types import SearchFilter
+from store.clients import opensearch_client as make_opensearch_client
 from store.config import Settings
 from store.errors import ConfigError, RetryableError, UpstreamError
 from tests.retrieval.conftest import DIM, chunk, toy_vector

@@ -10,8 +10,9 @@ import uuid
 import pytest
 
 from retrieval.opensearch_bodies import parse_analyzers
-from retrieval.opensearch_index import OpenSearchIndex, make_opensearch_client
+from retrieval.opensearch_index import OpenSearchIndex
 from retrieval.types import SearchFilter
+from store.clients import opensearch_client as make_opensearch_client
 from store.config import Settings
 from tests.retrieval.conftest import DIM, chunk, toy_vector
 

@@ -8,7 +8,6 @@ import pytest
 
 from store.blocks import (
     assert_pairs_ok,
-    display_text,
     dumps_blocks,
     loads_blocks,
     message_usage,
@@ -47,17 +46,6 @@ def test_to_plain_and_dumps_round_trip() -> None:
         to_plain([42])
     with pytest.raises(InvalidHistory):
         loads_blocks('{"not": "a list"}')
-
-
-def test_display_text_only_text_blocks() -> None:
-    blocks = [
-        {"type": "thinking", "thinking": "secret", "signature": "s"},
-        {"type": "text", "text": "Hello "},
-        {"type": "tool_use", "id": "t", "name": "x", "input": {}},
-        {"type": "text", "text": "world"},
-    ]
-    assert display_text(blocks) == "Hello world"
-    assert display_text("plain") == "plain"
 
 
 def test_trim_never_starts_at_tool_result() -> None:

@@ -41,13 +41,13 @@ def test_aws_client_honours_endpoint_and_region() -> None:
 def test_aws_backend_on_moto(moto_aws: None) -> None:
     s = Settings.from_env({"DOCCHAT_BACKEND": "aws", "AWS_REGION": "us-east-1"})
     raw = boto3.client("dynamodb", region_name="us-east-1")
-    raw.create_table(**create_table_kwargs(s.sessions_table, SESSIONS_TABLE))
-    boto3.client("s3", region_name="us-east-1").create_bucket(Bucket=s.sessions_bucket)
+    raw.create_table(**create_table_kwargs(s.store.sessions_table, SESSIONS_TABLE))
+    boto3.client("s3", region_name="us-east-1").create_bucket(Bucket=s.store.sessions_bucket)
     assert isinstance(open_item_table(s, "sessions"), DynamoItemTable)
     assert isinstance(open_blob_store(s, "documents"), S3BlobStore)
     store = open_session_store(s)
     sid = store.create_session("alice")
-    store.append_message(sid, "user", [{"type": "text", "text": "x" * (s.inline_max_bytes + 1)}])
+    store.append_message(sid, "user", [{"type": "text", "text": "x" * (s.store.inline_max_bytes + 1)}])
     assert store.load_messages(sid)[0]["content"][0]["text"].startswith("xxx")
     assert list(store.blobs.list(f"sessions/{sid}/")) == [f"sessions/{sid}/000001.json"]
 
@@ -55,7 +55,7 @@ def test_aws_backend_on_moto(moto_aws: None) -> None:
 def test_open_session_store_reads_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("DOCCHAT_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DOCCHAT_BACKEND", "local")
-    store = open_session_store()
+    store = open_session_store(Settings.from_env())
     try:
         assert store.create_session("alice")
         assert (tmp_path / "sessions.db").exists()

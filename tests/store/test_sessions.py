@@ -45,7 +45,7 @@ def test_create_get_and_item_layout(session_store: SessionStore) -> None:
     assert msg["blocks"] == '[{"type":"text","text":"hi"}]' and "blocks_ref" not in msg
     assert msg["usage"] == {"input": 10, "output": 2, "cache_read": 0, "cache_write": 0}
     assert msg["expire_at"] >= meta["expire_at"] - 5
-    assert session_store.usage_totals(sid) == {"input": 10, "output": 2, "cache_read": 0, "cache_write": 0}
+    assert session_store.get_session(sid)["usage"] == {"input": 10, "output": 2, "cache_read": 0, "cache_write": 0}
     with pytest.raises(NotFound):
         session_store.get_session(sid, user_id="bob")
 

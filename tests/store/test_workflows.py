@@ -6,8 +6,6 @@ import pytest
 
 from store.errors import Conflict, InvalidInput, NotFound
 from store.items import KeyRange
-from store.schema import WORKFLOW_TABLE
-from store.sqlite_items import SqliteItemTable
 from store.workflow_views import STEP_NAMES, compute_progress
 from store.workflows import NewDocument, WorkflowStore
 
@@ -26,10 +24,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def items(tmp_path):
-    table = SqliteItemTable(tmp_path / "wf.db", WORKFLOW_TABLE, purge_interval_s=None)
-    yield table
-    table.close()
+def items(item_table):
+    """The workflow table on every item-table backend: SQLite, DynamoDB on moto, DynamoDB Local (tests/conftest.py)."""
+    return item_table
 
 
 @pytest.fixture
@@ -73,7 +70,7 @@ def test_workflow_created_in_one_transaction_with_seed_layout(store, items):
     for name in STEP_NAMES:
         assert set(step[name]) >= {"status", "label", "started_at", "ended_at", "error"}
     pending = store.list_by_status("pending").items
-    assert [it["PK"] for it in pending] == [f"WF#{wid}"]
+    assert [(r.workflow_id, r.document_id) for r in pending] == [(wid, did)]
     stats = store.get_project("alice", pid)
     assert stats["documents"] == 1 and stats["pages"] == 3 and stats["counts"]["pending"] == 1
 
@@ -103,7 +100,7 @@ def test_claim_is_exclusive_and_duplicates_are_noops(store, clock):
     assert outcome == "claimed" and claim is not None
     assert store.claim(c.document_id, c.workflow_id, lease_s=60) == ("busy", None)
     assert store.get_project("alice", pid)["counts"]["in_progress"] == 1
-    assert store.list_by_status("in_progress").items[0]["PK"] == f"WF#{c.workflow_id}"
+    assert store.list_by_status("in_progress").items[0].workflow_id == c.workflow_id
     assert store.complete(claim, total_segments=3)
     assert not store.complete(claim, total_segments=3)  # exactly once
     assert store.claim(c.document_id, c.workflow_id, lease_s=60) == ("completed", None)
@@ -221,7 +218,8 @@ def test_delete_document_items_on_every_backend(item_table, clock) -> None:
     with pytest.raises(NotFound):
         store.document_for_delete("bob", pid, gone.document_id)
     wfs = store.document_for_delete("alice", pid, gone.document_id)
-    assert [w["SK"] for w in wfs] == [f"WF#{gone.workflow_id}"]
+    assert [(w.document_id, w.workflow_id, w.status, w.page_count) for w in wfs] == [
+        (gone.document_id, gone.workflow_id, "completed", 5)]
     store.delete_document_items(pid, gone.document_id, wfs)
 
     assert [d["document_id"] for d in store.list_documents(pid).items] == [keep.document_id]

@@ -499,3 +499,30 @@ def test_delete_the_current_project(page: Any) -> None:
     assert [p["project_id"] for p in api.projects] == ["p1"]
     assert page.eval_on_selector("#project-select", "el => el.value") == "p1"
     page.wait_for_selector(".doc[data-document-id='d9']", state="detached")
+
+
+def test_the_viewer_shows_the_clicked_citations_own_quote_and_lines_on_its_own_page_only(page: Any) -> None:
+    first = {**CITATION, "quote": "Employees get 25 vacation days.",
+             "bboxes": [{"page": 2, "x0": 72, "y0": 144, "x1": 540, "y1": 160}]}
+    second = {**CITATION, "ref": "S2", "chunk_id": "d1:00004", "quote": "Unused days carry over to March.",
+              "bbox": {"page": 2, "x0": 72, "y0": 400, "x1": 300, "y1": 416},
+              "bboxes": [{"page": 2, "x0": 72, "y0": 400, "x1": 300, "y1": 416}]}
+    api = ApiDouble(answer=_answer(["You get 25 days [S1]; unused days carry over [S2]."], [first, second]))
+    _open(page, api)
+    page.fill("#composer-input", "Vacation?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".message.assistant .chip")
+    page.click(".message.assistant sup.ref[data-ref='S2']")
+    page.wait_for_selector("#viewer[open] .highlight.current")
+    assert page.inner_text("#viewer-quote") == "“Unused days carry over to March.”"
+    assert page.locator("#viewer-page .highlight.current").count() == 1
+    assert page.locator("#viewer-page .highlight.other").count() == 1
+    top = page.eval_on_selector(".highlight.current", "el => el.style.top")
+    assert float(top.rstrip("%")) == pytest.approx(400 * 150 / 72 / 1650 * 100, abs=0.01)
+    page.click("#viewer-next")
+    page.wait_for_selector("#viewer-title:text('handbook.pdf — page 3')")
+    assert not page.is_visible("#viewer-quote")  # the banner belongs to the cited page
+    page.click("#viewer-prev")
+    page.wait_for_selector("#viewer-title:text('handbook.pdf — page 2')")
+    assert page.inner_text("#viewer-quote") == "“Unused days carry over to March.”"
+    assert page.page_errors == []

@@ -1,17 +1,15 @@
-"""The web component: the page, its static modules and /v1/config, served without credentials."""
+"""The web UI routes: the page, its static modules and /v1/config, served without credentials."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from litestar import Request, get
 from litestar.testing import TestClient
 
 from chat.app.factory import create_app
+from chat.app.web_routes import WEB_DIR, client_config, content_security_policy
 from chat.app.wiring import Services
-from chat.app.web_routes import WEB_DIR, WebComponent, client_config, content_security_policy
 from store.config import Settings
 
 MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
@@ -19,8 +17,7 @@ MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js"
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
-    services = Services(settings=settings, components={"web": WebComponent(settings)})
-    return TestClient(app=create_app(settings, services=services))
+    return TestClient(app=create_app(settings, services=Services(settings=settings, web_ui=True)))
 
 
 @pytest.fixture
@@ -70,7 +67,7 @@ def test_static_cannot_escape_the_web_dir(local: Settings) -> None:
         for path in ("/static/../web_routes.py", "/static/%2e%2e/web_routes.py", "/static/..%2fapp.py"):
             r = client.get(path)
             assert r.status_code in (400, 404), path
-            assert "def route_handlers" not in r.text
+            assert "def web_route_handlers" not in r.text
 
 
 def test_missing_static_file_is_404(local: Settings) -> None:
@@ -85,8 +82,8 @@ def test_config_local(local: Settings) -> None:
     body = r.json()
     assert body["mode"] == "local"
     assert body["cognito_domain"] is None and body["client_id"] is None
-    assert body["render_dpi"] == local.render_dpi
-    assert body["max_upload_bytes"] == local.max_upload_bytes
+    assert body["render_dpi"] == local.ingest.render_dpi
+    assert body["max_upload_bytes"] == local.ingest.max_upload_bytes
 
 
 def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
@@ -103,8 +100,8 @@ def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
         "mode": "aws",
         "cognito_domain": "https://docchat-test.auth.eu-west-1.amazoncognito.com",
         "client_id": "abc123",
-        "render_dpi": settings.render_dpi,
-        "max_upload_bytes": settings.max_upload_bytes,
+        "render_dpi": settings.ingest.render_dpi,
+        "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
     # the page may talk to the Cognito token endpoint and nothing else outside the origin
     csp = content_security_policy(settings)
@@ -116,27 +113,11 @@ def test_config_aws_domain_given_as_url(tmp_path: Path) -> None:
     assert client_config(settings)["cognito_domain"] == "https://auth.example.com"
 
 
-class _Private:
-    """A component with one ordinary (authenticated) route next to the web UI."""
-
-    def route_handlers(self) -> list[Any]:
-        @get("/v1/private", sync_to_thread=False)
-        def private(request: Request[Any, Any, Any]) -> dict[str, Any]:
-            return {"user": request.user}
-
-        return [private]
-
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
-        return None
-
-
 def test_api_routes_still_need_a_token(local: Settings) -> None:
     """Making the UI public must not open anything else: the API next to it still wants a token."""
-    services = Services(settings=local, components={"web": WebComponent(local), "private": _Private()})
+    # the auth middleware answers before any handler runs, so the services behind the routes are never called
+    services = Services(settings=local, dependencies={"uploads": object(), "documents": object()}, web_ui=True)
     with TestClient(app=create_app(local, services=services)) as client:
-        assert client.get("/v1/private").status_code == 401
-        assert client.get("/v1/private", headers={"Authorization": "Bearer nonsense"}).status_code == 401
         assert client.get("/").status_code == 200
+        for path in ("/v1/projects", "/v1/projects/p1/documents", "/v1/workflows/w1"):
+            assert client.get(path).status_code == 401, path

@@ -33,7 +33,7 @@ export class AnswerView {
       const ref = e.target.closest?.("sup.ref");
       if (!ref) return;
       const c = [...this.citations.values()].find((x) => x.ref === ref.dataset.ref);
-      if (c) this.onCitation(c);
+      if (c) this.onCitation(c, [...this.citations.values()]);
     });
     this._frame = 0;
     container.append(this.el);

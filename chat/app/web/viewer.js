@@ -57,15 +57,21 @@ export class PageViewer {
     this.next.addEventListener("click", () => this.show(this.page + 1));
   }
 
-  /** Open the page of a citation; `all` are every citation on the same page (all get highlighted). */
+  /** Open the page of a citation. Its own quoted lines are highlighted and its own quote is shown; the other
+   * citations of the answer on the same page (`all`) are marked more faintly. */
   open(citation, all = [citation]) {
     this.doc = { id: citation.document_id, name: citation.file_name || "document", pageCount: citation.page_count };
     this.citedPage = Number(citation.page);
-    this.boxes = all.flatMap((c) => (Array.isArray(c.bboxes) ? c.bboxes : c.bbox ? [c.bbox] : []))
-      .map(normalizeBox).filter(Boolean);
-    const quote = all.map((c) => c.quote).filter(Boolean)[0];
-    this.quote.hidden = !quote;
-    this.quote.textContent = quote ? `“${quote}”` : "";
+    const boxesOf = (c) => (Array.isArray(c.bboxes) && c.bboxes.length ? c.bboxes : c.bbox ? [c.bbox] : [])
+      .map(normalizeBox).filter(Boolean)
+      .filter((b) => !b.page || Number(b.page) === Number(c.page));
+    this.boxes = boxesOf(citation).map((b) => ({ ...b, current: true }));
+    for (const other of all) {
+      if (other === citation || other.ref === citation.ref) continue;
+      if (Number(other.page) !== this.citedPage || other.document_id !== citation.document_id) continue;
+      this.boxes.push(...boxesOf(other).map((b) => ({ ...b, current: false })));
+    }
+    this.quoteText = citation.quote || "";
     if (!this.dialog.open) this.dialog.showModal();
     this.show(this.citedPage);
   }
@@ -75,6 +81,10 @@ export class PageViewer {
     const seq = ++this.seq;
     this.page = page;
     this.title.textContent = `${this.doc.name} — page ${page}`;
+    // the quote banner belongs to the cited page only
+    const showQuote = Boolean(this.quoteText) && page === this.citedPage;
+    this.quote.hidden = !showQuote;
+    this.quote.textContent = showQuote ? `“${this.quoteText}”` : "";
     this.prev.disabled = page <= 1;
     this.next.disabled = Boolean(this.doc.pageCount) && page >= this.doc.pageCount;
     this.status.textContent = "Loading page…";
@@ -124,13 +134,13 @@ export class PageViewer {
       const onPage = box.page ? Number(box.page) === this.page : this.page === this.citedPage;
       if (!onPage) continue;
       const p = boxToPercent(box, w, ht, { dpi: this.pageDpi, page: this.pageSize });
-      const mark = h("div.highlight", { "aria-hidden": "true" });
+      const mark = h(box.current === false ? "div.highlight.other" : "div.highlight.current", { "aria-hidden": "true" });
       mark.style.left = `${p.left}%`;
       mark.style.top = `${p.top}%`;
       mark.style.width = `${p.width}%`;
       mark.style.height = `${p.height}%`;
       this.pageEl.append(mark);
-      first = first || mark;
+      if (box.current !== false) first = first || mark;
     }
     if (first) first.scrollIntoView({ block: "center", behavior: "instant" });
   }

@@ -103,16 +103,13 @@ def period_phrase(table: Table, col: int, lang: Language) -> str:
 
 
 def table_quote(ev: Evidence) -> list[str]:
+    """The row under its header (the caption's unit is in the answer sentence already)."""
     table, text = ev.table, ev.passage.text
     assert table is not None
     lines: list[str] = []
-    if table.caption and len(table.caption) <= 200:
-        lines.append(display(table.caption))
     if table.header is not None:
         header = text[table.header[0] : table.header[1]]
         if table.markdown:
-            if lines:
-                lines.append("")
             lines.append(header)
             lines.append("|" + "---|" * (len(table.columns) + 1))
         else:

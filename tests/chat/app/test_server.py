@@ -23,7 +23,7 @@ def test_arena_cap_comes_first_and_follows_settings(monkeypatch, tmp_path, run: 
     settings = Settings.from_env(env={"DOCCHAT_MALLOC_ARENA_MAX": str(arenas)}, data_dir=tmp_path / "d")
     assert getattr(server, run)(settings) == 0
     assert [c[0] for c in calls] == ["arenas", "app", "gc", "uvicorn"]
-    assert ("gc", settings.gc_gen0_threshold) in calls
+    assert ("gc", settings.server.gc_gen0_threshold) in calls
     assert calls[0][1] == arenas
 
 

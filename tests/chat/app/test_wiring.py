@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from pathlib import Path
 
 import httpx
@@ -9,22 +11,26 @@ import pytest
 
 from chat.app.factory import create_app
 from chat.app.jwt_auth import CognitoVerifier
-from chat.core.service import ChatService
 from chat.app.wiring import build_services
+from chat.core.service import ChatService
 from chat.models.scripted import ScriptedModel
 from store.config import Settings
 from store.errors import ConfigError
 from tests.chat.chat_harness import ALICE, make_harness
 
 
-def test_build_services_wires_every_component_on_embedded_defaults(tmp_path: Path) -> None:
+def test_build_services_wires_every_dependency_on_embedded_defaults(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
     svc = build_services(settings, model=ScriptedModel(["x"]))
-    assert list(svc.components)[:3] == ["retrieval", "ingest", "chat"]
-    chat = svc.components["chat"]
+    assert list(svc.dependencies) == ["chat", "uploads", "documents"]
+    chat = svc.dependencies["chat"]
     assert isinstance(chat, ChatService)
-    assert chat.retriever is svc.components["retrieval"].retriever  # type: ignore[attr-defined]
-    assert chat.ingest is svc.components["ingest"]
+    assert chat.retriever is svc.dependencies["documents"].index  # one retriever for ingest and chat
+    # chat reads ingest through its port and nothing else: three async calls
+    reader = chat.ingest
+    public = sorted(n for n in dir(reader) if not n.startswith("_"))
+    assert public == ["get_project", "list_projects", "read_page"]
+    assert all(inspect.iscoroutinefunction(getattr(reader, n)) for n in public)
     app = create_app(settings, services=svc)
     paths = {r.path for r in app.routes}
     for p in (
@@ -32,11 +38,43 @@ def test_build_services_wires_every_component_on_embedded_defaults(tmp_path: Pat
         "/v1/sessions/{session_id:str}/messages",
         "/v1/sessions/{session_id:str}/stream",
         "/v1/projects",
+        "/v1/projects/{project_id:str}/documents",
+        "/v1/workflows/{workflow_id:str}/events",
+        "/v1/config",
+        "/",
         "/healthz",
     ):
         assert p in paths
     # the configured model is the extractive local one unless a double is passed
-    assert build_services(settings).components["chat"].model.model_id  # type: ignore[attr-defined]
+    assert build_services(settings).dependencies["chat"].model.model_id
+
+
+class _CountingRetriever:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def start(self) -> None:
+        self.calls.append("start")
+
+    async def close(self) -> None:
+        self.calls.append("close")
+
+
+async def test_the_retriever_is_started_once_and_closed_once_around_the_workers(tmp_path: Path, monkeypatch) -> None:
+    import retrieval.search
+
+    retriever = _CountingRetriever()
+    monkeypatch.setattr(retrieval.search, "build_retriever", lambda settings: retriever)
+    svc = build_services(Settings(data_dir=tmp_path), model=ScriptedModel(["x"]))
+    await svc.start()
+    try:
+        assert retriever.calls == ["start"]
+        workers = [t for t in asyncio.all_tasks() if t.get_name() == "ingest-workers"]
+        assert len(workers) == 1 and not workers[0].done()  # local mode: workers in-process
+    finally:
+        await svc.stop()
+    assert retriever.calls == ["start", "close"]
+    assert workers[0].done()
 
 
 def test_aws_mode_uses_cognito_and_refuses_without_it(tmp_path: Path) -> None:

@@ -209,7 +209,7 @@ async def test_title_after_first_exchange_local_and_bedrock(tmp_path: Path) -> N
         sid = await new_session(base)
         await ask(base, sid, question)
     assert h.sessions.get_session(sid)["title"] == "Revenue drivers 2024"
-    assert h.model.requests[1].model == h.settings.bedrock_title_model_id
+    assert h.model.requests[1].model == h.settings.chat.bedrock_title_model_id
 
 
 async def test_retried_turn_id_is_not_answered_twice(tmp_path: Path) -> None:
@@ -248,7 +248,8 @@ async def test_retry_of_a_stored_but_unanswered_turn_is_answered_once(tmp_path: 
 async def test_long_conversation_is_summarised_and_never_exceeds_the_window(tmp_path: Path) -> None:
     from chat.core.context import SUMMARY_OPEN
     from chat.core.history import SUMMARY_SK
-    from chat.models.port import PURPOSE_SUMMARY, estimate_request_tokens
+    from chat.models.port import PURPOSE_SUMMARY
+    from chat.models.tokens import estimate_request_tokens
 
     window = 6000
     answers: list[ModelRequest] = []

@@ -99,3 +99,56 @@ def test_a_quote_cut_short_is_still_located() -> None:
     assert quote.endswith("…")
     assert locate_quote(text, quote) == (8, 8 + len(quote) - 1)
     assert locate_quote(text, "not there") is None
+
+
+TABLE_TEXT = (
+    "Net sales by category (dollars in millions):\n"
+    "| Category | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 | Change |\n"
+    "|---|---|---|---|\n"
+    "| iPhone | $ 65,775 | $ 71,628 | (8)% |\n"
+    "| Mac | 7,735 | 10,852 | (29)% |\n"
+    "| Total net sales | $ 117,154 | $ 123,945 | (5)% |"
+)
+
+
+def _table_source() -> Source:
+    starts = [0]
+    for i, ch in enumerate(TABLE_TEXT):
+        if ch == "\n":
+            starts.append(i + 1)
+    boxes = tuple((at, _box(3, 100.0 + 12 * n)) for n, at in enumerate(starts))
+    return Source("S1", "d1", "10q.pdf", 3, TABLE_TEXT, chunk_id="d1:7", line_boxes=boxes)
+
+
+def test_a_quoted_table_row_is_the_citation_quote_and_only_its_line_is_boxed() -> None:
+    answer = "iPhone net sales were $65,775 million, down 8% [S1].\n\n> | iPhone | $ 65,775 | $ 71,628 | (8)% |"
+    (c,) = citations_for(answer, {"S1": _table_source()})
+    assert c["quote"] == "| iPhone | $ 65,775 | $ 71,628 | (8)% |"
+    assert c["bboxes"] == [_box(3, 136.0)]  # the 4th line, nothing else
+    assert c["page"] == 3 and c["bbox"]["y0"] == 136.0 and c["bbox"]["y1"] == 146.0
+
+
+def test_several_quoted_lines_box_exactly_those_lines() -> None:
+    answer = ("Total net sales were $117,154 million [S1].\n"
+              "> | Category | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 "
+              "| Change |\n"
+              "> | Total net sales | $ 117,154 | $ 123,945 | (5)% |")
+    (c,) = citations_for(answer, {"S1": _table_source()})
+    assert c["quote"].splitlines() == [TABLE_TEXT.splitlines()[1], TABLE_TEXT.splitlines()[5]]
+    assert [b["y0"] for b in c["bboxes"]] == [112.0, 160.0]
+
+
+def test_a_quote_in_quotation_marks_is_found_across_a_line_wrap() -> None:
+    text = "The Board declared a cash dividend of $0.23\nper share, payable on February 16, 2023. Other news."
+    src = Source("S2", "d1", "10q.pdf", 5, text, line_boxes=((0, _box(5, 10.0)), (text.index("per"), _box(5, 22.0))))
+    answer = 'The dividend is $0.23 per share [S2]: "declared a cash dividend of $0.23 per share".'
+    (c,) = citations_for(answer, {"S2": src})
+    assert c["quote"] == "declared a cash dividend of $0.23\nper share"
+    assert [b["y0"] for b in c["bboxes"]] == [10.0, 22.0]
+
+
+def test_a_quote_that_is_not_in_the_source_falls_back_to_the_best_sentence() -> None:
+    src = Source("S1", "d1", "r.pdf", 1, "Revenue grew 12% in 2024. Costs fell.")
+    answer = "Revenue grew [S1].\n> Revenue rose twelve percent"
+    (c,) = citations_for(answer, {"S1": src})
+    assert c["quote"] == "Revenue grew 12% in 2024."

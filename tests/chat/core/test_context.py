@@ -13,11 +13,12 @@ from chat.core.context import (
     safe_cuts,
     with_summary,
 )
+from chat.core.prompt import SYSTEM_PROMPT, build_request
+from chat.core.tools import TOOLS
 from chat.models.local import LocalModel
 from chat.models.port import PURPOSE_SUMMARY, ModelRequest
-from chat.core.prompt import SUMMARY_OPEN, SYSTEM_PROMPT, build_request
 from chat.models.scripted import Fail, Reply, ScriptedModel, Text, ToolUse, reply_events
-from chat.core.tools import TOOLS, format_search_results
+from chat.models.tool_format import SUMMARY_OPEN, format_search_results
 from retrieval.types import Hit
 from store.blocks import assert_pairs_ok
 from store.config import Settings
@@ -144,15 +145,15 @@ async def _conversation(model, settings, turns: int, *, store_summary: bool = Tr
                 SYSTEM_PROMPT,
                 TOOLS,
                 plan.messages,
-                max_tokens=settings.max_output_tokens,
+                max_tokens=settings.chat.max_output_tokens,
                 context_management=plan.context_management,
                 betas=plan.betas,
             )
             assert_pairs_ok(request.messages)
             assert request.messages[0]["role"] == "user"
-            used = model.count_tokens(request) + settings.max_output_tokens
+            used = model.count_tokens(request) + settings.chat.max_output_tokens
             stats["max_tokens"] = max(stats["max_tokens"], used)
-            assert used <= min(model.context_window, settings.context_window_tokens)
+            assert used <= min(model.context_window, settings.chat.context_window_tokens)
             message = await model.complete(request)
             stored.append({"role": "assistant", "content": message["content"]})
             tool_uses = [b for b in message["content"] if b["type"] == "tool_use"]

@@ -6,7 +6,7 @@ import copy
 import itertools
 import re
 
-from chat.models.local import PrefixCache
+from bench.prompt_cache import PrefixCache
 from chat.core.prompt import (
     LOOKBACK_BLOCKS,
     MAX_BREAKPOINTS,
@@ -18,7 +18,8 @@ from chat.core.prompt import (
     serialize,
     thinking_param,
 )
-from chat.core.tools import TOOLS, format_search_results
+from chat.core.tools import TOOLS
+from chat.models.tool_format import format_search_results
 from retrieval.types import Hit
 from store.config import Settings
 

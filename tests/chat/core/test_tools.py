@@ -6,15 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from chat.core.tools import (
-    TOOLS,
-    cited_refs,
-    format_page,
-    format_search_results,
-    next_ref_number,
-    parse_results,
-    validate_tool_input,
-)
+from chat.core.tools import TOOLS, cited_refs, next_ref_number, validate_tool_input
+from chat.models.tool_format import format_page, format_search_results, parse_results
 from retrieval.types import BBox, Hit
 from store.errors import InvalidInput
 

@@ -7,11 +7,14 @@ from collections.abc import Iterator
 import anthropic
 import pytest
 
-from chat.models.bedrock import COMPACTION_BETA, BedrockModel, build_bedrock_client, model_supports_compaction
-from chat.models.port import ModelRequest, build_chat_model
 from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.stream import MessageAccumulator, Reply, Text, Thinking, ToolUse, Usage, reply_events
 from chat.core.tools import TOOLS
+from chat.models.accumulator import MessageAccumulator
+from chat.models.bedrock import COMPACTION_BETA, BedrockModel, model_supports_compaction
+from chat.models.factory import build_chat_model
+from chat.models.port import ModelRequest
+from chat.models.replies import Reply, Text, Thinking, ToolUse, Usage, reply_events
+from store.clients import anthropic_bedrock_client as build_bedrock_client
 from store.config import Settings
 from store.errors import Throttled, UpstreamError
 from tests.chat.fake_bedrock import ExceptionFrame, FakeBedrock
@@ -216,8 +219,8 @@ def test_client_and_model_built_from_settings(tmp_path) -> None:
     assert model.model_id == "eu.anthropic.claude-opus-4-6-v1"
     assert model.supports_compaction
     title = build_chat_model(settings, purpose="title")
-    assert title.model_id == settings.bedrock_title_model_id
-    assert not model_supports_compaction(settings.bedrock_title_model_id)
+    assert title.model_id == settings.chat.bedrock_title_model_id
+    assert not model_supports_compaction(settings.chat.bedrock_title_model_id)
     off = build_chat_model(settings.with_overrides(bedrock_compaction=False))
     assert not off.supports_compaction
 

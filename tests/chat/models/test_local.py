@@ -1,16 +1,14 @@
-"""LocalModel: a real tool_use, quoted and cited extractive answers, and the simulated prefix cache."""
+"""LocalModel: a real tool_use, quoted and cited extractive answers (the prompt-cache simulator: tests/bench)."""
 
 from __future__ import annotations
 
-import itertools
-
-from bench.prompt_cache import simulate_conversation, summarize
 from chat.core.citations import Source, citations_for
-from chat.core.prompt import SYSTEM_PROMPT, build_request, prefix_chain
-from chat.core.stream import MessageAccumulator
-from chat.core.tools import TOOLS, cited_refs, format_search_results
-from chat.models.local import LocalModel, PrefixCache, extractive_summary, reader_answer
+from chat.core.prompt import SYSTEM_PROMPT, build_request
+from chat.core.tools import TOOLS, cited_refs
+from chat.models.accumulator import MessageAccumulator
+from chat.models.local import LocalModel, extractive_summary, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelRequest
+from chat.models.tool_format import format_search_results
 from retrieval.types import Hit
 
 
@@ -165,54 +163,6 @@ def test_extractive_summary_respects_budget_and_keeps_newest() -> None:
     assert "question number 99" in text and "question number 0 " not in text
 
 
-# --------------------------------------------------------------------------- simulated prefix cache
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _req(messages: list[dict]) -> ModelRequest:
-    return build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=100)
-
-
-def test_prefix_cache_hits_ttl_and_min_tokens() -> None:
-    clock = _Clock()
-    cache = PrefixCache(clock=clock, min_tokens=1024)
-    big = "매출 보고서 " * 800
-    msgs = [{"role": "user", "content": [{"type": "text", "text": big}]}]
-    chain = prefix_chain(_req(msgs))
-    first = cache.account(chain)
-    assert first.cache_read_input_tokens == 0 and first.cache_creation_input_tokens == chain.total_tokens
-    second = cache.account(chain)
-    assert second.cache_read_input_tokens == chain.total_tokens and second.total == chain.total_tokens
-    clock.now += 299  # a hit refreshes the 5-minute TTL …
-    assert cache.account(chain).cache_read_input_tokens == chain.total_tokens
-    clock.now += 299
-    assert cache.account(chain).cache_read_input_tokens == chain.total_tokens
-    clock.now += 301  # … and it expires after 5 idle minutes
-    assert cache.account(chain).cache_read_input_tokens == 0
-    tiny = prefix_chain(_req([{"role": "user", "content": [{"type": "text", "text": "hi"}]}]))
-    fresh = PrefixCache(clock=clock, min_tokens=100_000)
-    fresh.account(tiny)
-    assert fresh.account(tiny).cache_read_input_tokens == 0  # below the minimum nothing is cached
-    assert len(fresh) == 0
-
-
-async def test_cache_hit_ratio_of_a_20_turn_conversation() -> None:
-    rows = await simulate_conversation(20)
-    assert len(rows) == 20 and all(r.requests == 2 for r in rows)
-    assert rows[0].cache_read == 0
-    assert summarize(rows, from_turn=3) >= 0.90
-    ratios = [r.hit_ratio for r in rows]
-    assert all(b >= a for a, b in itertools.pairwise(ratios[2:]))  # only grows as history grows
-    assert all(r.uncached + r.cache_write < 4000 for r in rows[1:])  # only the new turn is processed fresh
-
-
 async def test_table_chunk_answer_states_the_value_and_a_missing_company_is_declined() -> None:
     model = LocalModel()
     table = (
@@ -228,7 +178,7 @@ async def test_table_chunk_answer_states_the_value_and_a_missing_company_is_decl
     assert text.startswith("The documents don't say what Tesla's revenue in 2022 was.") and cited_refs(text) == []
 
 
-def test_the_citation_quote_of_a_table_answer_is_the_row_not_the_header() -> None:
+def test_the_citation_quote_of_a_table_answer_is_its_row_under_the_header() -> None:
     table = (
         "Net sales by category (dollars in millions)\n\n"
         "| | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 |\n"
@@ -237,4 +187,7 @@ def test_the_citation_quote_of_a_table_answer_is_the_row_not_the_header() -> Non
     sources = [{"ref": "S1", "document_id": "d", "file_name": "f.pdf", "page": 4, "text": table}]
     answer = reader_answer("How much did iPhone revenue change year over year?", sources)
     [citation] = citations_for(answer.text, {"S1": Source("S1", "d", "f.pdf", 4, table)})
-    assert citation["quote"] == "| iPhone | $ 65,775 | $ 71,628 |" == answer.quotes[0][1]
+    header = "| | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 |\n|---|---|---|"
+    assert citation["quote"] == header + "\n| iPhone | $ 65,775 | $ 71,628 |"  # what the answer quotes, exactly
+    assert answer.quotes == (("S1", "| iPhone | $ 65,775 | $ 71,628 |"),)
+    assert "Net sales by category" not in citation["quote"]  # the caption's unit is in the sentence, not the quote

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from chat.models.accumulator import MessageAccumulator
 from chat.models.port import ChatModel, ModelRequest
-from chat.core.stream import MessageAccumulator
 from chat.models.scripted import Fail, Reply, ScriptedModel, Text, ToolUse, Usage
 from store.errors import Throttled, UpstreamError
 

@@ -14,8 +14,8 @@ def base_url(settings: Settings, url: str | None) -> str:
     """``url`` if given, else the configured host/port (a wildcard listen address becomes loopback)."""
     if url:
         return url.rstrip("/")
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104 - a client address
-    return f"http://{host}:{settings.port}"
+    host = "127.0.0.1" if settings.server.host in ("0.0.0.0", "::", "") else settings.server.host  # noqa: S104 - a client address
+    return f"http://{host}:{settings.server.port}"
 
 
 def check_response(r: httpx.Response) -> Any:

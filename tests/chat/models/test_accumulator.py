@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat.core.stream import MessageAccumulator
+from chat.models.accumulator import MessageAccumulator
 from chat.models.scripted import Reply, Text, Thinking, ToolUse, Usage, reply_events
 from store.errors import Throttled, UpstreamError
 

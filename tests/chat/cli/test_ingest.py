@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
-from ingest.cli import ingest_files
+from chat.cli.ingest import ingest_files
 from ingest.sample_docs import write_text_pdf
+from store.config import Settings
 from tests.ingest.test_api import _serve
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings.from_env(env={}, data_dir=tmp_path / "data", queue_visibility_seconds=30, queue_max_receives=3,
+                             chunk_tokens=64, chunk_overlap_tokens=8, parse_timeout_seconds=60.0)
 
 
 async def test_ingest_files_follows_each_document_to_its_end(settings, tmp_path):
@@ -23,21 +31,10 @@ async def test_ingest_files_follows_each_document_to_its_end(settings, tmp_path)
         by_name = {r.path.name: r for r in results}
         assert by_name["good.pdf"].status == "completed" and by_name["good.pdf"].pages == 2
         assert by_name["notes.txt"].status == "failed" and "unsupported file type" in by_name["notes.txt"].error
-        projects = await svc.list_projects("carol")
+        projects = await svc.uploads.list_projects("carol")
         assert [p["name"] for p in projects] == ["Inbox"] and projects[0]["counts"]["completed"] == 1
         again = await ingest_files(settings, [good], project="Inbox", url=url, user="carol",
                                    console=Console(file=out, width=120))
         assert again[0].status == "completed" and again[0].document_id == by_name["good.pdf"].document_id
-        assert len(await svc.list_projects("carol")) == 1
+        assert len(await svc.uploads.list_projects("carol")) == 1
     assert "good.pdf" in out.getvalue()
-
-
-def test_limit_malloc_arenas_sets_the_cap_on_glibc_and_zero_keeps_the_default() -> None:
-    import ctypes.util
-    import platform
-
-    from ingest.cli import limit_malloc_arenas
-
-    assert limit_malloc_arenas(0) is False
-    on_glibc = platform.libc_ver()[0] == "glibc" and ctypes.util.find_library("c") is not None
-    assert limit_malloc_arenas(2) is on_glibc

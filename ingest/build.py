@@ -1,0 +1,69 @@
+"""Ingest's pieces built from settings in one place — for ``docchat up`` (``chat/app/wiring.py``),
+``docchat worker`` (``ingest/cli.py``), the tests and the benchmarks.
+
+``build_ingest`` wires the workflow store, the queue and the pipeline once and hands out the pieces that
+use them: ``uploads`` and ``documents`` (what the HTTP handlers depend on), ``reader`` (what chat reads)
+and ``runner()`` (the worker pool and sweeper). Nothing here starts anything: the caller owns the
+lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.documents import Documents
+from ingest.pipeline import ChunkIndexer, Pipeline
+from ingest.queue import JobQueue, SqliteJobQueue, SqsJobQueue
+from ingest.reader import IngestReader
+from ingest.results import blob_uri
+from ingest.runner import WorkerRunner
+from ingest.uploads import Uploads
+from store.blobs import BlobStore
+from store.config import Settings
+from store.items import ItemTable
+from store.workflows import WorkflowStore
+
+
+def build_queue(settings: Settings) -> JobQueue:
+    if settings.server.backend == "aws":
+        from store import aws_client
+
+        q = settings.queue
+        return SqsJobQueue(aws_client(settings, "sqs"), q.queue_high_url or "", q.queue_low_url or "",
+                           high_share=q.high_priority_share)
+    return SqliteJobQueue(settings.server.data_dir / "queue.db", max_receives=settings.queue.queue_max_receives,
+                          high_share=settings.queue.high_priority_share)
+
+
+@dataclass(frozen=True)
+class IngestParts:
+    settings: Settings
+    store: WorkflowStore
+    blobs: BlobStore
+    queue: JobQueue
+    index: ChunkIndexer
+    pipeline: Pipeline
+    uploads: Uploads
+    documents: Documents
+    reader: IngestReader
+
+    def runner(self, **options: Any) -> WorkerRunner:
+        """A worker runner over this store, queue and pipeline (``options``: see ``WorkerRunner``)."""
+        return WorkerRunner(self.settings, self.store, self.queue, self.pipeline, **options)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.queue.close)
+
+
+def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, index: ChunkIndexer,
+                 queue: JobQueue | None = None) -> IngestParts:
+    """Wire ingest over an item table and blob store; ``index`` is the retriever (chunks in, deletes)."""
+    store = WorkflowStore(items)
+    queue = queue if queue is not None else build_queue(settings)
+    pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key))
+    uploads = Uploads(settings, store=store, blobs=blobs, queue=queue)
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
+    return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
+                       IngestReader(uploads, documents))

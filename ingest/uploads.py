@@ -1,0 +1,94 @@
+"""Projects and uploads: create/list/read a user's projects; accept an uploaded file — validate it, store it,
+create its workflow (one transaction) and enqueue it. Handlers and chat receive it as ``uploads``."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ingest.filetypes import EXTENSION, MIME, describe_unknown, sniff
+from ingest.jobs import enqueue, lane_for
+from ingest.queue import JobQueue
+from ingest.results import blob_uri, original_key
+from ingest.upload import ReceivedFile
+from store.blobs import BlobStore
+from store.config import Settings
+from store.errors import UnsupportedMediaType
+from store.logging import get_logger
+from store.workflows import NewDocument, WorkflowStore, new_id
+
+log = get_logger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadResult:
+    document_id: str
+    workflow_id: str
+    status: str
+    created: bool
+    page_count: int | None = None
+
+
+class Uploads:
+    def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue) -> None:
+        self.settings = settings
+        self.store = store
+        self.blobs = blobs
+        self.queue = queue
+
+    # --- projects -----------------------------------------------------------------------------------
+
+    async def create_project(self, user_id: str, name: str, language: str = "en") -> dict[str, Any]:
+        return await asyncio.to_thread(self.store.create_project, user_id, name, language)
+
+    async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
+        return await asyncio.to_thread(self.store.get_project, user_id, project_id)
+
+    async def list_projects(self, user_id: str) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.store.list_projects, user_id)
+
+    # --- upload -------------------------------------------------------------------------------------
+
+    async def accept_upload(self, user_id: str, project_id: str, received: ReceivedFile) -> UploadResult:
+        """Validate the received file, store it, create its workflow (one transaction) and enqueue it."""
+        from ingest.inspect import inspect_document
+
+        try:
+            project = await self.get_project(user_id, project_id)
+            kind = sniff(received.head)
+            if kind is None:
+                raise UnsupportedMediaType(describe_unknown(received.head))
+            existing = await asyncio.to_thread(self.store.find_by_hash, project_id, received.sha256)
+            if existing is not None:
+                return UploadResult(existing.document_id, existing.workflow_id, existing.status, created=False)
+            info = await asyncio.to_thread(inspect_document, received.path, kind, self.settings)
+            did, wid = new_id(), new_id()
+            key = original_key(project_id, did, EXTENSION[kind])
+            await asyncio.to_thread(self._put_file, key, received.path, MIME[kind])
+            doc = NewDocument(
+                owner=user_id, project_id=project_id, file_name=received.file_name, file_type=MIME[kind],
+                file_kind=kind, file_key=key, file_uri=blob_uri(self.settings, key), size=received.size,
+                sha256=received.sha256, page_count=info.page_count, language=str(project.get("language") or "en"),
+                priority=lane_for(self.settings, info.page_count), document_id=did, workflow_id=wid,
+            )
+            try:
+                created = await asyncio.to_thread(self.store.create_workflow, doc)
+            except BaseException:
+                await asyncio.to_thread(self.blobs.delete, key)  # nothing refers to it
+                raise
+            if not created.created:  # lost a race with the same bytes: keep the first
+                await asyncio.to_thread(self.blobs.delete, key)
+                return UploadResult(created.document_id, created.workflow_id, created.status, created=False)
+            priority = await asyncio.to_thread(enqueue, self.queue, self.settings, workflow_id=wid, document_id=did,
+                                               project_id=project_id, page_count=info.page_count)
+            log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
+                     pages=info.page_count, kind=kind, priority=priority)
+            return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
+        finally:
+            received.cleanup()
+
+    def _put_file(self, key: str, path: Path, content_type: str) -> None:
+        with path.open("rb") as fh:
+            self.blobs.put(key, fh, content_type)

@@ -1,0 +1,27 @@
+"""Segments (``WF#{wid}/SEG#{index:04d}``): one pointer item per page at a fixed key — the segment half of
+``WorkflowStore``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from store.items import Item, ItemTable, KeyRange, Page
+from store.workflow_types import Claim
+
+
+class SegmentsMixin:
+    items: ItemTable
+
+    def put_segment(self, claim: Claim, index: int, *, s3_key: str, image_uri: str, meta: Mapping[str, Any]) -> None:
+        """``WF#/SEG#{index:04d}`` — a fixed key, so a redelivery overwrites rather than duplicates."""
+        data = {"segment_index": index, "s3_key": s3_key, "image_uri": image_uri, "image_analysis": [], **meta}
+        self.items.put({"PK": f"WF#{claim.workflow_id}", "SK": f"SEG#{index:04d}", "data": data})
+
+    def list_segments(self, workflow_id: str, *, limit: int = 20, cursor: str | None = None) -> Page:
+        page = self.items.query(f"WF#{workflow_id}", sk=KeyRange(begins_with="SEG#"), limit=limit, cursor=cursor)
+        return Page([dict(it.get("data") or {}) for it in page.items], page.cursor)
+
+    def get_segment(self, workflow_id: str, index: int) -> Item | None:
+        it = self.items.get(f"WF#{workflow_id}", f"SEG#{index:04d}")
+        return dict(it.get("data") or {}) if it else None

@@ -1,0 +1,73 @@
+"""The worker runner shared by ``docchat up`` (in-process) and ``docchat worker``: the pool it builds, and
+its workers and sweeper running until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ingest.pipeline import Pipeline
+from ingest.queue import SqliteJobQueue
+from ingest.runner import WorkerRunner
+from store.workflows import WorkflowStore
+from tests.ingest.test_worker import _submit
+
+
+def _runner(settings, store, blobs, queue, indexer, **options) -> WorkerRunner:
+    return WorkerRunner(settings, store, queue, Pipeline(settings, store, blobs, indexer), **options)
+
+
+def test_the_pool_up_runs_and_the_pool_docchat_worker_runs(settings, store, blobs, queue, indexer) -> None:
+    up = _runner(settings, store, blobs, queue, indexer, concurrency=2)
+    assert [(w.name, w.lanes) for w in up.workers()] == [
+        ("worker-0", ("high", "low")), ("worker-1", ("high", "low")), ("worker-high", ("high",))]
+    low_only = _runner(settings, store, blobs, queue, indexer, concurrency=3, lanes=("low",), reserve_high=False)
+    assert [(w.name, w.lanes) for w in low_only.workers()] == [(f"worker-{i}", ("low",)) for i in range(3)]
+    default = _runner(settings.with_overrides(worker_concurrency=4), store, blobs, queue, indexer, reserve_high=False)
+    assert len(default.workers()) == 4
+
+
+async def _until(predicate, within_s: float = 60.0) -> None:
+    deadline = time.monotonic() + within_s
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def test_started_in_process_it_processes_jobs_until_stopped(settings, store, blobs, queue, indexer,
+                                                                    tmp_path) -> None:
+    runner = _runner(settings, store, blobs, queue, indexer, concurrency=1, wait_seconds=0.1)
+    await runner.start()
+    try:
+        _, c = _submit(store, blobs, queue, tmp_path)
+        await _until(lambda: store.get_workflow("alice", c.workflow_id)["status"] == "completed")
+    finally:
+        await runner.stop()
+    tasks = [t for t in asyncio.all_tasks() if t.get_name() == "ingest-workers"]
+    assert tasks == []  # nothing left running
+    assert queue.depth("high") == 0
+    await runner.stop()  # stopping twice is harmless
+
+
+class _NoQueue:
+    def send(self, body, *, priority):  # the job's message is lost before any worker sees it
+        return "lost"
+
+
+async def test_its_sweeper_requeues_a_stuck_workflow_and_its_workers_finish_it(settings, items, blobs, indexer,
+                                                                                 tmp_path) -> None:
+    store = WorkflowStore(items)
+    dead = WorkflowStore(items, clock=lambda: time.time() - 10_000)  # a worker that died long ago
+    _, c = _submit(store, blobs, _NoQueue(), tmp_path)
+    assert dead.claim(c.document_id, c.workflow_id, lease_s=30)[0] == "claimed"
+    queue = SqliteJobQueue(tmp_path / "sweep-q.db", max_receives=3, poll_interval=0.01)
+    runner = _runner(settings, store, blobs, queue, indexer, concurrency=1, wait_seconds=0.1, sweep_seconds=0.05)
+    stop = asyncio.Event()
+    run = asyncio.create_task(runner.run(stop))  # as `docchat worker` runs it
+    try:
+        await _until(lambda: store.get_workflow("alice", c.workflow_id)["status"] == "completed")
+    finally:
+        stop.set()
+        await asyncio.wait_for(run, 10)  # the event ends every loop: workers and sweeper
+        queue.close()
+    assert store.get_workflow("alice", c.workflow_id)["attempts"] == 2
