@@ -10,13 +10,11 @@ parts answered. Pure functions, no I/O; ``Answer.quotes`` gives each citation's 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.evidence import Evidence, gather
-from chat.models.reader.names import names_someone
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze
 
@@ -50,31 +48,9 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     return text, quotes, False, best.score
 
 
-_UNNAMED: dict[str, str] = {
-    "en": "(The passages don't name {names}; what they say comes from {files}.)",
-    "ko": "(검색된 문서에는 {names}의 이름이 나오지 않습니다. 위 내용은 {files}에서 나왔습니다.)",
-    "ja": "（検索された資料には{names}の名前が出てきません。上記は{files}の記載です。）",
-    "zh": "（检索到的文档中没有出现{names}；以上内容来自{files}。）",
-}
-
-
-def _unnamed(q: Question, passages: Sequence[Passage]) -> tuple[Question, list[str]]:
-    """Companies the question names that no passage mentions, when the passages name no one at all.
-
-    Then the absence proves nothing (a table chunk names no company): they are dropped from the decline check
-    and the answer says so instead.
-    """
-    missing = missing_names(q, passages)
-    if not missing or names_someone(passages):
-        return q, []
-    keep = tuple(n for n in q.strong_names if n not in missing)
-    parts = tuple(replace(p, strong_names=tuple(n for n in p.strong_names if n not in missing)) for p in q.parts)
-    return replace(q, strong_names=keep, parts=parts), missing
-
-
 def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
-    q, unnamed = _unnamed(analyze(question), passages)
+    q = analyze(question)
     parts = q.parts or (q,)
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []
@@ -86,8 +62,5 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         quotes.extend(part_quotes)
         declined.append(part_declined)
         scores.append(score)
-    if unnamed and not all(declined):
-        files = ", ".join(dict.fromkeys(p.file_name or p.document_id for p in passages))
-        texts.append(_UNNAMED[q.language].format(names=", ".join(unnamed), files=files))
     texts.append(NOTE[q.language])
     return Answer("\n\n".join(texts), tuple(dict.fromkeys(quotes)), all(declined), min(scores), q.language)

@@ -1,31 +1,21 @@
-"""Is a company named in the passages, and do the passages name anybody (pure)?
+"""Is a company named in the passages (pure)?
 
 A name counts as present when a passage's text or file name holds it, or when the file name carries its stock
 ticker — an all-caps token whose first three letters are the name's letters in order (``AAPL`` for Apple,
-``MSFT`` for Microsoft). Passages "name someone" when their text has an organisation (``X Inc.``, ``X Corp``,
-``주식회사 X``, ``X株式会社``) or their file names a ticker-like token or a proper-name word. Only then does
-a company missing from every passage mean the documents are about someone else; a table chunk that names no
-one cannot tell, and the answer says the passages don't name the company instead of declining.
+``MSFT`` for Microsoft); a name of several words also when most of its words are there (OCR garbles
+receipts' shop names). A company the question names that no passage mentions means the documents are about
+someone else: the reader declines (retrieval would have found the company's own passages by its name).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from chat.models.reader.lexicon import EN_CAPS_GENERIC, GENERIC_DOCUMENT
 from chat.models.reader.passage import Passage
 
-_ORG = re.compile(
-    r"\b[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*,?\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|Holdings|Company|AG|SE|"
-    r"N\.V|S\.A)\b|주식회사|㈜|\(주\)|株式会社|有限会社|\(株\)|㈱"
-)
+#: share of a several-word name's words a passage must hold to mention it
+NAME_WORDS_PRESENT = 0.6
 _TICKER = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
-_FILE_WORD = re.compile(r"[\uac00-\ud7af\u3040-\u30ff\u4e00-\u9fff]{2,}|[A-Z][a-z]{2,}")
-_FILE_GENERIC = re.compile(
-    r"(?i)^(?:annual|quarterly|report|form|filing|statement|financial|results|receipt|"
-    r"invoice|document|draft|final|copy|scan|page|part|q[1-4]|fy\d*)$"
-)
 
 
 def _ticker_of(name: str, token: str) -> bool:
@@ -42,21 +32,16 @@ def _ticker_of(name: str, token: str) -> bool:
 
 
 def mentions(name: str, passage: Passage) -> bool:
+    """``name`` is in the passage's text or file name — written out, as its ticker, or (a name of several
+    words, maybe garbled by OCR) with most of its words."""
     needle = name.lower()
-    if needle in passage.text.lower() or needle in passage.file_name.lower():
+    haystack = passage.text.lower() + "\n" + passage.file_name.lower()
+    if needle in haystack:
         return True
-    return any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name))
-
-
-def names_someone(passages: Sequence[Passage]) -> bool:
-    """The passages name an organisation (text or file name), so an absent company is really absent."""
-    for p in passages:
-        if _ORG.search(p.text):
-            return True
-        stem = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", p.file_name)
-        if any(t.lower() not in EN_CAPS_GENERIC for t in _TICKER.findall(stem)):
-            return True
-        for word in _FILE_WORD.findall(stem):
-            if not _FILE_GENERIC.match(word) and not GENERIC_DOCUMENT.search(word.lower()):
-                return True
-    return False
+    if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
+        return True
+    words = re.findall(r"[^\W_]{2,}", needle)
+    if len(words) < 2:
+        return False
+    present = set(re.findall(r"[^\W_]{2,}", haystack))
+    return sum(1 for w in words if w in present) / len(words) >= NAME_WORDS_PRESENT

@@ -141,8 +141,8 @@ _COMPANY = re.compile(
 )
 #: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow): the company asked about
 _OF_NAME = re.compile(
-    r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[\w&\-]*(?:\s+[A-Z][\w&\-]*){0,3})"
-    r"(?=\s*(?:in\b|during\b|for\b|as of\b|[?,.]|$))"
+    r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,]*(?:\s+(?:[A-Z0-9(&.\-][^\s?,]*|of|and|de|&))*)"
+    r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|[?,]|\.?$))"
 )
 _CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
@@ -207,7 +207,7 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         strong.append((m.group(1), m.start(), m.end()))
     for m in _OF_NAME.finditer(text):
         if not any(s <= m.start(1) < e for _, s, e in strong):
-            strong.append((m.group(1), m.start(), m.end()))
+            strong.append((m.group(1).rstrip(".").strip(), m.start(), m.end()))
     strong = [
         (n, s, e)
         for n, s, e in strong
