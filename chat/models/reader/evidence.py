@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.lexicon import NOT_GRAND_TOTAL
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
@@ -27,6 +28,8 @@ from chat.models.reader.text import coverage, match_terms, running_lines, senten
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
+#: a sub-total / tax / cash / change line's score factor when the question did not ask for one
+MINOR_FIELD_FACTOR = 0.55
 _UNIT_WORD = re.compile(
     r"\s?(?:(?:months?|years?|days?|weeks?|hours?|employees|people|persons|shares|units|times|"
     r"percent|points)\b|명|개월|개|건|년|일|회|배|주|人|件|個|ヶ月|か月|カ月|年間?|日間?|回|倍|株)"
@@ -141,11 +144,10 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
             cov = max(cov, 0.9 if "§13" in label_terms else 0.7 if not field.label else 0.5)
         elif field.amount is None or cov == 0:
             continue
-        if field.amount is not None:
-            wants_minor = bool(
-                re.search(r"sub|tax|gst|vat|cash|change|round|소계|세|현금|거스름|小計|税|釣", q.focus, re.IGNORECASE)
-            )
-            cov *= (1.0, 0.97, 0.97 if wants_minor else 0.55)[2 - field.rank] if field.rank < 2 else 1.0
+        if field.amount is not None and field.rank < 2:
+            # a plain total ranks just below "grand total"; a sub-total/tax/cash line far below, unless asked for
+            asked_minor = bool(NOT_GRAND_TOTAL.search(q.focus))
+            cov *= 0.97 if field.rank == 1 or asked_minor else MINOR_FIELD_FACTOR
         score = cov * name_factor(q, p) + 0.02 / (1 + rank)
         out.append(Evidence("field", p, min(score, 1.0), field.line, field.label, field=field))
     return out

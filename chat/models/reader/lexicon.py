@@ -90,7 +90,7 @@ GRAND_TOTAL = re.compile(
     re.IGNORECASE,
 )
 
-#: Words for a kind of document: "레시트의 날짜" / "領収書の日付" name no company, so their absence is no signal.
+#: Words for a kind of document: "영수증의 날짜" / "領収書の日付" name no company, so their absence is no signal.
 GENERIC_DOCUMENT = re.compile(
     r"영수증|보고서|문서|자료|계산서|청구서|명세서|계약서|회사|기업|당사|제품|문단|본문|"
     r"レシート|領収書|報告書|資料|文書|請求書|明細|契約書|会社|企業|当社|製品|決算|"

@@ -16,11 +16,11 @@ class Passage:
     document_id: str = ""
     file_name: str = ""
     page: int = 0
-    lines: tuple[str, ...] = ()  # the text's lines when known apart (OCR); else ``text`` is split at newlines
+    lines: tuple[str, ...] = ()  # OCR lines: with an empty ``text`` they become the text (one per line)
 
-    @property
-    def body(self) -> str:
-        return "\n".join(self.lines) if self.lines and not self.text else self.text
+    def __post_init__(self) -> None:
+        if not self.text and self.lines:
+            object.__setattr__(self, "text", "\n".join(self.lines))
 
 
 @dataclass(frozen=True, slots=True)

@@ -305,3 +305,11 @@ def test_fields_of_a_receipt() -> None:
     assert ("합계", "12,000원") in fields and ("合計", "¥1,200") in fields
     ocr = fields[("TOTAL", "21.20")]
     assert text[ocr.line[0] : ocr.line[1]] == "TOTAL\n21.20"  # the label's line and the value's line
+
+
+def test_passage_from_ocr_lines() -> None:
+    from chat.models.reader import Passage, read
+
+    passage = Passage("S1", "", "r", "r.jpg", 1, lines=("SHOP", "Sub Total : 8.49", "Total : 9.00"))
+    assert passage.text == "SHOP\nSub Total : 8.49\nTotal : 9.00"
+    assert read("What is the total?", [passage]).quotes == (("S1", "Total : 9.00"),)
