@@ -1,20 +1,16 @@
-"""Multilingual sentence splitting and overlap scoring for the extractive ``LocalModel`` (pure).
+"""Multilingual sentence splitting, language detection and index terms for the embedded model (pure).
 
 Korean, Japanese, Chinese and Latin-script text: sentences end at ``. ! ?`` followed by
 whitespace, at ``。！？`` (no space needed) and at line breaks. Terms are lower-cased Latin
 words and numbers (stop words dropped, a plural ``s`` stripped) plus character bigrams of
 Hangul/Kana/Han runs — CJK text has no reliable word boundaries (Korean particles attach
-to the word), and bigrams match across them. Scores are IDF-weighted coverage of the
-question's terms.
+to the word), and bigrams match across them. The reader (``chat.models.reader``) scores evidence with
+these terms; ``LocalModel`` summarises with ``split_sentences``.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 Language = Literal["ko", "ja", "zh", "en"]
@@ -198,63 +194,4 @@ def terms(text: str) -> list[str]:
             gram = run[i : i + 2]
             if gram not in _CJK_STOP:
                 out.append(gram)
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    ref: str
-    sentence: str
-    source_rank: int  # position of its source in the tool results (0 = best hit)
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    score: float
-    candidate: Candidate
-
-
-def rank(question: str, candidates: Sequence[Candidate], *, min_score: float = 0.2) -> list[Scored]:
-    """Candidates ordered by IDF-weighted coverage of the question's terms (best first)."""
-    q_terms = set(terms(question))
-    if not q_terms or not candidates:
-        return []
-    cand_terms = [set(terms(c.sentence)) for c in candidates]
-    df: Counter[str] = Counter()
-    for ts in cand_terms:
-        df.update(ts & q_terms)
-    n = len(candidates)
-    idf = {t: math.log(1.0 + (n + 1) / (1 + df[t])) for t in q_terms}
-    total = sum(idf.values())
-    scored: list[Scored] = []
-    for cand, ts in zip(candidates, cand_terms, strict=True):
-        hit = sum(idf[t] for t in ts & q_terms)
-        if not hit:
-            continue
-        coverage = hit / total
-        # prefer the retriever's better hits slightly, and penalise fragments
-        score = coverage + 0.02 / (1 + cand.source_rank) - (0.05 if len(cand.sentence) < 15 else 0.0)
-        if coverage >= min_score:
-            scored.append(Scored(score, cand))
-    scored.sort(key=lambda s: (-s.score, s.candidate.source_rank))
-    return scored
-
-
-def pick(scored: Sequence[Scored], *, limit: int = 4, per_source: int = 2, relative: float = 0.5) -> list[Scored]:
-    """The best few (each at least ``relative`` × the best score), ≤ ``per_source`` per source, no duplicates."""
-    out: list[Scored] = []
-    per: Counter[str] = Counter()
-    seen: set[str] = set()
-    floor = scored[0].score * relative if scored else 0.0
-    for s in scored:
-        if s.score < floor:
-            break
-        key = "".join(s.candidate.sentence.split()).lower()
-        if key in seen or per[s.candidate.ref] >= per_source:
-            continue
-        out.append(s)
-        seen.add(key)
-        per[s.candidate.ref] += 1
-        if len(out) >= limit:
-            break
     return out

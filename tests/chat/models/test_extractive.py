@@ -1,8 +1,8 @@
-"""Sentence splitting, terms and ranking for Korean, Japanese and English."""
+"""Sentence splitting, terms and language detection for Korean, Japanese and English."""
 
 from __future__ import annotations
 
-from chat.models.extractive import Candidate, detect_language, pick, rank, split_sentences, terms
+from chat.models.extractive import detect_language, split_sentences, terms
 
 
 def test_sentence_splitting() -> None:
@@ -36,21 +36,6 @@ def test_detect_language() -> None:
     assert detect_language("売上は？") == "ja"
     assert detect_language("营业收入") == "zh"
     assert detect_language("revenue") == "en"
-
-
-def test_rank_prefers_coverage_and_pick_limits_per_source() -> None:
-    cands = [
-        Candidate("S1", "2023년 매출은 12% 증가했다.", 0),
-        Candidate("S1", "2023년 매출 증가는 수출 덕분이다.", 0),
-        Candidate("S1", "2023년 매출 목표는 달성했다.", 0),
-        Candidate("S2", "본사는 서울에 있다.", 1),
-    ]
-    scored = rank("2023년 매출은 얼마나 증가했나요?", cands)
-    assert scored[0].candidate.sentence == "2023년 매출은 12% 증가했다."
-    assert all(s.candidate.ref == "S1" for s in scored)
-    chosen = pick(scored, per_source=2)
-    assert len(chosen) == 2
-    assert rank("???", cands) == []
 
 
 def test_wrapped_pdf_lines_are_joined_into_sentences_but_headings_and_bullets_stay_apart() -> None:
