@@ -9,7 +9,9 @@ without jargon is unchanged and exact matches still win.
 
 Built-in lexicons (``DOCCHAT_QUERY_EXPANSION``, comma-separated, ``none`` to switch off):
 ``finance`` — financial-statement and ratio vocabulary (US GAAP / IFRS wording, and the Korean K-IFRS and
-Japanese terms for the statements). A deployment adds its own domain with ``DOCCHAT_QUERY_LEXICON_FILE``, a
+Japanese terms for the statements); ``receipts`` — what receipts, bills and invoices print (TOTAL, CASH,
+CHANGE, 합계, 合計) for a question that only names the kind of document.
+A deployment adds its own domain with ``DOCCHAT_QUERY_LEXICON_FILE``, a
 JSON object ``{"regex": "expansion", …}`` (case-insensitive patterns).
 
 Expansion feeds both the keyword query and the query embedding (``Retriever.search``); the chat model
@@ -111,7 +113,18 @@ _FINANCE: dict[str, str] = {
     r"設備投資": "有形固定資産の取得 設備投資",
 }
 
-BUILT_IN: Mapping[str, Mapping[str, str]] = {"finance": _FINANCE}
+#: Receipts, bills and invoices. A question says "the receipt" / "영수증" / "領収書", the document never does: it
+#: says TOTAL, CASH, CHANGE, GST, 합계, 合計. The words printed on such documents, in English, Korean, Japanese.
+_RECEIPTS: dict[str, str] = {
+    r"\breceipts?\b|\bbills?\b|\btill slip|영수증|계산서|レシート|領収書": (
+        "total amount cash change tax rounding subtotal paid 합계 결제금액 부가세 合計 小計 税込 お釣り"
+    ),
+    r"\binvoices?\b|세금계산서|請求書": (
+        "invoice total amount due tax subtotal 공급가액 세액 합계금액 請求金額 消費税 合計"
+    ),
+}
+
+BUILT_IN: Mapping[str, Mapping[str, str]] = {"finance": _FINANCE, "receipts": _RECEIPTS}
 
 
 def compile_rules(rules: Mapping[str, str]) -> Lexicon:

@@ -138,7 +138,7 @@ class RetrievalSettings:
     opensearch_analyzers: str = "ko=nori,ja=kuromoji"  # language=analyzer subfields; others use "standard"
     hybrid_keyword_weight: float = _num(0.7, ge=0.0, le=1.0)  # weight of BM25 in the hybrid mean (see README)
     hybrid_fusion: Literal["min_max", "z_score", "rrf"] = "min_max"  # LanceDB hybrid fusion
-    query_expansion: str = "finance"  # built-in jargon lexicons for search queries (comma list), or "none"
+    query_expansion: str = "finance,receipts"  # built-in jargon lexicons for search queries (comma list), or "none"
     query_lexicon_file: Path | None = None  # a deployment's own lexicon: JSON {"regex": "expansion"}
     ann_min_rows: int = _num(50_000, ge=0)  # LanceDB builds an ANN index once a table has this many chunks
 

@@ -82,3 +82,13 @@ def test_build_retriever_reads_the_lexicon_settings(tmp_path) -> None:
     r = build_retriever(Settings(data_dir=tmp_path, query_expansion="none"), embedder=ToyEmbedder())
     assert r.lexicon == ()
     assert build_retriever(Settings(data_dir=tmp_path), embedder=ToyEmbedder()).lexicon  # finance by default
+
+
+def test_a_question_naming_a_receipt_searches_for_what_receipts_print() -> None:
+    lexicon = load_lexicon("receipts")
+    for q in ("What is the total on the receipt?", "영수증의 합계는?", "領収書の金額は?"):
+        expanded = expand_query(q, lexicon)
+        assert expanded.startswith(q) and "total" in expanded and "합계" in expanded and "合計" in expanded
+    assert expand_query("What was iPhone revenue?", lexicon) == "What was iPhone revenue?"
+    assert "amount due" in expand_query("When is the invoice due?", lexicon)
+    assert set(load_lexicon("finance,receipts")) >= set(lexicon)

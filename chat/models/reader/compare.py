@@ -73,8 +73,8 @@ def compare(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     lang = q.language
     hi, lo = (a, b) if amount_a.value >= amount_b.value else (b, a)
     hi_amount, lo_amount = (amount_a, amount_b) if hi is a else (amount_b, amount_a)
-    hi_text = spoken_value(hi_amount, table_unit(hi.table), lang)  # type: ignore[arg-type]
-    lo_text = spoken_value(lo_amount, table_unit(lo.table), lang)  # type: ignore[arg-type]
+    hi_text = spoken_value(hi_amount, table_unit(hi.table, hi.col), lang)  # type: ignore[arg-type]
+    lo_text = spoken_value(lo_amount, table_unit(lo.table, lo.col), lang)  # type: ignore[arg-type]
     hi_name, lo_name = subject_of(replace(q, focus=""), hi), subject_of(replace(q, focus=""), lo)
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (hi, lo)))
     period = period_phrase(hi.table, hi.col, lang)  # type: ignore[arg-type]

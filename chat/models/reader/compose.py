@@ -77,12 +77,23 @@ def subject_of(q: Question, ev: Evidence) -> str:
     return label
 
 
-def table_unit(table: Table) -> Unit:
-    """The caption's unit; a table whose other cells show ``$`` is in dollars throughout."""
+_COUNT_HEADER = re.compile(
+    r"(?i)\bnumber of\b|\bshares\b|\bunits\b|\bemployees\b|\bheadcount\b|\bcount\b|\bquantity\b|\bqty\b|"
+    r"주식\s*수|주식수|수량|인원|株式数|株数|件数|人数|数量"
+)
+
+
+def table_unit(table: Table, col: int | None = None) -> Unit:
+    """How to read the cells of column ``col``: the caption's unit; a column whose own cells show ``$`` is in
+    dollars throughout; a column that counts things (``Number of Shares``, ``수량``) has no currency and no
+    caption scale (a caption's "in millions" is about the amounts, not the counts)."""
+    if col is not None and 0 <= col < len(table.columns) and _COUNT_HEADER.search(table.columns[col].header):
+        return Unit()
     if table.unit.currency:
         return table.unit
     for row in table.rows:
-        for cell in row.cells:
+        cells = row.cells if col is None else row.cells[col : col + 1]
+        for cell in cells:
             if cell.startswith(("$", "US$")):
                 return Unit(table.unit.scale, table.unit.word, "$")
     return table.unit
@@ -124,7 +135,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    value = spoken_value(amount, table_unit(table), lang)
+    value = spoken_value(amount, table_unit(table, ev.col), lang)
     period = period_phrase(table, ev.col, lang)
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
     if q.kind in ("change", "comparison") and prior is not None:
@@ -143,7 +154,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    unit = table_unit(table)
+    unit = table_unit(table, ev.col)
     cur_text, prior_text = spoken_value(current, unit, lang), spoken_value(prior, unit, lang)
     cur_period, prior_period = period_phrase(table, ev.col, lang), period_phrase(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)

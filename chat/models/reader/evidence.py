@@ -12,11 +12,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.lexicon import NOT_GRAND_TOTAL
+from chat.models.reader.lexicon import GRAND_TOTAL, NOT_GRAND_TOTAL
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
@@ -28,6 +28,9 @@ from chat.models.reader.text import coverage, match_terms, running_lines, senten
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
+#: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
+NOT_A_RECEIPT = 0.5
+_TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
 #: a sub-total / tax / cash / change line's score factor when the question did not ask for one
 MINOR_FIELD_FACTOR = 0.55
 _UNIT_WORD = re.compile(
@@ -201,21 +204,49 @@ def _sentence_evidence(
     return out
 
 
+def _untabled(text: str) -> str:
+    """``text`` with two-column Markdown table rows read as plain lines: a receipt's "item  amount" lines can come
+    out of ingest as a narrow table (a statement's wider tables stay tables and are dropped here)."""
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|"):
+            if stripped.count("|") > 3:
+                continue
+            if set(stripped) <= set("|-: "):
+                continue
+            stripped = " ".join(c.strip() for c in stripped.strip("|").split("|") if c.strip())
+        out.append(stripped)
+    return "\n".join(out)
+
+
+def _looks_like_receipt(fields: Sequence[Field]) -> bool:
+    """Two or more amount fields, one of them a total / cash / change / tax line: what a receipt prints."""
+    amounts = [f for f in fields if f.amount is not None]
+    return len(amounts) >= 2 and any(GRAND_TOTAL.search(f.label) or NOT_GRAND_TOTAL.search(f.label)
+                                     or _TOTAL_WORD.search(f.label) for f in amounts)
+
+
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages])
     w = _weights(passages, q)
     out: list[Evidence] = []
     for rank, p in enumerate(passages):
+        found: list[Evidence] = []
         tables = find_tables(p.text)
         table_lines = {r.line for t in tables for r in t.rows}
         for table in tables:
-            out.extend(_table_evidence(q, p, table, w, rank))
+            found.extend(_table_evidence(q, p, table, w, rank))
         fields = [f for f in find_fields(p.text) if f.line not in table_lines]
-        out.extend(_field_evidence(q, p, fields, w, rank))
+        found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
-        out.extend(_sentence_evidence(q, p, spans, w, rank))
+        found.extend(_sentence_evidence(q, p, spans, w, rank))
+        if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
+            # asked about a receipt: a financial statement's "Total" row is not the answer
+            found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]
+        out.extend(found)
     kind_order = {"cell": 0, "field": 1, "sentence": 2}
     out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))
     return out

@@ -40,7 +40,7 @@ class Field:
 
 
 def _field(label: str, value: str, span: tuple[int, int]) -> Field | None:
-    label = label.strip().rstrip(".:：")
+    label = label.strip().rstrip(".:：").strip()
     # a currency word glued to the label ("TOTAL RM") belongs to the value
     m = _CURRENCY_TAIL.search(label)
     if m and m.start() > 0:

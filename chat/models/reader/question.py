@@ -174,6 +174,7 @@ class Question:
     span: int | None = None  # 3 for a quarter / three months, 12 for a year ended
     relative: bool = False  # year over year / 전년 대비
     unit: str = ""
+    document_kind: str = ""  # "receipt" when the question is about a receipt, bill or invoice
     parts: tuple[Question, ...] = field(default=())
 
 
@@ -302,6 +303,12 @@ def _ja_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     return "の".join(keep)
 
 
+#: a question about a receipt, bill or invoice: such documents print key-value lines (TOTAL : 9.00), not tables
+RECEIPT_WORDS = re.compile(
+    r"(?i)\b(?:receipts?|bills?|invoices?|till slips?)\b|영수증|계산서|レシート|領収書|請求書"
+)
+
+
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
@@ -328,6 +335,7 @@ def _one(text: str, lang: Language) -> Question:
         span=span,
         relative=is_relative(text),
         unit=unit_m.group(0) if unit_m else "",
+        document_kind="receipt" if RECEIPT_WORDS.search(text) else "",
     )
 
 

@@ -393,3 +393,27 @@ def test_a_named_segment_the_rows_carry_picks_its_section() -> None:
         assert answer.text.startswith(
             "Greater China operating income was $6,000 million in the three months ended July 1, 2023 [S1]."
         ), question
+
+
+SHARES_MD = """Purchases of equity securities by the issuer (in millions, except per-share amounts):
+| Periods | Total Number of Shares Purchased | Average Price Paid Per Share | Dollar Value Yet To Be Purchased |
+|---|---|---|---|
+| October 2022 | 20,000 | $ 142.50 | |
+| Total | 132,839 | | $ 41,665 |"""
+
+
+def test_a_count_column_is_not_read_as_dollars_in_millions() -> None:
+    answer = read("What is the total?", [_p("S1", SHARES_MD)])
+    first = answer.text.splitlines()[0]
+    assert "132,839 " in first and "$132,839" not in first and "million" not in first, first
+    assert "$41,665 million" not in first  # the value of the asked column, not another column's dollars
+
+
+def test_a_receipt_question_is_answered_from_the_receipt_not_a_statements_total_row() -> None:
+    statement = _p("S1", SHARES_MD, "10-Q.pdf", 24)  # ranked first by search, and it has a "Total" row
+    receipt = _p("S2", RECEIPT, "receipt-001.jpg", 1)
+    answer = read("What is the total on the receipt?", [statement, receipt])
+    assert answer.text.startswith("The total is 9.00 [S2]."), answer.text
+    assert "132,839" not in answer.text.splitlines()[0]
+    # without the word "receipt" nothing changes: the statement's total row still answers "What is the total?"
+    assert "[S1]" in read("What is the total?", [statement]).text.splitlines()[0]
