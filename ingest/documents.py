@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.jobs import enqueue
+from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
 from ingest.results import meta_key, page_png_key, segment_key, workflow_prefix
@@ -26,7 +27,7 @@ log = get_logger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class PageContent:
-    """One page's text for the chat's ``read_page`` tool."""
+    """One page's text for the chat's ``read_page`` tool (tables as Markdown, see ``ingest.page_text``)."""
 
     document_id: str
     file_name: str
@@ -103,6 +104,7 @@ class Documents:
                 "text": seg.get("text", ""),
                 "lines": seg.get("lines", []),
                 "tables": seg.get("tables", []),
+                "table_grids": seg.get("table_grids", []),  # Table.to_json(): cells, boxes, headers, Markdown
                 "width": seg.get("width"),
                 "height": seg.get("height"),
                 "image_url": f"/v1/documents/{view['document_id']}/pages/{idx}.png",
@@ -160,6 +162,7 @@ class Documents:
         }
 
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
+        """The page's text with its tables as Markdown (caption, header, rows) — ``ingest.page_text``."""
         info = await self.document_info(user_id, document_id)
         if not 1 <= page <= info["page_count"]:
             raise NotFound(f"page {page} does not exist (the document has {info['page_count']} pages)")
@@ -167,8 +170,7 @@ class Documents:
             seg = await asyncio.to_thread(self._json, segment_key(info["workflow_id"], page))
         except NotFound:
             raise NotFound(f"page {page} has not been processed yet (status: {info['status']})") from None
-        return PageContent(document_id, str(info["file_name"]), page, str(seg.get("text") or ""),
-                           info["page_count"])
+        return PageContent(document_id, str(info["file_name"]), page, page_text(seg), info["page_count"])
 
     # --- reprocess and delete -----------------------------------------------------------------------
 

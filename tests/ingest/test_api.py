@@ -22,6 +22,7 @@ from store.blobs import FileBlobStore
 from store.config import Settings
 from store.schema import WORKFLOW_TABLE
 from store.sqlite_items import SqliteItemTable
+from tests.ingest.tablefactory import financial_table, positioned_pdf
 
 ALICE = {"Authorization": "Bearer dev:alice"}
 BOB = {"Authorization": "Bearer dev:bob"}
@@ -157,6 +158,47 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         events = await _events(client, wid)
         assert events[-1][0] == "completed"
         assert (await client.get(f"/v1/workflows/{wid}", headers=ALICE)).json()["attempts"] == 1
+
+
+FIN_HEADER_MD = "|  | Three Months Ended / December 31, 2022 | Three Months Ended / December 25, 2021 | Change |"
+
+
+async def test_a_text_pdf_with_a_table_gives_table_grids_and_a_markdown_read_page(settings, tmp_path):
+    pdf = positioned_pdf([[(72, 60, "Quarterly report", 9.0)], financial_table()])
+    async with _serve(settings) as (client, svc):
+        pid = (await client.post("/v1/projects", json={"name": "Tables"}, headers=ALICE)).json()["project_id"]
+        body = (await _upload(client, pid, "fin.pdf", pdf)).json()
+        wid, did = body["workflow_id"], body["document_id"]
+        assert (await _events(client, wid))[-1][0] == "completed"
+
+        items = (await client.get(f"/v1/workflows/{wid}/segments", headers=ALICE)).json()["items"]
+        assert [s["page"] for s in items] == [1, 2] and items[0]["table_grids"] == []
+        (grid,) = items[1]["table_grids"]  # as stored: Table.to_json()
+        stored = json.loads(svc.blobs.get(f"workflows/{wid}/segments/0002.json"))["table_grids"]
+        assert [grid] == stored
+        assert grid["headers"] == ["", "Three Months Ended / December 31, 2022",
+                                   "Three Months Ended / December 25, 2021", "Change"]
+        assert grid["caption"].endswith("net sales by category (dollars in millions):")
+        assert grid["unit"] == "(dollars in millions)"
+        assert ["iPhone", "$65,775", "$71,628", "(8)%"] in grid["rows"]
+        cell = next(c for c in grid["cells"] if c["text"] == "$65,775")
+        assert not cell["header"] and cell["col"] == 1 and len(cell["bbox"]) == 4
+        assert cell["bbox"][1] == pytest.approx(178, abs=3)  # points from the page's top, like the lines
+        assert FIN_HEADER_MD + "\n|---|---|---|---|\n" in grid["markdown"]
+        assert items[1]["tables"] == [grid["header"] + grid["rows"]]  # the old shape stays
+
+        page = await svc.reader.read_page("alice", did, 2)
+        text = page.text
+        assert text.startswith("Products and Services Performance\nThe following table shows net sales by category"
+                               " (dollars in millions):\n" + FIN_HEADER_MD + "\n|---|---|---|---|\n")
+        assert "| iPhone | $65,775 | $71,628 | (8)% |\n| Mac | 7,735 | 10,852 | (29)% |" in text
+        assert "| Total net sales | $117,154 | $123,945 | (5)% |" in text
+        assert "iPhone(1) $ 65,775" not in text and "December 31, December 25," not in text  # no flat copy
+        assert text.endswith("|\n\niPhone net sales decreased during the quarter compared to the same quarter a year"
+                             "\nago, due primarily to lower net sales from the new models launched in the year.")
+        assert text.count("Products and Services Performance") == 1
+        first = await svc.reader.read_page("alice", did, 1)
+        assert first.text == items[0]["text"] == "Quarterly report"  # a page without a table: its plain text
 
 
 async def test_png_upload_goes_through_ocr(settings, tmp_path):

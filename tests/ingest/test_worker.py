@@ -209,6 +209,13 @@ async def test_tables_are_detected_only_where_likely_and_kept_as_rows(settings, 
     seg2 = json.loads(blobs.get(f"workflows/{c.workflow_id}/segments/0002.json"))
     assert seg1["tables"] == [[["Item", "Qty"], ["bolts", "12"]]] and seg2["tables"] == []
     assert store.get_segment(c.workflow_id, 1)["tables"] == 1
+    # what chat's read_page gets: the page text, then the table (bare rows, no boxes to place it by) as Markdown
+    from ingest.documents import Documents
+
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    page1 = await documents.read_page("alice", c.document_id, 1)
+    assert page1.text == seg1["text"] + "\n\n| Item | Qty |\n|---|---|\n| bolts | 12 |"
+    assert (await documents.read_page("alice", c.document_id, 2)).text == seg2["text"]
 
 
 async def test_sweeper_gives_up_on_a_document_that_keeps_killing_its_worker(

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import anthropic
+import httpx
 import pytest
 
+from chat.app.factory import create_app
+from chat.app.wiring import Services
 from chat.core.prompt import SYSTEM_PROMPT, build_request
+from chat.core.service import ChatService
 from chat.core.tools import TOOLS
 from chat.models.accumulator import MessageAccumulator
 from chat.models.bedrock import COMPACTION_BETA, BedrockModel, model_supports_compaction
 from chat.models.factory import build_chat_model
 from chat.models.port import ModelRequest
 from chat.models.replies import Reply, Text, Thinking, ToolUse, Usage, reply_events
+from ingest.page_text import page_text
+from ingest.steps.table_model import Table
+from retrieval.types import BBox, Hit, SearchFilter
 from store.clients import anthropic_bedrock_client as build_bedrock_client
 from store.config import Settings
 from store.errors import Throttled, UpstreamError
+from tests.chat.chat_harness import (
+    ALICE,
+    Doc,
+    FakeIngest,
+    parse_sse,
+    serve,
+    session_store,
+    settings_for,
+)
 from tests.chat.fake_bedrock import ExceptionFrame, FakeBedrock
 
 MODEL_ID = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -237,3 +255,106 @@ async def test_stopping_early_closes_the_stream(fake: FakeBedrock) -> None:
     # the connection pool is still usable for the next request
     msg = await model.complete(_request())
     assert msg["content"] == [{"type": "text", "text": "다음"}]
+
+
+# --- tables reach Claude as Markdown ----------------------------------------------------------------------
+
+SALES_MD = (
+    "Table 1: Net sales (in millions)\n| Region | 2023 | 2022 |\n|---|---|---|\n"
+    "| Americas | $120 | $110 |\n| Europe | 80 | 75 |"
+)
+#: a table chunk as the chunker writes it: caption, header, separator, a run of rows
+CHUNK_MD = "Table 1: Net sales (in millions)\n| Region | 2023 | 2022 |\n|---|---|---|\n| Americas | $120 | $110 |"
+
+
+def _table_page() -> dict:
+    """A stored segment: a heading, a caption + table (lines with boxes, and its table grid), a sentence."""
+    table = Table(
+        page=2,
+        columns=3,
+        header=[["Region", "2023", "2022"]],
+        rows=[["Americas", "$120", "$110"], ["Europe", "80", "75"]],
+        caption="Table 1: Net sales (in millions)",
+        unit="(in millions)",
+        caption_bbox=(72, 110, 260, 120),
+        header_boxes=[[(72, 125, 110, 135), (300, 125, 330, 135), (370, 125, 400, 135)]],
+        row_boxes=[
+            [(72, 137, 120, 147), (300, 137, 330, 147), (370, 137, 400, 147)],
+            [(72, 149, 110, 159), (310, 149, 330, 159), (380, 149, 400, 159)],
+        ],
+    )
+    lines = [
+        ("Results by region", (72, 80, 200, 90)),
+        ("Table 1: Net sales (in millions)", (72, 110, 260, 120)),
+        ("Region 2023 2022", (72, 125, 400, 135)),
+        ("Americas $ 120 $ 110", (72, 137, 400, 147)),
+        ("Europe 80 75", (72, 149, 400, 159)),
+        ("Sales grew in both regions.", (72, 180, 300, 190)),
+    ]
+    return {
+        "page": 2,
+        "text": "\n".join(t for t, _ in lines),
+        "table_grids": [table.to_json()],
+        "lines": [{"text": t, "bbox": list(b)} for t, b in lines],
+    }
+
+
+class _TableSearch:
+    async def search(self, query: str, flt: SearchFilter, *, k: int = 8, mode: str = "hybrid") -> list[Hit]:
+        return [Hit("d1:00003", "d1", "annual.pdf", 2, 2, CHUNK_MD, 1.0, "p1", bbox=BBox(2, 72.0, 110.0, 400.0, 147.0))]
+
+
+async def test_markdown_tables_in_tool_results_reach_bedrock_intact(fake: FakeBedrock, tmp_path: Path) -> None:
+    """A search hit with a table chunk and a read_page of a page with a table, through the real agent and
+    request layout: the request body Bedrock receives has both tables' Markdown verbatim in their elements."""
+    page = page_text(_table_page())  # what ingest's read_page returns for this page
+    assert SALES_MD in page and "Americas $ 120" not in page
+    ingest = FakeIngest(projects={"p1": "alice"})
+    ingest.docs["d1"] = Doc("d1", "p1", "alice", "annual.pdf", ["Cover page", page])
+    fake.push(
+        _events(
+            Reply(
+                ToolUse("search_documents", {"query": "net sales by region"}, id="toolu_S"),
+                ToolUse("read_page", {"document_id": "d1", "page": 2}, id="toolu_P"),
+            )
+        )
+    )
+    fake.push(_events(Reply(Text("Americas net sales were $120 million in 2023 [S1]."))))
+    settings = settings_for(tmp_path)
+    sessions = session_store(settings)
+    model = BedrockModel(_client(fake), MODEL_ID)
+    chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=_TableSearch(), ingest=ingest)
+    app = create_app(
+        settings,
+        services=Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop]),
+    )
+    async with serve(app) as base, httpx.AsyncClient(base_url=base, headers=ALICE, timeout=20) as c:
+        sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
+        r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "What were net sales in the Americas?"})
+    events = parse_sse(r.content)
+    assert events[-1][0] == "done" and events[-1][1]["stop_reason"] == "end_turn", events[-1]
+    assert len(fake.requests) == 2
+    results = {
+        b["tool_use_id"]: b["content"]
+        for b in fake.requests[1].body["messages"][-1]["content"]
+        if b["type"] == "tool_result"
+    }
+    assert set(results) == {"toolu_S", "toolu_P"}
+    search, read = results["toolu_S"], results["toolu_P"]
+    if isinstance(search, list):  # a tool_result content may travel as text blocks
+        search = "".join(b["text"] for b in search)
+    if isinstance(read, list):
+        read = "".join(b["text"] for b in read)
+    doc = re.search(
+        r'<document ref="S1" document_id="d1" file_name="annual.pdf" page="2"[^>]*>\n(.*?)\n</document>',
+        search,
+        re.DOTALL,
+    )
+    assert doc is not None and doc.group(1) == CHUNK_MD, search
+    pg = re.search(
+        r'<page ref="P1" document_id="d1" file_name="annual.pdf" page="2" page_count="2">\n(.*?)\n</page>',
+        read,
+        re.DOTALL,
+    )
+    assert pg is not None and pg.group(1) == page, read
+    assert "Results by region\n\n" + SALES_MD + "\n\nSales grew in both regions." in pg.group(1)
