@@ -11,7 +11,7 @@ import pytest
 
 from chat.cli.main import build_parser, main
 from chat.evaluation import run as eval_run
-from chat.evaluation.datasets import SPLITS, EvalDataset, korquad_split, load
+from chat.evaluation.datasets import SPLITS, EvalDataset, Split, korquad_split, load
 from chat.evaluation.report import summarise
 from store.config import Settings
 from store.errors import InvalidInput
@@ -26,7 +26,8 @@ needs_evaldata = pytest.mark.skipif(
 def test_korquad_splits_are_the_calibrations_even_and_odd_articles_each_alternating_a_and_b() -> None:
     data = json.loads((EVALDATA / "korquad_v1" / "KorQuAD_v1.0_dev.json").read_text(encoding="utf-8"))["data"]
     ids_of = {a: {q["id"] for p in art["paragraphs"] for q in p["qas"]} for a, art in enumerate(data)}
-    for split, parity in (("report", 1), ("calibration", 0)):
+    splits: tuple[tuple[Split, int], ...] = (("report", 1), ("calibration", 0))
+    for split, parity in splits:
         ds = load("korquad", EVALDATA, split=split)
         assert ds.split == split and len(ds.questions) == 1000 and len(ds.documents) == 70
         articles = {int(d.key[2:]) for d in ds.documents}
