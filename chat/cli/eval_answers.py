@@ -11,13 +11,19 @@ import argparse
 from pathlib import Path
 
 DATASETS = ("financebench", "korquad", "sroie")
+SPLITS = ("all", "calibration", "report")  # chat.evaluation.datasets.SPLITS, repeated to keep --help light
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", choices=DATASETS, required=True)
+    p.add_argument("--split", choices=SPLITS, default=None,
+                   help="which questions: korquad 'report' (default) = the odd-index dev articles only, held out "
+                        "from the reader's decline calibration; 'calibration' = the even-index ones it was "
+                        "calibrated on; 'all' = both. financebench and sroie have no calibration split: 'report' "
+                        "is 'all' (their default) and 'calibration' is refused")
     p.add_argument("--limit", type=int, default=None,
-                   help="ask the first N questions only, and ingest only their documents (default: every question; "
-                        "korquad: the first 1,000 over all dev articles)")
+                   help="ask the split's first N questions only, and ingest only their documents (default: every "
+                        "question; korquad: the split's first 1,000, over all its articles)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--data-dir", dest="eval_data_dir", metavar="D", default=None,
                    help="the evaluation service's data dir, kept between runs so documents are ingested once "

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import getpass
-import json
 import logging
 from collections.abc import Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Column
 
-from chat.cli.api_client import base_url, check_response
+from chat.cli.api_client import TERMINAL_EVENTS, base_url, check_response, workflow_events
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput, UpstreamError
 
@@ -59,28 +59,17 @@ def _step_label(view: dict[str, Any]) -> str:
 
 
 async def _follow(client: httpx.AsyncClient, res: FileResult, progress: Progress, task: TaskID) -> None:
-    """Read the workflow's SSE stream until a terminal event; reconnect if the stream drops."""
-    for _attempt in range(20):
-        try:
-            async with client.stream("GET", f"/v1/workflows/{res.workflow_id}/events", timeout=None) as resp:
-                check_response(resp) if resp.status_code >= 400 else None
-                event = ""
-                async for line in resp.aiter_lines():
-                    if line.startswith("event:"):
-                        event = line[6:].strip()
-                    elif line.startswith("data:") and line[5:].strip():
-                        view = json.loads(line[5:])
-                        res.status = str(view.get("status"))
-                        res.pages = view.get("page_count") or res.pages
-                        progress.update(task, completed=float(view.get("progress") or 0) * 100,
-                                        step=_step_label(view))
-                        if event in ("completed", "failed"):
-                            res.error = view.get("error")
-                            done = "[green]completed" if event == "completed" else f"[red]failed: {res.error}"
-                            progress.update(task, completed=100 if event == "completed" else None, step=done)
-                            return
-        except httpx.TransportError:
-            await asyncio.sleep(1.0)
+    """Read the workflow's SSE stream until a terminal event (``workflow_events`` reconnects if it drops)."""
+    async with aclosing(workflow_events(client, str(res.workflow_id), http_timeout=None)) as events:
+        async for event, view in events:
+            res.status = str(view.get("status"))
+            res.pages = view.get("page_count") or res.pages
+            progress.update(task, completed=float(view.get("progress") or 0) * 100, step=_step_label(view))
+            if event in TERMINAL_EVENTS:
+                res.error = view.get("error")
+                done = "[green]completed" if event == "completed" else f"[red]failed: {res.error}"
+                progress.update(task, completed=100 if event == "completed" else None, step=done)
+                return
     res.status, res.error = "failed", "lost the progress stream"
 
 

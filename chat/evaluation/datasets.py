@@ -10,12 +10,18 @@ is not there, the answer must decline).
   subset when its gold number appears on an evidence page as written (``evidence_text_full_page``), i.e. it
   can be quoted rather than computed.
 - **KorQuAD 1.0 dev**: one document per article, one page per paragraph (page = paragraph index + 1, as in
-  ``retrieval/evaldata.py``), written as a text PDF (the upload takes no plain text); articles alternately A
-  and B. The full run is the first 1,000 questions over all 140 dev articles; ``--limit N`` asks the first N
-  and ingests only their articles.
+  ``retrieval/evaldata.py``), written as a text PDF (the upload takes no plain text); the split's articles
+  alternately A and B. The split (``korquad_split``): the reader's decline threshold was calibrated on the
+  articles with an even index (``calibration``), the odd ones are held out (``report``, the default of
+  ``docchat eval answers``); ``all`` is both. The full run is the split's first 1,000 questions over all of its
+  articles (``all``: 140, ``report``/``calibration``: 70 each); ``--limit N`` asks the split's first N and
+  ingests only their articles.
 - **SROIE** (25 scanned receipts, the OCR path): two questions per receipt, its total and its date, naming the
   company (and, for a company with two receipts, the other field) so the question has one answer; receipts
   alternately A and B, both receipts of a company in the same project.
+
+FinanceBench and SROIE played no part in any calibration: for them ``report`` is ``all``, and ``calibration``
+is refused.
 """
 
 from __future__ import annotations
@@ -30,10 +36,12 @@ from typing import Literal
 from chat.evaluation.scoring import number_in, parse_dates, primary_number
 from retrieval.evaldata import load_korquad as load_korquad_units
 from retrieval.evaldata import resolve_root
-from store.errors import NotFound
+from store.errors import InvalidInput, NotFound
 
 Group = Literal["A", "B"]
 ScoreKind = Literal["number", "text", "span", "date"]
+Split = Literal["all", "calibration", "report"]
+SPLITS: tuple[Split, ...] = ("all", "calibration", "report")
 KORQUAD_FULL_QUESTIONS = 1000
 
 
@@ -65,6 +73,7 @@ class EvalDataset:
     documents: list[EvalDocument]
     questions: list[EvalQuestion]
     notes: dict[str, object] = dc_field(default_factory=dict)
+    split: Split = "all"
 
     def document(self, key: str) -> EvalDocument:
         for d in self.documents:
@@ -77,10 +86,32 @@ def _alternate(keys: list[str]) -> dict[str, Group]:
     return {k: ("A" if i % 2 == 0 else "B") for i, k in enumerate(keys)}
 
 
+def korquad_split(article: int) -> Literal["calibration", "report"]:
+    """The split of KorQuAD dev article number ``article`` (its index in the dev file's ``data``, key ``kqNNN``).
+
+    The one definition, shared with ``chat.models.reader.decline``: its ``calibrate`` procedure sets
+    ``DECLINE_BELOW`` on the articles with an EVEN index (``calibration``) and keeps the odd ones for reporting
+    (``report``), counting the articles of the dev file in order from 0.
+    """
+    return "calibration" if article % 2 == 0 else "report"
+
+
+def default_split(name: str) -> Split:
+    """``report`` for KorQuAD (the held-out articles), ``all`` for the sets no calibration used."""
+    return "report" if name == "korquad" else "all"
+
+
+def _no_calibration_split(name: str, split: Split) -> None:
+    if split == "calibration":
+        raise InvalidInput(f"the {name} set has no calibration split (only KorQuAD calibrated the reader): "
+                           "use --split all (or report, the same here)")
+
+
 # --------------------------------------------------------------------------- FinanceBench
 
 
-def load_financebench(root: Path | None = None, *, limit: int | None = None) -> EvalDataset:
+def load_financebench(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
+    _no_calibration_split("financebench", split)
     base = resolve_root(root) / "financebench"
     qfile = base / "financebench_subset_local_pdfs.jsonl"
     if not qfile.is_file():
@@ -119,18 +150,23 @@ def load_financebench(root: Path | None = None, *, limit: int | None = None) -> 
 # --------------------------------------------------------------------------- KorQuAD
 
 
-def load_korquad(root: Path | None = None, *, limit: int | None = None) -> EvalDataset:
+def load_korquad(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
     units = load_korquad_units(root)  # paragraphs (pages) and questions with their (article, page) targets
     path = resolve_root(root) / "korquad_v1" / "KorQuAD_v1.0_dev.json"
     data = json.loads(path.read_text(encoding="utf-8"))["data"]
     qas = [(qa, a) for a, article in enumerate(data) for para in article["paragraphs"] for qa in para["qas"]]
-    if len(qas) != len(units.queries):
-        raise NotFound("the KorQuAD file changed under the loader: question counts differ")
+    articles = list(dict.fromkeys(c.document_id for c in units.units))  # the dev file's order: index = article
+    if len(qas) != len(units.queries) or len(articles) != len(data):
+        raise NotFound("the KorQuAD file changed under the loader: question or article counts differ")
+
+    def in_split(article: int) -> bool:
+        return split == "all" or korquad_split(article) == split
+
+    keys = [k for a, k in enumerate(articles) if in_split(a)]
     n = KORQUAD_FULL_QUESTIONS if limit is None else limit
-    chosen = list(zip(units.queries, qas, strict=True))[:n]
-    keys = sorted({c.document_id for c in units.units})
+    chosen = [(q, qa_a) for q, qa_a in zip(units.queries, qas, strict=True) if in_split(qa_a[1])][:n]
     wanted = set(keys) if limit is None else {q.document_id for q, _ in chosen}
-    group_of = _alternate(keys)
+    group_of = _alternate(sorted(keys))  # within the split: every negative is asked over same-split articles
     pages: dict[str, list[tuple[int, str]]] = {}
     titles: dict[str, str] = {}
     for c in units.units:
@@ -147,7 +183,7 @@ def load_korquad(root: Path | None = None, *, limit: int | None = None) -> EvalD
                      kind="span", document=q.document_id, pages=q.targets)
         for q, (qa, _) in chosen
     ]
-    return EvalDataset("korquad", "ko", documents, questions, notes={"articles": len(documents)})
+    return EvalDataset("korquad", "ko", documents, questions, notes={"articles": len(documents)}, split=split)
 
 
 def _safe_name(title: str) -> str:
@@ -161,7 +197,8 @@ def _company_key(name: str) -> str:
     return re.sub(r"[^A-Z0-9]", "", name.upper())
 
 
-def load_sroie(root: Path | None = None, *, limit: int | None = None) -> EvalDataset:
+def load_sroie(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
+    _no_calibration_split("sroie", split)
     base = resolve_root(root) / "sroie"
     if not (base / "key").is_dir():
         raise NotFound(f"SROIE receipts not found at {base}")
@@ -203,9 +240,12 @@ def load_sroie(root: Path | None = None, *, limit: int | None = None) -> EvalDat
 LOADERS = {"financebench": load_financebench, "korquad": load_korquad, "sroie": load_sroie}
 
 
-def load(name: str, root: Path | None = None, *, limit: int | None = None) -> EvalDataset:
+def load(name: str, root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
+    """The set ``name``, ``split`` of it (``docchat eval answers`` defaults to ``default_split``)."""
     try:
         loader = LOADERS[name]
     except KeyError:
         raise NotFound(f"no answer-evaluation set {name!r} (have: {', '.join(LOADERS)})") from None
-    return loader(root, limit=limit)
+    if split not in SPLITS:
+        raise InvalidInput(f"no split {split!r} (have: {', '.join(SPLITS)})")
+    return loader(root, limit=limit, split=split)

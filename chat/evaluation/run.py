@@ -6,6 +6,10 @@ in a new session of its own project (positive) and of the other one (negative), 
 ``<data_dir>/eval-answers/<dataset>``): a re-run finds the projects by name and the uploads are deduplicated
 by content, so nothing is ingested twice. The figures are printed as a table (or JSON); every answer, with its
 scores, is written to ``last-run.json`` there. Missing a target is a measurement, not an error: exit 0.
+
+``--split`` (``datasets.default_split``: ``report`` for KorQuAD, ``all`` otherwise) picks the questions and
+articles; a split other than ``all`` has projects of its own (``eval-korquad-report-A``), so a run never asks
+a negative over a project that another split filled with the question's own article.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, load
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, default_split, load
 from chat.evaluation.pdfgen import write_unicode_pdf
 from chat.evaluation.report import Outcome, Polarity, score, summarise, table_rows
 from chat.evaluation.service import EvalClient, Upload, serve_in_process
@@ -36,8 +40,22 @@ GROUPS: tuple[Group, Group] = ("A", "B")
 RESULTS_FILE = "last-run.json"
 
 
-def project_name(dataset: str, group: Group) -> str:
-    return f"eval-{dataset}-{group}"
+def project_name(dataset: str, group: Group, split: Split = "all") -> str:
+    return f"eval-{dataset}-{group}" if split == "all" else f"eval-{dataset}-{split}-{group}"
+
+
+def split_note(summary: dict[str, Any]) -> str:
+    """What the run's split means, for the table's notes."""
+    split = summary.get("split", "all")
+    if summary.get("dataset") != "korquad":
+        return f"split {split}: every question (this set has no calibration split)"
+    if split == "report":
+        return ("split report: questions of the odd-index KorQuAD articles only, held out from the reader's "
+                "decline-threshold calibration")
+    if split == "calibration":
+        return ("split calibration: questions of the even-index KorQuAD articles only, the ones the reader's "
+                "decline threshold was calibrated on (not held out)")
+    return "split all: questions of every KorQuAD article, calibration (even) and report (odd) mixed"
 
 
 def _progress(console: Console) -> Progress:
@@ -98,7 +116,8 @@ async def evaluate(settings: Settings, dataset: EvalDataset, *, console: Console
     group_of = {d.key: d.group for d in dataset.documents}
     started = time.perf_counter()
     async with serve_in_process(settings, model=model) as url, EvalClient(url) as client:
-        projects = {g: await client.project(project_name(dataset.name, g), dataset.language) for g in GROUPS}
+        projects = {g: await client.project(project_name(dataset.name, g, dataset.split), dataset.language)
+                    for g in GROUPS}
         with _progress(console) as progress, tempfile.TemporaryDirectory(prefix="docchat-eval-") as tmp:
             uploads = await _ingest(client, dataset, projects, Path(tmp), progress)
             ingest_s = time.perf_counter() - started
@@ -110,6 +129,7 @@ async def evaluate(settings: Settings, dataset: EvalDataset, *, console: Console
     failed = {k: u.error or u.status for k, u in uploads.items() if u.status != "completed"}
     extra = {
         "model": settings.chat.chat_model,
+        "split": dataset.split,
         "questions": len(dataset.questions),
         "asked": len(askable),
         "skipped": len(dataset.questions) - len(askable),
@@ -131,13 +151,15 @@ async def evaluate(settings: Settings, dataset: EvalDataset, *, console: Console
 
 def print_table(summary: dict[str, Any], console: Console) -> None:
     header, cells = table_rows(summary)
-    table = Table(title=f"docchat eval answers — {summary['dataset']} ({summary.get('model', '?')} model)")
+    table = Table(title=f"docchat eval answers — {summary['dataset']}, split {summary.get('split', 'all')} "
+                        f"({summary.get('model', '?')} model)")
     for i, h in enumerate(header):
         table.add_column(h, justify="left" if i == 0 else "right")
     for line in cells:
         table.add_row(*line)
     console.print(table)
-    notes = [f"{summary.get('asked', 0)} of {summary.get('questions', 0)} questions asked, each in its own "
+    notes = [split_note(summary),
+             f"{summary.get('asked', 0)} of {summary.get('questions', 0)} questions asked, each in its own "
              "project (positive) and in the other (negative)"]
     if summary.get("documents_failed"):
         notes.append(f"documents that failed to ingest (their questions skipped): {summary['documents_failed']}")
@@ -155,7 +177,8 @@ def run_cli(settings: Settings, args: argparse.Namespace) -> int:
     # the service's INFO lines would drown the progress bars; keep warnings and errors
     level = settings.server.log_level if settings.server.log_level.upper() not in ("INFO",) else "WARNING"
     configure_logging(level, json=settings.server.log_json)
-    dataset = load(args.dataset, args.data, limit=args.limit)
+    split: Split = args.split or default_split(args.dataset)
+    dataset = load(args.dataset, args.data, limit=args.limit, split=split)
     data_dir = Path(args.eval_data_dir).expanduser() if args.eval_data_dir else (
         settings.server.data_dir / "eval-answers" / args.dataset)
     summary = asyncio.run(evaluate(settings.with_overrides(data_dir=data_dir), dataset))

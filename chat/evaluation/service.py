@@ -14,21 +14,21 @@ import json
 import socket
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from chat.cli.api_client import check_response
+from chat.cli.api_client import TERMINAL_EVENTS, check_response, workflow_events
 from chat.cli.ingest import ensure_project
 from chat.core.events import SSEParser
 from store.config import Settings
 from store.errors import DocchatError, UpstreamError
 
 EVAL_USER = "eval"
-TERMINAL = ("completed", "failed")
+TERMINAL = TERMINAL_EVENTS
 
 
 def free_port() -> int:
@@ -127,26 +127,13 @@ class EvalClient:
                 view = check_response(await self.http.get(f"/v1/workflows/{upload.workflow_id}"))
                 upload.error = view.get("error")
             return upload
-        for _attempt in range(20):
-            try:
-                async with self.http.stream("GET", f"/v1/workflows/{upload.workflow_id}/events",
-                                            timeout=httpx.Timeout(30.0, read=None)) as resp:
-                    if resp.status_code >= 400:
-                        await resp.aread()
-                        check_response(resp)
-                    event = ""
-                    async for line in resp.aiter_lines():
-                        if line.startswith("event:"):
-                            event = line[6:].strip()
-                        elif line.startswith("data:") and line[5:].strip():
-                            view = json.loads(line[5:])
-                            upload.status = str(view.get("status"))
-                            upload.pages = view.get("page_count") or upload.pages
-                            if event in TERMINAL:
-                                upload.error = view.get("error")
-                                return upload
-            except httpx.TransportError:
-                await asyncio.sleep(1.0)
+        async with aclosing(workflow_events(self.http, upload.workflow_id)) as events:
+            async for event, view in events:
+                upload.status = str(view.get("status"))
+                upload.pages = view.get("page_count") or upload.pages
+                if event in TERMINAL:
+                    upload.error = view.get("error")
+                    return upload
         upload.status, upload.error = "failed", "lost the progress stream"
         return upload
 

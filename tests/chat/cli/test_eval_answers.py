@@ -308,7 +308,7 @@ def _recomputed(summary: dict[str, Any], dataset: EvalDataset) -> list[Outcome]:
 
 def test_a_run_through_the_real_service_reports_what_the_answers_said(eval_dir: Path, monkeypatch, capsys) -> None:
     dataset = _receipts(eval_dir)
-    monkeypatch.setattr(eval_run, "load", lambda name, root, limit=None: dataset)
+    monkeypatch.setattr(eval_run, "load", lambda name, root, limit=None, split="all": dataset)
     monkeypatch.setenv("DOCCHAT_DATA_DIR", str(eval_dir / "unused"))
     assert main(["eval", "answers", "--dataset", "sroie", "--json", "--data-dir", str(eval_dir / "svc")]) == 0
     printed = json.loads(capsys.readouterr().out)

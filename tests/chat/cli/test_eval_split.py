@@ -1,0 +1,100 @@
+"""``docchat eval answers --split``: KorQuAD's calibration (even) and report (odd) articles, the per-dataset
+default, the projects of a split, and the table saying which split was used."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chat.cli.main import build_parser, main
+from chat.evaluation import run as eval_run
+from chat.evaluation.datasets import SPLITS, EvalDataset, Split, korquad_split, load
+from chat.evaluation.report import summarise
+from store.config import Settings
+from store.errors import InvalidInput
+
+EVALDATA = Path(__file__).resolve().parents[4] / "shared" / "evaldata"
+needs_evaldata = pytest.mark.skipif(
+    not EVALDATA.is_dir(), reason=f"evaluation data not found at {EVALDATA} (../shared/evaldata): split tests skipped"
+)
+
+
+@needs_evaldata
+def test_korquad_splits_are_the_calibrations_even_and_odd_articles_each_alternating_a_and_b() -> None:
+    data = json.loads((EVALDATA / "korquad_v1" / "KorQuAD_v1.0_dev.json").read_text(encoding="utf-8"))["data"]
+    ids_of = {a: {q["id"] for p in art["paragraphs"] for q in p["qas"]} for a, art in enumerate(data)}
+    splits: tuple[tuple[Split, int], ...] = (("report", 1), ("calibration", 0))
+    for split, parity in splits:
+        ds = load("korquad", EVALDATA, split=split)
+        assert ds.split == split and len(ds.questions) == 1000 and len(ds.documents) == 70
+        articles = {int(d.key[2:]) for d in ds.documents}
+        assert {a % 2 for a in articles} == {parity} and all(korquad_split(a) == split for a in articles)
+        assert all(q.qid in ids_of[int(q.document[2:])] for q in ds.questions)  # kqNNN is the dev file's index
+        assert {d.key for d in ds.documents} >= {q.document for q in ds.questions}
+        groups = [d.group for d in sorted(ds.documents, key=lambda d: d.key)]
+        assert groups == ["A", "B"] * 35  # negatives: the other project, of articles of the same split
+    first = next(q["id"] for p in data[1]["paragraphs"] for q in p["qas"])
+    report = load("korquad", EVALDATA, split="report", limit=200)
+    assert report.questions[0].qid == first and len(report.questions) == 200
+    assert all(int(d.key[2:]) % 2 == 1 for d in report.documents)
+    assert {d.key for d in report.documents} == {q.document for q in report.questions}  # only the needed ones
+    assert {d.group for d in report.documents} == {"A", "B"}
+    assert len(load("korquad", EVALDATA, split="all").documents) == 140
+
+
+def test_only_korquad_has_a_calibration_split() -> None:
+    assert korquad_split(0) == "calibration" and korquad_split(7) == "report"
+    for name in ("financebench", "sroie"):
+        with pytest.raises(InvalidInput, match="no calibration split"):
+            load(name, Path("/nonexistent"), split="calibration")
+    with pytest.raises(InvalidInput, match="no split"):
+        load("korquad", Path("/nonexistent"), split="held-out")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("argv", "name", "split"), [
+    (["--dataset", "korquad"], "korquad", "report"), (["--dataset", "korquad", "--split", "all"], "korquad", "all"),
+    (["--dataset", "korquad", "--split", "calibration"], "korquad", "calibration"),
+    (["--dataset", "sroie"], "sroie", "all"), (["--dataset", "financebench", "--split", "report"], "financebench",
+                                                "report"),
+])
+def test_the_split_defaults_to_report_for_korquad_and_all_otherwise_and_the_table_says_it(
+        argv: list[str], name: str, split: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    asked: dict[str, Any] = {}
+
+    def fake_load(dataset: str, root: Path | None, *, limit: int | None = None, split: str = "all") -> EvalDataset:
+        asked.update(dataset=dataset, split=split)
+        used = split if dataset == "korquad" else "all"
+        return EvalDataset(dataset, "ko", [], [], split=used)  # type: ignore[arg-type]
+
+    async def fake_evaluate(settings: Settings, dataset: EvalDataset, **_: Any) -> dict[str, Any]:
+        return summarise(dataset.name, [], extra={"model": "local", "split": dataset.split})
+
+    monkeypatch.setattr(eval_run, "load", fake_load)
+    monkeypatch.setattr(eval_run, "evaluate", fake_evaluate)
+    monkeypatch.setenv("DOCCHAT_DATA_DIR", str(tmp_path))
+    assert main(["eval", "answers", *argv]) == 0
+    assert asked == {"dataset": name, "split": split}
+    out = capsys.readouterr().out
+    shown = split if name == "korquad" else "all"
+    assert f"{name}, split {shown}" in out and f"split {shown}:" in out
+    if shown == "report":
+        assert "odd-index KorQuAD articles only" in out
+
+
+def test_a_split_other_than_all_has_projects_of_its_own() -> None:
+    assert eval_run.project_name("korquad", "A") == eval_run.project_name("korquad", "A", "all") == "eval-korquad-A"
+    assert eval_run.project_name("korquad", "B", "report") == "eval-korquad-report-B"
+    assert len({eval_run.project_name("korquad", "A", s) for s in SPLITS}) == 3
+
+
+def test_the_cli_offers_the_splits_the_loader_knows() -> None:
+    from chat.cli.eval_answers import SPLITS as CLI_SPLITS
+
+    assert CLI_SPLITS == SPLITS
+    assert build_parser().parse_args(["eval", "answers", "--dataset", "korquad"]).split is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["eval", "answers", "--dataset", "korquad", "--split", "odd"])
