@@ -24,6 +24,7 @@ from chat.models.accumulator import complete_via_stream
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.question import per_name_questions
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
@@ -180,8 +181,9 @@ class LocalModel:
         tool_names = {str(t.get("name")) for t in request.tools}
         tools_allowed = (request.tool_choice or {}).get("type") != "none"
         if not any_result and SEARCH_DOCUMENTS in tool_names and tools_allowed:
-            tool_id = "toolu_local_" + uuid.uuid4().hex[:20]
-            return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(question, 1000)}, id=tool_id))
+            return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
+                                   id="toolu_local_" + uuid.uuid4().hex[:20])
+                           for query in per_name_questions(question)))
         answer = extractive_answer(question, sources)
         return Reply(Text(answer, chunk=self.chunk_chars))
 

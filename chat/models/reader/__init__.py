@@ -16,7 +16,7 @@ from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, analyze, per_name_questions
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -52,6 +52,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
     q = analyze(question)
     parts = q.parts or (q,)
+    if not q.parts and q.kind != "comparison":
+        per_name = per_name_questions(question)
+        if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
+            parts = tuple(analyze(p) for p in per_name)
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []
     declined: list[bool] = []

@@ -309,6 +309,14 @@ RECEIPT_WORDS = re.compile(
 )
 
 
+_SEVERAL = re.compile(r"\s+(?:and|&|vs\.?|versus|or)\s+|\s*,\s*", re.IGNORECASE)
+
+
+def _each(names: list[str]) -> list[str]:
+    """"Apple and Amazon" names two companies: each must be found (or declined) on its own."""
+    return [part for name in names for part in _SEVERAL.split(name) if part.strip()]
+
+
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
@@ -329,8 +337,8 @@ def _one(text: str, lang: Language) -> Question:
         focus=focus,
         focus_terms=frozenset(match_terms(focus)),
         terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
-        names=tuple(dict.fromkeys([*strong, *soft])),
-        strong_names=tuple(dict.fromkeys(strong)),
+        names=tuple(dict.fromkeys(_each([*strong, *soft]))),
+        strong_names=tuple(dict.fromkeys(_each(strong))),
         periods=tuple(periods),
         span=span,
         relative=is_relative(text),
@@ -387,3 +395,30 @@ def analyze(text: str) -> Question:
                 part = replace(part, names=prev.names, strong_names=prev.strong_names)
         parts.append(part)
     return replace(whole, parts=tuple(parts))
+
+
+_PROPER = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
+_QUESTION_WORDS = {"What", "How", "Which", "Who", "When", "Where", "Why", "Did", "Does", "Do", "Is", "Are", "Was",
+                   "Were", "Compare", "Please", "Tell", "Show", "List", "The", "In", "For"}
+_TWO_NAMES = re.compile(
+    r"(?P<a>" + _PROPER + r")(?:['’]s)?\s+(?:and|vs\.?|versus|or|&)\s+(?P<b>" + _PROPER + r")(?P<poss>['’]s)?"
+)
+
+
+def per_name_questions(question: str) -> list[str]:
+    """``question`` itself, or — when it names two companies or documents ("Apple and Microsoft", "Apple vs.
+    Amazon") — one question per name, the pair replaced by that name: the local model searches each, and the
+    reader answers each from its own passages. English names only (capitalised words)."""
+    for m in _TWO_NAMES.finditer(question):
+        a, b = m.group("a"), m.group("b")
+        words_a = a.split()
+        while words_a and words_a[0] in _QUESTION_WORDS:
+            words_a = words_a[1:]
+        if not words_a or b.split()[0] in _QUESTION_WORDS:
+            continue
+        a = " ".join(words_a)
+        start = m.start("a") + m.group("a").index(a)
+        head, tail = question[:start], question[m.end():]
+        poss = m.group("poss") or ""
+        return [f"{head}{name}{poss}{tail}" for name in (a, b)]
+    return [question]

@@ -8,6 +8,7 @@ from chat.core.tools import TOOLS, cited_refs
 from chat.models.accumulator import MessageAccumulator
 from chat.models.local import LocalModel, extractive_summary, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelRequest
+from chat.models.reader.question import per_name_questions as search_queries
 from chat.models.tool_format import format_search_results
 from retrieval.types import Hit
 
@@ -191,3 +192,37 @@ def test_the_citation_quote_of_a_table_answer_is_its_row_under_the_header() -> N
     assert citation["quote"] == header + "\n| iPhone | $ 65,775 | $ 71,628 |"  # what the answer quotes, exactly
     assert answer.quotes == (("S1", "| iPhone | $ 65,775 | $ 71,628 |"),)
     assert "Net sales by category" not in citation["quote"]  # the caption's unit is in the sentence, not the quote
+
+
+def test_search_queries_split_a_question_that_names_two_companies() -> None:
+    assert search_queries("Compare the net sales of Apple and Amazon in Q1 2023.") == [
+        "Compare the net sales of Apple in Q1 2023.", "Compare the net sales of Amazon in Q1 2023."]
+    assert search_queries("How much did Apple and Microsoft spend on R&D?") == [
+        "How much did Apple spend on R&D?", "How much did Microsoft spend on R&D?"]
+    for one in ("What was Apple's revenue?", "What were Mac and iPad net sales?", "What is the total?"):
+        assert search_queries(one) == [one]
+
+
+async def test_a_question_naming_two_companies_searches_each_and_answers_from_both() -> None:
+    question = "What were the net sales of Apple and Amazon in 2022?"
+    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
+    msg, _ = await _run(LocalModel(), messages)
+    uses = [b for b in msg["content"] if b["type"] == "tool_use"]
+    assert msg["stop_reason"] == "tool_use"
+    assert [u["input"]["query"] for u in uses] == ["What were the net sales of Apple in 2022?",
+                                                   "What were the net sales of Amazon in 2022?"]
+    assert len({u["id"] for u in uses}) == 2
+    apple = Hit(chunk_id="a:1", document_id="a", file_name="Apple 10-K 2022.pdf", page_start=30, page_end=30,
+                text="Apple's total net sales were $394,328 million in 2022.", score=0.9)
+    amazon = Hit(chunk_id="z:1", document_id="z", file_name="Amazon 10-K 2022.pdf", page_start=40, page_end=40,
+                 text="Amazon's total net sales were $513,983 million in 2022.", score=0.9)
+    messages += [
+        {"role": "assistant", "content": msg["content"]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": format_search_results([apple], 1)},
+            {"type": "tool_result", "tool_use_id": uses[1]["id"], "content": format_search_results([amazon], 2)},
+        ]},
+    ]
+    answer, _ = await _run(LocalModel(), messages)
+    [block] = answer["content"]
+    assert "[S1]" in block["text"] and "[S2]" in block["text"], block["text"]  # both companies answered
