@@ -33,7 +33,12 @@ def text_pdf(pages: Sequence[Sequence[str]], *, size: tuple[int, int] = (612, 79
         ops.append("ET")
         stream = "\n".join(ops).encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    return helvetica_pdf(objects)
+
+
+def helvetica_pdf(objects: list[bytes]) -> bytes:
+    """``objects`` (catalog, pages, then page/content pairs) plus a Helvetica font object, as a PDF file."""
+    objects = [*objects, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"]
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from ingest.steps.table_grid import Word
+from tests.ingest.docfactory import helvetica_pdf
 
 Piece = tuple[float, float, str, float]  # x (left), y (top of the text, from the page's top), text, font size
 
@@ -87,16 +87,4 @@ def positioned_pdf(pages: Sequence[Sequence[Piece]], size: tuple[int, int] = (61
         ops.append("ET")
         stream = "\n".join(ops).encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(out.tell())
-        out.write(f"{number} 0 obj\n".encode() + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
-    for off in offsets:
-        out.write(f"{off:010d} 00000 n \n".encode())
-    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
-    return out.getvalue()
+    return helvetica_pdf(objects)
