@@ -10,8 +10,11 @@
   (throttling, timeouts, transient I/O) → ``failed``+retryable, the message comes back after an
   exponential backoff, and after ``max_receives`` deliveries it moves to the dead-letter queue (the
   workflow then says why it gave up).
-* A sweeper re-enqueues workflows whose worker died and whose message is gone (GSI1 ``in_progress``
-  with an expired lease); since a duplicate is a no-op, re-enqueueing is always safe.
+* The lease is short (``queue_lease_seconds``, 30 s): a worker killed mid-document is replaced by the
+  next receive after about that long, not after the queue's whole visibility timeout.
+* A sweeper (``ingest/sweeper.py``) re-enqueues workflows whose worker died and whose message is gone
+  (GSI1 ``in_progress`` with an expired lease), and sends jobs that were never sent (the outbox); since a
+  duplicate is a no-op, re-enqueueing is always safe.
 """
 
 from __future__ import annotations
@@ -95,7 +98,9 @@ class Worker:
         self.settings = settings
         self.lanes = lanes
         self.name = name or f"worker-{uuid.uuid4().hex[:8]}"
-        self.visibility = int(settings.queue.queue_visibility_seconds)
+        # the lease on a running job (message visibility and claim alike), renewed every third of it: a worker
+        # killed mid-document is replaced after about ``queue_lease_seconds``, whatever the queue's own timeout
+        self.visibility = int(settings.queue.queue_lease_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
 
@@ -206,12 +211,15 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
             wf = store.workflow_item(did, wid) or {}
             if wf.get("status") != "in_progress":
                 continue
-            if float(wf.get("lease_until") or 0) + settings.queue.queue_visibility_seconds > now:
+            # the lease ran out a while ago and nobody reclaimed it: its message is gone too (else a worker
+            # would have received it again once its visibility — the same lease — ran out)
+            lease = settings.queue.queue_lease_seconds
+            if float(wf.get("lease_until") or 0) + 2 * lease > now:
                 continue
             data = wf.get("data") or {}
             if int(wf.get("attempts") or 0) >= settings.queue.queue_max_receives:
                 # it keeps killing its worker (crash, out of memory): stop trying, say why
-                _, claim = store.claim(did, wid, lease_s=settings.queue.queue_visibility_seconds)
+                _, claim = store.claim(did, wid, lease_s=lease)
                 if claim is not None:
                     store.fail(claim, retryable=False, error=(
                         f"processing stopped {claim.attempts - 1} times without finishing "

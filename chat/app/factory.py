@@ -37,6 +37,7 @@ ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
     (errors.Conflict, 409),
     (errors.NotFound, 404),
     (errors.Unauthorized, 401),
+    (errors.Forbidden, 403),
     (errors.Throttled, 429),
     (errors.RetryableError, 503),
     (errors.UpstreamError, 502),
