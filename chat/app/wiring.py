@@ -82,6 +82,12 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         runner = ingest.runner()
         on_start.append(runner.start)
         on_stop.append(runner.stop)
+    else:  # aws: the workers scale to zero on empty queues, so the API also sends jobs left unsent (outbox)
+        from ingest.sweeper import Sweeper
+
+        sweeper = Sweeper(settings, ingest.store, ingest.queue)
+        on_start.append(sweeper.start)
+        on_stop.append(sweeper.stop)
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
