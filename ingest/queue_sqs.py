@@ -11,10 +11,12 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ingest.queue_port import PRIORITIES, Message, Priority, PriorityPicker
+from ingest.queue_port import PRIORITIES, DeadLetter, Message, Priority, PriorityPicker
 from store.errors import ConfigError, RetryableError, Throttled
 
 _THROTTLE_CODES = frozenset({"ThrottlingException", "RequestThrottled", "Throttling", "OverLimit"})
+#: how long a dead-letter listing keeps the messages it has seen out of sight, so each is read once
+PEEK_SECONDS = 30
 
 
 class SqsJobQueue:
@@ -124,13 +126,50 @@ class SqsJobQueue:
         return self._dlq_urls[priority]
 
     def dead_letters(self, priority: Priority) -> list[dict[str, Any]]:
-        """Peek at a DLQ (messages are received with visibility 0, so they stay there)."""
+        return [d.body for d in self.list_dead(priority, limit=100)]
+
+    def list_dead(self, priority: Priority, *, limit: int = 1000, hold_seconds: int = 0) -> list[DeadLetter]:
+        """Read the DLQ through: each message received once (kept invisible while reading), then released
+        unless ``hold_seconds`` asks to keep it. An empty short poll is confirmed by a 1 s long poll (short
+        polls sample a subset of SQS's servers)."""
         url = self._dlq_url(priority)
         if url is None:
             return []
-        resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=0,
-                          WaitTimeSeconds=0)
-        return [json.loads(m["Body"]) for m in resp.get("Messages") or []]
+        seen: dict[str, DeadLetter] = {}
+        confirmed = False
+        while len(seen) < limit:
+            resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=min(10, limit - len(seen)),
+                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=1 if confirmed else 0,
+                              MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"])
+            fresh = [m for m in resp.get("Messages") or [] if m["MessageId"] not in seen]
+            if not fresh:
+                if confirmed:
+                    break
+                confirmed = True
+                continue
+            confirmed = False
+            for m in fresh:
+                attrs = m.get("Attributes", {})
+                seen[m["MessageId"]] = DeadLetter(json.loads(m["Body"]), priority, m["MessageId"], m["ReceiptHandle"],
+                                                  int(attrs.get("ApproximateReceiveCount", 0)), None)
+        letters = list(seen.values())
+        if hold_seconds <= 0:
+            self.release_dead(letters)
+        return letters
+
+    def drop_dead(self, letter: DeadLetter) -> None:
+        url = self._dlq_url(letter.priority)
+        if url is not None:
+            self._call("delete_message", QueueUrl=url, ReceiptHandle=letter.receipt)
+
+    def release_dead(self, letters: list[DeadLetter]) -> None:
+        for lane in PRIORITIES:
+            mine = [d for d in letters if d.priority == lane]
+            url = self._dlq_url(lane) if mine else None
+            for i in range(0, len(mine) if url else 0, 10):
+                entries = [{"Id": str(n), "ReceiptHandle": d.receipt, "VisibilityTimeout": 0}
+                           for n, d in enumerate(mine[i:i + 10])]
+                self._call("change_message_visibility_batch", QueueUrl=url, Entries=entries)
 
     def depth(self, priority: Priority) -> int:
         attrs = self._call("get_queue_attributes", QueueUrl=self.urls[priority],
