@@ -112,7 +112,6 @@ class DeadLetters:
                 "status": (wf or {}).get("status", "missing"),
                 "reason": data.get("error") or ("the document was deleted" if wf is None else None),
                 "attempts": int((wf or {}).get("attempts") or 0),
-                "receives": max(d.receive_count for d in g.letters),
                 "messages": len(g.letters),
                 "failed_at": (wf or {}).get("updated_at") or _iso(min(dead_at) if dead_at else None),
                 "dead_lettered_at": _iso(min(dead_at)) if dead_at else None,

@@ -31,6 +31,7 @@ class SqsJobQueue:
         high_share: float = 0.7,
         max_receives: int | None = None,
         max_wait_seconds: int = 20,
+        dlq_confirm_wait_seconds: int = 1,
     ) -> None:
         if not high_url or not low_url:
             raise ConfigError("SQS needs DOCCHAT_QUEUE_HIGH_URL and DOCCHAT_QUEUE_LOW_URL")
@@ -38,6 +39,7 @@ class SqsJobQueue:
         self.urls: dict[Priority, str] = {"high": high_url, "low": low_url}
         self.picker = PriorityPicker(high_share)
         self.max_wait_seconds = max_wait_seconds
+        self.dlq_confirm_wait_seconds = dlq_confirm_wait_seconds
         self._dlq_urls: dict[Priority, str | None] = {}
         self.max_receives = max_receives if max_receives is not None else self._redrive_max_receives()
 
@@ -130,8 +132,8 @@ class SqsJobQueue:
 
     def list_dead(self, priority: Priority, *, limit: int = 1000, hold_seconds: int = 0) -> list[DeadLetter]:
         """Read the DLQ through: each message received once (kept invisible while reading), then released
-        unless ``hold_seconds`` asks to keep it. An empty short poll is confirmed by a 1 s long poll (short
-        polls sample a subset of SQS's servers)."""
+        unless ``hold_seconds`` asks to keep it. An empty short poll is confirmed by a short long poll
+        (``dlq_confirm_wait_seconds``: short polls sample a subset of SQS's servers)."""
         url = self._dlq_url(priority)
         if url is None:
             return []
@@ -139,7 +141,7 @@ class SqsJobQueue:
         confirmed = False
         while len(seen) < limit:
             resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=min(10, limit - len(seen)),
-                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=1 if confirmed else 0,
+                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=self.dlq_confirm_wait_seconds if confirmed else 0,
                               MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"])
             fresh = [m for m in resp.get("Messages") or [] if m["MessageId"] not in seen]
             if not fresh:
