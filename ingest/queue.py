@@ -19,4 +19,5 @@ from ingest.queue_port import PRIORITIES, DeadLetter, JobQueue, Message, Priorit
 from ingest.queue_sqlite import SqliteJobQueue
 from ingest.queue_sqs import SqsJobQueue
 
-__all__ = ["PRIORITIES", "DeadLetter", "JobQueue", "Message", "Priority", "PriorityPicker", "SqliteJobQueue", "SqsJobQueue"]
+__all__ = ["PRIORITIES", "DeadLetter", "JobQueue", "Message", "Priority", "PriorityPicker", "SqliteJobQueue",
+           "SqsJobQueue"]

@@ -140,8 +140,9 @@ class SqsJobQueue:
         seen: dict[str, DeadLetter] = {}
         confirmed = False
         while len(seen) < limit:
+            wait = self.dlq_confirm_wait_seconds if confirmed else 0
             resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=min(10, limit - len(seen)),
-                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=self.dlq_confirm_wait_seconds if confirmed else 0,
+                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=wait,
                               MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"])
             fresh = [m for m in resp.get("Messages") or [] if m["MessageId"] not in seen]
             if not fresh:

@@ -70,7 +70,8 @@ async def test_local_every_user_is_an_admin_unless_admins_are_listed(local):
     async with _client(ops, store, queue) as client:
         resp = await client.get("/v1/ops/dlq", headers={"Authorization": "Bearer dev:alice"})
         assert resp.status_code == 403 and resp.json()["error"]["code"] == "forbidden"
-        denied = await client.post("/v1/ops/dlq/redrive", json={"all": True}, headers={"Authorization": "Bearer dev:alice"})
+        alice = {"Authorization": "Bearer dev:alice"}
+        denied = await client.post("/v1/ops/dlq/redrive", json={"all": True}, headers=alice)
         assert denied.status_code == 403
         assert store.get_workflow("alice", c.workflow_id)["status"] == "failed"  # nothing happened
         assert (await client.get("/v1/ops/dlq", headers={"Authorization": "Bearer dev:root"})).status_code == 200

@@ -101,7 +101,7 @@ async def test_sent_twice_is_processed_once(settings, store, blobs, queue, index
 
 async def test_an_outbox_entry_of_a_workflow_that_ran_anyway_is_dropped(settings, store, blobs, queue, indexer,
                                                                         clock, tmp_path):
-    _, c = _submit(store, blobs, queue, tmp_path)  # sent directly, never marked (as an old release did)
+    _submit(store, blobs, queue, tmp_path)  # sent directly, never marked (as an old release did)
     assert await _worker(settings, store, blobs, queue, indexer, clock).run_once() == "completed"
     clock.t += 3600
     assert sweep_all(store, queue, settings) == 0 and queue.depth("high") == 0
