@@ -13,6 +13,9 @@ from typing import Any
 
 from ingest.queue_port import PRIORITIES, DeadLetter, Message, Priority, PriorityPicker
 from store.errors import ConfigError, RetryableError, Throttled
+from store.logging import get_logger
+
+log = get_logger(__name__)
 
 _THROTTLE_CODES = frozenset({"ThrottlingException", "RequestThrottled", "Throttling", "OverLimit"})
 #: how long a dead-letter listing keeps the messages it has seen out of sight, so each is read once
@@ -166,13 +169,14 @@ class SqsJobQueue:
             self._call("delete_message", QueueUrl=url, ReceiptHandle=letter.receipt)
 
     def release_dead(self, letters: list[DeadLetter]) -> None:
-        for lane in PRIORITIES:
-            mine = [d for d in letters if d.priority == lane]
-            url = self._dlq_url(lane) if mine else None
-            for i in range(0, len(mine) if url else 0, 10):
-                entries = [{"Id": str(n), "ReceiptHandle": d.receipt, "VisibilityTimeout": 0}
-                           for n, d in enumerate(mine[i:i + 10])]
-                self._call("change_message_visibility_batch", QueueUrl=url, Entries=entries)
+        for letter in letters:
+            url = self._dlq_url(letter.priority)
+            if url is None:
+                continue
+            try:
+                self._call("change_message_visibility", QueueUrl=url, ReceiptHandle=letter.receipt, VisibilityTimeout=0)
+            except RetryableError:  # it shows again when its peek's visibility runs out anyway
+                log.warning("dead_letter_release_failed", message_id=letter.message_id)
 
     def depth(self, priority: Priority) -> int:
         attrs = self._call("get_queue_attributes", QueueUrl=self.urls[priority],

@@ -91,6 +91,10 @@ class InfraConfig:
     worker_backlog_per_task: int = 10
     #: Minutes with an empty backlog before the workers (and then the GPU instances) go to zero.
     worker_idle_minutes: int = 10
+    #: The small-document lane (seed 004's starvation rule): a worker service of its own on the high queue only,
+    #: never below this many tasks, so a big PDF on the shared pool never holds up a 1-page upload.
+    worker_small_min_tasks: int = 1
+    worker_small_max_tasks: int = 2
     # --- search ------------------------------------------------------------------------------------------
     search: SearchKind = "serverless"
     search_name: str = "docchat"
@@ -139,6 +143,9 @@ class InfraConfig:
             raise ConfigError("need 1 <= api_min_tasks <= api_max_tasks")
         if not 1 <= self.worker_max_tasks <= 20:
             raise ConfigError("worker_max_tasks must be between 1 and 20")
+        if not 1 <= self.worker_small_min_tasks <= self.worker_small_max_tasks <= 20:
+            raise ConfigError("need 1 <= worker_small_min_tasks <= worker_small_max_tasks <= 20 (the small-document "
+                              "lane always runs)")
         if self.alb_idle_timeout_seconds > 4000:
             raise ConfigError("alb_idle_timeout_seconds must be at most 4000 (ALB limit)")
         if self.alb_idle_timeout_seconds < 4 * self.settings.chat.sse_keepalive_seconds:
