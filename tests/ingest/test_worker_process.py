@@ -93,7 +93,8 @@ def test_a_killed_worker_process_is_replaced_after_the_short_lease(tmp_path: Pat
                     proc.kill()
     final = view()
     assert final["status"] == "completed" and final["attempts"] == 2 and final["total_segments"] == PAGES
-    assert [s["segment_index"] for s in store.list_segments(c.workflow_id, limit=100).items] == list(range(1, PAGES + 1))
+    segments = store.list_segments(c.workflow_id, limit=100).items
+    assert [s["segment_index"] for s in segments] == list(range(1, PAGES + 1))
     import lancedb
 
     rows = lancedb.connect(str(data / "lance")).open_table("chunks").to_arrow().select(["chunk_id", "document_id"])
