@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 from ingest.jobs import enqueue
@@ -103,6 +105,7 @@ class Worker:
         self.visibility = int(settings.queue.queue_lease_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
+        self._beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.name}-heartbeat")
 
     async def run_once(self, wait_seconds: float = 0.0) -> Outcome | None:
         msg = await asyncio.to_thread(
@@ -114,15 +117,18 @@ class Worker:
 
     async def run(self, stop: asyncio.Event, *, wait_seconds: float = 10.0) -> None:
         log.info("worker_started", worker=self.name, lanes=",".join(self.lanes))
-        while not stop.is_set():
-            try:
-                await self.run_once(wait_seconds=wait_seconds)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("worker_loop_error", worker=self.name, error=describe(exc))
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=2.0)
+        try:
+            while not stop.is_set():
+                try:
+                    await self.run_once(wait_seconds=wait_seconds)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.warning("worker_loop_error", worker=self.name, error=describe(exc))
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(stop.wait(), timeout=2.0)
+        finally:
+            self._beats.shutdown(wait=False)
         log.info("worker_stopped", worker=self.name)
 
     async def handle(self, msg: Message) -> Outcome:
@@ -186,14 +192,17 @@ class Worker:
         return "retry" if not last else "failed"
 
     async def _heartbeat(self, msg: Message, claim: Claim, lost: threading.Event) -> None:
+        # its own thread: with a short lease a beat must not queue behind long steps in the shared default executor
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
             try:
-                ok = await asyncio.to_thread(self.store.heartbeat, claim, lease_s=self.visibility)
+                ok = await loop.run_in_executor(self._beats, functools.partial(self.store.heartbeat, claim,
+                                                                               lease_s=self.visibility))
                 if not ok:
                     lost.set()
                     return
-                await asyncio.to_thread(self.queue.extend, msg, self.visibility)
+                await loop.run_in_executor(self._beats, self.queue.extend, msg, self.visibility)
             except Exception as exc:
                 log.warning("heartbeat_failed", worker=self.name, workflow_id=claim.workflow_id,
                             error=describe(exc))

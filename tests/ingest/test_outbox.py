@@ -192,3 +192,17 @@ async def test_the_runner_sends_a_job_whose_send_failed_in_real_time(settings, i
         await asyncio.wait_for(run, 10)
         queue.close()
     _assert_chunks_once(indexer, result.document_id)
+
+
+async def test_the_heartbeat_does_not_queue_behind_busy_steps(settings, items, blobs, indexer, tmp_path):
+    """Every thread of the loop's default executor busy (here: its only one, running the slow step) — the beat
+    still goes out on its own thread, so a 3 s lease survives a 4 s step."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=1))
+    try:
+        await test_a_live_worker_keeps_its_job_past_the_short_lease_in_real_time(settings, items, blobs, indexer,
+                                                                                  tmp_path)
+    finally:
+        loop.set_default_executor(ThreadPoolExecutor())
