@@ -119,13 +119,14 @@ class InfraConfig:
     # ----------------------------------------------------------------------------------------------------
     @property
     def queue_visibility_seconds(self) -> int:
-        """Visibility timeout sized to the longest step.
+        """The queues' default visibility timeout, sized to the longest step.
 
-        The worker (``ingest/worker.py``) renews a running job's visibility every third of this timeout from
-        its event loop while the step runs in a thread or a sandboxed child; the longest single blocking step
-        is a sandboxed parse (``parse_timeout_seconds`` wall clock). Twice that is the floor, so a slow step
-        plus a missed heartbeat never hands the job to a second worker. ``Settings.queue_visibility_seconds``
-        (the same value the worker is given) can only raise it.
+        Only a receive that names no visibility gets it: the worker (``ingest/worker.py``) receives with its
+        own short lease (``queue_lease_seconds``, 30 s) and renews it every third of that from a thread of its
+        own while the step runs in another thread or a sandboxed child, so a killed worker's job is taken over
+        after about the lease. The longest single blocking step is a sandboxed parse (``parse_timeout_seconds``
+        wall clock); twice that is the floor for anything that does rely on the default.
+        ``Settings.queue_visibility_seconds`` can only raise it.
         """
         longest_step = math.ceil(self.settings.ingest.parse_timeout_seconds * 2)
         return max(self.settings.queue.queue_visibility_seconds, longest_step)
