@@ -6,8 +6,9 @@ error (or killed their worker). Its workflow is ``failed`` and says why. A listi
 workflow: document, project, owner, file, lane, reason, attempts and when it failed. A redrive of a document
 resets its workflow (``failed`` → ``pending``, fresh steps and attempts, back in the outbox), sends its job
 again, and only then deletes the dead message — so a crash half-way leaves either the message (redrive again)
-or a sent job (the next redrive just drops the stale message). A message whose workflow is gone, completed or
-already running again is dropped. Only admins may do any of it (``Admins``).
+or a sent job (the next redrive just drops the stale message). A message whose workflow is still ``pending``
+(its job died before any claim) is sent again; one whose workflow is gone, completed or running again is
+dropped. Only admins may do any of it (``Admins``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ingest.queue import PRIORITIES, DeadLetter, JobQueue
 from store.config import Settings
 from store.errors import Conflict, Forbidden, NotFound, RetryableError
 from store.logging import get_logger
-from store.workflows import WorkflowStore
+from store.workflows import WorkflowRecord, WorkflowStore
 
 log = get_logger(__name__)
 
@@ -141,19 +142,23 @@ class DeadLetters:
         wf = self.store.workflow_item(g.document_id, g.workflow_id) if g.document_id and g.workflow_id else None
         if wf is None:
             outcome = "dropped_missing"  # the document was deleted: nothing to redo
-        elif wf.get("status") == "failed":
-            try:
-                rec = self.store.reset_workflow(g.document_id, g.workflow_id)
-            except (Conflict, NotFound):  # it changed under us (a reprocess, a delete): look again next time
-                self.queue.release_dead(list(g.letters))
-                return "busy"
+        elif wf.get("status") in ("failed", "pending"):
+            rec = WorkflowRecord.of(wf)
+            if wf.get("status") == "failed":
+                try:
+                    rec = self.store.reset_workflow(g.document_id, g.workflow_id)
+                except (Conflict, NotFound):  # it changed under us (a reprocess, a delete): look again next time
+                    self.queue.release_dead(list(g.letters))
+                    return "busy"
+            # pending: its job died before any claim (this may be its only message): send it again — if another
+            # is on its way, the worker makes the duplicate a no-op
             try:
                 enqueue(self.queue, self.settings, workflow_id=g.workflow_id, document_id=g.document_id,
                         project_id=rec.project_id, page_count=rec.page_count, store=self.store)
             except RetryableError as exc:  # reset and in the outbox: the sweeper sends it
                 log.warning("enqueue_deferred", workflow_id=g.workflow_id, error=exc.message)
             outcome = "redriven"
-        else:  # completed, or pending/in progress again (reprocessed since): the dead message is stale
+        else:  # completed, or in progress again (reprocessed since): the dead message is stale
             outcome = f"dropped_{wf.get('status')}"
         for letter in g.letters:
             self.queue.drop_dead(letter)

@@ -121,3 +121,17 @@ def test_admins_local_and_aws(tmp_path):
     assert not aws.is_admin("u2", "t-user") and not aws.is_admin("u2", None)
     assert not Admins(Settings(backend="aws")).is_admin("u1", "t-admin")  # empty list ≠ everyone in aws mode
     assert Admins(Settings(backend="aws", admin_users="u2")).is_admin("u2", "t-user")
+
+
+async def test_a_pending_workflow_whose_only_job_died_is_sent_again(settings, store, blobs, queue, indexer, clock,
+                                                                    tmp_path):
+    """Its message dead-lettered before any worker could claim it (every receive failed before the claim)."""
+    _, c = _submit(store, blobs, queue, tmp_path)
+    store.mark_enqueued(c.document_id, c.workflow_id)
+    for _ in range(MAX_RECEIVES):
+        queue.retry_later(queue.receive(visibility_seconds=30), 0)
+    assert queue.receive(visibility_seconds=30) is None
+    [row] = _dlq(settings, store, queue).list()
+    assert row["status"] == "pending" and row["attempts"] == 0
+    assert _dlq(settings, store, queue).redrive(None)["redriven"] == 1
+    assert await _worker(settings, store, blobs, queue, indexer, clock).run_once() == "completed"
