@@ -5,8 +5,8 @@ A job reaches a dead-letter queue after ``queue_max_receives`` deliveries that e
 error (or killed their worker). Its workflow is ``failed`` and says why. A listing joins each message with its
 workflow: document, project, owner, file, lane, reason, attempts and when it failed. A redrive of a document
 resets its workflow (``failed`` → ``pending``, fresh steps and attempts, back in the outbox), sends its job
-again, and only then deletes the dead message — so a crash half-way leaves either the message (redrive again)
-or a sent job (the next redrive just drops the stale message). A message whose workflow is still ``pending``
+again, and only then deletes the dead message — so a crash half-way leaves either the message (redrive
+again) or a sent job (the next redrive drops the stale message, at most sending a harmless duplicate). A message whose workflow is still ``pending``
 (its job died before any claim) is sent again; one whose workflow is gone, completed or running again is
 dropped. Only admins may do any of it (``Admins``).
 """
