@@ -6,9 +6,9 @@ error (or killed their worker). Its workflow is ``failed`` and says why. A listi
 workflow: document, project, owner, file, lane, reason, attempts and when it failed. A redrive of a document
 resets its workflow (``failed`` → ``pending``, fresh steps and attempts, back in the outbox), sends its job
 again, and only then deletes the dead message — so a crash half-way leaves either the message (redrive
-again) or a sent job (the next redrive drops the stale message, at most sending a harmless duplicate). A message whose workflow is still ``pending``
-(its job died before any claim) is sent again; one whose workflow is gone, completed or running again is
-dropped. Only admins may do any of it (``Admins``).
+again) or a sent job (the next redrive drops the stale message, at most sending a harmless duplicate). A
+message whose workflow is still ``pending`` (its job died before any claim) is sent again; one whose
+workflow is gone, completed or running again is dropped. Only admins may do any of it (``Admins``).
 """
 
 from __future__ import annotations
