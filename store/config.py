@@ -96,6 +96,13 @@ class QueueSettings:
     worker_concurrency: int = _num(1, ge=1)
     queue_visibility_seconds: int = _num(300, ge=1, le=43_200)  # SQS allows at most 12 hours
     queue_max_receives: int = _num(5, ge=1)
+    #: the lease a worker holds on a running job (its message's visibility and its claim), renewed every third of
+    #: it while the job runs: a worker killed mid-document is replaced after about this long, not after the
+    #: queue's visibility timeout
+    queue_lease_seconds: int = _num(30, ge=3, le=43_200)
+    #: outbox: a workflow whose job was never sent (the send failed, the process died) is sent by the sweeper
+    #: once it is this old; also how often the sweeper looks
+    queue_outbox_grace_seconds: float = _num(30.0, gt=0.0, le=3600.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +181,9 @@ class AuthSettings:
     cognito_user_pool_id: str | None = None
     cognito_client_id: str | None = None
     cognito_domain: str | None = None
+    #: operators (the /v1/ops API: dead-letter queues), comma-separated user ids; empty = every local user in
+    #: local mode, and in aws mode members of the Cognito group ``admin`` (also admins when this is set)
+    admin_users: str = ""
 
 
 SECTIONS: dict[str, type[Any]] = {

@@ -106,3 +106,9 @@ class InvalidHistory(DocchatError):
     """The conversation history would produce an invalid model request (tool pairs, block rules)."""
 
     code = "invalid_history"
+
+
+class Forbidden(DocchatError):
+    """Authenticated, but not allowed to do this (e.g. an operator route for a user who is not an admin)."""
+
+    code = "forbidden"

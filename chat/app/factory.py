@@ -20,7 +20,7 @@ from chat.app import chat_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
-from ingest.api import IngestController
+from ingest.api import IngestController, OpsController
 from store import errors
 from store.config import Settings
 from store.logging import get_logger
@@ -37,6 +37,7 @@ ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
     (errors.Conflict, 409),
     (errors.NotFound, 404),
     (errors.Unauthorized, 401),
+    (errors.Forbidden, 403),
     (errors.Throttled, 429),
     (errors.RetryableError, 503),
     (errors.UpstreamError, 502),
@@ -82,6 +83,7 @@ def healthz() -> dict[str, str]:
 ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"uploads", "documents"}), (IngestController,)),
+    (frozenset({"dead_letters"}), (OpsController,)),
 )
 
 

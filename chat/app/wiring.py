@@ -82,6 +82,12 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         runner = ingest.runner()
         on_start.append(runner.start)
         on_stop.append(runner.stop)
+    else:  # aws: the workers scale to zero on empty queues, so the API also sends jobs left unsent (outbox)
+        from ingest.sweeper import Sweeper
+
+        sweeper = Sweeper(settings, ingest.store, ingest.queue)
+        on_start.append(sweeper.start)
+        on_stop.append(sweeper.stop)
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
@@ -89,9 +95,15 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         from chat.app.jwt_auth import CognitoVerifier
 
         verifier = CognitoVerifier.from_settings(settings)
+    from ingest.dlq import Admins, DeadLetters, cognito_groups
+
+    verify = getattr(verifier, "verify", None)  # CognitoVerifier's claims: the Cognito group "admin"
+    admins = Admins(settings, groups_of=cognito_groups(verify) if verify is not None else None)
+    dead_letters = DeadLetters(settings, store=ingest.store, queue=ingest.queue, admins=admins)
     return Services(
         settings=settings,
-        dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents},
+        dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents,
+                      "dead_letters": dead_letters},  # the operators' dead-letter queues (ingest/dlq.py)
         on_start=on_start,
         on_stop=on_stop,
         verifier=verifier,
