@@ -21,12 +21,31 @@ from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from store.errors import ConfigError
+
+#: Phone-home switches of native libraries, set before those libraries are imported. ONNX Runtime (>= 1.29)
+#: uploads usage telemetry from its official Linux wheels to a Microsoft 1DS collector
+#: (mobile.events.data.microsoft.com: DNS lookups ~9 s after the first session, a device id and an event
+#: database under ~/.cache/Microsoft/DeveloperTools/) unless ``ORT_DISABLE_TELEMETRY`` is set; ORT reads it
+#: when it initialises, so it must be in the environment before ``import onnxruntime``.
+TELEMETRY_OPT_OUTS: dict[str, str] = {"ORT_DISABLE_TELEMETRY": "1"}
+
+
+def disable_library_telemetry(env: MutableMapping[str, str] | None = None) -> None:
+    """Set every opt-out in ``TELEMETRY_OPT_OUTS`` unless the environment already names a value (an
+    operator who wants ORT's telemetry sets ``ORT_DISABLE_TELEMETRY=0``). Runs when this module is first
+    imported: every entry point and every ``store`` import reaches it before ONNX Runtime is loaded."""
+    target = os.environ if env is None else env
+    for name, value in TELEMETRY_OPT_OUTS.items():
+        target.setdefault(name, value)
+
+
+disable_library_telemetry()
 
 Backend = Literal["local", "aws"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
