@@ -160,6 +160,9 @@ class RetrievalSettings:
     query_expansion: str = "finance,receipts"  # built-in jargon lexicons for search queries (comma list), or "none"
     query_lexicon_file: Path | None = None  # a deployment's own lexicon: JSON {"regex": "expansion"}
     ann_min_rows: int = _num(50_000, ge=0)  # LanceDB builds an ANN index once a table has this many chunks
+    #: LanceDB: a read this long after the last check looks for a newer table version first, so an API process
+    #: sees chunks a separate worker indexed within this bound (0 = check on every read; see the README)
+    index_read_consistency_seconds: float = _num(1.0, ge=0.0, le=3600.0)
 
 
 @dataclass(frozen=True, slots=True)
