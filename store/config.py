@@ -190,12 +190,23 @@ class ChatSettings:
 
 @dataclass(frozen=True, slots=True)
 class AuthSettings:
-    """Who may call the API in aws mode (Cognito user pool)."""
+    """Who may call the API in aws mode: a Cognito user pool, or any OpenID Connect issuer (``oidc_*``)."""
 
     cognito_region: str | None = None
     cognito_user_pool_id: str | None = None
     cognito_client_id: str | None = None
     cognito_domain: str | None = None
+    #: a generic OIDC issuer (Entra ID, Okta, Keycloak, Auth0, a local one): the exact ``iss`` of its tokens;
+    #: https, or http on a loopback host. Set, it replaces the issuer derived from the Cognito pool.
+    oidc_issuer: str | None = None
+    #: the issuer's JWKS; default: ``jwks_uri`` of <issuer>/.well-known/openid-configuration, else
+    #: <issuer>/.well-known/jwks.json (Cognito: always the latter)
+    oidc_jwks_url: str | None = None
+    #: the audience a token must carry in ``aud`` (or, with no ``aud``, in ``client_id``: Cognito access tokens);
+    #: default: DOCCHAT_COGNITO_CLIENT_ID. Required with DOCCHAT_OIDC_ISSUER.
+    oidc_audience: str | None = None
+    oidc_user_claim: str = "sub"  # the claim that names the user (Entra ID: "oid"; the user id in every key)
+    oidc_groups_claim: str = "cognito:groups"  # the claim listing the user's groups (Keycloak/Okta: "groups")
 
 
 SECTIONS: dict[str, type[Any]] = {

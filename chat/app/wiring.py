@@ -33,9 +33,9 @@ class Services:
 
     def token_verifier(self) -> Callable[[str], str]:
         if self.verifier is None:
-            raise ConfigError(
-                "aws mode needs Cognito settings (DOCCHAT_COGNITO_USER_POOL_ID, DOCCHAT_COGNITO_CLIENT_ID)"
-            )
+            from chat.app.jwt_auth import NOT_CONFIGURED
+
+            raise ConfigError(NOT_CONFIGURED)
         return self.verifier
 
     async def start(self) -> None:
@@ -85,10 +85,12 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
-    if settings.server.backend == "aws" and settings.auth.cognito_user_pool_id and settings.auth.cognito_client_id:
-        from chat.app.jwt_auth import CognitoVerifier
+    auth = settings.auth
+    cognito = bool(auth.cognito_user_pool_id and auth.cognito_client_id)
+    if settings.server.backend == "aws" and (auth.oidc_issuer or cognito):
+        from chat.app.jwt_auth import OidcVerifier
 
-        verifier = CognitoVerifier.from_settings(settings)
+        verifier = OidcVerifier.from_settings(settings)  # checks the OIDC settings (ConfigError at start-up)
     return Services(
         settings=settings,
         dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents},
