@@ -40,7 +40,7 @@ log = get_logger(__name__)
 #: asymmetric algorithms only (never HS*/none); a key is used with the algorithm its JWK names
 ALGORITHMS = frozenset({"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"})
 RETRY_AFTER_S = 5.0  # after a failed fetch, fail fast this long
-MIN_REFETCH_S = 10.0  # unknown kids refetch the JWKS at most this often
+MIN_REFETCH_S = 30.0  # unknown kids refetch the JWKS at most this often (PyJWKClient's cooldown)
 TIMEOUT_S = 5.0
 DISCOVERY_PATH = "/.well-known/openid-configuration"
 NOT_CONFIGURED = (
@@ -74,26 +74,22 @@ class Identity:
 
 
 class _JwksClient(jwt.PyJWKClient):
-    """``PyJWKClient`` that fails fast after a failed fetch and refetches at most every ``MIN_REFETCH_S``."""
+    """``PyJWKClient`` (unknown kids refetch at most every ``MIN_REFETCH_S``: its cooldown) that fails fast
+    for ``RETRY_AFTER_S`` after a failed fetch instead of making every request wait for the timeout."""
 
     def __init__(self, url: str, lifespan: int) -> None:
-        super().__init__(url, cache_jwk_set=True, lifespan=lifespan, cache_keys=True, timeout=int(TIMEOUT_S))
+        super().__init__(url, cache_jwk_set=True, lifespan=lifespan, cache_keys=True, timeout=int(TIMEOUT_S),
+                         cooldown_duration=MIN_REFETCH_S)
         self._down_until = 0.0
-        self._last: tuple[float, Any] | None = None
 
     def fetch_data(self) -> Any:
-        now = time.monotonic()
-        if self._last is not None and now - self._last[0] < MIN_REFETCH_S:
-            return self._last[1]
-        if now < self._down_until:
+        if time.monotonic() < self._down_until:
             raise jwt.PyJWKClientConnectionError("the JWKS could not be fetched a moment ago")
         try:
-            data = super().fetch_data()
+            return super().fetch_data()
         except jwt.PyJWKClientConnectionError:
             self._down_until = time.monotonic() + RETRY_AFTER_S
             raise
-        self._last = (time.monotonic(), data)
-        return data
 
 
 def _get_json(url: str) -> Any:

@@ -60,6 +60,13 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
 
+    verifier: Callable[[str], str] | None = None
+    auth = settings.auth
+    cognito = bool(auth.cognito_user_pool_id and auth.cognito_client_id)
+    if settings.server.backend == "aws" and (auth.oidc_issuer or cognito):
+        from chat.app.jwt_auth import OidcVerifier
+
+        verifier = OidcVerifier.from_settings(settings)  # checks the OIDC settings first (ConfigError at start-up)
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
@@ -84,13 +91,6 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         on_stop.append(runner.stop)
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
-    verifier: Callable[[str], str] | None = None
-    auth = settings.auth
-    cognito = bool(auth.cognito_user_pool_id and auth.cognito_client_id)
-    if settings.server.backend == "aws" and (auth.oidc_issuer or cognito):
-        from chat.app.jwt_auth import OidcVerifier
-
-        verifier = OidcVerifier.from_settings(settings)  # checks the OIDC settings (ConfigError at start-up)
     return Services(
         settings=settings,
         dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents},
