@@ -61,12 +61,10 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     from store import open_blob_store, open_item_table, open_session_store
 
     verifier: Callable[[str], str] | None = None
-    auth = settings.auth
-    cognito = bool(auth.cognito_user_pool_id and auth.cognito_client_id)
-    if settings.server.backend == "aws" and (auth.oidc_issuer or cognito):
+    if settings.server.backend == "aws":  # first: no identity provider (or a bad one) stops start-up here
         from chat.app.jwt_auth import OidcVerifier
 
-        verifier = OidcVerifier.from_settings(settings)  # checks the OIDC settings first (ConfigError at start-up)
+        verifier = OidcVerifier.from_settings(settings)
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)

@@ -255,6 +255,8 @@ def test_build_services_refuses_bad_oidc_settings(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="DOCCHAT_OIDC_AUDIENCE"):
         build_services(Settings(data_dir=tmp_path, backend="aws", oidc_issuer="https://idp.example.com"),
                        model=ScriptedModel(["x"]))
+    with pytest.raises(ConfigError, match=r"DOCCHAT_OIDC_ISSUER.*DOCCHAT_COGNITO_USER_POOL_ID"):
+        build_services(Settings(data_dir=tmp_path, backend="aws"), model=ScriptedModel(["x"]))
 
 
 # --- through the app -----------------------------------------------------------------------------------------
