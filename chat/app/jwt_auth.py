@@ -148,12 +148,17 @@ class OidcVerifier:
             if not audience:
                 raise ConfigError("DOCCHAT_OIDC_ISSUER needs DOCCHAT_OIDC_AUDIENCE: the aud (or client_id) "
                                   "its tokens carry for this service")
-            return OidcVerifier(issuer=check_url(auth.oidc_issuer, "DOCCHAT_OIDC_ISSUER"), audience=audience, **common)
+            issuer = check_url(auth.oidc_issuer, "DOCCHAT_OIDC_ISSUER")
+            return OidcVerifier(issuer=issuer, audience=audience, **common)
         if auth.cognito_user_pool_id and auth.cognito_client_id:
             region = auth.cognito_region or auth.cognito_user_pool_id.split("_", 1)[0] or settings.aws.aws_region
-            return OidcVerifier(issuer=issuer_for(region, auth.cognito_user_pool_id),
-                       audience=auth.oidc_audience or auth.cognito_client_id, discover=False,
-                       require_token_use=True, **common)
+            return OidcVerifier(
+                issuer=issuer_for(region, auth.cognito_user_pool_id),
+                audience=auth.oidc_audience or auth.cognito_client_id,
+                discover=False,
+                require_token_use=True,
+                **common,
+            )
         raise ConfigError(NOT_CONFIGURED)
 
     # --- the keys ------------------------------------------------------------------------------------
@@ -177,9 +182,9 @@ class OidcVerifier:
         except urllib.error.HTTPError as exc:
             if exc.code in (404, 410):
                 return None
-            self._unavailable(exc)
+            raise self._unavailable(exc) from exc
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            self._unavailable(exc)
+            raise self._unavailable(exc) from exc
         except ValueError as exc:  # not JSON
             raise ConfigError(f"{self.issuer}{DISCOVERY_PATH} is not an OpenID discovery document") from exc
         if not isinstance(doc, dict) or not isinstance(doc.get("jwks_uri"), str):
@@ -189,10 +194,10 @@ class OidcVerifier:
                               f"({doc.get('issuer')!r}); DOCCHAT_OIDC_ISSUER must be the exact issuer")
         return check_url(doc["jwks_uri"], "jwks_uri (discovery)")
 
-    def _unavailable(self, exc: BaseException) -> None:
+    def _unavailable(self, exc: BaseException) -> AuthUnavailable:
         self._down_until = time.monotonic() + RETRY_AFTER_S
         log.warning("oidc_discovery_unavailable", issuer=self.issuer, error_type=type(exc).__name__)
-        raise AuthUnavailable("cannot verify the token right now (the identity provider is unreachable)") from exc
+        return AuthUnavailable("cannot verify the token right now (the identity provider is unreachable)")
 
     # --- verification --------------------------------------------------------------------------------
     def __call__(self, token: str) -> str:
@@ -270,6 +275,3 @@ def _groups(value: Any) -> tuple[str, ...]:
         return tuple(str(g) for g in value if isinstance(g, str | int))
     return ()
 
-
-def verifier_from_settings(settings: Settings) -> OidcVerifier:
-    return OidcVerifier.from_settings(settings)
