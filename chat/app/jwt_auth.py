@@ -75,10 +75,13 @@ class Identity:
 
 class _JwksClient(jwt.PyJWKClient):
     """``PyJWKClient`` (unknown kids refetch at most every ``MIN_REFETCH_S``: its cooldown) that fails fast
-    for ``RETRY_AFTER_S`` after a failed fetch instead of making every request wait for the timeout."""
+    for ``RETRY_AFTER_S`` after a failed fetch instead of making every request wait for the timeout.
+
+    Keys are looked up in the cached (parsed) key set on every call rather than memoised per ``kid``
+    (``cache_keys=False``): a key the issuer withdraws stops verifying when the set is next refreshed."""
 
     def __init__(self, url: str, lifespan: int) -> None:
-        super().__init__(url, cache_jwk_set=True, lifespan=lifespan, cache_keys=True, timeout=int(TIMEOUT_S),
+        super().__init__(url, cache_jwk_set=True, lifespan=lifespan, cache_keys=False, timeout=int(TIMEOUT_S),
                          cooldown_duration=MIN_REFETCH_S)
         self._down_until = 0.0
 

@@ -147,6 +147,18 @@ def test_rotated_keys_are_picked_up_and_unknown_kids_do_not_hammer_the_issuer(
     assert v(idp.token(kid="k2", sub="rotated")) == "rotated"
 
 
+def test_a_withdrawn_key_stops_verifying_once_the_key_set_is_refreshed(
+    idp: Provider, rsa_keys: list[rsa.RSAPrivateKey]
+) -> None:
+    v = OidcVerifier(issuer=idp.issuer, audience=AUD, jwks_cache_seconds=1)
+    token = idp.token()
+    assert v(token) == "user-1"
+    idp.keys[:] = [("k2", rsa_keys[1])]  # the issuer rotated k1 out
+    time.sleep(1.1)
+    with pytest.raises(Unauthorized, match="unknown signing key"):
+        v(token)
+
+
 # --- the claims ---------------------------------------------------------------------------------------------
 def test_user_and_groups_claims_are_configurable(idp: Provider) -> None:
     v = OidcVerifier.from_settings(settings(idp, oidc_user_claim="oid", oidc_groups_claim="groups"))
