@@ -42,15 +42,22 @@ class Admins:
         self.users = frozenset(u.strip() for u in settings.auth.admin_users.split(",") if u.strip())
         self.groups_of = groups_of
 
-    def is_admin(self, user: str, token: str | None) -> bool:
+    def is_admin(self, user: str, auth: object) -> bool:
+        """``auth`` is what the auth middleware verified: an identity with its ``groups`` (aws mode, OIDC), or the
+        raw token (read with ``groups_of``)."""
         if user in self.users or (self.local and not self.users):
             return True
-        if self.local or self.groups_of is None or not token:
+        if self.local:
             return False
-        return ADMIN_GROUP in self.groups_of(token)
+        groups = getattr(auth, "groups", None)
+        if groups is not None:
+            return ADMIN_GROUP in groups
+        if self.groups_of is None or not isinstance(auth, str) or not auth:
+            return False
+        return ADMIN_GROUP in self.groups_of(auth)
 
-    def require(self, user: str, token: str | None) -> None:
-        if not self.is_admin(user, token):
+    def require(self, user: str, auth: object) -> None:
+        if not self.is_admin(user, auth):
             raise Forbidden("operators only: the dead-letter queues need an admin (DOCCHAT_ADMIN_USERS or the "
                             "Cognito group 'admin')")
 

@@ -84,6 +84,12 @@ class RetryableError(DocchatError):
     code = "retryable"
 
 
+class AuthUnavailable(RetryableError):
+    """The identity provider's keys cannot be fetched right now, so no token can be verified."""
+
+    code = "auth_unavailable"
+
+
 class Throttled(RetryableError):
     """The backend throttled the request and retries were exhausted."""
 
