@@ -121,6 +121,12 @@ def test_admins_local_and_aws(tmp_path):
     assert not aws.is_admin("u2", "t-user") and not aws.is_admin("u2", None)
     assert not Admins(Settings(backend="aws")).is_admin("u1", "t-admin")  # empty list ≠ everyone in aws mode
     assert Admins(Settings(backend="aws", admin_users="u2")).is_admin("u2", "t-user")
+    # what the auth middleware hands on in aws mode: the verified identity with the groups its issuer names
+    from chat.app.jwt_auth import Identity
+
+    oidc = Admins(Settings(backend="aws"))
+    assert oidc.is_admin("u1", Identity(user="u1", groups=("admin",), claims={}))
+    assert not oidc.is_admin("u2", Identity(user="u2", groups=("staff",), claims={}))
 
 
 async def test_a_pending_workflow_whose_only_job_died_is_sent_again(settings, store, blobs, queue, indexer, clock,
