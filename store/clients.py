@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 
 
 def aws_client(settings: Settings, service: str, **config: Any) -> Any:
-    """A boto3 client for ``service`` honouring the region and endpoint (moto, DynamoDB Local) in ``settings``.
+    """A boto3 client for ``service`` honouring the region and endpoints (moto, DynamoDB Local) in ``settings``:
+    ``aws_endpoint_url_<service>`` (dynamodb, s3, sqs) when set, else ``aws_endpoint_url``.
 
     Retries use botocore's ``standard`` mode; ``config`` adds ``botocore.config.Config`` options.
     """
@@ -30,7 +31,8 @@ def aws_client(settings: Settings, service: str, **config: Any) -> Any:
         max_pool_connections=config.pop("max_pool_connections", 32),
         **config,
     )
-    return boto3.client(service, endpoint_url=settings.aws.aws_endpoint_url, config=cfg)  # type: ignore[call-overload]
+    endpoint = settings.aws.endpoint_for(service)  # DOCCHAT_AWS_ENDPOINT_URL_<SERVICE>, else the general one
+    return boto3.client(service, endpoint_url=endpoint, config=cfg)  # type: ignore[call-overload]
 
 
 def bedrock_runtime_client(settings: Settings) -> Any:

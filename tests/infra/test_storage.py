@@ -6,9 +6,18 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Match
-from docchat_infra.storage import ABORT_MULTIPART_DAYS, OFFLOAD_GRACE_DAYS
 
-from store.schema import PK, SESSIONS_TABLE, SK, TTL_ATTRIBUTE, WORKFLOW_TABLE, TableSpec, create_table_kwargs
+from store.schema import (
+    ABORT_MULTIPART_DAYS,
+    OFFLOAD_GRACE_DAYS,
+    PK,
+    SESSIONS_TABLE,
+    SK,
+    TTL_ATTRIBUTE,
+    WORKFLOW_TABLE,
+    TableSpec,
+    create_table_kwargs,
+)
 
 
 def _table(synth, logical_prefix: str) -> dict[str, Any]:
