@@ -39,8 +39,10 @@ class CognitoVerifier:
         jwk_client: jwt.PyJWKClient | None = None,
         leeway_s: float = 30.0,
         jwks_cache_seconds: int = 3600,
+        user_claim: str = "sub",
     ) -> None:
         self.issuer = issuer.rstrip("/")
+        self.user_claim = user_claim
         self.client_id = client_id
         self.leeway_s = leeway_s
         url = jwks_url or f"{self.issuer}/.well-known/jwks.json"
@@ -51,6 +53,9 @@ class CognitoVerifier:
     @classmethod
     def from_settings(cls, settings: Settings) -> CognitoVerifier:
         auth = settings.auth
+        if auth.oidc_issuer and auth.oidc_audience:  # a generic OIDC issuer (the local one of `up --aws-local`)
+            return cls(issuer=auth.oidc_issuer, client_id=auth.oidc_audience, jwks_url=auth.oidc_jwks_url,
+                       user_claim=auth.oidc_user_claim)
         if not auth.cognito_user_pool_id or not auth.cognito_client_id:
             raise ConfigError(
                 "aws mode needs Cognito settings (DOCCHAT_COGNITO_USER_POOL_ID, DOCCHAT_COGNITO_CLIENT_ID)"
@@ -60,7 +65,10 @@ class CognitoVerifier:
 
     def __call__(self, token: str) -> str:
         claims = self.verify(token)
-        return str(claims["sub"])
+        user = claims.get(self.user_claim)
+        if not isinstance(user, str) or not user:
+            raise Unauthorized(f"token has no {self.user_claim!r} claim")
+        return user
 
     def verify(self, token: str) -> dict[str, Any]:
         try:

@@ -85,7 +85,9 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close]
     verifier: Callable[[str], str] | None = None
-    if settings.server.backend == "aws" and settings.auth.cognito_user_pool_id and settings.auth.cognito_client_id:
+    auth = settings.auth
+    if settings.server.backend == "aws" and ((auth.cognito_user_pool_id and auth.cognito_client_id)
+                                             or (auth.oidc_issuer and auth.oidc_audience)):
         from chat.app.jwt_auth import CognitoVerifier
 
         verifier = CognitoVerifier.from_settings(settings)
