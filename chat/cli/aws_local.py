@@ -91,7 +91,8 @@ def wait_until(ready: Callable[[], bool], *, what: str, child: Child | None, tim
         if stop is not None and stop.is_set():
             raise KeyboardInterrupt
         if time.monotonic() > deadline:
-            raise RetryableError(f"{what} did not become ready within {timeout:.0f} s (log: {child and child.log_path})")
+            where = f" (log: {child.log_path})" if child is not None else ""
+            raise RetryableError(f"{what} did not become ready within {timeout:.0f} s{where}")
         time.sleep(0.2)
 
 
@@ -168,6 +169,15 @@ def write_env_file(path: Path, env: Mapping[str, str]) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def _share_model_cache(data_dir: Path, stack_dir: Path) -> None:
+    """The stack's built models (the local embedder's ONNX graph, ~6 s to build) are ``data_dir``'s: one build
+    serves ``docchat up`` and every ``up --aws-local`` on that data directory."""
+    shared, link = data_dir / "models", stack_dir / "models"
+    shared.mkdir(parents=True, exist_ok=True)
+    if not link.exists() and not link.is_symlink():
+        link.symlink_to(shared.resolve(), target_is_directory=True)
+
+
 def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port: int,
                 stop: threading.Event | None = None) -> tuple[StackInfo, LocalIssuer]:
     """Start every part under ``sup`` and wait until the APIs answer. The caller stops ``sup`` and the issuer."""
@@ -179,6 +189,7 @@ def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port
         _check_port_free("127.0.0.1", p)
     shutil.rmtree(stack_dir / "lance", ignore_errors=True)  # the stand-ins start empty; so does the index
     stack_dir.mkdir(parents=True, exist_ok=True)
+    _share_model_cache(data_dir, stack_dir)
 
     ddb_port, moto_port = free_port(), free_port()
     ddb = sup.spawn("dynamodb-local", [java, f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar",

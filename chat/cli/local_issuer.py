@@ -179,7 +179,7 @@ class LocalIssuer:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet: no access log
+            def log_message(self, format: str, *args: Any) -> None:  # quiet: no access log
                 return
 
         self._server = ThreadingHTTPServer((host, port), Handler)
@@ -194,7 +194,7 @@ class LocalIssuer:
         return f"{self.url}/.well-known/jwks.json"
 
     def start(self) -> LocalIssuer:
-        self._thread = threading.Thread(target=self._server.serve_forever, name="local-oidc", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,), name="local-oidc", daemon=True)
         self._thread.start()
         write_issuer_record(self.data_dir, self.url)
         return self

@@ -85,7 +85,7 @@ class Supervisor:
             stdout=log_file,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=self._preexec,  # noqa: PLW1509 - only a prctl call; no locks taken in the child
+            preexec_fn=self._preexec,  # only a prctl call in the child
         )
         child = Child(name, process, log_path, log_file, tier)
         self.children.append(child)

@@ -131,3 +131,12 @@ def test_documents_bucket_is_versioned_with_cleanup(default) -> None:
         "AWS::S3::Bucket",
         {"VersioningConfiguration": {"Status": "Enabled"}, "LifecycleConfiguration": Match.any_value()},
     )
+
+
+def test_bucket_lifecycles_match_the_shared_definitions_bootstrap_uses(default) -> None:
+    """infra/ and ``docchat aws bootstrap`` derive the buckets' rules from the same ``store.schema`` specs."""
+    from store.schema import DOCUMENTS_BUCKET, SESSIONS_BUCKET, lifecycle_rules
+
+    ttl = default.config.settings.store.session_ttl_days
+    for logical, spec in (("StorageDocumentsBucket", DOCUMENTS_BUCKET), ("StorageSessionsBucket", SESSIONS_BUCKET)):
+        assert set(_rules(default, logical)) == {r["ID"] for r in lifecycle_rules(spec, ttl)}

@@ -127,3 +127,15 @@ def test_bootstrap_twice_on_dynamodb_local(dynamodb_local: str, moto_aws: None) 
     finally:
         for name in (settings.store.workflow_table, settings.store.sessions_table):
             clients["dynamodb"].delete_table(TableName=name)
+
+
+def test_the_bootstrap_command_prints_the_queue_variables(moto_aws: None, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from chat.cli.main import main
+
+    monkeypatch.setenv("DOCCHAT_BACKEND", "aws")
+    assert main(["aws", "bootstrap", "--print-env"]) == 0
+    lines = capsys.readouterr().out.split()
+    assert sorted(line.split("=", 1)[0] for line in lines) == ["DOCCHAT_QUEUE_HIGH_URL", "DOCCHAT_QUEUE_LOW_URL"]
+    assert main(["aws", "bootstrap"]) == 0
+    assert "created: nothing" in capsys.readouterr().out
