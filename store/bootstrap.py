@@ -13,7 +13,7 @@ botocore error is translated into ``store/errors.py``'s hierarchy here.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
@@ -211,9 +211,9 @@ def bootstrap(settings: Settings, *, dynamodb: Any, s3: Any, sqs: Any) -> Bootst
     return report
 
 
-def bootstrap_from_settings(settings: Settings) -> BootstrapReport:
+def bootstrap_from_settings(settings: Settings, *, credentials: Mapping[str, str] | None = None) -> BootstrapReport:
     """``bootstrap`` with clients built from ``settings`` (per-service endpoints honoured)."""
     from store.clients import aws_client
 
-    return bootstrap(settings, dynamodb=aws_client(settings, "dynamodb"), s3=aws_client(settings, "s3"),
-                     sqs=aws_client(settings, "sqs"))
+    clients = {s: aws_client(settings, s, credentials=credentials) for s in ("dynamodb", "s3", "sqs")}
+    return bootstrap(settings, dynamodb=clients["dynamodb"], s3=clients["s3"], sqs=clients["sqs"])

@@ -2,7 +2,7 @@
 
 Starts DynamoDB Local (from ``DOCCHAT_TOOLS_DIR``, where ``make tools`` puts it), a moto server standing in
 for S3 and SQS, and the local OIDC issuer (``chat/cli/local_issuer.py``); creates the resources with
-``docchat aws bootstrap``; then runs N ``docchat serve`` processes on ports P, P+1, … and one
+``docchat aws bootstrap``'s code; then runs N ``docchat serve`` processes on ports P, P+1, … and one
 ``docchat worker``, each a separate process with ``DOCCHAT_BACKEND=aws`` — the same processes and settings
 a deployment runs, only the endpoints differ. Ctrl-C (SIGINT) or SIGTERM stops everything it started.
 
@@ -17,7 +17,6 @@ import http.client
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -144,19 +143,14 @@ def _docchat(*args: str) -> list[str]:
     return [sys.executable, "-m", "chat.cli.main", *args]
 
 
-def _bootstrap(env: Mapping[str, str], log_dir: Path) -> dict[str, str]:
-    """Run ``docchat aws bootstrap --print-env`` (a child: the same command a developer runs) → its variables."""
-    proc = subprocess.run(_docchat("aws", "bootstrap", "--print-env"), env=dict(env), capture_output=True,
-                          timeout=120, check=False, stdin=subprocess.DEVNULL)
-    (log_dir / "bootstrap.log").write_bytes(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        raise RetryableError("docchat aws bootstrap failed:\n" + proc.stderr.decode(errors="replace")[-2000:])
-    out: dict[str, str] = {}
-    for line in proc.stdout.decode().splitlines():
-        key, sep, value = line.partition("=")
-        if sep and key.startswith("DOCCHAT_"):
-            out[key] = value
-    return out
+def _bootstrap(settings: Settings) -> dict[str, str]:
+    """``docchat aws bootstrap`` against the stand-ins (in this process) → the queue variables."""
+    from store.bootstrap import bootstrap_from_settings
+
+    creds = {"aws_access_key_id": STAND_IN_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+             "aws_secret_access_key": STAND_IN_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+             "aws_session_token": STAND_IN_CREDENTIALS["AWS_SESSION_TOKEN"]}
+    return bootstrap_from_settings(settings, credentials=creds).settings_env()
 
 
 def write_env_file(path: Path, env: Mapping[str, str]) -> None:
@@ -206,7 +200,7 @@ def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port
         # DynamoDB Local answers 400 to a bare GET once it listens
         wait_until(_http_ok(ddb_url), what="DynamoDB Local", child=ddb, stop=stop)
         wait_until(_http_ok(f"{moto_url}/moto-api/"), what="moto server", child=moto, stop=stop)
-        env.update(_bootstrap(env, sup.log_dir))
+        env.update(_bootstrap(stack))
         apis = [sup.spawn(f"api-{p}", _docchat("serve", "--port", str(p), "--data-dir", str(stack_dir)), env=env,
                           tier=1) for p in api_ports]
         worker = sup.spawn("worker", _docchat("worker", "--data-dir", str(stack_dir)), env=env, tier=1)
