@@ -31,6 +31,9 @@ from chat.cli.local_issuer import AUDIENCE, LocalIssuer
 from chat.cli.supervisor import Child, Supervisor
 from store.config import Settings, child_environment, env_for
 from store.errors import ConfigError, RetryableError
+from store.logging import get_logger
+
+log = get_logger(__name__)
 
 #: credentials for the stand-ins (DynamoDB Local and moto accept any); never used against AWS
 STAND_IN_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_SESSION_TOKEN": "local"}
@@ -185,6 +188,7 @@ def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port
     stack_dir.mkdir(parents=True, exist_ok=True)
     _share_model_cache(data_dir, stack_dir)
 
+    started = time.monotonic()
     ddb_port, moto_port = free_port(), free_port()
     ddb = sup.spawn("dynamodb-local", [java, f"-Djava.library.path={jar.parent / 'DynamoDBLocal_lib'}", "-jar",
                                        str(jar), "-inMemory", "-sharedDb", "-disableTelemetry",
@@ -200,7 +204,9 @@ def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port
         # DynamoDB Local answers 400 to a bare GET once it listens
         wait_until(_http_ok(ddb_url), what="DynamoDB Local", child=ddb, stop=stop)
         wait_until(_http_ok(f"{moto_url}/moto-api/"), what="moto server", child=moto, stop=stop)
+        log.info("aws_local_stand_ins_ready", seconds=round(time.monotonic() - started, 1))
         env.update(_bootstrap(stack))
+        log.info("aws_local_bootstrapped", seconds=round(time.monotonic() - started, 1))
         apis = [sup.spawn(f"api-{p}", _docchat("serve", "--port", str(p), "--data-dir", str(stack_dir)), env=env,
                           tier=1) for p in api_ports]
         worker = sup.spawn("worker", _docchat("worker", "--data-dir", str(stack_dir)), env=env, tier=1)
@@ -210,6 +216,7 @@ def start_stack(settings: Settings, sup: Supervisor, *, api_processes: int, port
                        stop=stop)
         if not worker.alive():
             raise RetryableError("docchat worker exited during start-up:\n" + worker.log_tail())
+        log.info("aws_local_ready", seconds=round(time.monotonic() - started, 1), api_processes=len(apis))
     except BaseException:
         issuer.stop()
         raise
