@@ -27,7 +27,8 @@ from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit
 
-from chat.cli.local_issuer import AUDIENCE, LocalIssuer
+from chat.cli.local_issuer import AUDIENCE
+from chat.cli.local_issuer_server import LocalIssuer
 from chat.cli.supervisor import Child, Supervisor
 from store.config import Settings, child_environment, env_for
 from store.errors import ConfigError, RetryableError
@@ -128,6 +129,9 @@ def stack_settings(settings: Settings, *, stack_dir: Path, dynamodb_url: str, mo
         oidc_issuer=issuer.url,
         oidc_jwks_url=issuer.jwks_url,
         oidc_audience=AUDIENCE,
+        # the web UI's sign-in (authorization code + PKCE) at the local issuer's Cognito-compatible paths
+        cognito_domain=issuer.url,
+        cognito_client_id=AUDIENCE,
         index_backend="lance",
     )
 

@@ -2,13 +2,14 @@
 
 Keys live under ``<data_dir>/oidc/``: an RSA signing key (``signing-key.pem``, mode 0600, made once), its
 public half as a JWKS document (``jwks.json``) and ``issuer.json`` (the issuer URL of the running stack and
-the audience). A tiny loopback HTTP server publishes ``/.well-known/openid-configuration`` and
-``/.well-known/jwks.json``, so the API processes verify these tokens exactly as they verify any OIDC
-provider's — through ``DOCCHAT_OIDC_ISSUER`` / ``DOCCHAT_OIDC_JWKS_URL`` / ``DOCCHAT_OIDC_AUDIENCE`` — and
-nothing about them is special-cased in the server.
+the audience). A tiny loopback HTTP server (``chat/cli/local_issuer_server.py``) publishes
+``/.well-known/openid-configuration`` and ``/.well-known/jwks.json``, so the API processes verify these
+tokens exactly as they verify any OIDC provider's — through ``DOCCHAT_OIDC_ISSUER`` /
+``DOCCHAT_OIDC_JWKS_URL`` / ``DOCCHAT_OIDC_AUDIENCE`` — and nothing about them is special-cased in the server.
 
 Tokens are RS256 ID tokens shaped like Cognito's: ``iss``, ``aud``, ``sub`` (the user), ``iat``/``exp``,
-``token_use: id`` and the groups claim (``DOCCHAT_OIDC_GROUPS_CLAIM``, ``cognito:groups`` by default).
+``token_use: id`` and the groups claim (``DOCCHAT_OIDC_GROUPS_CLAIM``, ``cognito:groups`` by default);
+access tokens (browser sign-in, ``chat/cli/local_signin.py``) add ``client_id`` and ``token_use: access``.
 """
 
 from __future__ import annotations
@@ -16,13 +17,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jwt
 from cryptography.hazmat.primitives import serialization
@@ -94,15 +93,21 @@ def discovery_document(issuer: str) -> dict[str, Any]:
         "jwks_uri": f"{issuer}/.well-known/jwks.json",
         "id_token_signing_alg_values_supported": ["RS256"],
         "subject_types_supported": ["public"],
-        "response_types_supported": ["id_token"],
+        "authorization_endpoint": f"{issuer}/oauth2/authorize",
+        "token_endpoint": f"{issuer}/oauth2/token",
+        "end_session_endpoint": f"{issuer}/logout",
+        "response_types_supported": ["code"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
         "claims_supported": ["sub", "iss", "aud", "exp", "iat", "cognito:groups"],
     }
 
 
 def mint_token(key: SigningKey, user: str, *, issuer: str, audience: str = AUDIENCE, groups: Sequence[str] = (),
                groups_claim: str = "cognito:groups", ttl_seconds: int = 12 * 3600,
-               now: float | None = None) -> str:
-    """An RS256 ID token for ``user`` signed by ``key`` (Cognito-shaped claims)."""
+               now: float | None = None, kind: Literal["id", "access"] = "id") -> str:
+    """An RS256 ID (or access) token for ``user`` signed by ``key`` (Cognito-shaped claims)."""
     if not user or len(user) > 128 or any(c in user for c in "#/\\\n\r\t"):
         raise ConfigError("invalid user name for a dev token")
     issued = int(time.time() if now is None else now)
@@ -112,10 +117,12 @@ def mint_token(key: SigningKey, user: str, *, issuer: str, audience: str = AUDIE
         "sub": user,
         "iat": issued,
         "exp": issued + ttl_seconds,
-        "token_use": "id",
+        "token_use": kind,
         "cognito:username": user,
         groups_claim: list(groups),
     }
+    if kind == "access":
+        claims["client_id"] = audience  # Cognito access tokens name their app client here
     return jwt.encode(claims, key.private, algorithm="RS256", headers={"kid": key.kid})
 
 
@@ -154,54 +161,3 @@ def dev_token(settings: Settings, user: str, data_dir: Path, *, groups: Sequence
     audience = settings.auth.oidc_audience or record.get("audience", AUDIENCE)
     return mint_token(ensure_key(data_dir), user, issuer=local, audience=audience, groups=groups,
                       groups_claim=settings.auth.oidc_groups_claim, ttl_seconds=ttl_seconds)
-
-
-# --- the loopback server ----------------------------------------------------------------------------
-class LocalIssuer:
-    """``/.well-known/openid-configuration`` and ``/.well-known/jwks.json`` on loopback, in a thread."""
-
-    def __init__(self, data_dir: Path, *, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.key = ensure_key(data_dir)
-        self.data_dir = data_dir
-        documents: dict[str, bytes] = {}
-        self._documents = documents
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                body = documents.get(self.path.split("?", 1)[0])
-                if body is None:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "max-age=300")
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:  # quiet: no access log
-                return
-
-        self._server = ThreadingHTTPServer((host, port), Handler)
-        self._server.daemon_threads = True
-        self.url = f"http://{host}:{self._server.server_address[1]}"
-        documents["/.well-known/openid-configuration"] = json.dumps(discovery_document(self.url)).encode()
-        documents["/.well-known/jwks.json"] = json.dumps(jwks_document(self.key)).encode()
-        self._thread: threading.Thread | None = None
-
-    @property
-    def jwks_url(self) -> str:
-        return f"{self.url}/.well-known/jwks.json"
-
-    def start(self) -> LocalIssuer:
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.1,), name="local-oidc", daemon=True)
-        self._thread.start()
-        write_issuer_record(self.data_dir, self.url)
-        return self
-
-    def stop(self) -> None:
-        if self._thread is not None:  # shutdown() waits for serve_forever, so only once it was started
-            self._server.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._server.server_close()

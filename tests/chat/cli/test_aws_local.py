@@ -174,6 +174,8 @@ def test_the_stack_runs_separate_processes_in_aws_mode(stack: Stack) -> None:
     assert stack.env["DOCCHAT_QUEUE_HIGH_URL"].startswith("http://127.0.0.1:")
     for url in stack.urls:
         assert httpx.get(f"{url}/v1/projects", headers={"Authorization": "Bearer dev:alice"}).status_code == 401
+        config = httpx.get(f"{url}/v1/config").json()  # the web UI signs in at the local issuer
+        assert config["mode"] == "aws" and config["cognito_domain"] == stack.env["DOCCHAT_OIDC_ISSUER"]
 
 
 def test_upload_on_one_process_ask_on_the_other_and_other_users_get_404(stack: Stack,

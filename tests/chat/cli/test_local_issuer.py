@@ -13,7 +13,8 @@ import jwt
 import pytest
 
 from chat.app.jwt_auth import CognitoVerifier
-from chat.cli.local_issuer import AUDIENCE, LocalIssuer, dev_token, ensure_key, issuer_dir, mint_token
+from chat.cli.local_issuer import AUDIENCE, dev_token, ensure_key, issuer_dir, mint_token
+from chat.cli.local_issuer_server import LocalIssuer
 from chat.cli.main import main
 from store.config import Settings
 from store.errors import ConfigError, Unauthorized
