@@ -226,6 +226,32 @@ def test_second_question_on_the_other_process_is_409_and_stop_works_from_either(
         assert b"event: done" in first.content or b"cancelled" in first.content
 
 
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_web_ui_signs_in_at_the_local_issuer(stack: Stack) -> None:
+    from tests.web.conftest import CHROMIUM_ARGS, chromium_path
+
+    exe = chromium_path()
+    if exe is None:
+        pytest.skip("browser test skipped: Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(stack.urls[1] + "/")
+            page.click("#signin-cognito-button:enabled", timeout=20_000)
+            page.fill("input[name=username]", "dora", timeout=20_000)
+            assert page.url.startswith(stack.env["DOCCHAT_OIDC_ISSUER"] + "/oauth2/authorize")
+            page.click("button[type=submit]")
+            page.wait_for_url(stack.urls[1] + "/**", timeout=20_000)
+            page.wait_for_function("document.querySelector('#signin').hidden", timeout=20_000)
+            assert page.evaluate("JSON.parse(sessionStorage.getItem('docchat.tokens')).access_token")
+        finally:
+            browser.close()
+
+
 def test_ctrl_c_stops_everything_it_started(tmp_path: Path, stack: Stack) -> None:
     """Runs last (module order): SIGINT to the supervisor ends every child — no orphans."""
     assert _stop(stack) == 0
