@@ -25,3 +25,17 @@ def test_bootstrap_and_dev_token_parse() -> None:
     assert build_parser().parse_args(["aws", "bootstrap"]).print_env is False
     tok = build_parser().parse_args(["dev-token", "alice", "--groups", "x"])
     assert tok.user == "alice" and tok.groups == "x"
+
+
+def test_up_aws_local_without_dynamodb_local_says_how_to_get_it(tmp_path: Path) -> None:
+    import pytest
+
+    from chat.cli.aws_local import run_aws_local
+    from store.config import Settings
+    from store.errors import ConfigError
+
+    settings = Settings(data_dir=tmp_path, tools_dir=tmp_path / "no-tools")
+    with pytest.raises(ConfigError, match=r"make tools|Java"):
+        run_aws_local(settings, api_processes=1, port=18999)
+    with pytest.raises(ConfigError, match="at least 1"):
+        run_aws_local(settings, api_processes=0)
