@@ -76,6 +76,8 @@ class ServerSettings:
     malloc_arena_max: int = _num(2, ge=0)
     #: chat/app/server.py tune_gc: young-generation size for the server; 0 = Python's default
     gc_gen0_threshold: int = _num(50_000, ge=0)
+    #: where ``make tools`` put DynamoDB Local (``docchat up --aws-local`` starts it from there)
+    tools_dir: Path = Path(".tools")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +88,21 @@ class AwsSettings:
     aws_endpoint_url: str | None = None
     bedrock_region: str | None = None  # Bedrock's region when it differs from aws_region
     bedrock_base_url: str | None = None  # a Bedrock runtime VPC endpoint (or a fake runtime in tests)
+    #: per-service endpoints (DynamoDB Local, moto server…); each wins over aws_endpoint_url for its service.
+    #: boto3's own AWS_ENDPOINT_URL_DYNAMODB / _S3 / _SQS are read into these too.
+    aws_endpoint_url_dynamodb: str | None = None
+    aws_endpoint_url_s3: str | None = None
+    aws_endpoint_url_sqs: str | None = None
 
     @property
     def effective_bedrock_region(self) -> str:
         return self.bedrock_region or self.aws_region
+
+    def endpoint_for(self, service: str) -> str | None:
+        """The endpoint URL for a boto3 ``service`` name: its own setting, else ``aws_endpoint_url``."""
+        own = {"dynamodb": self.aws_endpoint_url_dynamodb, "s3": self.aws_endpoint_url_s3,
+               "sqs": self.aws_endpoint_url_sqs}.get(service)
+        return own or self.aws_endpoint_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +330,9 @@ class Settings:
             values["aws_region"] = region
         if env.get("AWS_ENDPOINT_URL"):
             values["aws_endpoint_url"] = env["AWS_ENDPOINT_URL"]
+        for service in ("dynamodb", "s3", "sqs"):  # boto3's per-service variables (the DOCCHAT_ ones win)
+            if env.get("AWS_ENDPOINT_URL_" + service.upper()):
+                values["aws_endpoint_url_" + service] = env["AWS_ENDPOINT_URL_" + service.upper()]
         for f in FIELDS.values():
             raw = env.get(f.env_var)
             if raw is None or raw == "":
@@ -463,3 +479,25 @@ def _check_range(f: SettingField, value: float) -> None:
     high = f"<= {lim['le']}" if "le" in lim else (f"< {lim['lt']}" if "lt" in lim else "")
     rule = " and ".join(p for p in (low, high) if p)
     raise ConfigError(f"{f.env_var}={value!r} is out of range; it must be {rule}")
+
+
+def env_for(values: Mapping[str, Any]) -> dict[str, str]:
+    """``DOCCHAT_<NAME>`` variables that set the flat-named ``values`` in a child process."""
+    unknown = sorted(set(values) - set(FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown setting(s): {', '.join(unknown)}")
+    out: dict[str, str] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        out[FIELDS[name].env_var] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return out
+
+
+def child_environment(extra: Mapping[str, str], *, drop_prefixes: tuple[str, ...] = ()) -> dict[str, str]:
+    """This process's environment plus ``extra``, for a child process (variables starting with one of
+    ``drop_prefixes`` are left out first, so a child sees only the settings it is given)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop_prefixes)} if drop_prefixes else dict(
+        os.environ)
+    env.update(extra)
+    return env

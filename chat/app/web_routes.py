@@ -56,9 +56,12 @@ def content_security_policy(settings: Settings) -> str:
 def _cognito_origin(domain: str) -> str:
     """``auth.example.com`` or ``https://x.auth.us-east-1.amazoncognito.com/`` → ``https://host``."""
     host = domain.strip().rstrip("/")
+    scheme = "https"
     if "://" in host:
-        host = host.split("://", 1)[1]
-    return "https://" + host.split("/", 1)[0]
+        given, host = host.split("://", 1)
+        if given == "http" and host.split("/", 1)[0].split(":", 1)[0] in ("127.0.0.1", "localhost"):
+            scheme = "http"  # the local issuer of `docchat up --aws-local` (loopback only)
+    return f"{scheme}://" + host.split("/", 1)[0]
 
 
 def _origin(url: str) -> str:
