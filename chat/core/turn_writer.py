@@ -43,7 +43,7 @@ async def run_to_end(aw: Awaitable[T]) -> T:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             if task.done():
-                raise
+                return task.result()  # finished as the wait was cancelled (raises if it was cancelled itself)
 
 
 class TurnWriter:
@@ -83,19 +83,27 @@ class TurnWriter:
             seq = await asyncio.shield(w.task)
         except asyncio.CancelledError:
             if not w.task.done():
-                raise  # our wait was cancelled, not the write
+                raise  # our wait was cancelled, not the write: it stays in flight
             state.inflight = None
-            self._failed(state, w)
+            if w.task.cancelled() or w.task.exception() is not None:
+                self._failed(state, w)
+            else:  # the write finished just as the wait was cancelled: it is stored
+                self._stored(state, w, w.task.result())
             raise
         except Exception:
             state.inflight = None
             self._failed(state, w)
             raise
         state.inflight = None
+        self._stored(state, w, seq)
+        return seq
+
+    @staticmethod
+    def _stored(state: TurnState, w: Write, seq: int) -> None:
         state.last_seq = seq
         if w.kind == "user":
             state.user_seq = seq
-            return seq
+            return
         state.add(w.message, seq)
         if w.kind in ("tool_use", "answer"):
             state.accumulator = None  # the round's text is stored now
@@ -105,7 +113,6 @@ class TurnWriter:
             state.pending_tool_use = state.pending_results = None
         if w.kind == "answer":
             state.answered = True
-        return seq
 
     @staticmethod
     def _failed(state: TurnState, w: Write) -> None:
