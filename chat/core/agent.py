@@ -5,10 +5,13 @@ the user turn, each assistant turn (``tool_use`` rounds and the final answer, wi
 each user ``tool_result`` turn — with ``turn_id``s derived from the request's ``turn_id`` so a
 retried write never duplicates. ``assert_pairs_ok`` runs on every request before it goes to the model.
 
-If the generation is cancelled (client gone under the ``partial`` policy, or ``POST …/stop``) or the
-model fails, the partial answer is saved per seed 002 option B (``chat.core.partial``). A retried
-``turn_id`` whose answer is already stored gets that answer back (``chat.core.replay``); the session
-is titled after its first exchange (``chat.core.titles``).
+If the generation is cancelled (client gone under the ``partial`` policy, or ``POST …/stop``), the model
+fails or the agent has a bug, the partial answer is saved per seed 002 option B (``chat.core.partial``,
+``TurnWriter.save_partial``): every stored question ends with an answer turn — complete, partial or
+interrupted — holding the text the client was shown, and ``done`` carries its seq. The tool round limit
+also ends with an (interrupted) answer turn. Whatever a hard crash left in the store is repaired on load
+(``chat.core.history.repaired``). A retried ``turn_id`` whose answer is already stored gets that answer
+back (``chat.core.replay``); the session is titled after its first exchange (``chat.core.titles``).
 """
 
 from __future__ import annotations
