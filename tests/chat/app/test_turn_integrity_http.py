@@ -107,4 +107,4 @@ async def test_random_cuts_leave_every_question_answered_as_shown(tmp_path: Path
     assert_every_question_answered(sessions.list_messages(sid, None, 500)["items"])
     for request in model.requests:
         assert_request_history(request.messages)
-    assert outcomes.get("interrupted", 0) >= CUTS // 3, outcomes  # most cuts did cut something
+    assert outcomes.get("interrupted", 0) >= CUTS // 5, outcomes  # the cuts did cut answers
