@@ -55,14 +55,23 @@ def usage_totals(usage: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def with_repairs(turns: Sequence[Turn]) -> list[Turn]:
-    """The stored turns as the next request sees them; a synthetic one takes the seq of the turn before it."""
-    out: list[Turn] = []
+    """The stored turns as the next request sees them; a synthetic one takes the seq of the turn before it.
+
+    The newest question and what follows it are left as stored: that answer may still be running.
+    """
     stored = [t if "content" in t else {**t, "content": _blocks(t)} for t in turns]
-    for turn in repair_history(stored, close_tail=False).messages:
+    questions = [i for i, t in enumerate(stored) if t.get("role") == "user" and not _is_tool_results(t)]
+    cut = questions[-1] if questions else len(stored)
+    out: list[Turn] = []
+    for turn in repair_history(stored[:cut], close_tail=True).messages:
         if is_repaired(turn):
             turn = {**turn, "seq": out[-1].get("seq") if out else None}
         out.append(turn)
-    return out
+    return out + stored[cut:]
+
+
+def _is_tool_results(turn: Turn) -> bool:
+    return any(isinstance(b, dict) and b.get("type") == "tool_result" for b in _blocks(turn))
 
 
 def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
