@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from chat.core.partial import INTERRUPTED_NOTE
 from chat.models.port import ModelRequest
 from chat.models.scripted import Fail, Reply, ScriptedModel, Text, ToolUse, Usage
 from store.blocks import assert_pairs_ok
@@ -174,7 +175,9 @@ async def test_tool_rounds_are_bounded_and_history_stays_valid(tmp_path: Path) -
     assert events[-1][1]["stop_reason"] == "max_tool_rounds"
     history = h.sessions.load_messages(sid)
     assert_pairs_ok(history)
-    assert history[-1]["content"][0]["is_error"] is True
+    assert history[-2]["content"][0]["is_error"] is True
+    # the question still ends with an answer turn: the interrupted note
+    assert history[-1] == {"role": "assistant", "content": [{"type": "text", "text": INTERRUPTED_NOTE.strip()}]}
 
 
 async def test_upstream_error_mid_answer_saves_partial_and_reports(tmp_path: Path) -> None:
