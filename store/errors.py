@@ -106,3 +106,14 @@ class InvalidHistory(DocchatError):
     """The conversation history would produce an invalid model request (tool pairs, block rules)."""
 
     code = "invalid_history"
+
+
+class LimitExceeded(DocchatError):
+    """A per-user usage limit is reached (HTTP 429 with ``Retry-After``)."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, message: str, *, limit: str, retry_after: int, **context: object) -> None:
+        super().__init__(message, limit=limit, retry_after=retry_after, **context)
+        self.limit = limit  # which limit: "questions_per_minute", "concurrent_answers", ...
+        self.retry_after = max(1, int(retry_after))  # seconds until trying again can succeed
