@@ -57,6 +57,7 @@ class IngestController(Controller):
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
         await uploads.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
+        await uploads.admit_upload(user)  # 429 (uploads per day) before reading the body
         length = request.headers.get("content-length")
         received = await receive_upload(
             request.stream(), request.headers.get("content-type", ""),
