@@ -81,8 +81,9 @@ class IngestController(Controller):
 
     @delete("/projects/{project_id:str}", status_code=204)
     async def delete_project(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
-                             project_id: FromPath[str]) -> None:
+                             uploads: NamedDependency[Uploads], project_id: FromPath[str]) -> None:
         await documents.delete_project(_user(request), project_id)
+        await uploads.project_deleted(_user(request))  # its place under the projects limit is free again
 
     @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
     async def delete_document(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],

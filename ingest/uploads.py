@@ -54,6 +54,11 @@ class Uploads:
             await refund()
             raise
 
+    async def project_deleted(self, user_id: str) -> None:
+        """Give a deleted project's place back (the projects limit)."""
+        if self.limits is not None:
+            await self.limits.project_deleted(user_id)
+
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         return await asyncio.to_thread(self.store.get_project, user_id, project_id)
 

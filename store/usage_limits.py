@@ -20,8 +20,8 @@ total because each one is kept (and searched) until the user deletes it.
 
 An answer slot is a lease that expires ``answer_timeout_seconds`` (+ a margin) after it was taken, so a
 process that dies mid-answer cannot keep a user's slot for ever. The projects counter is a fast gate checked
-atomically; when it says "full" the real number of projects is counted and the counter corrected (a delete
-never has to touch it).
+atomically, and deleting a project gives its place back; a counter still at 0 is started from the user's real
+number of projects (those created before limits existed).
 """
 
 from __future__ import annotations
@@ -176,14 +176,14 @@ class UsageLimits:
         limit = self.limits.limit_projects
         if limit <= 0:
             return False
+        if self.counters.get(user_id, "projects") == 0:
+            # first project, or projects from before the counter existed: start it from the real number. Safe
+            # against a concurrent creation: that one added to the counter first, so the set_if finds 1, not 0.
+            actual = count_existing()
+            if actual:
+                self.counters.set_if(user_id, "projects", actual, expected=0)
         if self.counters.add(user_id, "projects", 1, limit=limit, expire_at=None) is not None:
             return True
-        # the gate says full: count the real projects (deletes never touch the counter) and correct it
-        seen = self.counters.get(user_id, "projects")
-        actual = count_existing()
-        if actual < limit and self.counters.set_if(user_id, "projects", actual, expected=seen):
-            if self.counters.add(user_id, "projects", 1, limit=limit, expire_at=None) is not None:
-                return True
         log.info("limit_reached", limit="projects", user_id=user_id, max=limit)
         raise LimitExceeded(
             f"limit reached: {limit} projects (projects); delete a project to create another",
@@ -199,6 +199,11 @@ class UsageLimits:
                 await asyncio.to_thread(self.counters.subtract, user_id, "projects", 1)
 
         return refund
+
+    async def project_deleted(self, user_id: str) -> None:
+        """A project is gone: its place is free again."""
+        if self.limits.limit_projects > 0:
+            await asyncio.to_thread(self.counters.subtract, user_id, "projects", 1)
 
 
 def open_usage_counters(settings: Settings) -> UsageCounters:
