@@ -190,7 +190,8 @@ class SqliteUsageCounters:
 
         def work(db: sqlite3.Connection, now: int) -> None:
             db.execute(
-                "DELETE FROM slots WHERE user_id = ? AND key = ? AND slot = ? AND lease = ?", (user_id, key, slot, lease)
+                "DELETE FROM slots WHERE user_id = ? AND key = ? AND slot = ? AND lease = ?",
+                (user_id, key, slot, lease),
             )
 
         self._tx(work)
