@@ -89,7 +89,7 @@ async def run(projects: int, repeats: int, data_dir: Path) -> dict[str, Any]:
     scope = ToolScope("alice", ids)
     await tools._search_documents(RefBook(), scope, SHORT, None)  # warm up (model load, table open)
     rows: list[dict[str, Any]] = []
-    for label, question in (("short (%d chars)" % len(SHORT), SHORT), ("long (18,000 chars)", long_question())):
+    for label, question in ((f"short ({len(SHORT)} chars)", SHORT), ("long (18,000 chars)", long_question())):
         reps = repeats if len(question) < 1000 else max(1, repeats // 3)
         bw, bc, bhits = await _time(lambda q=question: old.search(q, ids), reps)
         aw, ac, (text, n) = await _time(lambda q=question: tools._search_documents(RefBook(), scope, q, None), reps)
@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'after cpu':>10} {'speed-up':>9} {'same top hit':>13}")
     for r in result["rows"]:
         print(f"{r['question']:<22} {r['projects']:>8} {r['before_wall_s']:>11.3f}s {r['before_cpu_s']:>10.3f}s "
-              f"{r['after_wall_s']:>10.3f}s {r['after_cpu_s']:>9.3f}s {r['speedup_wall']:>8}x {r['same_top_hit']!s:>13}")
+              f"{r['after_wall_s']:>10.3f}s {r['after_cpu_s']:>9.3f}s {r['speedup_wall']:>8}x "
+              f"{r['same_top_hit']!s:>13}")
     return 0
 
 

@@ -147,3 +147,25 @@ def test_sqlite_counters_hold_across_connections(tmp_path: Path) -> None:
     finally:
         one.close()
         two.close()
+
+
+@pytest.mark.parametrize("backend", ["moto", "dynamodb-local"])
+def test_dynamodb_counters_hold_across_tasks(backend: str, request: pytest.FixtureRequest, clock: Clock) -> None:
+    """Two API tasks = two clients on one table: one limit between them."""
+    from store.usage_counters_dynamo import DynamoUsageCounters
+
+    if backend == "moto":
+        request.getfixturevalue("moto_aws")
+        endpoint = None
+    else:
+        endpoint = request.getfixturevalue("dynamodb_local")
+    first = _dynamo_client(endpoint)
+    name = _create_table(first, SESSIONS_TABLE)
+    tasks = [DynamoUsageCounters(first, name, clock=clock), DynamoUsageCounters(_dynamo_client(endpoint), name,
+                                                                                 clock=clock)]
+    got = [tasks[i % 2].add("alice", "questions#1", 1, limit=3, expire_at=int(clock.now) + 60) for i in range(6)]
+    assert got == [1, 2, 3, None, None, None]
+    item = first.get_item(TableName=name, Key={"PK": {"S": "USER#alice"}, "SK": {"S": "LIMIT#questions#1"}})["Item"]
+    assert item["n"] == {"N": "3"} and int(item["expire_at"]["N"]) == int(clock.now) + 60  # seed-000 keys, TTL
+    if endpoint is not None:
+        first.delete_table(TableName=name)
