@@ -60,6 +60,7 @@ class IngestController(Controller):
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
         await uploads.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
+        await uploads.admit_upload(user)  # 429 (uploads per day) before reading the body
         length = request.headers.get("content-length")
         received = await receive_upload(
             request.stream(), request.headers.get("content-type", ""),
@@ -83,8 +84,9 @@ class IngestController(Controller):
 
     @delete("/projects/{project_id:str}", status_code=204)
     async def delete_project(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
-                             project_id: FromPath[str]) -> None:
+                             uploads: NamedDependency[Uploads], project_id: FromPath[str]) -> None:
         await documents.delete_project(_user(request), project_id)
+        await uploads.project_deleted(_user(request))  # its place under the projects limit is free again
 
     @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
     async def delete_document(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],

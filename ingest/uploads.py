@@ -5,6 +5,7 @@ as ``uploads``."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import RetryableError, UnsupportedMediaType
 from store.logging import get_logger
+from store.usage_limits import UsageLimits
 from store.workflows import NewDocument, WorkflowStore, new_id
 
 log = get_logger(__name__)
@@ -33,16 +35,30 @@ class UploadResult:
 
 
 class Uploads:
-    def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue) -> None:
+    def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue,
+                 limits: UsageLimits | None = None) -> None:
         self.settings = settings
         self.store = store
         self.blobs = blobs
         self.queue = queue
+        self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
 
     # --- projects -----------------------------------------------------------------------------------
 
     async def create_project(self, user_id: str, name: str, language: str = "en") -> dict[str, Any]:
-        return await asyncio.to_thread(self.store.create_project, user_id, name, language)
+        if self.limits is None:
+            return await asyncio.to_thread(self.store.create_project, user_id, name, language)
+        refund = await self.limits.admit_project(user_id, lambda: len(self.store.list_projects(user_id)))
+        try:
+            return await asyncio.to_thread(self.store.create_project, user_id, name, language)
+        except BaseException:
+            await refund()
+            raise
+
+    async def project_deleted(self, user_id: str) -> None:
+        """Give a deleted project's place back (the projects limit)."""
+        if self.limits is not None:
+            await self.limits.project_deleted(user_id)
 
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         return await asyncio.to_thread(self.store.get_project, user_id, project_id)
@@ -52,10 +68,17 @@ class Uploads:
 
     # --- upload -------------------------------------------------------------------------------------
 
+    async def admit_upload(self, user_id: str) -> None:
+        """Count an upload against the user's daily limit (before its body is read); ``LimitExceeded`` if over."""
+        if self.limits is not None:
+            await self.limits.admit_upload(user_id)
+
     async def accept_upload(self, user_id: str, project_id: str, received: ReceivedFile) -> UploadResult:
         """Validate the received file, store it, create its workflow (one transaction) and enqueue it."""
         from ingest.inspect import inspect_document
 
+        refund_pages: Callable[[], Awaitable[None]] | None = None
+        accepted = False
         try:
             project = await self.get_project(user_id, project_id)
             kind = sniff(received.head)
@@ -65,6 +88,8 @@ class Uploads:
             if existing is not None:
                 return UploadResult(existing.document_id, existing.workflow_id, existing.status, created=False)
             info = await asyncio.to_thread(inspect_document, received.path, kind, self.settings)
+            if self.limits is not None:  # pages per day, before anything is stored or queued
+                refund_pages = await self.limits.admit_pages(user_id, int(info.page_count or 0))
             did, wid = new_id(), new_id()
             key = original_key(project_id, did, EXTENSION[kind])
             await asyncio.to_thread(self._put_file, key, received.path, MIME[kind])
@@ -90,8 +115,11 @@ class Uploads:
                 log.warning("enqueue_deferred", workflow_id=wid, error=exc.message)
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
+            accepted = True
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
         finally:
+            if refund_pages is not None and not accepted:  # a failed or duplicate upload costs no pages
+                await refund_pages()
             received.cleanup()
 
     def _put_file(self, key: str, path: Path, content_type: str) -> None:

@@ -4,7 +4,7 @@ This is the only module that reads ``os.environ``. ``Settings.from_env()`` is ca
 process entry point (``docchat …``); everything else receives the ``Settings`` instance — or just
 the section it needs (``settings.chat``, ``settings.retrieval`` …) — as an argument.
 
-Settings are grouped in sections (server, aws, store, queue, ingest, retrieval, chat, auth). A field
+Settings are grouped in sections (server, aws, store, queue, ingest, retrieval, chat, auth, limits). A field
 keeps its flat name inside its section, and that name is its variable: ``settings.chat.chat_model``
 is read from ``DOCCHAT_CHAT_MODEL``. Flat names are unique across sections, so
 ``Settings(chat_model="bedrock", data_dir=…)`` and ``with_overrides(…)`` take them directly.
@@ -183,6 +183,9 @@ class RetrievalSettings:
     #: LanceDB: a read this long after the last check looks for a newer table version first, so an API process
     #: sees chunks a separate worker indexed within this bound (0 = check on every read; see the README)
     index_read_consistency_seconds: float = _num(1.0, ge=0.0, le=3600.0)
+    #: a search query longer than this is cut (at a word boundary) before embedding and BM25: the embedder
+    #: reads ~512 tokens at most, and the cost of both grows with the length (issue 13 item 9)
+    query_max_chars: int = _num(1000, ge=16, le=100_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,8 @@ class ChatSettings:
     disconnect_grace_seconds: float = _num(5.0, ge=0.0)
     #: how long a finished generation's events stay replayable (GET …/stream with Last-Event-ID)
     generation_retention_seconds: float = _num(120.0, ge=0.0)
+    #: wall-clock cap on one answer (every model round and tool call together); 0 = no cap
+    answer_timeout_seconds: float = _num(300.0, ge=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +237,21 @@ class AuthSettings:
     oidc_groups_claim: str = "cognito:groups"  # the claim listing the user's groups (Keycloak/Okta: "groups")
 
 
+@dataclass(frozen=True, slots=True)
+class LimitsSettings:
+    """Per-user usage limits (OWASP LLM10; ``store/usage_limits.py``). 0 = unlimited. Over a limit → HTTP 429
+    with ``Retry-After``. Counters live in ``limits.db`` (local) or the session table (aws), so they hold
+    across processes and ECS tasks. Minute/day windows are fixed UTC buckets."""
+
+    limit_questions_per_minute: int = _num(10, ge=0)
+    limit_concurrent_answers: int = _num(2, ge=0)  # answers generating at once, across the user's chats
+    limit_uploads_per_day: int = _num(100, ge=0)
+    limit_pages_per_day: int = _num(5000, ge=0)  # pages of accepted uploads (the OCR cost)
+    limit_projects: int = _num(50, ge=0)  # projects a user has at once (deleting one frees a place)
+    #: new chats per UTC day; chats themselves are not capped in total (they expire after session_ttl_days)
+    limit_sessions_per_day: int = _num(200, ge=0)
+
+
 SECTIONS: dict[str, type[Any]] = {
     "server": ServerSettings,
     "aws": AwsSettings,
@@ -241,6 +261,7 @@ SECTIONS: dict[str, type[Any]] = {
     "retrieval": RetrievalSettings,
     "chat": ChatSettings,
     "auth": AuthSettings,
+    "limits": LimitsSettings,
 }
 
 
@@ -282,7 +303,7 @@ def setting_fields() -> Iterator[SettingField]:
 class Settings:
     """Every knob of the service, in sections. Build with flat names: ``Settings(data_dir=…, chat_model=…)``."""
 
-    __slots__ = ("auth", "aws", "chat", "ingest", "queue", "retrieval", "server", "store")
+    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "queue", "retrieval", "server", "store")
     server: ServerSettings
     aws: AwsSettings
     store: StoreSettings
@@ -291,6 +312,7 @@ class Settings:
     retrieval: RetrievalSettings
     chat: ChatSettings
     auth: AuthSettings
+    limits: LimitsSettings
 
     _SECTION_NAMES: ClassVar[tuple[str, ...]] = tuple(SECTIONS)
 

@@ -29,6 +29,7 @@ log = get_logger(__name__)
 
 #: the single mapping from the error hierarchy to HTTP status (most specific first)
 ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
+    (errors.LimitExceeded, 429),
     (errors.PayloadTooLarge, 413),
     (errors.UnsupportedMediaType, 415),
     (errors.ItemTooLarge, 413),
@@ -57,7 +58,12 @@ def _docchat_error_handler(request: Request[Any, Any, Any], exc: errors.DocchatE
     status = status_for(exc)
     if status >= 500:
         log.error("request_failed", path=request.url.path, code=exc.code, status=status, exc_info=exc)
-    return Response({"error": {"code": exc.code, "message": exc.message}}, status_code=status)
+    body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+    headers: dict[str, str] = {}
+    if isinstance(exc, errors.LimitExceeded):  # which limit, and when trying again can succeed
+        body.update(limit=exc.limit, retry_after=exc.retry_after)
+        headers["Retry-After"] = str(exc.retry_after)
+    return Response({"error": body}, status_code=status, headers=headers)
 
 
 def _http_error_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:

@@ -1,7 +1,7 @@
 """The document tools behind the agent: ``search_documents`` and ``read_page``, ownership-checked.
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
-of the user; a ``project_id`` argument must be one of them). ``read_page`` goes through
+of the user in one index query; a ``project_id`` argument must be one of them). ``read_page`` goes through
 ``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document. Each
 source a tool returns is numbered (``S<n>``/``P<n>``, unique across the conversation) and
 remembered in a ``RefBook`` so the answer's citations can be resolved. A failing tool becomes an
@@ -155,10 +155,9 @@ class ToolRunner:
             projects = scope.project_ids
         if not projects:
             raise NotFound("there are no projects to search; upload documents first")
-        per_project = await asyncio.gather(
-            *(self.retriever.search(query, SearchFilter(project_id=p), k=self.search_k) for p in projects)
-        )
-        hits = sorted((h for hs in per_project for h in hs), key=lambda h: -float(h.score))[: self.search_k]
+        # one embedding and one index query over all the projects, however many (issue 13 item 9)
+        found = await self.retriever.search(query, SearchFilter.for_projects(projects), k=self.search_k)
+        hits = list(found)[: self.search_k]
         first = refs.next_s
         text = format_search_results(hits, first)
         for i, hit in enumerate(hits):

@@ -72,3 +72,17 @@ class DocumentSearch(Protocol):
     async def search(
         self, query: str, flt: SearchFilter, *, k: int = 8, mode: SearchMode = "hybrid"
     ) -> Sequence[Hit]: ...
+
+
+class AnswerLeasePort(Protocol):
+    """A held answer slot (``store.usage_limits.AnswerLease``): released once the answer has ended."""
+
+    async def release(self) -> None: ...
+
+
+class ChatLimits(Protocol):
+    """The per-user limits chat applies (``store.usage_limits.UsageLimits``); over one → ``LimitExceeded``."""
+
+    async def admit_question(self, user_id: str) -> AnswerLeasePort: ...
+
+    async def admit_session(self, user_id: str) -> None: ...

@@ -15,13 +15,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chat.core.agent import Agent
+from chat.core.answer_guard import run_bounded
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
-from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, SessionStorePort
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
-from store.errors import InvalidInput, NotFound
+from store.errors import Conflict, InvalidInput, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -43,8 +44,10 @@ class ChatService:
         retriever: DocumentSearch | None = None,
         ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
+        limits: ChatLimits | None = None,
     ) -> None:
         self.settings = settings
+        self.limits = limits  # per-user limits (store/usage_limits.py); None = unlimited
         self.sessions = sessions
         self.model = model
         self.retriever = retriever
@@ -105,6 +108,8 @@ class ChatService:
             title = _clean_title(title)
         if project_id:
             await self._check_project(user_id, project_id)
+        if self.limits is not None:
+            await self.limits.admit_session(user_id)
         sid: str = await asyncio.to_thread(
             self.sessions.create_session, user_id=user_id, title=title, project_id=project_id
         )
@@ -193,13 +198,22 @@ class ChatService:
             needs_title=not meta.get("title"),
             last_seq_before=int(meta.get("last_seq") or 0),
         )
-        gen = self.registry.begin(
-            generation_id=uuid.uuid4().hex[:16],
-            session_id=session_id,
-            user_id=user_id,
-            turn_id=ctx.turn_id,
-            run=lambda g: self.agent.run(g, ctx),
-        )
+        if self.registry.running(session_id) is not None:
+            raise Conflict("a generation is already running for this session; stop it or resume its stream")
+        lease = await self.limits.admit_question(user_id) if self.limits is not None else None
+        timeout_s = self.settings.chat.answer_timeout_seconds
+        try:
+            gen = self.registry.begin(
+                generation_id=uuid.uuid4().hex[:16],
+                session_id=session_id,
+                user_id=user_id,
+                turn_id=ctx.turn_id,
+                run=lambda g: run_bounded(g, lambda g2: self.agent.run(g2, ctx), timeout_s=timeout_s, lease=lease),
+            )
+        except BaseException:
+            if lease is not None:
+                await lease.release()
+            raise
         return gen, 0
 
     async def _projects_for(self, user_id: str, project_id: str | None) -> Sequence[str]:

@@ -78,7 +78,8 @@ async def test_tool_round_then_cited_answer(tmp_path: Path) -> None:
     second = model.requests[1]
     assert_pairs_ok(second.messages)
     assert second.messages[-1]["content"][0]["type"] == "tool_result"
-    assert sorted(f.project_id for _, f in h.retriever.calls) == ["p1", "p2"]
+    # one search over both projects (one embedding, one index query: issue 13 item 9)
+    assert [sorted(f.projects) for _, f in h.retriever.calls] == [["p1", "p2"]]
 
 
 async def test_session_project_restricts_search_and_foreign_project_is_refused(tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ async def test_session_project_restricts_search_and_foreign_project_is_refused(t
     async with serve(h.app()) as base:
         sid = await new_session(base, project_id="p1")
         events = await ask(base, sid, "revenue?")
-    assert [f.project_id for _, f in h.retriever.calls] == ["p1"]
+    assert [f.projects for _, f in h.retriever.calls] == [("p1",)]
     statuses = [(e[1]["input"].get("project_id"), e[1]["status"]) for e in events if e[0] == "tool"]
     assert (None, "done") in statuses and ("pb", "error") in statuses
     results = model.requests[1].messages[-1]["content"]
@@ -309,7 +310,7 @@ async def test_citation_of_a_chunk_spanning_pages_points_at_the_quoted_page(tmp_
     h = make_harness(tmp_path, model)
 
     async def search(query: str, flt: SearchFilter, *, k: int = 8, mode: str = "hybrid") -> list[Hit]:
-        return [hit] if flt.project_id == "p1" else []
+        return [hit] if "p1" in flt.projects else []
 
     h.retriever.search = search  # type: ignore[method-assign]
     async with serve(h.app()) as base:
