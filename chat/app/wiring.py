@@ -75,6 +75,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         model=model if model is not None else build_chat_model(settings),
         retriever=retriever,
         ingest=ingest.reader,
+        masker=ingest.masker,
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]

@@ -17,7 +17,7 @@ from typing import Any
 from chat.core.agent import Agent
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
-from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker, SessionStorePort
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
@@ -43,6 +43,7 @@ class ChatService:
         retriever: DocumentSearch | None = None,
         ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
+        masker: PiiMasker | None = None,
     ) -> None:
         self.settings = settings
         self.sessions = sessions
@@ -60,6 +61,7 @@ class ChatService:
             settings=settings,
             retriever=retriever,
             ingest=ingest,
+            masker=masker,
         )
 
     # --- lifecycle -------------------------------------------------------------------
