@@ -64,12 +64,12 @@ _RRN = re.compile(_NB + r"(\d{6})\s?[-–]\s?([1-8]\d{6})" + _NA)
 _RRN_BARE = re.compile(_NB + r"(\d{6}[1-8]\d{6})" + _NA)
 _RRN_LABEL = re.compile(r"주민\s*등록\s*번호|주민\s*번호|외국인\s*등록\s*번호|등록\s*번호|resident\s+registration|\bRRN\b",
                         re.I)
-_MYNUM = re.compile(_NB + r"(\d{4})([ -]?)(\d{4})\2(\d{4})" + r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
+_MYNUM = re.compile(_NB + r"(?<![0-9][ -])(\d{4})([ -]?)(\d{4})\2(\d{4})" + r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
 _MYNUM_LABEL = re.compile(r"マイナンバー|個人番号|my\s*number", re.I)
 _SSN = re.compile(_NB + r"(\d{3})-(\d{2})-(\d{4})" + _NA)
 _SSN_LOOSE = re.compile(_NB + r"(\d{3})[ ]?(\d{2})[ ]?(\d{4})" + _NA)
 _SSN_LABEL = re.compile(r"\bSSN\b|social\s+security(?:\s+(?:no\.?|number))?|사회\s*보장\s*번호", re.I)
-_CARD = re.compile(_NB + r"(\d{4}([ -])\d{4}\2\d{4}\2\d{4}(?:\2\d{3})?|\d{4}([ -])\d{6}\3\d{4,5}|\d{13,19})"
+_CARD = re.compile(_NB + r"(?<![0-9][ -])(\d{4}([ -])\d{4}\2\d{4}\2\d{4}(?:\2\d{3})?|\d{4}([ -])\d{6}\3\d{4,5}|\d{13,19})"
                    + r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
 _IBAN = re.compile(r"(?<![0-9A-Za-z])([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![0-9A-Za-z])")
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
@@ -86,7 +86,7 @@ _PHONE = re.compile(
     r"|\d{3} \d{3,4} \d{4}"  # 010 1234 5678
     r")" + _NA)
 _ACCOUNT_LABEL = re.compile(
-    r"계좌\s*번호|입금\s*계좌|계좌|口座\s*番号|口座|account\s*(?:no\.?|number|#)|acct\.?\s*(?:no\.?|#)?|\ba/c(?:\s*no\.?)?",
+    r"계좌\s*번호|입금\s*계좌|계좌|口座\s*番号|口座|bank\s+account|account\s*(?:no\.?|number|#)|acct\.?\s*(?:no\.?|#)?|\ba/c(?:\s*no\.?)?",
     re.I)
 _ACCOUNT_VALUE = re.compile(r"(\d(?:[ -]?\d){5,19})" + _NA)
 _PASSPORT_LABEL = re.compile(r"passport(?:\s*(?:no\.?|number|#))?|여권\s*번호|여권|旅券\s*番号|パスポート\s*番号|旅券|护照号码|护照",
@@ -107,6 +107,8 @@ _DOB_VALUE = re.compile(
 #: between a label and its value: punctuation, spaces and a word such as "no." / "number" / 번호, no digits
 _GAP = re.compile(r"[\s:：()（）#.=/,\-]*(?:(?:is|no\.?|number|num|번호|番号|:)[\s:：#.]*)?")
 _LABEL_WINDOW = 30
+#: an account number may follow its bank or kind of account: "계좌번호: 국민은행 123-…", "口座番号 普通 1234567"
+_ACCOUNT_GAP = re.compile(_GAP.pattern + r"(?:[^\d\s:：]{1,12}[\s:：]+)?")
 
 
 def detect(text: str) -> list[Finding]:
@@ -146,14 +148,17 @@ def _digits(s: str) -> str:
 
 
 def _label_before(text: str, start: int, label: re.Pattern[str]) -> bool:
-    return label.search(text, max(0, start - _LABEL_WINDOW), start) is not None
+    """A label on the same line, at most ``_LABEL_WINDOW`` characters before ``start``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return label.search(text, max(line_start, start - _LABEL_WINDOW), start) is not None
 
 
-def _labelled(text: str, label: re.Pattern[str], value: re.Pattern[str], ftype: str) -> list[Finding]:
+def _labelled(text: str, label: re.Pattern[str], value: re.Pattern[str], ftype: str,
+              gap_re: re.Pattern[str] | None = None) -> list[Finding]:
     """Values that follow their label (past punctuation and a word like "no."), within ``_LABEL_WINDOW``."""
     out: list[Finding] = []
     for lm in label.finditer(text):
-        gap = _GAP.match(text, lm.end())
+        gap = (gap_re or _GAP).match(text, lm.end())
         pos = gap.end() if gap else lm.end()
         if pos - lm.end() > _LABEL_WINDOW:
             continue
@@ -253,7 +258,7 @@ def _plausible_date(value: str) -> bool:
 
 
 def _accounts(text: str) -> list[Finding]:
-    return [f for f in _labelled(text, _ACCOUNT_LABEL, _ACCOUNT_VALUE, "ACCOUNT")
+    return [f for f in _labelled(text, _ACCOUNT_LABEL, _ACCOUNT_VALUE, "ACCOUNT", _ACCOUNT_GAP)
             if 6 <= len(_digits(text[f.start:f.end])) <= 20]
 
 
@@ -267,7 +272,12 @@ def _phones(text: str) -> list[Finding]:
     return out
 
 
+_KR_MOBILE = re.compile(r"01[016789]([ -])\d{3,4}\1\d{4}")
+
+
 def _valid_phone(cand: str) -> bool:
+    if _KR_MOBILE.fullmatch(cand):  # unmistakable, and libphonenumber lags behind new 010 ranges
+        return True
     if cand.startswith("+"):
         regions: tuple[str | None, ...] = (None,)
     elif cand.lstrip("(").startswith("0"):
