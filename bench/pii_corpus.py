@@ -105,24 +105,30 @@ def _phone(rng: random.Random, lang: str) -> str:
     if lang == "ko":
         return rng.choice([f"010-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"02-{rng.randint(200, 999)}-{_digits(rng, 4)}",
                            f"031-{rng.randint(200, 999)}-{_digits(rng, 4)}", f"+82 10-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
-                           f"010 {rng.randint(2000, 9999)} {_digits(rng, 4)}"])
+                           f"010 {rng.randint(2000, 9999)} {_digits(rng, 4)}", f"010.{rng.randint(2000, 9999)}.{_digits(rng, 4)}",
+                           f"(02) {rng.randint(200, 999)}-{_digits(rng, 4)}"])
     if lang == "ja":
         return rng.choice([f"03-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"090-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
-                           f"06-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"+81 3-{rng.randint(2000, 9999)}-{_digits(rng, 4)}"])
+                           f"06-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"+81 3-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
+                           f"0120-{rng.randint(100, 999)}-{_digits(rng, 3)}", f"+81-90-{rng.randint(2000, 9999)}-{_digits(rng, 4)}"])
     area = rng.choice(_US_AREAS)
     exch = rng.randint(200, 999)
     return rng.choice([f"({area}) {exch}-{_digits(rng, 4)}", f"{area}-{exch}-{_digits(rng, 4)}",
                        f"+1 {area}-{exch}-{_digits(rng, 4)}", f"{area}.{exch}.{_digits(rng, 4)}",
-                       f"+44 20 7946 {_digits(rng, 4)}"])
+                       f"+44 20 7946 {_digits(rng, 4)}", f"1-{area}-{exch}-{_digits(rng, 4)}",
+                       f"+1-{area}-{exch}-{_digits(rng, 4)}", f"1 ({area}) {exch}-{_digits(rng, 4)}"])
 
 
 def _email(rng: random.Random) -> str:
-    user = rng.choice(["john.doe", "kim_minsu", "tanaka.h", "a.smith+news", "lee99", "yamada-taro"])
+    user = rng.choice(["john.doe", "kim_minsu", "tanaka.h", "a.smith+news", "lee99", "yamada-taro", "J.Park",
+                       "HR-Team"])
     return f"{user}@{rng.choice(['example.com', 'mail.co.kr', 'corp.jp', 'company.org', 'naver.com'])}"
 
 
 def _ip(rng: random.Random) -> str:
     if rng.random() < 0.25:
+        if rng.random() < 0.5:
+            return ":".join(f"{rng.randint(0, 0xffff):x}" for _ in range(8))
         return f"2001:db8:{rng.randint(1, 0xffff):x}::{rng.randint(1, 0xffff):x}"
     return f"{rng.randint(11, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
 
@@ -143,14 +149,15 @@ def _dob(rng: random.Random, lang: str) -> str:
         return rng.choice([f"{y}年{m}月{d}日", f"{y}/{m:02d}/{d:02d}"])
     months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
               "November", "December"]
-    return rng.choice([f"{m:02d}/{d:02d}/{y}", f"{months[m - 1]} {d}, {y}", f"{y}-{m:02d}-{d:02d}"])
+    return rng.choice([f"{m:02d}/{d:02d}/{y}", f"{months[m - 1]} {d}, {y}", f"{y}-{m:02d}-{d:02d}",
+                       f"{d} {months[m - 1]} {y}", f"{y}/{m:02d}/{d:02d}"])
 
 
 # --- sentences -----------------------------------------------------------------------------------------
 
 #: (type, language) → templates with {v}; a type's value generator is picked in ``_value``
 _TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("RRN", "ko"): ("주민등록번호: {v}", "신청인 주민번호 {v} 확인", "외국인등록번호 {v}"),
+    ("RRN", "ko"): ("주민등록번호: {v}", "신청인 주민번호 {v} 확인", "외국인등록번호 {v}", "본인 {v} (확인됨)"),
     ("RRN", "en"): ("Resident registration number {v} was provided.",),
     ("MY_NUMBER", "ja"): ("マイナンバー：{v}", "個人番号 {v} を記入してください。"),
     ("MY_NUMBER", "en"): ("My Number {v}",),
@@ -161,21 +168,21 @@ _TEMPLATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("IBAN", "en"): ("Wire to IBAN {v} (EUR).", "beneficiary account {v}"),
     ("ACCOUNT", "ko"): ("입금 계좌번호: 국민은행 {v}", "계좌 {v} (예금주 홍길동)"),
     ("ACCOUNT", "ja"): ("口座番号 {v}", "振込先 口座番号：普通 {v}"),
-    ("ACCOUNT", "en"): ("Account number: {v}", "Acct No. {v}", "bank account {v}"),
+    ("ACCOUNT", "en"): ("Account number: {v}", "Acct No. {v}", "bank account {v}", "A/C {v}"),
     ("PHONE", "ko"): ("연락처 {v}", "문의: {v}로 전화 주세요."),
     ("PHONE", "ja"): ("電話番号 {v}", "連絡先：{v}"),
-    ("PHONE", "en"): ("Call {v} for details.", "Tel: {v}", "reach me at {v} after 5pm"),
+    ("PHONE", "en"): ("Call {v} for details.", "Tel: {v}", "reach me at {v} after 5pm", "{v}"),
     ("EMAIL", "ko"): ("이메일 {v}로 보내 주세요.",),
     ("EMAIL", "ja"): ("メール：{v}",),
     ("EMAIL", "en"): ("Contact: {v}", "email {v}."),
     ("IP", "en"): ("login from {v} at 10:32:00", "server IP {v}"),
     ("IP", "ko"): ("접속 IP {v}",),
-    ("PASSPORT", "ko"): ("여권번호 {v}", "여권 번호: {v}"),
+    ("PASSPORT", "ko"): ("여권번호 {v}", "여권 번호: {v}", "여권 {v}"),
     ("PASSPORT", "ja"): ("旅券番号 {v}", "パスポート番号：{v}"),
     ("PASSPORT", "en"): ("Passport No. {v}", "passport number {v}"),
     ("DOB", "ko"): ("생년월일: {v}", "생년월일 {v}"),
     ("DOB", "ja"): ("生年月日 {v}", "生年月日：{v}"),
-    ("DOB", "en"): ("Date of birth: {v}", "DOB {v}", "date of birth {v}"),
+    ("DOB", "en"): ("Date of birth: {v}", "DOB {v}", "date of birth {v}", "D.O.B. {v}", "Birth date - {v}"),
 }
 
 #: near-misses: (language, template, value maker) — nothing in them may be found

@@ -12,7 +12,7 @@ Precision first, because the documents are full of numbers (a 10-Q must not beco
   check digit, so "주민등록번호 …" is trusted);
 * ambiguous shapes need a label next to them: bank accounts (계좌번호, 口座番号, account no.), passports
   (여권번호, 旅券番号, passport no.), dates of birth (생년월일, 生年月日, DOB, date of birth), unhyphenated
-  SSNs and RRNs, ungrouped My Numbers;
+  SSNs and RRNs, My Numbers not written ``1234-5678-9018`` (a table's "2017 2018 2019" passes the check);
 * phone numbers must look like one (separators or a leading ``+``) and be a valid number of their
   region by Google's libphonenumber metadata (``phonenumbers``: KR and JP for a leading 0, the country
   code after ``+``, else US).
@@ -83,6 +83,7 @@ _PHONE = re.compile(
     r"\+\d{1,3}[ .-]?(?:\(0?\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]\d{1,4}){1,4}"  # +82 10-1234-5678, +1 (415) 555-0100
     r"|(?:1[ .-])?\(\d{2,4}\)[ .-]?\d{3,4}[ .-]\d{4}"  # (415) 555-0100, (02) 1234-5678
     r"|(?:1[ .-])?\d{2,4}([.-])\d{2,4}\2\d{4}"  # 010-1234-5678, 03-1234-5678, 415.555.0100, 1-800-555-0100
+    r"|0\d{1,4}([.-])\d{1,4}\3\d{3}"  # 0120-123-456 (Japan's free dial)
     r"|\d{3} \d{3,4} \d{4}"  # 010 1234 5678
     r")" + _NA)
 _ACCOUNT_LABEL = re.compile(
@@ -214,8 +215,12 @@ def _my_numbers(text: str) -> list[Finding]:
     out = []
     for m in _MYNUM.finditer(text):
         digits = m.group(1) + m.group(3) + m.group(4)
-        labelled = _label_before(text, m.start(), _MYNUM_LABEL)
-        if my_number_ok(digits) and (m.group(2) or labelled):
+        if not my_number_ok(digits):
+            continue
+        # a table's column of years ("2017 2018 2019") passes the check one time in ten: unlabelled, only the
+        # hyphenated form counts, and never three years in a row
+        years = all(1900 <= int(g) <= 2099 for g in (m.group(1), m.group(3), m.group(4)))
+        if _label_before(text, m.start(), _MYNUM_LABEL) or (m.group(2) == "-" and not years):
             out.append(Finding("MY_NUMBER", m.start(), m.end()))
     return out
 

@@ -31,7 +31,8 @@ def test_check_digits() -> None:
     [
         ("주민등록번호: 900101-1234568", [("RRN", "900101-1234568")]),
         ("외국인등록번호 900101-5234561", [("RRN", "900101-5234561")]),
-        ("마이: 1234 5678 9018", [("MY_NUMBER", "1234 5678 9018")]),
+        ("番号 1234-5678-9018", [("MY_NUMBER", "1234-5678-9018")]),
+        ("個人番号 1234 5678 9018", [("MY_NUMBER", "1234 5678 9018")]),
         ("マイナンバー 123456789018", [("MY_NUMBER", "123456789018")]),
         ("SSN 078-05-1120", [("SSN", "078-05-1120")]),
         ("Social Security number 078051120", [("SSN", "078051120")]),
@@ -61,6 +62,8 @@ def test_planted_values_are_found_with_their_exact_span(text: str, expected: lis
         "접수번호 900101-1234567",  # fails the RRN check digit, no label
         "접수번호 901301-1234568",  # month 13
         "管理番号 1234 5678 9012",  # fails the My Number check digit
+        "管理番号 1234 5678 9018",  # passes it, but neither labelled nor written 1234-5678-9018
+        "(in millions) Year Ended December 31, 2015 2016 2017 Net sales",  # years in a row pass the check too
         "order 4111 1111 1111 1112 shipped",  # fails Luhn
         "order 9111 1111 1111 1111",  # no card network starts with 9
         "code DE88 3704 0044 0532 0130 00",  # fails mod 97
