@@ -102,15 +102,21 @@ _US_AREAS = ("212", "415", "646", "312", "617", "206", "213", "702", "305", "404
 
 
 def _phone(rng: random.Random, lang: str) -> str:
+    def d(n: int) -> str:
+        return _digits(rng, n)
+
+    def mid(lo: int, hi: int) -> int:
+        return rng.randint(lo, hi)
+
     if lang == "ko":
-        return rng.choice([f"010-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"02-{rng.randint(200, 999)}-{_digits(rng, 4)}",
-                           f"031-{rng.randint(200, 999)}-{_digits(rng, 4)}", f"+82 10-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
-                           f"010 {rng.randint(2000, 9999)} {_digits(rng, 4)}", f"010.{rng.randint(2000, 9999)}.{_digits(rng, 4)}",
-                           f"(02) {rng.randint(200, 999)}-{_digits(rng, 4)}"])
+        return rng.choice([f"010-{mid(2000, 9999)}-{d(4)}", f"02-{mid(200, 999)}-{d(4)}", f"031-{mid(200, 999)}-{d(4)}",
+                           f"+82 10-{mid(2000, 9999)}-{d(4)}", f"010 {mid(2000, 9999)} {d(4)}",
+                           f"010.{mid(2000, 9999)}.{d(4)}", f"(02) {mid(200, 999)}-{d(4)}"])
     if lang == "ja":
-        return rng.choice([f"03-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"090-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
-                           f"06-{rng.randint(2000, 9999)}-{_digits(rng, 4)}", f"+81 3-{rng.randint(2000, 9999)}-{_digits(rng, 4)}",
-                           f"0120-{rng.randint(100, 999)}-{_digits(rng, 3)}", f"+81-90-{rng.randint(2000, 9999)}-{_digits(rng, 4)}"])
+        return rng.choice([f"03-{mid(2000, 9999)}-{d(4)}", f"090-{mid(2000, 9999)}-{d(4)}",
+                           f"06-{mid(2000, 9999)}-{d(4)}", f"+81 3-{mid(2000, 9999)}-{d(4)}",
+                           f"0120-{mid(100, 999)}-{d(3)}",
+                           f"+81-90-{mid(2000, 9999)}-{d(4)}"])
     area = rng.choice(_US_AREAS)
     exch = rng.randint(200, 999)
     return rng.choice([f"({area}) {exch}-{_digits(rng, 4)}", f"{area}-{exch}-{_digits(rng, 4)}",
@@ -226,7 +232,9 @@ def _value(rng: random.Random, ftype: str, lang: str) -> str:
 
 def _near_miss(rng: random.Random, kind: str) -> str:
     if kind == "rrn_bad":
-        return _rrn(rng, valid=False) if rng.random() < 0.7 else f"{rng.randint(10, 99)}1345-{rng.randint(1, 4)}{_digits(rng, 6)}"
+        if rng.random() < 0.7:
+            return _rrn(rng, valid=False)
+        return f"{rng.randint(10, 99)}1345-{rng.randint(1, 4)}{_digits(rng, 6)}"  # month 13
     if kind == "mynum_bad":
         return _my_number(rng, valid=False)
     if kind == "ssn_bad":
@@ -259,14 +267,6 @@ def corpus(seed: int = 14, docs: int = 120) -> list[Sample]:
         sample = Sample("")
         parts: list[str] = []
         pos = 0
-
-        def add(piece: str, label: tuple[str, int, int] | None = None) -> None:
-            nonlocal pos
-            if label is not None:
-                sample.spans.append((label[0], pos + label[1], pos + label[2]))
-            parts.append(piece)
-            pos += len(piece) + 1
-
         for _ in range(rng.randint(4, 7)):
             roll = rng.random()
             if roll < 0.55:
@@ -274,12 +274,15 @@ def corpus(seed: int = 14, docs: int = 120) -> list[Sample]:
                 template = rng.choice(_TEMPLATES[(ftype, tlang)])
                 value = _value(rng, ftype, tlang)
                 head = template.index("{v}")
-                add(template.replace("{v}", value), (ftype, head, head + len(value)))
+                sample.spans.append((ftype, pos + head, pos + head + len(value)))
+                piece = template.replace("{v}", value)
             elif roll < 0.8:
-                nlang, template, kind = rng.choice(_NEAR_MISSES)
-                add(template.replace("{v}", _near_miss(rng, kind)))
+                _lang, template, kind = rng.choice(_NEAR_MISSES)
+                piece = template.replace("{v}", _near_miss(rng, kind))
             else:
-                add(rng.choice(_FILLER[lang]))
+                piece = rng.choice(_FILLER[lang])
+            parts.append(piece)
+            pos += len(piece) + 1
         sample.text = "\n".join(parts)
         out.append(sample)
     return out

@@ -3,8 +3,8 @@
 
 ``build_ingest`` wires the workflow store, the queue and the pipeline once and hands out the pieces that
 use them: ``uploads`` and ``documents`` (what the HTTP handlers depend on), ``reader`` (what chat reads),
-``masker`` (what chat masks personal data with) and ``runner()`` (the worker pool and sweeper). Nothing here starts anything: the caller owns the
-lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
+``masker`` (what chat masks personal data with) and ``runner()`` (the worker pool and sweeper). Nothing here
+starts anything: the caller owns the lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
 """
 
 from __future__ import annotations

@@ -62,15 +62,18 @@ _NA = r"(?![0-9A-Za-z])(?![.,/-][0-9])"
 
 _RRN = re.compile(_NB + r"(\d{6})\s?[-–]\s?([1-8]\d{6})" + _NA)
 _RRN_BARE = re.compile(_NB + r"(\d{6}[1-8]\d{6})" + _NA)
-_RRN_LABEL = re.compile(r"주민\s*등록\s*번호|주민\s*번호|외국인\s*등록\s*번호|등록\s*번호|resident\s+registration|\bRRN\b",
-                        re.I)
+_RRN_LABEL = re.compile(
+    r"주민\s*등록\s*번호|주민\s*번호|외국인\s*등록\s*번호|등록\s*번호|resident\s+registration|\bRRN\b", re.I)
 _MYNUM = re.compile(_NB + r"(?<![0-9][ -])(\d{4})([ -]?)(\d{4})\2(\d{4})" + r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
 _MYNUM_LABEL = re.compile(r"マイナンバー|個人番号|my\s*number", re.I)
 _SSN = re.compile(_NB + r"(\d{3})-(\d{2})-(\d{4})" + _NA)
 _SSN_LOOSE = re.compile(_NB + r"(\d{3})[ ]?(\d{2})[ ]?(\d{4})" + _NA)
 _SSN_LABEL = re.compile(r"\bSSN\b|social\s+security(?:\s+(?:no\.?|number))?|사회\s*보장\s*번호", re.I)
-_CARD = re.compile(_NB + r"(?<![0-9][ -])(\d{4}([ -])\d{4}\2\d{4}\2\d{4}(?:\2\d{3})?|\d{4}([ -])\d{6}\3\d{4,5}|\d{13,19})"
-                   + r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
+_CARD = re.compile(_NB + r"(?<![0-9][ -])("
+                   r"\d{4}([ -])\d{4}\2\d{4}\2\d{4}(?:\2\d{3})?"  # 4-4-4-4(-3)
+                   r"|\d{4}([ -])\d{6}\3\d{4,5}"  # Amex 4-6-5, Diners 4-6-4
+                   r"|\d{13,19})"
+                   r"(?![0-9A-Za-z])(?![ .,/-]?[0-9])")
 _IBAN = re.compile(r"(?<![0-9A-Za-z])([A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![0-9A-Za-z])")
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![A-Za-z0-9-])")
@@ -90,8 +93,8 @@ _ACCOUNT_LABEL = re.compile(
     r"계좌\s*번호|입금\s*계좌|계좌|口座\s*番号|口座|bank\s+account|account\s*(?:no\.?|number|#)|acct\.?\s*(?:no\.?|#)?|\ba/c(?:\s*no\.?)?",
     re.I)
 _ACCOUNT_VALUE = re.compile(r"(\d(?:[ -]?\d){5,19})" + _NA)
-_PASSPORT_LABEL = re.compile(r"passport(?:\s*(?:no\.?|number|#))?|여권\s*번호|여권|旅券\s*番号|パスポート\s*番号|旅券|护照号码|护照",
-                             re.I)
+_PASSPORT_LABEL = re.compile(
+    r"passport(?:\s*(?:no\.?|number|#))?|여권\s*번호|여권|旅券\s*番号|パスポート\s*番号|旅券|护照号码|护照", re.I)
 _PASSPORT_VALUE = re.compile(r"([A-Z]{1,2}\d{6,8}|[A-Z]\d{3}[A-Z]\d{4}|\d{9})(?![0-9A-Za-z])")
 _DOB_LABEL = re.compile(r"생년\s*월일|出生年月日|生年月日|date\s+of\s+birth|birth\s*date|\bd\.?o\.?b\b\.?", re.I)
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"

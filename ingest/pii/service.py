@@ -51,7 +51,7 @@ class DocumentMasker:
     def _numbering(self, user_id: str, document_id: str) -> tuple[str, Placeholders]:
         """The mode (read every time: switching a project to ``mask`` applies at once) and the numbering."""
         wf = self.store.document_workflow(user_id, document_id)  # NotFound unless the user's
-        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(wf.project_id))
+        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(wf.project_id or ""))
         now = time.monotonic()
         with self._lock:
             hit = self._cache.get(wf.workflow_id)

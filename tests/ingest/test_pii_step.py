@@ -58,7 +58,7 @@ def test_segment_findings_have_type_page_box_and_span() -> None:
 
 async def test_the_pii_step_stores_findings_per_segment_and_never_the_values(settings, store, blobs, queue, indexer,
                                                                            clock, items, tmp_path):
-    pid, c = _submit(store, blobs, queue, tmp_path)
+    _pid, c = _submit(store, blobs, queue, tmp_path)
     await _run(settings, store, blobs, queue, indexer, clock)
     step = store.get_workflow("alice", c.workflow_id)["steps"]["pii"]
     assert step["status"] == "completed" and step["reason"] == "1 EMAIL, 2 PHONE, 1 RRN"
@@ -97,7 +97,7 @@ async def test_a_project_with_pii_mode_off_skips_the_step_and_masks_nothing(sett
 async def test_the_deployment_default_off_is_overridden_by_a_project(settings, store, blobs, queue, indexer, clock,
                                                                     tmp_path):
     off = settings.with_overrides(pii_mode="off")
-    pid, c = _submit(store, blobs, queue, tmp_path, pii_mode="mask")
+    _pid, c = _submit(store, blobs, queue, tmp_path, pii_mode="mask")
     await _run(off, store, blobs, queue, indexer, clock)
     assert store.get_workflow("alice", c.workflow_id)["steps"]["pii"]["status"] == "completed"
     masker = DocumentMasker(off, store=store, blobs=blobs)
