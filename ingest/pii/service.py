@@ -10,18 +10,15 @@ Ownership is checked like every other read (another user's document is ``NotFoun
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from ingest.pii.masking import Placeholders, mask_all
-from ingest.pii.step import effective_mode
-from ingest.results import pii_key
+from ingest.pii.step import effective_mode, load_placeholders
 from store.blobs import BlobStore
 from store.config import Settings
-from store.errors import NotFound
 from store.workflows import WorkflowStore
 
 #: documents whose numbering is kept in memory, and for how long (a reprocess renumbers)
@@ -58,10 +55,7 @@ class DocumentMasker:
             if hit is not None and now - hit[0] < CACHE_SECONDS:
                 self._cache.move_to_end(wf.workflow_id)
                 return mode, hit[1]
-        try:
-            placeholders = Placeholders.from_json(json.loads(self.blobs.get(pii_key(wf.workflow_id))))
-        except NotFound:
-            placeholders = Placeholders()
+        placeholders = load_placeholders(self.blobs, wf.workflow_id)
         with self._lock:
             self._cache[wf.workflow_id] = (now, placeholders)
             while len(self._cache) > CACHE_DOCUMENTS:

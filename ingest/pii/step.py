@@ -101,5 +101,17 @@ def run_pii_step(store: WorkflowStore, blobs: BlobStore, claim: Claim, page_coun
     return placeholders.counts()
 
 
+def load_placeholders(blobs: BlobStore, workflow_id: str) -> Placeholders:
+    """The document's numbering as this step stored it (empty when it has none: processed with ``off``, or
+    before the step existed) — what a later step masks with before it calls a remote model, e.g.
+    ``mask(page_text, load_placeholders(blobs, wid))`` for segment analysis and summaries."""
+    from store.errors import NotFound
+
+    try:
+        return Placeholders.from_json(json.loads(blobs.get(pii_key(workflow_id))))
+    except NotFound:
+        return Placeholders()
+
+
 def _summary(per_type: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {t}" for t, n in sorted(per_type.items()))
