@@ -91,7 +91,8 @@ def run_pii_step(store: WorkflowStore, blobs: BlobStore, claim: Claim, page_coun
         findings = segment_findings(seg, placeholders)
         for f in findings:
             per_type[f["type"]] = per_type.get(f["type"], 0) + 1
-        store.set_segment_pii(claim.workflow_id, page, findings)
+        if findings:  # most pages have none: no extra write (the segments API reads a missing list as [])
+            store.set_segment_pii(claim.workflow_id, page, findings)
         progress(page, page_count)
     blobs.put(pii_key(claim.workflow_id), json.dumps(placeholders.to_json(), ensure_ascii=False).encode(),
               "application/json")

@@ -102,3 +102,29 @@ async def test_the_deployment_default_off_is_overridden_by_a_project(settings, s
     assert store.get_workflow("alice", c.workflow_id)["steps"]["pii"]["status"] == "completed"
     masker = DocumentMasker(off, store=store, blobs=blobs)
     assert await masker.mask_texts("alice", c.document_id, [EMAIL]) == ["[EMAIL_1]"]
+
+
+async def test_the_project_api_sets_and_clears_a_projects_pii_mode(settings, items, blobs, queue, indexer):
+    import httpx
+
+    from chat.app.factory import create_app
+    from chat.app.wiring import Services
+    from ingest.build import build_ingest
+
+    parts = build_ingest(settings, items=items, blobs=blobs, index=indexer, queue=queue)
+    app = create_app(settings, services=Services(settings, dependencies={"uploads": parts.uploads,
+                                                                         "documents": parts.documents}))
+    alice, bob = {"Authorization": "Bearer dev:alice"}, {"Authorization": "Bearer dev:bob"}
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://docchat") as c:
+        r = await c.post("/v1/projects", json={"name": "HR", "pii_mode": "off"}, headers=alice)
+        assert r.status_code == 201 and r.json()["pii_mode"] == "off"
+        pid = r.json()["project_id"]
+        r = await c.patch(f"/v1/projects/{pid}", json={"pii_mode": "mask"}, headers=alice)
+        assert r.status_code == 200 and r.json()["pii_mode"] == "mask"
+        assert (await c.get(f"/v1/projects/{pid}", headers=alice)).json()["pii_mode"] == "mask"
+        assert (await c.patch(f"/v1/projects/{pid}", json={"pii_mode": "loud"}, headers=alice)).status_code == 400
+        assert (await c.patch(f"/v1/projects/{pid}", json={"name": "x"}, headers=alice)).status_code == 400
+        assert (await c.patch(f"/v1/projects/{pid}", json={"pii_mode": "off"}, headers=bob)).status_code == 404
+        r = await c.patch(f"/v1/projects/{pid}", json={"pii_mode": None}, headers=alice)
+        assert r.status_code == 200 and r.json()["pii_mode"] is None
+    assert parts.masker is not None
