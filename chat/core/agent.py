@@ -17,7 +17,7 @@ import asyncio
 from typing import Any
 
 from chat.core import events
-from chat.core.agent_tools import ToolRunner, ToolScope, error_result, sources_from_history
+from chat.core.agent_tools import DetectorMasker, ToolRunner, ToolScope, error_result, sources_from_history
 from chat.core.citations import citations_for, cited_refs, max_ref_number
 from chat.core.context import fit_context
 from chat.core.generations import Generation
@@ -58,6 +58,8 @@ class Agent:
         self.sessions = sessions
         self.settings = settings
         # a remote model sees documents' personal data masked; the embedded reader reads the original
+        if is_remote_model(settings) and masker is None and settings.ingest.pii_mode == "mask":
+            masker = DetectorMasker()
         self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k,
                                 masker=masker if is_remote_model(settings) else None)
         self.writer = TurnWriter(sessions, model.model_id)

@@ -22,6 +22,7 @@ from chat.core.generations import Generation
 from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker
 from chat.core.tools import validate_tool_input
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
+from ingest.pii.masking import mask_all
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
@@ -217,6 +218,14 @@ class ToolRunner:
             for i, text in zip(idx, texts[1:], strict=True):
                 out[i] = dataclasses.replace(hits[i], text=text, file_name=texts[0])
         return out
+
+
+class DetectorMasker:
+    """The fallback ``PiiMasker`` when chat is built without ingest's (tests, tools): the detectors alone,
+    one numbering per call — so a remote model is never sent an unmasked value by omission."""
+
+    async def mask_texts(self, user_id: str, document_id: str, texts: Sequence[str]) -> list[str]:
+        return mask_all(texts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,3 +111,12 @@ async def test_a_project_with_pii_mode_off_sends_the_original_to_a_remote_model(
     h, model = _harness(tmp_path, "bedrock", modes={"p1": "off"})
     await _ask(h)
     assert EMAIL in _sent(model.requests[2]) and RRN in _sent(model.requests[2])
+
+
+async def test_chat_built_without_a_masker_still_masks_for_a_remote_model(tmp_path: Path) -> None:
+    h, model = _harness(tmp_path, "bedrock")
+    h.chat = ChatService(settings=h.settings, sessions=h.sessions, model=model, retriever=h.retriever,
+                         ingest=h.ingest)  # no masker: the detectors alone
+    await _ask(h)
+    sent = _sent(model.requests[2])
+    assert not [v for v in VALUES if v in sent] and "[PHONE_1]" in sent
