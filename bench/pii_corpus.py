@@ -219,7 +219,19 @@ class Sample:
     spans: list[tuple[str, int, int]] = field(default_factory=list)
 
 
+def _wide(s: str) -> str:
+    """Full-width digits, letters and punctuation, as Japanese documents often write them."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else ("\u3000" if c == " " else c) for c in s)
+
+
 def _value(rng: random.Random, ftype: str, lang: str) -> str:
+    value = _value_ascii(rng, ftype, lang)
+    if lang == "ja" and ftype in ("PHONE", "MY_NUMBER", "DOB", "EMAIL") and rng.random() < 0.25:
+        return _wide(value)
+    return value
+
+
+def _value_ascii(rng: random.Random, ftype: str, lang: str) -> str:
     makers = {
         "RRN": lambda: _rrn(rng, foreign=rng.random() < 0.3),
         "MY_NUMBER": lambda: _my_number(rng), "SSN": lambda: _ssn(rng), "CARD": lambda: _card(rng),

@@ -115,8 +115,20 @@ _LABEL_WINDOW = 30
 _ACCOUNT_GAP = re.compile(_GAP.pattern + r"(?:[^\d\s:：]{1,12}[\s:：]+)?")
 
 
+#: full-width ASCII (０-９, Ａ-Ｚ, ＠, －…) and dash-like characters → ASCII, one character for one, so offsets
+#: in the folded text are offsets in the original (Japanese documents write "０３－１２３４－５６７８")
+_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
+_FOLD.update({0x3000: 0x20, 0x2010: 0x2D, 0x2011: 0x2D, 0x2012: 0x2D, 0x2013: 0x2D, 0x2014: 0x2D, 0x2212: 0x2D})
+
+
+def fold(text: str) -> str:
+    """``text`` with full-width forms and dashes as ASCII (same length)."""
+    return text.translate(_FOLD)
+
+
 def detect(text: str) -> list[Finding]:
-    """Every piece of personal data in ``text``, by start offset; overlaps resolved by type priority."""
+    """Every personal-data value in ``text``, ordered by start offset; overlaps go to the higher-priority type."""
+    text = fold(text)
     found: list[Finding] = []
     for fn in (_emails, _ibans, _cards, _rrns, _my_numbers, _ssns, _passports, _dobs, _accounts, _phones, _ips):
         found.extend(fn(text))
@@ -129,6 +141,7 @@ def detect(text: str) -> list[Finding]:
 
 def finding_key(ftype: str, value: str) -> str:
     """The value's normal form — equal values (``010-1234-5678`` / ``010 1234 5678``) share one key."""
+    value = fold(value)
     if ftype == "EMAIL":
         return value.strip().lower()
     if ftype == "IP":

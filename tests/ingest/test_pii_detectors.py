@@ -46,6 +46,8 @@ def test_check_digits() -> None:
         ("電話 03-1234-5678 / 090-1234-5678", [("PHONE", "03-1234-5678"), ("PHONE", "090-1234-5678")]),
         ("call (415) 555-2671 or +44 20 7946 0958", [("PHONE", "(415) 555-2671"), ("PHONE", "+44 20 7946 0958")]),
         ("mail john.doe+x@example.co.kr.", [("EMAIL", "john.doe+x@example.co.kr")]),
+        ("連絡先：０３－１２３４－５６７８、個人番号　１２３４　５６７８　９０１８",
+         [("PHONE", "０３－１２３４－５６７８"), ("MY_NUMBER", "１２３４　５６７８　９０１８")]),  # full-width forms
         ("from 192.168.10.4 and 2001:db8::7:1", [("IP", "192.168.10.4"), ("IP", "2001:db8::7:1")]),
         ("여권번호 M123A4567, Passport No. 123456789", [("PASSPORT", "M123A4567"), ("PASSPORT", "123456789")]),
         ("생년월일 1990년 1월 2일; 生年月日：1985年4月12日; Date of birth: March 5, 1990",
@@ -96,6 +98,7 @@ def test_placeholders_are_typed_and_stable_for_the_same_value_in_any_format() ->
     b = mask("전화 010 1234 5678, 또는 010-9999-8888; KIM@example.com", ph)
     assert a == "call [PHONE_1] or mail [EMAIL_1]"
     assert b == "전화 [PHONE_1], 또는 [PHONE_2]; [EMAIL_1]"
+    assert mask("電話 ０１０－１２３４－５６７８", ph) == "電話 [PHONE_1]"  # full width: the same value
     restored = Placeholders.from_json(ph.to_json())
     assert mask("again 010-9999-8888", restored) == "again [PHONE_2]"
     assert mask("new 010-2222-3333", restored) == "new [PHONE_3]"
