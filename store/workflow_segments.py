@@ -9,6 +9,9 @@ from typing import Any
 from store.items import Item, ItemTable, KeyRange, Page
 from store.workflow_types import Claim
 
+#: findings kept on one ``SEG#`` item (~100 bytes each; ``pii_count`` is always the full count)
+MAX_PII_FINDINGS = 1000
+
 
 class SegmentsMixin:
     items: ItemTable
@@ -25,7 +28,9 @@ class SegmentsMixin:
         item = self.items.get(pk, sk)
         if item is None:
             return
-        data = {**dict(item.get("data") or {}), "pii": [dict(f) for f in findings], "pii_count": len(findings)}
+        kept = [dict(f) for f in findings[:MAX_PII_FINDINGS]]  # a page that is a contact list stays < 400 KB
+        data = {**dict(item.get("data") or {}), "pii": kept, "pii_count": len(findings),
+                "pii_truncated": len(findings) > len(kept)}
         self.items.put({**item, "data": data})
 
     def list_segments(self, workflow_id: str, *, limit: int = 20, cursor: str | None = None) -> Page:

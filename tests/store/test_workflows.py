@@ -277,3 +277,8 @@ def test_project_pii_mode_override_and_segment_findings(store, items):
     assert seg["pii"] == [finding] and seg["pii_count"] == 1 and seg["s3_key"] == "k" and seg["chars"] == 10
     store.set_segment_pii(c.workflow_id, 9, [finding])  # no such segment: nothing is created
     assert store.get_segment(c.workflow_id, 9) is None
+    from store.workflow_segments import MAX_PII_FINDINGS
+
+    store.set_segment_pii(c.workflow_id, 1, [finding] * (MAX_PII_FINDINGS + 5))  # a contact list: item stays small
+    seg = store.get_segment(c.workflow_id, 1)
+    assert len(seg["pii"]) == MAX_PII_FINDINGS and seg["pii_count"] == MAX_PII_FINDINGS + 5 and seg["pii_truncated"]
