@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
@@ -43,7 +43,18 @@ class IngestController(Controller):
         language = data.get("language") or "en"
         if not isinstance(name, str) or not isinstance(language, str):
             raise InvalidInput("body must be {\"name\": str, \"language\"?: str}")
-        return await uploads.create_project(_user(request), name, language)
+        project = await uploads.create_project(_user(request), name, language)
+        if data.get("pii_mode") is not None:
+            project = await uploads.set_pii_mode(_user(request), project["project_id"], data.get("pii_mode"))
+        return project
+
+    @patch("/projects/{project_id:str}")
+    async def update_project(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
+                             project_id: FromPath[str], data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+        """``{"pii_mode": "mask" | "off" | null}`` — the project's own personal-data mode (null: the default)."""
+        if set(data) - {"pii_mode"} or "pii_mode" not in data:
+            raise InvalidInput('body must be {"pii_mode": "mask" | "off" | null}')
+        return await uploads.set_pii_mode(_user(request), project_id, data["pii_mode"])
 
     @get("/projects")
     async def list_projects(self, request: Request[Any, Any, Any],

@@ -60,6 +60,12 @@ class Uploads:
         if self.limits is not None:
             await self.limits.project_deleted(user_id)
 
+    async def set_pii_mode(self, user_id: str, project_id: str, mode: str | None) -> dict[str, Any]:
+        """The project's own personal-data mode (``mask``/``off``; None: ``DOCCHAT_PII_MODE``)."""
+        project = await asyncio.to_thread(self.store.set_project_pii_mode, user_id, project_id, mode)
+        log.info("project_pii_mode", project_id=project_id, pii_mode=mode or "default")
+        return project
+
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         return await asyncio.to_thread(self.store.get_project, user_id, project_id)
 

@@ -153,6 +153,9 @@ class IngestSettings:
     tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
     chunk_tokens: int = _num(256, ge=16, le=8192)
     chunk_overlap_tokens: int = _num(48, ge=0)
+    #: personal data (ingest/pii): mask = a typed placeholder ([PHONE_1]) in every text sent to a remote model
+    #: (Bedrock); off = sent as is. A project's own ``pii_mode`` (project API) overrides it.
+    pii_mode: Literal["mask", "off"] = "mask"
 
 
 @dataclass(frozen=True, slots=True)

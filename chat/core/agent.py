@@ -20,13 +20,13 @@ import asyncio
 from typing import Any
 
 from chat.core import events
-from chat.core.agent_tools import ToolRunner, ToolScope, error_result, sources_from_history
+from chat.core.agent_tools import DetectorMasker, ToolRunner, ToolScope, error_result, sources_from_history
 from chat.core.citations import citations_for, cited_refs, max_ref_number
 from chat.core.context import fit_context
 from chat.core.generations import Generation
 from chat.core.history import load_history, repaired, save_summary
 from chat.core.partial import interrupted_blocks
-from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker, SessionStorePort
 from chat.core.prompt import SYSTEM_PROMPT, build_request
 from chat.core.replay import replay_stored_answer
 from chat.core.titles import set_title
@@ -34,6 +34,7 @@ from chat.core.tools import TOOLS
 from chat.core.turn import AskContext, TurnState
 from chat.core.turn_writer import TurnWriter, run_to_end
 from chat.models.accumulator import MessageAccumulator
+from chat.models.factory import is_remote_model
 from chat.models.port import PURPOSE_ANSWER, ChatModel, ModelRequest
 from store.blocks import assert_pairs_ok, message_usage
 from store.config import Settings
@@ -55,11 +56,16 @@ class Agent:
         retriever: DocumentSearch | None = None,
         ingest: DocumentReader | None = None,
         search_k: int = 8,
+        masker: PiiMasker | None = None,
     ) -> None:
         self.model = model
         self.sessions = sessions
         self.settings = settings
-        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k)
+        # a remote model sees documents' personal data masked; the embedded reader reads the original
+        if is_remote_model(settings) and masker is None and settings.ingest.pii_mode == "mask":
+            masker = DetectorMasker()
+        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k,
+                                masker=masker if is_remote_model(settings) else None)
         self.writer = TurnWriter(sessions, model.model_id)
 
     # --- the loop ------------------------------------------------------------------

@@ -8,6 +8,8 @@ that and nothing else. The model port is ``chat.models.port.ChatModel``.
 * ``DocumentReader`` — what chat needs from ingest (projects and pages), async; a document or
   project that is not the user's raises ``store.errors.NotFound``.
 * ``DocumentSearch`` — ``retrieval.search.Retriever.search``, async.
+* ``PiiMasker`` — ``ingest.pii.service.DocumentMasker``: a document's texts with personal data replaced by
+  placeholders, for what goes to a remote model (async).
 """
 
 from __future__ import annotations
@@ -86,3 +88,11 @@ class ChatLimits(Protocol):
     async def admit_question(self, user_id: str) -> AnswerLeasePort: ...
 
     async def admit_session(self, user_id: str) -> None: ...
+
+
+class PiiMasker(Protocol):
+    """A document's texts as a remote model may see them: personal data replaced by typed placeholders
+    (``[PHONE_1]``, the same for the same value in the whole document); unchanged where the document's
+    project has ``pii_mode=off``. Another user's document raises ``NotFound``."""
+
+    async def mask_texts(self, user_id: str, document_id: str, texts: Sequence[str]) -> list[str]: ...

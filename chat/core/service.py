@@ -18,7 +18,7 @@ from chat.core.agent import Agent
 from chat.core.answer_guard import run_bounded
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
-from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, PiiMasker, SessionStorePort
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
@@ -45,6 +45,7 @@ class ChatService:
         ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
         limits: ChatLimits | None = None,
+        masker: PiiMasker | None = None,
     ) -> None:
         self.settings = settings
         self.limits = limits  # per-user limits (store/usage_limits.py); None = unlimited
@@ -63,6 +64,7 @@ class ChatService:
             settings=settings,
             retriever=retriever,
             ingest=ingest,
+            masker=masker,
         )
 
     # --- lifecycle -------------------------------------------------------------------
