@@ -4,12 +4,14 @@ create its workflow (one transaction) and enqueue it. Handlers and chat receive 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ingest.filetypes import EXTENSION, MIME, describe_unknown, sniff
 from ingest.jobs import enqueue, lane_for
+from ingest.parse_pool import ParsePool, upload_limits
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
@@ -31,12 +33,23 @@ class UploadResult:
     page_count: int | None = None
 
 
+def _inspect(path: Path, kind: str, settings: Settings) -> Any:
+    from ingest.inspect import inspect_document
+
+    return inspect_document(path, kind, settings, limits=upload_limits(settings))  # type: ignore[arg-type]
+
+
 class Uploads:
-    def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue) -> None:
+    def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue,
+                 inspector: Callable[[Path, str, Settings], Any] | None = None) -> None:
         self.settings = settings
         self.store = store
         self.blobs = blobs
         self.queue = queue
+        #: opens an uploaded file (``inspect_document`` at upload limits); runs on ``parse_pool``, never on
+        #: the request pool (see ``ingest.parse_pool``)
+        self.inspector = inspector or _inspect
+        self.parse_pool = ParsePool.from_settings(settings)
 
     # --- projects -----------------------------------------------------------------------------------
 
@@ -53,8 +66,6 @@ class Uploads:
 
     async def accept_upload(self, user_id: str, project_id: str, received: ReceivedFile) -> UploadResult:
         """Validate the received file, store it, create its workflow (one transaction) and enqueue it."""
-        from ingest.inspect import inspect_document
-
         try:
             project = await self.get_project(user_id, project_id)
             kind = sniff(received.head)
@@ -63,7 +74,7 @@ class Uploads:
             existing = await asyncio.to_thread(self.store.find_by_hash, project_id, received.sha256)
             if existing is not None:
                 return UploadResult(existing.document_id, existing.workflow_id, existing.status, created=False)
-            info = await asyncio.to_thread(inspect_document, received.path, kind, self.settings)
+            info = await self.parse_pool.run(self.inspector, received.path, kind, self.settings)
             did, wid = new_id(), new_id()
             key = original_key(project_id, did, EXTENSION[kind])
             await asyncio.to_thread(self._put_file, key, received.path, MIME[kind])

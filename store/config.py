@@ -57,6 +57,18 @@ class ServerSettings:
     malloc_arena_max: int = _num(2, ge=0)
     #: chat/app/server.py tune_gc: young-generation size for the server; 0 = Python's default
     gc_gen0_threshold: int = _num(50_000, ge=0)
+    #: the largest request body outside an upload (JSON bodies); larger → 413 (uploads: DOCCHAT_MAX_UPLOAD_BYTES)
+    max_json_body_bytes: int = _num(1024 * 1024, ge=1024, le=64 * 1024 * 1024)
+    #: the deepest nesting of arrays/objects a JSON body may have; deeper → 400
+    max_json_depth: int = _num(64, ge=1, le=500)
+    #: a client must finish a request's headers this long after it starts (slowloris); then 408 and closed
+    header_timeout_seconds: float = _num(10.0, gt=0.0, le=600.0)
+    #: a JSON body must arrive whole within this; an upload may go this long without a byte; then 408
+    body_timeout_seconds: float = _num(30.0, gt=0.0, le=3600.0)
+    #: idle keep-alive connections are closed after this (uvicorn); behind an ALB make it longer than its idle timeout
+    keep_alive_timeout_seconds: int = _num(5, ge=1, le=3600)
+    #: /healthz answers 503 when the event loop or the request thread pool lags more than this; 0 = never
+    health_max_lag_seconds: float = _num(2.0, ge=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +126,12 @@ class IngestSettings:
     tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
     chunk_tokens: int = _num(256, ge=16, le=8192)
     chunk_overlap_tokens: int = _num(48, ge=0)
+    #: uploads whose files are opened at once (own threads + niced sandbox children, not the request pool)
+    upload_parse_concurrency: int = _num(2, ge=1, le=64)
+    #: uploads that may wait for a parse slot; one more → 503 (server busy)
+    upload_parse_queue: int = _num(16, ge=0, le=10_000)
+    #: upload-time opening of a file is stopped after this (the worker's own parse keeps DOCCHAT_PARSE_TIMEOUT_SECONDS)
+    upload_parse_timeout_seconds: float = _num(30.0, gt=0.0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js"
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
-    return TestClient(app=create_app(settings, services=Services(settings=settings, web_ui=True)))
+    return TestClient(app=create_app(settings, services=Services(settings=settings, web_ui=True)),
+                      base_url="http://localhost")
 
 
 @pytest.fixture
@@ -117,7 +118,7 @@ def test_api_routes_still_need_a_token(local: Settings) -> None:
     """Making the UI public must not open anything else: the API next to it still wants a token."""
     # the auth middleware answers before any handler runs, so the services behind the routes are never called
     services = Services(settings=local, dependencies={"uploads": object(), "documents": object()}, web_ui=True)
-    with TestClient(app=create_app(local, services=services)) as client:
+    with TestClient(app=create_app(local, services=services), base_url="http://localhost") as client:
         assert client.get("/").status_code == 200
         for path in ("/v1/projects", "/v1/projects/p1/documents", "/v1/workflows/w1"):
             assert client.get(path).status_code == 401, path
