@@ -50,6 +50,9 @@ ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
 )
 
 
+_CLOSE_AFTER = frozenset({408, 413, 415, 421})
+
+
 def status_for(exc: errors.DocchatError) -> int:
     for cls, status in ERROR_STATUS:
         if isinstance(exc, cls):
@@ -61,7 +64,9 @@ def _docchat_error_handler(request: Request[Any, Any, Any], exc: errors.DocchatE
     status = status_for(exc)
     if status >= 500:
         log.error("request_failed", path=request.url.path, code=exc.code, status=status, exc_info=exc)
-    return Response({"error": {"code": exc.code, "message": exc.message}}, status_code=status)
+    # refused before the body was read (or while it stalls): close, so unread bytes never parse as a request
+    headers = {"Connection": "close"} if status in _CLOSE_AFTER else None
+    return Response({"error": {"code": exc.code, "message": exc.message}}, status_code=status, headers=headers)
 
 
 def _http_error_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
