@@ -24,7 +24,9 @@ import asyncio
 import ipaddress
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
+from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from ingest.sizes import limit_text
@@ -110,7 +112,7 @@ class RequestGuard:
         self.body_timeout = srv.body_timeout_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != ScopeType.HTTP:
             await self.app(scope, receive, send)
             return
         if self.local:
@@ -151,10 +153,10 @@ class RequestGuard:
         chunks: list[bytes] = []
         size = 0
         while True:
-            message = await _receive_by(receive, deadline - loop.time(), self.body_timeout)
+            message = await _receive_by(receive, deadline - loop.time(), limit_s=self.body_timeout)
             if message["type"] == "http.disconnect":
                 raise InvalidInput("the client disconnected before sending the whole request body")
-            chunk = message.get("body", b"")
+            chunk: bytes = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
                 raise too_large
@@ -163,34 +165,35 @@ class RequestGuard:
                 return b"".join(chunks)
 
 
-async def _receive_by(receive: Receive, remaining: float, timeout: float) -> Message:
+async def _receive_by(receive: Receive, remaining: float, *, limit_s: float) -> Any:
+    """The next body message, or 408 when ``remaining`` (of the ``limit_s`` the whole body gets) runs out."""
     if remaining <= 0:
-        raise RequestTimeout(f"the request body did not arrive within {timeout:g} s")
+        raise RequestTimeout(f"the request body did not arrive within {limit_s:g} s")
     try:
         return await asyncio.wait_for(receive(), remaining)
     except TimeoutError:
-        raise RequestTimeout(f"the request body did not arrive within {timeout:g} s") from None
+        raise RequestTimeout(f"the request body did not arrive within {limit_s:g} s") from None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
     """The body once (as one message), then the real channel (disconnects of a streaming response)."""
     sent = False
 
-    async def replay() -> Message:
+    async def replay() -> Any:
         nonlocal sent
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
 
-    return replay  # type: ignore[return-value]
+    return replay
 
 
 def _paced(receive: Receive, gap: float) -> Receive:
     """``receive`` that fails with 408 when the body stalls for ``gap`` seconds (until it is complete)."""
     done = False
 
-    async def paced() -> Message:
+    async def paced() -> Any:
         nonlocal done
         if done:
             return await receive()
@@ -202,7 +205,7 @@ def _paced(receive: Receive, gap: float) -> Receive:
             done = True
         return message
 
-    return paced  # type: ignore[return-value]
+    return paced
 
 
 # --- response headers --------------------------------------------------------------------------------
@@ -232,6 +235,6 @@ def security_headers(settings: Settings) -> Callable[[Message, Scope], Awaitable
         path = scope.get("path", "")
         if (path == "/schema" or path.startswith("/schema/")) and b"content-security-policy" not in names:
             headers.append((b"content-security-policy", schema_csp))
-        message["headers"] = headers  # type: ignore[typeddict-unknown-key]
+        message["headers"] = headers
 
     return hook

@@ -97,7 +97,7 @@ class _HeaderDeadline:
 
 
 def _httptools_protocol(base: type[Any], header_timeout: float) -> type[asyncio.Protocol]:
-    class Protocol(_HeaderDeadline, base):  # type: ignore[misc,valid-type]
+    class Protocol(_HeaderDeadline, base):  # type: ignore[misc]
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self.header_timeout = header_timeout

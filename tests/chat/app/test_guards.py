@@ -23,6 +23,7 @@ from chat.models.scripted import ScriptedModel
 from tests.chat.chat_harness import ALICE, free_port, make_harness
 
 JSON = {"content-type": "application/json"}
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 @asynccontextmanager
@@ -220,7 +221,8 @@ async def test_stalled_headers_and_bodies_are_timed_out(harness: Any) -> None:
         assert reply.startswith(b"HTTP/1.1 408"), reply
         assert b"request_timeout" in reply and took < 3.0
         # a prompt client is unaffected
-        reply, _ = await asyncio.to_thread(stall, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        prompt = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        reply, _ = await asyncio.to_thread(stall, prompt)
         assert reply.startswith(b"HTTP/1.1 200")
 
 
@@ -248,3 +250,30 @@ async def test_oversized_headers_are_refused(tmp_path: Path) -> None:
 
         reply = await asyncio.to_thread(send)
         assert reply.startswith(b"HTTP/1.1 431"), reply[:200]
+
+
+# --- item 13: the README and the 413 messages agree -------------------------------------------------------
+
+
+async def test_readme_and_413_messages_name_the_same_limits() -> None:
+    from ingest.sizes import limit_text
+    from ingest.upload import receive_upload
+    from store.config import Settings
+    from store.errors import PayloadTooLarge
+
+    readme = README.read_text(encoding="utf-8")
+    defaults = Settings()
+    upload_limit = limit_text(defaults.ingest.max_upload_bytes)
+    json_limit = limit_text(defaults.server.max_json_body_bytes)
+    assert (upload_limit, json_limit) == ("200 MiB", "1 MiB")
+    upload_row = next(line for line in readme.splitlines() if line.startswith("| `DOCCHAT_MAX_UPLOAD_BYTES`"))
+    json_row = next(line for line in readme.splitlines() if line.startswith("| `DOCCHAT_MAX_JSON_BODY_BYTES`"))
+    assert upload_limit in upload_row and json_limit in json_row
+
+    async def empty() -> AsyncIterator[bytes]:
+        yield b""
+
+    with pytest.raises(PayloadTooLarge) as info:
+        await receive_upload(empty(), "multipart/form-data; boundary=x", max_bytes=defaults.ingest.max_upload_bytes,
+                             content_length=defaults.ingest.max_upload_bytes * 2)
+    assert f"the limit is {upload_limit}" in info.value.message
