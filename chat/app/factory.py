@@ -19,6 +19,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from chat.app import chat_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
+from chat.app.docs_ui import LocalSwaggerPlugin, docs_asset_handlers, swagger_dir
 from chat.app.guards import RequestGuard, security_headers
 from chat.app.health import StarvationProbe
 from chat.app.web_routes import web_route_handlers
@@ -125,7 +126,7 @@ ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
 def route_handlers(svc: Services) -> list[Any]:
     """Every handler of the app: health, the chat API, the ingest API and (when enabled) the web UI.
     OpenAPI docs are served at ``/schema`` by Litestar itself."""
-    handlers: list[Any] = [healthz]
+    handlers: list[Any] = [healthz, *docs_asset_handlers()]
     for needs, group in ROUTES:
         if needs <= svc.dependencies.keys():
             handlers += group
@@ -159,7 +160,7 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
             DefineMiddleware(RequestGuard, settings=settings),  # Host, body type/size/depth/pace: before auth
             DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local),
         ],
-        before_send=[security_headers(settings)],
+        before_send=[security_headers()],
         exception_handlers={
             errors.DocchatError: _docchat_error_handler,
             HTTPException: _http_error_handler,
@@ -167,16 +168,17 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
         },
         on_startup=[svc.start, probe.start],
         on_shutdown=[probe.stop, svc.stop],
-        openapi_config=_openapi_config(local),
+        openapi_config=_openapi_config(),
         cors_config=CORSConfig(allow_origins=[]) if not local else None,
         request_max_body_size=settings.server.max_json_body_bytes,  # the upload route sets its own (none)
         state={"services": svc, "health": probe},  # type: ignore[arg-type]
     )
 
 
-def _openapi_config(local: bool) -> OpenAPIConfig:
-    """``/schema/openapi.json`` always. The HTML docs UIs load their scripts from public CDNs, so they are
-    served in local mode only; on the app's origin in aws mode no third-party script is ever served."""
-    if local:
-        return OpenAPIConfig(title="docchat", version="0.1.0", path="/schema")
-    return OpenAPIConfig(title="docchat", version="0.1.0", path="/schema", render_plugins=[JsonRenderPlugin()])
+def _openapi_config() -> OpenAPIConfig:
+    """``/schema/openapi.json``, and Swagger UI at ``/schema`` served from our origin (``chat/app/docs_ui.py``).
+    Litestar's stock docs pages (scripts from public CDNs) are never served."""
+    plugins: list[Any] = [JsonRenderPlugin()]
+    if swagger_dir() is not None:
+        plugins.insert(0, LocalSwaggerPlugin())
+    return OpenAPIConfig(title="docchat", version="0.1.0", path="/schema", render_plugins=plugins)

@@ -210,20 +210,17 @@ def _paced(receive: Receive, gap: float) -> Receive:
 
 # --- response headers --------------------------------------------------------------------------------
 
-#: the OpenAPI pages: JSON only in aws mode; local mode's HTML docs load their scripts from public CDNs
-SCHEMA_CSP_AWS = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-SCHEMA_CSP_LOCAL = (
-    "default-src 'self'; "
-    "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://cdn.redoc.ly https://unpkg.com; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://unpkg.com https://fonts.googleapis.com; "
-    "font-src 'self' data: https://fonts.gstatic.com; img-src 'self' data: https:; connect-src 'self'; "
-    "worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+#: the OpenAPI pages (``chat/app/docs_ui.py``): our own scripts only; Swagger UI styles elements inline
+SCHEMA_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
+    "form-action 'none'"
 )
 
 
-def security_headers(settings: Settings) -> Callable[[Message, Scope], Awaitable[None]]:
+def security_headers() -> Callable[[Message, Scope], Awaitable[None]]:
     """A before-send hook: ``nosniff`` on every response, a CSP on ``/schema…`` (unless the handler set one)."""
-    schema_csp = (SCHEMA_CSP_LOCAL if settings.server.backend == "local" else SCHEMA_CSP_AWS).encode()
+    schema_csp = SCHEMA_CSP.encode()
 
     async def hook(message: Message, scope: Scope) -> None:
         if message["type"] != "http.response.start":

@@ -153,16 +153,32 @@ def test_nosniff_everywhere_and_a_csp_on_the_schema(local: Settings) -> None:
             assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp, path
 
 
-def test_aws_mode_serves_no_third_party_scripts(tmp_path: Path) -> None:
+def test_the_docs_ui_serves_no_third_party_scripts(tmp_path: Path) -> None:
+    """``/schema`` is Swagger UI from our origin (swagger-ui-py's files), in aws mode too; the stock CDN pages
+    (ReDoc, Elements, RapiDoc) are gone."""
+    import re
+
     aws = Settings.from_env({}, backend="aws", data_dir=tmp_path, cognito_user_pool_id="us-east-1_X",
                             cognito_client_id="c")
     services = Services(settings=aws, web_ui=True, verifier=lambda token: "u")
     with TestClient(app=create_app(aws, services=services), base_url="http://docchat.example.com") as client:
         spec = client.get("/schema/openapi.json")
         assert spec.status_code == 200 and spec.json()["info"]["title"] == "docchat"
-        assert spec.headers["content-security-policy"].startswith("default-src 'none'")
-        for path in ("/schema", "/schema/swagger", "/schema/redoc", "/schema/elements", "/schema/rapidoc"):
+        for path in ("/schema", "/schema/swagger"):
             r = client.get(path)
-            assert "<script" not in r.text and "cdn." not in r.text and "unpkg" not in r.text, path
+            assert r.status_code == 200
+            sources = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+            assert sources and all(src.startswith("/schema/assets/") for src in sources), sources
+            assert "<script>" not in r.text  # no inline script: the CSP allows none
+            assert r.headers["content-security-policy"].startswith("default-src 'self'; script-src 'self';")
+            for src in sources:
+                asset = client.get(src)
+                assert asset.status_code == 200 and asset.content, src
+        assert client.get("/schema/assets/swagger-ui-bundle.js").headers["content-type"].startswith("text/javascript")
+        for path in ("/schema/assets/index.html", "/schema/assets/%00", "/schema/assets/" + "a" * 300):
+            assert client.get(path).status_code == 404, path
+        for path in ("/schema/redoc", "/schema/elements", "/schema/rapidoc"):
+            r = client.get(path)
+            assert "cdn." not in r.text and "unpkg" not in r.text, path
         page = client.get("/")
         assert page.status_code == 200 and "https://" not in page.text  # the app page: own scripts only
