@@ -136,3 +136,44 @@ def test_sandbox_child_runs_niced() -> None:
     base = os.nice(0)
     assert run_sandboxed(os.nice, 0, limits=Limits(timeout_s=20.0, memory_mb=1024, nice=7)) == min(base + 7, 19)
     assert run_sandboxed(os.nice, 0, limits=Limits(timeout_s=20.0, memory_mb=1024)) == base
+
+
+# --- the upload route keeps its own body limit, and its own pace check ------------------------------------
+
+
+async def test_uploads_are_not_held_to_the_json_limit(settings: Settings, tmp_path: Path) -> None:
+    big = write_text_pdf(tmp_path / "big.pdf", 1, lines=5).read_bytes() + b"%" + b"x" * 1_200_000  # > 1 MiB
+    async with _serve(settings.with_overrides(max_json_body_bytes=1024 * 1024)) as client:
+        pid = (await client.post("/v1/projects", json={"name": "P"}, headers=ALICE)).json()["project_id"]
+        r = await _upload(client, pid, big)
+        assert r.status_code == 202, r.text
+        r = await _upload(client, pid, big + b"y" * 1_000_000)  # over DOCCHAT_MAX_UPLOAD_BYTES (2 MB here)
+        assert r.status_code == 413 and "MiB" in r.json()["error"]["message"]
+
+
+async def test_an_upload_that_stalls_is_stopped(settings: Settings) -> None:
+    async with _serve(settings.with_overrides(body_timeout_seconds=0.5)) as client:
+        pid = (await client.post("/v1/projects", json={"name": "P"}, headers=ALICE)).json()["project_id"]
+        port = client.base_url.port
+
+        def stall() -> tuple[bytes, float]:
+            head = (f"POST /v1/projects/{pid}/documents HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Authorization: Bearer dev:alice\r\nContent-Type: multipart/form-data; boundary=B\r\n"
+                    "Content-Length: 100000\r\n\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; "
+                    "filename=\"a.pdf\"\r\n\r\n%PDF-1.4\n").encode()
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                start = time.monotonic()
+                s.sendall(head)
+                s.settimeout(5.0)
+                reply = b""
+                try:
+                    while chunk := s.recv(4096):
+                        reply += chunk
+                except TimeoutError:
+                    reply += b"<still open>"
+                return reply, time.monotonic() - start
+
+        reply, took = await asyncio.to_thread(stall)
+        assert reply.startswith(b"HTTP/1.1 408") and b"request_timeout" in reply, reply[:300]
+        assert not reply.endswith(b"<still open>") and took < 3.0
+        assert (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"] == []
