@@ -201,7 +201,13 @@ def _recv_all(sock: socket.socket, timeout: float) -> bytes:
     return data
 
 
-async def test_stalled_headers_and_bodies_are_timed_out(harness: Any) -> None:
+@pytest.mark.parametrize("protocol", ["httptools", "h11"])
+async def test_stalled_headers_and_bodies_are_timed_out(harness: Any, protocol: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import chat.app.server as server
+
+    if protocol == "h11":  # uvicorn's fallback when httptools is missing gets the same deadline
+        monkeypatch.setattr(server, "HttpToolsProtocol", None)
     async with serve_like_up(harness.app(), harness.settings) as (_, port):
         def stall(payload: bytes) -> tuple[bytes, float]:
             with socket.create_connection(("127.0.0.1", port)) as s:
