@@ -3,13 +3,15 @@
 Each handler depends on the one piece it uses (``chat/app/factory.py`` registers the controller and provides
 the dependencies by name): ``uploads`` — projects and uploads; ``documents`` — documents, workflows,
 segments, pages, reprocess and deletes. (One controller: routes of both share paths, and Litestar gives
-each controller its own OPTIONS handler per path.)
+each controller its own OPTIONS handler per path.) ``OpsController`` — the operators' dead-letter queues
+(``dead_letters``), admins only.
 
 Every handler reads the caller from ``request.user``; another user's project, document or workflow is 404.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,6 +21,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
+from ingest.dlq import DeadLetters
 from ingest.documents import Documents
 from ingest.upload import receive_upload
 from ingest.uploads import Uploads
@@ -138,3 +141,33 @@ class IngestController(Controller):
         if image.dpi:
             headers["X-Render-DPI"] = f"{image.dpi:g}"
         return Response(image.png, media_type="image/png", headers=headers)
+
+
+def _token(request: Request[Any, Any, Any]) -> object:
+    return request.auth  # the verified identity (aws mode: with its groups) or the raw token
+
+
+class OpsController(Controller):
+    """Operators: the ingest dead-letter queues (``ingest/dlq.py``). Admins only (403 otherwise)."""
+
+    path = "/v1/ops"
+    tags = ["ops"]  # noqa: RUF012 - Litestar reads it as a class attribute
+
+    @get("/dlq")
+    async def dead_letter_list(self, request: Request[Any, Any, Any],
+                               dead_letters: NamedDependency[DeadLetters]) -> dict[str, Any]:
+        """Dead-lettered documents: document, project, owner, lane, reason, attempts, when it failed."""
+        dead_letters.admins.require(_user(request), _token(request))
+        return {"items": await asyncio.to_thread(dead_letters.list)}
+
+    @post("/dlq/redrive", status_code=200)
+    async def dead_letter_redrive(self, request: Request[Any, Any, Any], dead_letters: NamedDependency[DeadLetters],
+                                  data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+        """``{"all": true}`` or ``{"document_ids": [...]}``: reset each workflow and send its job again."""
+        dead_letters.admins.require(_user(request), _token(request))
+        everything = data.get("all") is True
+        ids = data.get("document_ids")
+        valid_ids = isinstance(ids, list) and 0 < len(ids) <= 1000 and all(isinstance(i, str) and i for i in ids)
+        if everything == valid_ids or (everything and ids is not None):
+            raise InvalidInput('body must be {"all": true} or {"document_ids": ["<document id>", ...]} (1-1000 ids)')
+        return await asyncio.to_thread(dead_letters.redrive, None if everything else list(ids or []))

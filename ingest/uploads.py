@@ -1,5 +1,6 @@
 """Projects and uploads: create/list/read a user's projects; accept an uploaded file — validate it, store it,
-create its workflow (one transaction) and enqueue it. Handlers and chat receive it as ``uploads``."""
+create its workflow (one transaction, with its outbox entry) and enqueue it. Handlers and chat receive it
+as ``uploads``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
 from store.blobs import BlobStore
 from store.config import Settings
-from store.errors import UnsupportedMediaType
+from store.errors import RetryableError, UnsupportedMediaType
 from store.logging import get_logger
 from store.workflows import NewDocument, WorkflowStore, new_id
 
@@ -92,8 +93,12 @@ class Uploads:
             if not created.created:  # lost a race with the same bytes: keep the first
                 await asyncio.to_thread(self.blobs.delete, key)
                 return UploadResult(created.document_id, created.workflow_id, created.status, created=False)
-            priority = await asyncio.to_thread(enqueue, self.queue, self.settings, workflow_id=wid, document_id=did,
-                                               project_id=project_id, page_count=info.page_count)
+            priority = lane_for(self.settings, info.page_count)
+            try:
+                await asyncio.to_thread(enqueue, self.queue, self.settings, workflow_id=wid, document_id=did,
+                                        project_id=project_id, page_count=info.page_count, store=self.store)
+            except RetryableError as exc:  # the workflow is in the outbox: the sweeper sends its job later
+                log.warning("enqueue_deferred", workflow_id=wid, error=exc.message)
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)

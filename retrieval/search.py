@@ -79,6 +79,7 @@ def build_retriever(
             ann_min_rows=settings.retrieval.ann_min_rows,
             fusion=settings.retrieval.hybrid_fusion,
             keyword_weight=settings.retrieval.hybrid_keyword_weight,
+            read_consistency_seconds=settings.retrieval.index_read_consistency_seconds,
         )
     ret = settings.retrieval
     return Retriever(embedder, index, load_lexicon(ret.query_expansion, ret.query_lexicon_file))

@@ -21,12 +21,31 @@ from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from store.errors import ConfigError
+
+#: Phone-home switches of native libraries, set before those libraries are imported. ONNX Runtime (>= 1.29)
+#: uploads usage telemetry from its official Linux wheels to a Microsoft 1DS collector
+#: (mobile.events.data.microsoft.com: DNS lookups ~9 s after the first session, a device id and an event
+#: database under ~/.cache/Microsoft/DeveloperTools/) unless ``ORT_DISABLE_TELEMETRY`` is set; ORT reads it
+#: when it initialises, so it must be in the environment before ``import onnxruntime``.
+TELEMETRY_OPT_OUTS: dict[str, str] = {"ORT_DISABLE_TELEMETRY": "1"}
+
+
+def disable_library_telemetry(env: MutableMapping[str, str] | None = None) -> None:
+    """Set every opt-out in ``TELEMETRY_OPT_OUTS`` unless the environment already names a value (an
+    operator who wants ORT's telemetry sets ``ORT_DISABLE_TELEMETRY=0``). Runs when this module is first
+    imported: every entry point and every ``store`` import reaches it before ONNX Runtime is loaded."""
+    target = os.environ if env is None else env
+    for name, value in TELEMETRY_OPT_OUTS.items():
+        target.setdefault(name, value)
+
+
+disable_library_telemetry()
 
 Backend = Literal["local", "aws"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -108,6 +127,13 @@ class QueueSettings:
     worker_concurrency: int = _num(1, ge=1)
     queue_visibility_seconds: int = _num(300, ge=1, le=43_200)  # SQS allows at most 12 hours
     queue_max_receives: int = _num(5, ge=1)
+    #: the lease a worker holds on a running job (its message's visibility and its claim), renewed every third of
+    #: it while the job runs: a worker killed mid-document is replaced after about this long, not after the
+    #: queue's visibility timeout
+    queue_lease_seconds: int = _num(30, ge=3, le=43_200)
+    #: outbox: a workflow whose job was never sent (the send failed, the process died) is sent by the sweeper
+    #: once it is this old; also how often the sweeper looks
+    queue_outbox_grace_seconds: float = _num(30.0, gt=0.0, le=3600.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +185,9 @@ class RetrievalSettings:
     query_expansion: str = "finance,receipts"  # built-in jargon lexicons for search queries (comma list), or "none"
     query_lexicon_file: Path | None = None  # a deployment's own lexicon: JSON {"regex": "expansion"}
     ann_min_rows: int = _num(50_000, ge=0)  # LanceDB builds an ANN index once a table has this many chunks
+    #: LanceDB: a read this long after the last check looks for a newer table version first, so an API process
+    #: sees chunks a separate worker indexed within this bound (0 = check on every read; see the README)
+    index_read_consistency_seconds: float = _num(1.0, ge=0.0, le=3600.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +215,26 @@ class ChatSettings:
 
 @dataclass(frozen=True, slots=True)
 class AuthSettings:
-    """Who may call the API in aws mode (Cognito user pool)."""
+    """Who may call the API in aws mode: a Cognito user pool, or any OpenID Connect issuer (``oidc_*``)."""
 
     cognito_region: str | None = None
     cognito_user_pool_id: str | None = None
     cognito_client_id: str | None = None
     cognito_domain: str | None = None
+    #: operators (the /v1/ops API: dead-letter queues), comma-separated user ids; empty = every local user in
+    #: local mode, and in aws mode members of the Cognito group ``admin`` (also admins when this is set)
+    admin_users: str = ""
+    #: a generic OIDC issuer (Entra ID, Okta, Keycloak, Auth0, a local one): the exact ``iss`` of its tokens;
+    #: https, or http on a loopback host. Set, it replaces the issuer derived from the Cognito pool.
+    oidc_issuer: str | None = None
+    #: the issuer's JWKS; default: ``jwks_uri`` of <issuer>/.well-known/openid-configuration, else
+    #: <issuer>/.well-known/jwks.json (Cognito: always the latter)
+    oidc_jwks_url: str | None = None
+    #: the audience a token must carry in ``aud`` (or, with no ``aud``, in ``client_id``: Cognito access tokens);
+    #: default: DOCCHAT_COGNITO_CLIENT_ID. Required with DOCCHAT_OIDC_ISSUER.
+    oidc_audience: str | None = None
+    oidc_user_claim: str = "sub"  # the claim that names the user (Entra ID: "oid"; the user id in every key)
+    oidc_groups_claim: str = "cognito:groups"  # the claim listing the user's groups (Keycloak/Okta: "groups")
 
 
 SECTIONS: dict[str, type[Any]] = {

@@ -96,6 +96,12 @@ class RetryableError(DocchatError):
     code = "retryable"
 
 
+class AuthUnavailable(RetryableError):
+    """The identity provider's keys cannot be fetched right now, so no token can be verified."""
+
+    code = "auth_unavailable"
+
+
 class Throttled(RetryableError):
     """The backend throttled the request and retries were exhausted."""
 
@@ -118,3 +124,9 @@ class InvalidHistory(DocchatError):
     """The conversation history would produce an invalid model request (tool pairs, block rules)."""
 
     code = "invalid_history"
+
+
+class Forbidden(DocchatError):
+    """Authenticated, but not allowed to do this (e.g. an operator route for a user who is not an admin)."""
+
+    code = "forbidden"

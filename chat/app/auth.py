@@ -2,9 +2,11 @@
 
 * local mode: ``Authorization: Bearer dev:<user>``, accepted only when the server
   listens on loopback (checked at app construction and per request peer).
-* aws mode: a Cognito-issued JWT verified against the pool's JWKS (see ``chat/app/jwt_auth.py``).
+* aws mode: a JWT from the configured OpenID Connect issuer or Cognito pool, verified against its JWKS
+  (see ``chat/app/jwt_auth.py``); verification runs in a worker thread, since a JWKS fetch is blocking I/O.
 
-The middleware puts the user id (a ``str``) on ``request.user``.
+The middleware puts the user id (a ``str``) on ``request.user``, and on ``request.auth`` what the verifier's
+``identify`` returns when it has one (aws mode: the user's groups and claims), else the token.
 
 The token comes from the ``Authorization`` header. ``?access_token=`` is read only on GET routes that opt
 in (``opt={"query_token": True}``: the SSE streams, which an ``EventSource`` cannot send a header to) and
@@ -13,6 +15,7 @@ never on a write, so a link or a cross-site form cannot act as anyone.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 from collections.abc import Callable
 from typing import Any
@@ -50,11 +53,16 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def valid_user_id(user: str) -> bool:
+    """A user id that can be a key part: 1-128 characters, none of ``# / \\`` or line breaks/tabs."""
+    return 0 < len(user) <= 128 and not any(c in user for c in "#/\\\n\r\t")
+
+
 def dev_token_verifier(token: str) -> str:
     if not token.startswith("dev:"):
         raise Unauthorized("local mode accepts 'Bearer dev:<user>' tokens only")
     user = token[4:].strip()
-    if not user or len(user) > 128 or any(c in user for c in "#/\\\n\r\t"):
+    if not valid_user_id(user):
         raise Unauthorized("invalid user name in dev token")
     return user
 
@@ -84,4 +92,9 @@ class BearerAuthMiddleware(AbstractAuthenticationMiddleware):
             client = connection.client
             if client is not None and not is_loopback(client.host):
                 raise Unauthorized("dev tokens are accepted only from loopback")
-        return AuthenticationResult(user=self.verifier(token), auth=token)
+            return AuthenticationResult(user=self.verifier(token), auth=token)
+        identify = getattr(self.verifier, "identify", None)
+        if identify is None:
+            return AuthenticationResult(user=await asyncio.to_thread(self.verifier, token), auth=token)
+        identity = await asyncio.to_thread(identify, token)
+        return AuthenticationResult(user=identity.user, auth=identity)

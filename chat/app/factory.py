@@ -24,7 +24,7 @@ from chat.app.guards import RequestGuard, security_headers
 from chat.app.health import StarvationProbe
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
-from ingest.api import IngestController
+from ingest.api import IngestController, OpsController
 from store import errors
 from store.config import Settings
 from store.logging import get_logger
@@ -43,6 +43,7 @@ ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
     (errors.Conflict, 409),
     (errors.NotFound, 404),
     (errors.Unauthorized, 401),
+    (errors.Forbidden, 403),
     (errors.Throttled, 429),
     (errors.RetryableError, 503),
     (errors.UpstreamError, 502),
@@ -120,6 +121,7 @@ def healthz(request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
 ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"uploads", "documents"}), (IngestController,)),
+    (frozenset({"dead_letters"}), (OpsController,)),
 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import mimetypes
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from litestar import MediaType, Response, get
 from litestar.params import FromPath
@@ -35,6 +36,8 @@ def content_security_policy(settings: Settings) -> str:
     connect = ["'self'"]
     if settings.server.backend == "aws" and settings.auth.cognito_domain:
         connect.append(_cognito_origin(settings.auth.cognito_domain))
+    if settings.server.backend == "aws" and settings.auth.oidc_issuer:
+        connect.append(_origin(settings.auth.oidc_issuer))  # discovery and token endpoint
     return "; ".join(
         (
             "default-src 'self'",
@@ -59,9 +62,27 @@ def _cognito_origin(domain: str) -> str:
     return "https://" + host.split("/", 1)[0]
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url.strip())
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def client_config(settings: Settings) -> dict[str, Any]:
-    """What the page needs to know before it can call the API (no secrets: a public client id)."""
+    """What the page needs to know before it can call the API (no secrets: a public client id).
+
+    With a generic OIDC issuer the page also gets ``oidc_issuer`` (it reads the endpoints from the issuer's
+    discovery document) and the client id is ``DOCCHAT_OIDC_AUDIENCE`` (the page sends ID tokens)."""
     aws = settings.server.backend == "aws"
+    auth = settings.auth
+    if aws and auth.oidc_issuer:
+        return {
+            "mode": "aws",
+            "cognito_domain": None,
+            "client_id": auth.oidc_audience or auth.cognito_client_id,
+            "oidc_issuer": auth.oidc_issuer.rstrip("/"),
+            "render_dpi": settings.ingest.render_dpi,
+            "max_upload_bytes": settings.ingest.max_upload_bytes,
+        }
     return {
         "mode": settings.server.backend,
         "cognito_domain": (_cognito_origin(settings.auth.cognito_domain)
@@ -96,7 +117,8 @@ def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]
 
     @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
     def web_config() -> dict[str, Any]:
-        """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``."""
+        """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``
+        (plus ``oidc_issuer`` with a generic OpenID Connect issuer)."""
         return config
 
     # the shipped files by name (a flat folder): a name that is not one of them is 404 — no path to

@@ -1,4 +1,4 @@
-"""The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``.
+"""The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``, ``dlq``.
 
 Each subcommand imports its implementation lazily so ``docchat --help`` is fast.
 """
@@ -85,6 +85,13 @@ def _cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
     return run_worker(settings, concurrency=args.concurrency, lanes=args.lanes)
 
 
+def _cmd_dlq(args: argparse.Namespace, settings: Settings) -> int:
+    from ingest.cli import run_dlq
+
+    return run_dlq(settings, args.dlq_command, list(getattr(args, "document_ids", None) or []),
+                   all_documents=bool(getattr(args, "all", False)), as_json=args.json)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docchat", description="Chat with your documents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -124,6 +131,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="queues to take from: both (70/30), or only high/low (dedicated pools)")
     wk.add_argument("--data-dir", default=None)
     wk.set_defaults(func=_cmd_worker)
+
+    dlq = sub.add_parser("dlq", help="dead-lettered documents: list them, redrive them (SQS or SQLite)")
+    dlq_sub = dlq.add_subparsers(dest="dlq_command", required=True)
+    dlq_list = dlq_sub.add_parser("list", help="document, project, reason, attempts and when, oldest first")
+    dlq_redrive = dlq_sub.add_parser("redrive", help="reset the workflows and send their jobs again")
+    dlq_redrive.add_argument("document_ids", nargs="*", metavar="DOCUMENT_ID")
+    dlq_redrive.add_argument("--all", action="store_true", help="every dead-lettered document")
+    for p in (dlq_list, dlq_redrive):
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.add_argument("--data-dir", default=None)
+    dlq.set_defaults(func=_cmd_dlq)
 
     ev = sub.add_parser("eval", help="measure quality on the evaluation data")
     ev_sub = ev.add_subparsers(dest="eval_command", required=True)

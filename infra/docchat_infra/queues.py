@@ -51,17 +51,21 @@ class IngestQueues(Construct):
     def dead_letter_queues(self) -> tuple[sqs.Queue, sqs.Queue]:
         return (self.high_dlq, self.low_dlq)
 
-    def backlog(self, period: Duration = Duration.minutes(1)) -> cloudwatch.MathExpression:
-        """Messages waiting or being worked on, both queues: what the worker fleet scales on."""
+    def backlog(
+        self, period: Duration = Duration.minutes(1), *, lanes: tuple[str, ...] = ("high", "low")
+    ) -> cloudwatch.MathExpression:
+        """Messages waiting or being worked on in ``lanes`` (default both): what a worker pool scales on."""
         using: dict[str, cloudwatch.IMetric] = {}
         for tag, queue in (("h", self.high), ("l", self.low)):
+            if ("high" if tag == "h" else "low") not in lanes:
+                continue
             using[f"{tag}v"] = queue.metric_approximate_number_of_messages_visible(period=period, statistic="Maximum")
             using[f"{tag}f"] = queue.metric_approximate_number_of_messages_not_visible(
                 period=period, statistic="Maximum"
             )
         return cloudwatch.MathExpression(
-            expression="FILL(hv,0)+FILL(hf,0)+FILL(lv,0)+FILL(lf,0)",
+            expression="+".join(f"FILL({name},0)" for name in using),
             using_metrics=using,
-            label="ingest backlog (visible + in flight)",
+            label=f"ingest backlog, {'+'.join(lanes)} (visible + in flight)",
             period=period,
         )

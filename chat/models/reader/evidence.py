@@ -33,9 +33,12 @@ NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
 #: a sub-total / tax / cash / change line's score factor when the question did not ask for one
 MINOR_FIELD_FACTOR = 0.55
+#: a clock time ("0시", "9時", "10 a.m."): not the answer to how much / how many
+_CLOCK = re.compile(r"\s?(?:시(?![간장점기행설민즌])|時(?![間点])|[ap]\.?m\.(?!\w)|o'clock)", re.IGNORECASE)
 _UNIT_WORD = re.compile(
     r"\s?(?:(?:months?|years?|days?|weeks?|hours?|employees|people|persons|shares|units|times|"
-    r"percent|points)\b|명|개월|개|건|년|일|회|배|주|人|件|個|ヶ月|か月|カ月|年間?|日間?|回|倍|株)"
+    r"percent|points)\b|명|개월|개|건|년|일|회|배|주|대|곳|권|마리|가구|세대|채|척|장|그루|편|종|위|"
+    r"人|名|件|個|台|社|校|枚|冊|匹|頭|軒|店|か所|箇所|ヶ月|か月|カ月|年間?|日間?|回|倍|株)"
 )
 
 
@@ -156,6 +159,19 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
     return out
 
 
+def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> str:
+    """Of several amounts in a sentence, the first one after the last mention of what is asked ("확진자는 9,661명,
+    사망자는 158명" → 158 for 사망자); the first amount when the sentence doesn't name the focus."""
+    lowered = sentence.lower()
+    ends = [m.end() for t in q.focus_terms if len(t) > 1 and not t.startswith("§")
+            for m in re.finditer(re.escape(t), lowered)]
+    if ends:
+        after = [c for c in candidates if c[0] >= max(ends)]
+        if after:
+            return after[0][1]
+    return candidates[0][1]
+
+
 def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much"."""
     asked = {p.text for p in q.periods}
@@ -164,14 +180,18 @@ def answer_span(q: Question, sentence: str) -> str:
             if period.text not in asked and (period.year or period.month):
                 return period.text
     if q.kind in ("value", "change"):
+        periods = find_periods(sentence)
+        candidates: list[tuple[int, str]] = []
         for s, e, amount in all_amounts(sentence):
             raw = sentence[s:e]
             if raw in q.text or (not amount.percent and not amount.currency and re.fullmatch(r"(?:19|20)\d\d", raw)):
                 continue
-            if any(p.start <= s < p.end for p in find_periods(sentence)):
+            if any(p.start <= s < p.end for p in periods) or _CLOCK.match(sentence, e):
                 continue
             tail = _UNIT_WORD.match(sentence, e)
-            return (raw + tail.group(0)) if tail and not amount.percent else raw
+            candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
+        if candidates:
+            return _nearest_after_focus(q, sentence, candidates)
     if q.kind == "name" and q.language == "en":
         for m in re.finditer(r"\b[A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|of|and|&)){0,4}", sentence):
             name = m.group(0).rstrip(" .")
@@ -184,18 +204,21 @@ def _sentence_evidence(
     q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int
 ) -> list[Evidence]:
     asked = set(q.terms)
+    period_terms = {t for period in q.periods for t in match_terms(period.text)}
     out: list[Evidence] = []
     for s, e in spans:
         sentence = p.text[s:e]
-        cov = coverage(asked, match_terms(sentence), w)
+        offered = match_terms(sentence)
+        fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in find_periods(sentence))
+        if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
+            offered |= period_terms
+        cov = coverage(asked, offered, w)
         if cov == 0:
             continue
         span = answer_span(q, sentence)
         typed = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
         score = cov * (1.0 if span or not typed else 0.7)
         if q.periods:
-            here = find_periods(sentence)
-            fits = any(agreement(a, o) > 0 for a in q.periods for o in here)
             score *= 1.0 if fits else 0.75
         if len(sentence) < 15:
             score -= 0.05

@@ -417,3 +417,14 @@ def test_a_receipt_question_is_answered_from_the_receipt_not_a_statements_total_
     assert "132,839" not in answer.text.splitlines()[0]
     # without the word "receipt" nothing changes: the statement's total row still answers "What is the total?"
     assert "[S1]" in read("What is the total?", [statement]).text.splitlines()[0]
+
+
+def test_a_sentence_in_the_asked_period_written_another_way_is_sure_and_states_the_asked_count() -> None:
+    text = ("2021.5.10. 0시 기준 현재 시 관내 등록 차량은 12,480대, 전기차는 1,275대로 집계되었다.\n"
+            "한편 충전소는 지난 2021. 4.2. 38곳이 추가로 문을 열었다.")
+    passages = [_p("S1", text, "교통현황.pdf", 2)]
+    cars = read("2021년 5월 10일 기준 등록 차량은 몇 대인가?", passages)
+    assert not cars.declined and "확실하지 않습니다" not in cars.text
+    assert cars.text.startswith("문서에 따르면 12,480대")  # not the clock time "0시", not the date
+    electric = read("전기차는 몇 대인가?", passages)
+    assert electric.text.startswith("문서에 따르면 1,275대")  # the amount after what is asked, not the first one
