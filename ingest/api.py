@@ -66,7 +66,9 @@ class IngestController(Controller):
                           project_id: FromPath[str]) -> dict[str, Any]:
         return await uploads.get_project(_user(request), project_id)
 
-    @post("/projects/{project_id:str}/documents", status_code=202)
+    # the body is streamed to a temp file under its own limit (DOCCHAT_MAX_UPLOAD_BYTES), not the JSON limit
+    @post("/projects/{project_id:str}/documents", status_code=202, request_max_body_size=None,
+          opt={"streamed_body": True})
     async def upload(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
@@ -109,7 +111,7 @@ class IngestController(Controller):
                        workflow_id: FromPath[str]) -> dict[str, Any]:
         return await documents.workflow_status(_user(request), workflow_id)
 
-    @get("/workflows/{workflow_id:str}/events")
+    @get("/workflows/{workflow_id:str}/events", opt={"query_token": True})  # EventSource-compatible
     async def workflow_events(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                               workflow_id: FromPath[str]) -> ServerSentEvent:
         user = _user(request)

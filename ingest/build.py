@@ -58,6 +58,7 @@ class IngestParts:
         return WorkerRunner(self.settings, self.store, self.queue, self.pipeline, **options)
 
     async def close(self) -> None:
+        self.uploads.parse_pool.close()
         await asyncio.to_thread(self.queue.close)
 
 
