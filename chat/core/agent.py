@@ -33,7 +33,7 @@ from chat.models.accumulator import MessageAccumulator
 from chat.models.port import PURPOSE_ANSWER, ChatModel, ModelRequest
 from store.blocks import assert_pairs_ok, message_usage
 from store.config import Settings
-from store.errors import DocchatError
+from store.errors import DocchatError, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -129,6 +129,10 @@ class Agent:
             gen.publish("done", events.done(state.last_seq, "interrupted"))
             raise
         except DocchatError as exc:
+            if isinstance(exc, NotFound) and await self._session_gone(ctx):  # deleted meanwhile (any process)
+                log.info("answer_ended", session_id=ctx.session_id, reason="session_deleted")
+                gen.publish("done", events.done(None, "session_deleted"))
+                return
             log.warning("answer_failed", session_id=ctx.session_id, code=exc.code, error_type=type(exc).__name__)
             await asyncio.shield(self.writer.save_partial(ctx, state))
             gen.publish("error", events.error(exc.code, exc.message))
@@ -140,6 +144,13 @@ class Agent:
             # before `done`, so a client that refreshes its session list on `done` sees the title
             await set_title(self.sessions, self.model, self.settings, ctx.session_id, ctx.text, state.answer_text)
         gen.publish("done", events.done(state.last_seq, stop_reason))
+
+    async def _session_gone(self, ctx: AskContext) -> bool:
+        try:
+            await asyncio.to_thread(self.sessions.get_session, ctx.session_id)
+        except NotFound:
+            return True
+        return False
 
     async def _build_request(self, ctx: AskContext, state: TurnState) -> ModelRequest:
         """Fit the history into the window (storing a new summary when one is made), then lay out the request."""

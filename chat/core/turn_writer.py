@@ -16,6 +16,7 @@ from chat.core.agent_tools import error_result
 from chat.core.partial import interrupted_blocks
 from chat.core.ports import SessionStorePort
 from chat.core.turn import AskContext, TurnState
+from store.errors import NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -81,5 +82,7 @@ class TurnWriter:
                 model=self.model_id,
             )
             state.answer_text = "".join(str(b.get("text", "")) for b in blocks)
+        except NotFound:  # the session was deleted while it was being answered: nothing to keep
+            log.info("partial_not_saved", session_id=ctx.session_id, reason="session_deleted")
         except Exception as exc:  # saving must never mask the original outcome
             log.error("partial_save_failed", session_id=ctx.session_id, error_type=type(exc).__name__, exc_info=exc)
