@@ -65,6 +65,9 @@ class Generation:
     claim_error: BaseException | None = None
     #: the owner learnt that it no longer holds the lease (the session was deleted, or it stalled past expiry)
     lease_lost: bool = False
+    #: owner: set once the lease is released; ``done`` reaches clients only then, so a client's next question
+    #: on any process never finds the lease still held
+    released: asyncio.Event | None = None
 
     # --- publishing --------------------------------------------------------------
 
@@ -159,6 +162,9 @@ class Generation:
                     )
                     yield gap_ev.wire
                 if batch:
+                    if self.released is not None and batch[-1].event == "done" and not self.released.is_set():
+                        await self.released.wait()
+                        continue  # re-read: nothing is lost, the batch is taken again from the cursor
                     cursor = batch[-1].n
                     yield b"".join(e.wire for e in batch) if len(batch) > 1 else batch[0].wire
                     last_sent = loop.time()

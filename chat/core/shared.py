@@ -92,6 +92,7 @@ class SharedGenerations:
             )
             if won:
                 gen.role = "owner"
+                gen.released = asyncio.Event()
                 self.registry.launch(gen, run, on_done=self._finalize)
                 self._keepers[generation_id] = asyncio.get_running_loop().create_task(
                     self._keep(gen), name=f"lease:{generation_id}"
@@ -178,17 +179,20 @@ class SharedGenerations:
 
     async def _finalize(self, gen: Generation) -> None:
         """After the owner's run: the final checkpoint first, then the lease is released (followers see both)."""
-        keeper = self._keepers.pop(gen.generation_id, None)
-        if keeper is not None and not keeper.done():
-            keeper.cancel()
-            await asyncio.gather(keeper, return_exceptions=True)
-        if gen.lease_lost or self.leases is None:
-            return
         try:
+            keeper = self._keepers.pop(gen.generation_id, None)
+            if keeper is not None and not keeper.done():
+                keeper.cancel()
+                await asyncio.gather(keeper, return_exceptions=True)
+            if gen.lease_lost or self.leases is None:
+                return
             if await self._checkpoint(gen, finished=True):
                 await asyncio.to_thread(self.leases.release, gen.session_id, gen.generation_id)
         except DocchatError as exc:  # the lease expires on its own
             log.warning("lease_release_failed", session_id=gen.session_id, error_type=type(exc).__name__)
+        finally:
+            if gen.released is not None:
+                gen.released.set()
 
     # --- followers ---------------------------------------------------------------------------
 
@@ -204,18 +208,23 @@ class SharedGenerations:
             if ck is None or ck.generation_id != gen.generation_id:
                 self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
                 return
+            lease = await asyncio.to_thread(leases.get, gen.session_id)
+            now = time.time()
+            ours = lease is not None and lease.generation_id == gen.generation_id
+            if ck.finished and ours and lease is not None and lease.live(now) and final_reads < 20:
+                final_reads += 1  # the owner releases right after its final checkpoint: `done` only after that
+                await asyncio.sleep(0.02)
+                continue
             for n, name, data in checkpoints.decode(ck.events):
                 gen.mirror(n, name, data)
             if ck.finished:
                 return
-            lease = await asyncio.to_thread(leases.get, gen.session_id)
-            now = time.time()
             if lease is None or lease.generation_id != gen.generation_id:
                 self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
                 return
             if lease.state == "done":
                 final_reads += 1  # the final checkpoint precedes the release: read it once more
-                if final_reads > 2:
+                if final_reads > 22:
                     self._end(gen, "generation_gone", "this answer ended; reload the messages")
                     return
                 continue
@@ -262,6 +271,9 @@ class SharedGenerations:
                     and lease.state == "running"
                     and now - lease.lease_until <= self.retention_s
                 )
+                if running:  # before the client even attaches: the owner must not apply its disconnect rule
+                    until = now + 3 * self.poll_s + 1.0
+                    await asyncio.to_thread(self.leases.watch, session_id, ck.generation_id, until)
                 gen = self.registry.get(session_id)  # another request may have started one meanwhile
                 if gen is None and (recent or running):
                     gen = self._start_follower(user_id, session_id, ck.generation_id, ck.turn_id)
