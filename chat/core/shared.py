@@ -255,7 +255,9 @@ class SharedGenerations:
 
     # --- resume, stop, status ------------------------------------------------------------------
 
-    async def resume(self, session_id: str, user_id: str, last: tuple[str, int] | None) -> tuple[Generation, int] | None:
+    async def resume(
+        self, session_id: str, user_id: str, last: tuple[str, int] | None
+    ) -> tuple[Generation, int] | None:
         """The generation to replay for ``GET …/stream`` (here, or followed from its owner) and where to start."""
         gen = self.registry.get(session_id)
         if gen is None and self.leases is not None:

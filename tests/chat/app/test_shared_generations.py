@@ -188,6 +188,13 @@ async def test_twenty_concurrent_retries_of_one_turn_all_get_the_answer(tmp_path
 
 async def test_twenty_concurrent_retries_on_one_process_are_not_409(tmp_path: Path, backend: Any) -> None:
     pair = make_pair(tmp_path, backend, slow(delay=0.005))
+    listed = pair.a.ingest.list_projects
+
+    async def list_projects_with_io(user_id: str) -> list[dict[str, Any]]:
+        await asyncio.sleep(0.01)  # the real reader reads the workflow table: requests interleave here
+        return await listed(user_id)
+
+    pair.a.ingest.list_projects = list_projects_with_io  # type: ignore[method-assign]
     async with two_servers(pair) as (ca, _cb):
         sid = (await ca.post("/v1/sessions", json={})).json()["session_id"]
         body = {"text": "q", "turn_id": "turn-7"}

@@ -48,7 +48,7 @@ def servers(tmp_path: Path) -> Iterator[tuple[str, str]]:
             cwd=REPO,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=open(tmp_path / f"serve-{p}.log", "wb"),  # noqa: SIM115 - closed with the process
+            stderr=open(tmp_path / f"serve-{p}.log", "wb"),
         )
         for p in ports
     ]
