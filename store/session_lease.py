@@ -116,9 +116,10 @@ class SessionLeases:
     ) -> tuple[bool, Lease]:
         """Take the session's lease: ``(True, ours)``, or ``(False, the live lease someone else holds)``.
 
-        An empty progress checkpoint for the new generation is written right after, so a resume on
-        any process finds it at once. Raises ``SessionConflict`` only when the lease keeps changing
-        under us (several takers in a tight race, each time someone else won and already finished).
+        The new generation's first checkpoint is the owner's to write (``write_checkpoint(first=True)``),
+        off the question's critical path; until then a follower waits on the live lease. Raises
+        ``SessionConflict`` only when the lease keeps changing under us (several takers in a tight race,
+        each time someone else won and already finished).
         """
         check_sid(session_id)
         pk = session_pk(session_id)
@@ -145,20 +146,6 @@ class SessionLeases:
                 self.items.put(item, condition=cond)
             except Conflict:
                 continue  # someone else took or changed it between our read and our write: look again
-            self.items.put(
-                {
-                    "PK": pk,
-                    "SK": EVENTS_SK,
-                    "generation_id": generation_id,
-                    "turn_id": turn_id,
-                    "user_id": user_id,
-                    "events": "",
-                    "last_n": 0,
-                    "finished": False,
-                    "updated_at": now,
-                    "expire_at": int(now) + self.ttl_seconds,
-                }
-            )
             log.debug("lease_acquired", session_id=session_id, generation_id=generation_id)
             return True, _lease(session_id, item)
         raise SessionConflict("the session's answer lease is contended; retry", session_id=session_id)
@@ -236,8 +223,12 @@ class SessionLeases:
         events: str,
         last_n: int,
         finished: bool,
+        first: bool = False,
     ) -> bool:
-        """Replace our generation's checkpoint; False when a newer generation (or a delete) replaced it."""
+        """Replace our generation's checkpoint; False when a newer generation (or a delete) replaced it.
+
+        ``first``: the owner's first write after taking the lease replaces the previous generation's.
+        """
         now = self._clock()
         item: Item = {
             "PK": session_pk(session_id),
@@ -252,7 +243,7 @@ class SessionLeases:
             "expire_at": int(now) + self.ttl_seconds,
         }
         try:
-            self.items.put(item, condition=Equals("generation_id", generation_id))
+            self.items.put(item, condition=None if first else Equals("generation_id", generation_id))
         except Conflict:
             return False
         return True

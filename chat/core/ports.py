@@ -104,6 +104,7 @@ class GenerationLeasePort(Protocol):
         events: str,
         last_n: int,
         finished: bool,
+        first: bool = False,
     ) -> bool: ...
 
     def read_checkpoint(self, session_id: str) -> Checkpoint | None: ...

@@ -128,6 +128,12 @@ class SharedGenerations:
         leases = self.leases
         written = 0
         renewed = time.time()
+        try:  # the first checkpoint replaces the previous generation's (a resume elsewhere follows this one)
+            if not await self._checkpoint(gen, finished=False, first=True):
+                self._lost(gen)
+                return
+        except DocchatError as exc:
+            log.warning("lease_tick_failed", session_id=gen.session_id, error_type=type(exc).__name__)
         while not gen.finished:
             await asyncio.sleep(self.poll_s)
             if gen.finished:
@@ -162,7 +168,7 @@ class SharedGenerations:
         gen.lease_lost = True
         self.registry.cancel(gen)
 
-    async def _checkpoint(self, gen: Generation, *, finished: bool) -> bool:
+    async def _checkpoint(self, gen: Generation, *, finished: bool, first: bool = False) -> bool:
         assert self.leases is not None
         frames = checkpoints.encode(gen.buffered(), self.max_bytes)
         ok: bool = await asyncio.to_thread(
@@ -174,6 +180,7 @@ class SharedGenerations:
             events=frames,
             last_n=gen.last_n,
             finished=finished,
+            first=first,
         )
         return ok
 
@@ -205,12 +212,16 @@ class SharedGenerations:
         final_reads = 0
         while True:
             ck = await asyncio.to_thread(leases.read_checkpoint, gen.session_id)
-            if ck is None or ck.generation_id != gen.generation_id:
-                self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
-                return
             lease = await asyncio.to_thread(leases.get, gen.session_id)
             now = time.time()
             ours = lease is not None and lease.generation_id == gen.generation_id
+            if ck is None or ck.generation_id != gen.generation_id:
+                if ours and lease is not None and lease.live(now) and final_reads < 100:
+                    final_reads += 1  # the owner has not written its first checkpoint yet
+                    await asyncio.sleep(min(0.05, self.poll_s))
+                    continue
+                self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
+                return
             if ck.finished and ours and lease is not None and lease.live(now) and final_reads < 20:
                 final_reads += 1  # the owner releases right after its final checkpoint: `done` only after that
                 await asyncio.sleep(0.02)
@@ -261,24 +272,24 @@ class SharedGenerations:
         """The generation to replay for ``GET …/stream`` (here, or followed from its owner) and where to start."""
         gen = self.registry.get(session_id)
         if gen is None and self.leases is not None:
+            lease = await asyncio.to_thread(self.leases.get, session_id)
             ck = await asyncio.to_thread(self.leases.read_checkpoint, session_id)
-            if ck is not None and ck.user_id == user_id:
-                lease = await asyncio.to_thread(self.leases.get, session_id)
-                now = time.time()
-                recent = ck.finished and now - ck.updated_at <= self.retention_s
-                running = (
-                    not ck.finished
-                    and lease is not None
-                    and lease.generation_id == ck.generation_id
-                    and lease.state == "running"
-                    and now - lease.lease_until <= self.retention_s
-                )
-                if running:  # before the client even attaches: the owner must not apply its disconnect rule
-                    until = now + 3 * self.poll_s + 1.0
-                    await asyncio.to_thread(self.leases.watch, session_id, ck.generation_id, until)
-                gen = self.registry.get(session_id)  # another request may have started one meanwhile
-                if gen is None and (recent or running):
-                    gen = self._start_follower(user_id, session_id, ck.generation_id, ck.turn_id)
+            now = time.time()
+            follow: tuple[str, str] | None = None  # (generation_id, turn_id)
+            if (
+                lease is not None
+                and lease.user_id == user_id
+                and lease.state == "running"
+                and now - lease.lease_until <= self.retention_s  # crashed long ago: nothing to follow
+            ):
+                follow = (lease.generation_id, lease.turn_id)
+                # before the client even attaches: the owner must not apply its disconnect rule
+                await asyncio.to_thread(self.leases.watch, session_id, lease.generation_id, now + 3 * self.poll_s + 1)
+            elif ck is not None and ck.user_id == user_id and ck.finished and now - ck.updated_at <= self.retention_s:
+                follow = (ck.generation_id, ck.turn_id)
+            gen = self.registry.get(session_id)  # another request may have started one meanwhile
+            if gen is None and follow is not None:
+                gen = self._start_follower(user_id, session_id, *follow)
         if gen is None or gen.user_id != user_id:
             return None
         if last is not None and last[0] == gen.generation_id:

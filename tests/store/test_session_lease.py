@@ -49,6 +49,9 @@ def test_one_live_owner_and_the_lease_items_sit_in_the_session(env: Any) -> None
     won2, held = take(leases, sid, "g2", turn="t2", owner="p2")
     assert not won2 and held.generation_id == "g1" and held.turn_id == "t1"  # the caller decides: retry or 409
     assert store.items.get(f"SESSION#{sid}", LEASE_SK) is not None
+    assert leases.read_checkpoint(sid) is None  # the owner writes the first one, off the critical path
+    assert leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events="", last_n=0,
+                                   finished=False, first=True)
     ck = leases.read_checkpoint(sid)
     assert ck is not None and ck.generation_id == "g1" and ck.events == "" and not ck.finished
     # the session's message listing never shows them
@@ -61,11 +64,15 @@ def test_done_or_expired_lease_is_free_again(env: Any) -> None:
     take(leases, sid, "g1")
     assert leases.release(sid, "g1") is True
     won, lease = take(leases, sid, "g2", turn="t2")
+    leases.write_checkpoint(sid, generation_id="g2", turn_id="t2", user_id="alice", events="", last_n=0,
+                            finished=False, first=True)
     assert won and lease.generation_id == "g2"
     clock.now += 11  # g2's owner crashed: nobody renewed it
     assert leases.get(sid) is not None and not leases.get(sid).live(clock.now)
     won, lease = take(leases, sid, "g3", turn="t3", owner="p2")
     assert won and lease.owner == "p2"
+    leases.write_checkpoint(sid, generation_id="g3", turn_id="t3", user_id="alice", events="", last_n=0,
+                            finished=False, first=True)
     # the old owners learn it on their next write
     assert leases.renew(sid, "g2", 10.0) is None and leases.release(sid, "g2") is False
     assert leases.write_checkpoint(sid, generation_id="g2", turn_id="t2", user_id="alice", events="[]", last_n=1,
@@ -95,6 +102,10 @@ def test_checkpoint_round_trip_belongs_to_one_generation(env: Any) -> None:
     store, leases, _ = env
     sid = store.create_session("alice")
     take(leases, sid, "g1")
+    assert not leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events="",
+                                       last_n=0, finished=False)  # only the owner's first write creates it
+    leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events="", last_n=0,
+                            finished=False, first=True)
     frames = '[["t",2,"héllo wörld",[5,6]]]'
     assert leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events=frames, last_n=3,
                                    finished=False)
@@ -124,6 +135,8 @@ def test_deleting_the_session_takes_the_lease_away(env: Any) -> None:
     store, leases, _ = env
     sid = store.create_session("alice")
     take(leases, sid, "g1")
+    leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events="", last_n=0,
+                            finished=False, first=True)
     store.delete_session(sid)
     assert leases.get(sid) is None and leases.read_checkpoint(sid) is None
     assert store.items.get(f"SESSION#{sid}", EVENTS_SK) is None
