@@ -244,3 +244,31 @@ async def test_session_deleted_under_a_running_answer_without_a_stop_is_quiet(tm
     bad = [e for e in logs if e["log_level"] in ("warning", "error", "critical")]
     assert bad == [], bad
     assert [e for e in logs if e["event"] in ("generation_lease_lost", "answer_ended", "partial_not_saved")]
+
+
+async def test_a_crashed_owner_blocks_only_until_its_lease_expires(tmp_path: Path, backend: Any) -> None:
+    from chat.core import checkpoints, events
+    from store.session_lease import SessionLeases
+
+    pair = make_pair(tmp_path, backend, ScriptedModel([]), ScriptedModel(["Answered after the crash."]),
+                     generation_lease_seconds=1.0)
+    async with two_servers(pair) as (_ca, cb):
+        sid = (await cb.post("/v1/sessions", json={})).json()["session_id"]
+        # a process took the lease, checkpointed part of an answer, then died (kill -9: nothing released)
+        dead = SessionLeases(pair.a.sessions.items)
+        assert dead.acquire(sid, generation_id="deadbeef", turn_id="t-crash", user_id="alice", owner="gone:1",
+                            lease_s=1.0)[0]
+        published = [events.make_event("deadbeef", 1, "start", events.start("t-crash", sid)),
+                     events.make_event("deadbeef", 2, "text", events.text("Half an ans"))]
+        dead.write_checkpoint(sid, generation_id="deadbeef", turn_id="t-crash", user_id="alice",
+                              events=checkpoints.encode(published, 10_000), last_n=2, finished=False, first=True)
+        assert (await cb.post(f"/v1/sessions/{sid}/messages", json={"text": "now?"})).status_code == 409
+        # a resume serves what was checkpointed, then says the answer was cut off when the lease lapses
+        t0 = time.monotonic()
+        served = parse_sse((await cb.get(f"/v1/sessions/{sid}/stream")).content)
+        assert [e[2] for e in served[:2]] == ["deadbeef.1", "deadbeef.2"] and served[1][1]["delta"] == "Half an ans"
+        assert served[-2][1]["code"] == "interrupted" and served[-1][1]["stop_reason"] == "interrupted"
+        assert time.monotonic() - t0 < 5
+        # expired: the next question is answered
+        r = await cb.post(f"/v1/sessions/{sid}/messages", json={"text": "now?"})
+        assert r.status_code == 200 and parse_sse(r.content)[-1][1]["stop_reason"] == "end_turn"
