@@ -37,8 +37,8 @@ from tests.chat.chat_harness import (
 )
 from tests.conftest import make_item_table
 
-LONG = " ".join(f"word{i}." for i in range(120))
-FAST = {"generation_poll_seconds": 0.05, "disconnect_grace_seconds": 1.0}
+LONG = " ".join(f"word{i}." for i in range(60))
+FAST = {"generation_poll_seconds": 0.05, "disconnect_grace_seconds": 0.3}
 
 
 @dataclass
