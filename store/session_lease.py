@@ -9,7 +9,8 @@ Items (table ``sessions``, next to the session's messages, so ``delete_session``
 
 The LEASE item is small (it is read every poll interval by the generating process, for the stop flag);
 the LEASE#EVENTS item is the checkpoint of what the generation has emitted so far, rewritten by its owner
-only when something new was emitted and read by processes that follow the generation for a client.
+when something new was emitted while a process follows the generation for a client (``watched_until``
+set), and once at the end together with the release (``finish``, one transaction).
 
 Taking the lease is a conditional put: ``NotExists`` on a session without one, else ``Equals`` on the
 generation id that was read (compare-and-swap) when that lease is done or expired. Every later write of the
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from store.errors import Conflict, SessionConflict
-from store.items import Equals, Item, ItemTable, NotExists
+from store.items import ConditionCheck, Equals, Item, ItemTable, NotExists, Put, Update
 from store.logging import get_logger
 from store.session_keys import check_sid, session_pk
 
@@ -170,17 +171,43 @@ class SessionLeases:
 
     def release(self, session_id: str, generation_id: str) -> bool:
         """Mark our generation done (the next question may take the lease); False when it was not ours any more."""
-        now = self._clock()
         try:
-            self.items.update(
-                session_pk(session_id),
-                LEASE_SK,
-                set={"state": "done", "done_at": now, "lease_until": now},
-                condition=Equals("generation_id", generation_id),
+            self.items.update(session_pk(session_id), LEASE_SK, set=self._done(),
+                              condition=Equals("generation_id", generation_id))
+        except Conflict:
+            return False
+        return True
+
+    def finish(
+        self,
+        session_id: str,
+        *,
+        generation_id: str,
+        turn_id: str,
+        user_id: str,
+        events: str,
+        last_n: int,
+        first: bool = False,
+    ) -> bool:
+        """The final checkpoint and the release in one transaction (one round trip; followers never see one
+        without the other). ``first``: no checkpoint of ours exists yet. False when the lease was not ours."""
+        pk = session_pk(session_id)
+        item = self._checkpoint_item(session_id, generation_id, turn_id, user_id, events, last_n, finished=True)
+        ours = Equals("generation_id", generation_id)
+        try:
+            self.items.transact_write(
+                [
+                    Put(item, condition=None if first else ours),
+                    Update(pk, LEASE_SK, set=self._done(), condition=ours),
+                ]
             )
         except Conflict:
             return False
         return True
+
+    def _done(self) -> dict[str, Any]:
+        now = self._clock()
+        return {"state": "done", "done_at": now, "lease_until": now}
 
     def request_stop(self, session_id: str) -> Lease | None:
         """Set the stop flag of the live generation; returns its lease, or None when none is running."""
@@ -227,10 +254,26 @@ class SessionLeases:
     ) -> bool:
         """Replace our generation's checkpoint; False when a newer generation (or a delete) replaced it.
 
-        ``first``: the owner's first write after taking the lease replaces the previous generation's.
+        ``first``: the owner's first write replaces the previous generation's checkpoint, in one transaction
+        with a check that the lease is still ours (a stalled former owner never overwrites its successor's).
         """
+        item = self._checkpoint_item(session_id, generation_id, turn_id, user_id, events, last_n, finished=finished)
+        ours = Equals("generation_id", generation_id)
+        try:
+            if first:
+                self.items.transact_write([ConditionCheck(session_pk(session_id), LEASE_SK, ours), Put(item)])
+            else:
+                self.items.put(item, condition=ours)
+        except Conflict:
+            return False
+        return True
+
+    def _checkpoint_item(
+        self, session_id: str, generation_id: str, turn_id: str, user_id: str, events: str, last_n: int, *,
+        finished: bool,
+    ) -> Item:
         now = self._clock()
-        item: Item = {
+        return {
             "PK": session_pk(session_id),
             "SK": EVENTS_SK,
             "generation_id": generation_id,
@@ -242,11 +285,6 @@ class SessionLeases:
             "updated_at": now,
             "expire_at": int(now) + self.ttl_seconds,
         }
-        try:
-            self.items.put(item, condition=None if first else Equals("generation_id", generation_id))
-        except Conflict:
-            return False
-        return True
 
     def read_checkpoint(self, session_id: str) -> Checkpoint | None:
         check_sid(session_id)

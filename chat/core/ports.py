@@ -107,4 +107,16 @@ class GenerationLeasePort(Protocol):
         first: bool = False,
     ) -> bool: ...
 
+    def finish(
+        self,
+        session_id: str,
+        *,
+        generation_id: str,
+        turn_id: str,
+        user_id: str,
+        events: str,
+        last_n: int,
+        first: bool = False,
+    ) -> bool: ...
+
     def read_checkpoint(self, session_id: str) -> Checkpoint | None: ...

@@ -7,9 +7,10 @@
   every process; held for the *same* ``turn_id`` (a retry) → this process follows that generation and
   replays it, so concurrent retries never get 409 and never answer twice.
 * **the owner** keeps the lease while it generates: every ``generation_poll_seconds`` it reads the lease
-  (renewing it when half of ``generation_lease_seconds`` is gone), acts on the stop flag, and checkpoints
-  the events it has published (``chat.core.checkpoints``) when there are new ones. When it ends it writes
-  the final checkpoint, then marks the lease done. A crashed owner stops renewing: its lease expires.
+  (renewing it when half of ``generation_lease_seconds`` is gone), acts on the stop flag, and — once a
+  follower asked for it — checkpoints the events it has published (``chat.core.checkpoints``) when there
+  are new ones. When it ends it writes the final checkpoint and marks the lease done in one transaction.
+  A crashed owner stops renewing: its lease expires.
 * **stop** on any process sets the stop flag and waits (bounded) until the owner has ended the generation.
 * **resume** on a process that does not hold the generation starts a *follower*: a ``Generation`` fed from
   the checkpoints (same ids and positions) until the owner finishes. While a follower has clients it marks
@@ -65,6 +66,7 @@ class SharedGenerations:
         self.grace_s = settings.disconnect_grace_seconds
         self.owner = owner or process_owner()
         self._keepers: dict[str, asyncio.Task[None]] = {}  # generation_id -> its lease keeper
+        self._checkpointed: set[str] = set()  # owned generations with a checkpoint of their own already
 
     # --- asking ------------------------------------------------------------------------------
 
@@ -123,17 +125,15 @@ class SharedGenerations:
     # --- the owner ---------------------------------------------------------------------------
 
     async def _keep(self, gen: Generation) -> None:
-        """The owner's loop: keep the lease, watch the stop flag and the watchers, checkpoint new events."""
+        """The owner's loop: keep the lease, watch the stop flag and the watchers, checkpoint new events.
+
+        Checkpoints are written only once a follower has asked for them (``watched_until`` set on the lease):
+        an answer nobody follows elsewhere costs one small read per tick and one write at the end.
+        """
         assert self.leases is not None
         leases = self.leases
         written = 0
         renewed = time.time()
-        try:  # the first checkpoint replaces the previous generation's (a resume elsewhere follows this one)
-            if not await self._checkpoint(gen, finished=False, first=True):
-                self._lost(gen)
-                return
-        except DocchatError as exc:
-            log.warning("lease_tick_failed", session_id=gen.session_id, error_type=type(exc).__name__)
         while not gen.finished:
             await asyncio.sleep(self.poll_s)
             if gen.finished:
@@ -153,11 +153,13 @@ class SharedGenerations:
                 if lease.stop and not gen.stop_requested:
                     log.info("generation_stop_requested", session_id=gen.session_id, generation_id=gen.generation_id)
                     self.registry.cancel(gen)
-                if gen.last_n > written and not gen.finished:
+                if lease.watched_until > 0 and gen.last_n > written and not gen.finished:
                     last = gen.last_n
-                    if not await self._checkpoint(gen, finished=False):
+                    first = gen.generation_id not in self._checkpointed
+                    if not await self._checkpoint(gen, first=first):
                         self._lost(gen)
                         return
+                    self._checkpointed.add(gen.generation_id)
                     written = last
             except DocchatError as exc:  # throttled, unreachable: try again next tick (the lease has slack)
                 log.warning("lease_tick_failed", session_id=gen.session_id, error_type=type(exc).__name__)
@@ -168,24 +170,25 @@ class SharedGenerations:
         gen.lease_lost = True
         self.registry.cancel(gen)
 
-    async def _checkpoint(self, gen: Generation, *, finished: bool, first: bool = False) -> bool:
+    async def _checkpoint(self, gen: Generation, *, first: bool) -> bool:
         assert self.leases is not None
-        frames = checkpoints.encode(gen.buffered(), self.max_bytes)
         ok: bool = await asyncio.to_thread(
             self.leases.write_checkpoint,
             gen.session_id,
             generation_id=gen.generation_id,
             turn_id=gen.turn_id,
             user_id=gen.user_id,
-            events=frames,
+            events=checkpoints.encode(gen.buffered(), self.max_bytes),
             last_n=gen.last_n,
-            finished=finished,
+            finished=False,
             first=first,
         )
         return ok
 
     async def _finalize(self, gen: Generation) -> None:
-        """After the owner's run: the final checkpoint first, then the lease is released (followers see both)."""
+        """After the owner's run: the final checkpoint and the release, in one transaction."""
+        first = gen.generation_id not in self._checkpointed
+        self._checkpointed.discard(gen.generation_id)
         try:
             keeper = self._keepers.pop(gen.generation_id, None)
             if keeper is not None and not keeper.done():
@@ -193,8 +196,16 @@ class SharedGenerations:
                 await asyncio.gather(keeper, return_exceptions=True)
             if gen.lease_lost or self.leases is None:
                 return
-            if await self._checkpoint(gen, finished=True):
-                await asyncio.to_thread(self.leases.release, gen.session_id, gen.generation_id)
+            await asyncio.to_thread(
+                self.leases.finish,
+                gen.session_id,
+                generation_id=gen.generation_id,
+                turn_id=gen.turn_id,
+                user_id=gen.user_id,
+                events=checkpoints.encode(gen.buffered(), self.max_bytes),
+                last_n=gen.last_n,
+                first=first,
+            )
         except DocchatError as exc:  # the lease expires on its own
             log.warning("lease_release_failed", session_id=gen.session_id, error_type=type(exc).__name__)
         finally:
@@ -204,50 +215,41 @@ class SharedGenerations:
     # --- followers ---------------------------------------------------------------------------
 
     async def _follow(self, gen: Generation) -> None:
-        """Republish the owner's checkpointed events until it finishes (or stops, crashes, vanishes)."""
+        """Republish the owner's checkpointed events until it finishes (or stops, crashes, vanishes).
+
+        While someone reads it here (or it has just started) the lease is marked watched: the owner then
+        checkpoints every tick and does not apply its disconnect rule.
+        """
         assert self.leases is not None
         leases = self.leases
         idle_since = time.monotonic()
         idle_limit = max(self.grace_s, 4 * self.poll_s, 2.0)
-        final_reads = 0
+        watched_until = 0.0
         while True:
-            ck = await asyncio.to_thread(leases.read_checkpoint, gen.session_id)
+            # the lease first: a checkpoint read after the lease said done is the final one (one transaction)
             lease = await asyncio.to_thread(leases.get, gen.session_id)
+            ck = await asyncio.to_thread(leases.read_checkpoint, gen.session_id)
             now = time.time()
             ours = lease is not None and lease.generation_id == gen.generation_id
-            if ck is None or ck.generation_id != gen.generation_id:
-                if ours and lease is not None and lease.live(now) and final_reads < 100:
-                    final_reads += 1  # the owner has not written its first checkpoint yet
-                    await asyncio.sleep(min(0.05, self.poll_s))
-                    continue
-                self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
-                return
-            if ck.finished and ours and lease is not None and lease.live(now) and final_reads < 20:
-                final_reads += 1  # the owner releases right after its final checkpoint: `done` only after that
-                await asyncio.sleep(0.02)
-                continue
-            for n, name, data in checkpoints.decode(ck.events):
-                gen.mirror(n, name, data)
-            if ck.finished:
-                return
-            if lease is None or lease.generation_id != gen.generation_id:
-                self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
-                return
-            if lease.state == "done":
-                final_reads += 1  # the final checkpoint precedes the release: read it once more
-                if final_reads > 22:
-                    self._end(gen, "generation_gone", "this answer ended; reload the messages")
+            if ck is not None and ck.generation_id == gen.generation_id:
+                for n, name, data in checkpoints.decode(ck.events):
+                    gen.mirror(n, name, data)
+                if ck.finished:
                     return
-                continue
+            if lease is None or not ours or lease.state == "done":
+                self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
+                return
             if not lease.live(now):
                 self._end(gen, "interrupted", "the server answering this question stopped; reload the messages")
                 return
             if gen.subscribers:
                 idle_since = time.monotonic()
-                await asyncio.to_thread(leases.watch, gen.session_id, gen.generation_id, now + 3 * self.poll_s + 1.0)
             elif time.monotonic() - idle_since > idle_limit:
                 self.registry.discard(gen)  # nobody reads it here any more
                 return
+            if watched_until - now < 2 * self.poll_s:
+                watched_until = now + 3 * self.poll_s + 1.0
+                await asyncio.to_thread(leases.watch, gen.session_id, gen.generation_id, watched_until)
             await asyncio.sleep(self.poll_s)
 
     @staticmethod

@@ -150,3 +150,23 @@ def test_no_lease_means_nothing_to_read(env: Any) -> None:
     assert leases.get(sid) is None and leases.read_checkpoint(sid) is None
     assert leases.renew(sid, "nope", 10.0) is None  # never creates a lease by renewing
     assert leases.get(sid) is None
+
+
+def test_finish_is_the_final_checkpoint_and_the_release_at_once(env: Any) -> None:
+    store, leases, _ = env
+    sid = store.create_session("alice")
+    take(leases, sid, "g1")
+    # never checkpointed before (nobody followed it): the final one replaces whatever was there
+    assert leases.finish(sid, generation_id="g1", turn_id="t1", user_id="alice", events="[]", last_n=9, first=True)
+    lease, ck = leases.get(sid), leases.read_checkpoint(sid)
+    assert lease.state == "done" and not lease.live(1e12) and lease.done_at is not None
+    assert ck.generation_id == "g1" and ck.finished and ck.last_n == 9
+    assert leases.finish(sid, generation_id="g1", turn_id="t1", user_id="alice", events="[]", last_n=9)  # idempotent
+    # a former owner that lost the lease changes nothing, not even with first=True
+    take(leases, sid, "g2", turn="t2")
+    assert not leases.finish(sid, generation_id="g1", turn_id="t1", user_id="alice", events="x", last_n=1,
+                             first=True)
+    assert not leases.write_checkpoint(sid, generation_id="g1", turn_id="t1", user_id="alice", events="x",
+                                       last_n=1, finished=False, first=True)
+    assert leases.get(sid).generation_id == "g2" and leases.get(sid).state == "running"
+    assert leases.read_checkpoint(sid).generation_id == "g1" and leases.read_checkpoint(sid).events == "[]"
