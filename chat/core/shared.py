@@ -225,10 +225,21 @@ class SharedGenerations:
         idle_since = time.monotonic()
         idle_limit = max(self.grace_s, 4 * self.poll_s, 2.0)
         watched_until = 0.0
+        failures = settle = 0
         while True:
-            # the lease first: a checkpoint read after the lease said done is the final one (one transaction)
-            lease = await asyncio.to_thread(leases.get, gen.session_id)
-            ck = await asyncio.to_thread(leases.read_checkpoint, gen.session_id)
+            try:
+                # the lease first: a checkpoint read after the lease said done is the final one (one transaction)
+                lease = await asyncio.to_thread(leases.get, gen.session_id)
+                ck = await asyncio.to_thread(leases.read_checkpoint, gen.session_id)
+            except DocchatError as exc:  # throttled or unreachable for a moment: the owner goes on regardless
+                failures += 1
+                log.warning("follow_read_failed", session_id=gen.session_id, error_type=type(exc).__name__)
+                if failures * self.poll_s > self.lease_s:
+                    self._end(gen, "interrupted", "this answer cannot be followed right now; reload the messages")
+                    return
+                await asyncio.sleep(self.poll_s)
+                continue
+            failures = 0
             now = time.time()
             ours = lease is not None and lease.generation_id == gen.generation_id
             if ck is not None and ck.generation_id == gen.generation_id:
@@ -236,6 +247,10 @@ class SharedGenerations:
                     gen.mirror(n, name, data)
                 if ck.finished:
                     return
+            if ours and lease is not None and lease.state == "done" and settle < 25:
+                settle += 1  # a store that does not isolate a transaction from reads (DynamoDB Local): read again
+                await asyncio.sleep(0.02)
+                continue
             if lease is None or not ours or lease.state == "done":
                 self._end(gen, "generation_gone", "this answer is no longer available here; reload the messages")
                 return
@@ -249,7 +264,11 @@ class SharedGenerations:
                 return
             if watched_until - now < 2 * self.poll_s:
                 watched_until = now + 3 * self.poll_s + 1.0
-                await asyncio.to_thread(leases.watch, gen.session_id, gen.generation_id, watched_until)
+                try:
+                    await asyncio.to_thread(leases.watch, gen.session_id, gen.generation_id, watched_until)
+                except DocchatError as exc:
+                    watched_until = 0.0
+                    log.warning("follow_watch_failed", session_id=gen.session_id, error_type=type(exc).__name__)
             await asyncio.sleep(self.poll_s)
 
     @staticmethod
