@@ -232,6 +232,13 @@ class ChatSettings:
     generation_retention_seconds: float = _num(120.0, ge=0.0)
     #: wall-clock cap on one answer (every model round and tool call together); 0 = no cap
     answer_timeout_seconds: float = _num(300.0, ge=0.0)
+    #: one generation per session across processes (chat.core.shared): a lease not renewed for this long is
+    #: free again, so a crashed process blocks its sessions' next question at most this long
+    generation_lease_seconds: float = _num(15.0, ge=1.0, le=600.0)
+    #: how often the answering process checks the stop flag and checkpoints its events (and followers poll)
+    generation_poll_seconds: float = _num(0.5, gt=0.0, le=2.0)
+    #: the progress checkpoint's size bound (oldest events dropped beyond it; DynamoDB items hold 400 KB)
+    generation_checkpoint_max_bytes: int = _num(128 * 1024, ge=4096, le=350 * 1024)
 
 
 @dataclass(frozen=True, slots=True)

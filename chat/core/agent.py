@@ -38,7 +38,7 @@ from chat.models.factory import is_remote_model
 from chat.models.port import PURPOSE_ANSWER, ChatModel, ModelRequest
 from store.blocks import assert_pairs_ok, message_usage
 from store.config import Settings
-from store.errors import DocchatError
+from store.errors import DocchatError, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -84,6 +84,10 @@ class Agent:
             gen.publish("done", events.done(state.last_seq, state.stop_reason if complete else "interrupted"))
             raise
         except DocchatError as exc:
+            if isinstance(exc, NotFound) and await self._session_gone(ctx):  # deleted meanwhile (any process)
+                log.info("answer_ended", session_id=ctx.session_id, reason="session_deleted")
+                gen.publish("done", events.done(None, "session_deleted"))
+                return
             log.warning("answer_failed", session_id=ctx.session_id, code=exc.code, error_type=type(exc).__name__)
             await run_to_end(self.writer.save_partial(ctx, state))
             gen.publish("error", events.error(exc.code, exc.message))
@@ -162,6 +166,13 @@ class Agent:
             state.citations_sent = True
             for citation in citations_for(state.answer_text, state.refs.sources):
                 gen.publish("citation", citation)
+
+    async def _session_gone(self, ctx: AskContext) -> bool:
+        try:
+            await asyncio.to_thread(self.sessions.get_session, ctx.session_id)
+        except NotFound:
+            return True
+        return False
 
     async def _build_request(self, ctx: AskContext, state: TurnState) -> ModelRequest:
         """Fit the history into the window (storing a new summary when one is made), then lay out the request."""
