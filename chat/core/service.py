@@ -23,7 +23,7 @@ from chat.core.shared import SharedGenerations
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
-from store.errors import Conflict, InvalidInput, NotFound
+from store.errors import InvalidInput, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -205,9 +205,9 @@ class ChatService:
             needs_title=not meta.get("title"),
             last_seq_before=int(meta.get("last_seq") or 0),
         )
-        if self.registry.running(session_id) is not None:
-            raise Conflict("a generation is already running for this session; stop it or resume its stream")
-        lease = await self.limits.admit_question(user_id) if self.limits is not None else None
+        # a retry of the answer running (here or on another process) follows it: not counted as a new question
+        counted = self.limits is not None and not await self.shared.answering(session_id, user_id, ctx.turn_id)
+        lease = await self.limits.admit_question(user_id) if counted and self.limits is not None else None
         timeout_s = self.settings.chat.answer_timeout_seconds
         try:
             # across processes: the session's lease decides who answers; a retry follows the running answer
