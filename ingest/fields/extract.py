@@ -20,7 +20,7 @@ from typing import Any
 
 from ingest.fields.parse import Money, amounts, currency_of, dates
 
-AMOUNT_FIELDS = ("total", "subtotal", "tax", "rounding", "cash", "change", "item")
+AMOUNT_FIELDS = ("total", "subtotal", "tax", "service", "rounding", "cash", "change", "item")
 DATE_FIELDS = ("date", "due_date")
 
 _F = re.IGNORECASE
@@ -28,7 +28,8 @@ _F = re.IGNORECASE
 LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ignore", re.compile(r"\b(?:total\s*(?:qty|quantity|items?|pcs|disc\w*|savings?)|qty|item\s*count)\b|수량|数量", _F)),
     ("due_date", re.compile(r"due\s*date|payment\s+due|pay\s+by|납부\s*기한|지급\s*기일|支払期限|お支払期日", _F)),
-    ("total", re.compile(r"(?:incl(?:uding|usive|\.)?|inc\.?|w/)\s*(?:of\s*)?(?:gst|tax|vat|sst)|税込", _F)),
+    ("total", re.compile(r"(?:incl(?:uding|usive|\.)?|inc\.?|w/|with)\s*(?:of\s*)?(?:gst|tax|vat|sst)|税込", _F)),
+    ("service", re.compile(r"service\s*charge|svc\s*chg|봉사료|サービス料", _F)),
     ("subtotal", re.compile(r"sub\s*-?\s*total|excl(?:uding|usive|\.)?\s*(?:of\s*)?(?:gst|tax|vat|sst)|before\s+tax|"
                             r"공급\s*가액|공급가|소계|小計|税抜", _F)),
     ("tax", re.compile(r"\b(?:gst|sst|vat|tax|service\s+tax)\b|부가세|부가가치세|세액|消費税|税額|内税|外税", _F)),
@@ -37,7 +38,7 @@ LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cash", re.compile(r"\bcash\b|tender(?:ed)?|\bpaid\b|받은\s*금액|현금|お預[りか]", _F)),
     ("total", re.compile(r"grand\s*total|\btotal\b|amount\s+(?:due|payable)|balance\s+due|\bnett?\b|합\s*계|총\s*액|"
                          r"총\s*금액|결제\s*금액|청구\s*금액|合\s*計|総額|ご請求|お会計", _F)),
-    ("date", re.compile(r"\bdate\b|\bdated\b|발행\s*일|작성\s*일|거래\s*일|일자|日付|発行日|取引日", _F)),
+    ("date", re.compile(r"date\b|\bdated\b|\bdt\b|발행\s*일|작성\s*일|거래\s*일|일자|日付|発行日|取引日", _F)),
     ("doc_number", re.compile(r"(?:invoice|inv|receipt|rcpt|bill|document|doc|order|ref|slip|trans)\s*"
                               r"(?:no|number|num|#)\b\.?|번호|請求書番号|領収書番号|伝票番号|伝票No", _F)),
 )
@@ -45,10 +46,11 @@ _GRAND = re.compile(r"grand|incl|inc\.|w/|nett?\b|amount\s+(?:due|payable)|balan
 _ORG = re.compile(r"\bSDN\.?\s*BHD\b|\bBHD\b|\bS/B\b|\bENTERPRISE|\bTRADING\b|\bPLT\b|\bLTD\b|\bLIMITED\b|\bINC\b|"
                   r"\bLLC\b|\bCORP|\bCOMPANY\b|\bCO\b\.?|\bGROUP\b|\bRESTORAN\b|\bRESTAURANT\b|\bHARDWARE\b|"
                   r"\bBOOK\w*|주식회사|\(주\)|㈜|株式会社|有限会社|合同会社|\(株\)", _F)
+_SUMMARY = re.compile(r"\b(?:gst|tax|vat)\s*(?:summary|analysis)\b|세액\s*요약|税率別", _F)
 _DOC_VALUE = re.compile(r"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,})", _F)
 #: strength of the pattern a value was read with (calibrated on the even-numbered SROIE receipts)
 STRENGTH = {"same_row": 1.0, "next_row": 0.95, "no_cents": 0.9, "plain_total": 0.985, "unlabelled_date": 0.9,
-            "org_suffix": 0.95, "org_guess": 0.6, "doc_number": 0.9, "conflict": 0.8}
+            "org_suffix": 0.95, "org_mixed_case": 0.85, "org_guess": 0.6, "doc_number": 0.9, "conflict": 0.8}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +108,19 @@ def rows_of(lines: Sequence[Mapping[str, Any]]) -> list[Row]:
 
 
 def _label(text: str) -> tuple[str, re.Match[str]] | None:
-    for name, pattern in LABELS:
-        m = pattern.search(text)
-        if m:
-            return name, m
-    return None
+    """The label of the row's value: of all label matches (an earlier lexicon entry wins where two overlap),
+    the last one with something after it ("Total Saving 0.00 Total 77.20" → the second total)."""
+    found: list[tuple[int, str, re.Match[str]]] = []
+    for prio, (name, pattern) in enumerate(LABELS):
+        for m in pattern.finditer(text):
+            if not any(m.start() < o.end() and o.start() < m.end() for _, _, o in found):
+                found.append((prio, name, m))
+    if not found:
+        return None
+    found.sort(key=lambda t: t[2].start())
+    with_value = [t for t in found if amounts(text[t[2].end():]) or dates(text[t[2].end():])]
+    _, name, m = (with_value or found)[-1]
+    return name, m
 
 
 def _box(*rows: Row) -> list[float]:
@@ -125,8 +135,15 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
     source = source if source in ("ocr", "text_layer", "model") else "ocr"
     rows = rows_of(segment.get("lines") or [])
     out: list[Field] = []
+    summary = False  # below a "GST summary" table the amounts are per tax code, not the document's
     for i, row in enumerate(rows):
+        summary = summary or bool(_SUMMARY.search(row.text))
         found = _label(row.text)
+        if found is None or found[0] not in DATE_FIELDS:
+            for d in dates(row.text, day_first=day_first)[:1]:
+                out.append(Field("date", d.raw, d.value.isoformat(), page, _box(row), source,
+                                 row.confidence * d.strength * STRENGTH["unlabelled_date"],
+                                 evidence={"ocr": row.confidence, "pattern": d.strength, "label": None}))
         if found is None:
             continue
         name, m = found
@@ -150,7 +167,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
                 out.append(Field(name, dm.group(1), dm.group(1).upper(), page, _box(row), source,
                                  row.confidence * STRENGTH["doc_number"], evidence={"ocr": row.confidence}))
             continue
-        if name == "ignore":
+        if name == "ignore" or summary:
             continue
         money = [a for a in amounts(rest) if not dates(rest)] if rest.strip() else []
         used = [row]
@@ -181,7 +198,9 @@ def _organisation(rows: Sequence[Row], source: str) -> Field | None:
     top = rows[: max(8, len(rows) // 4)]
     for row in top:
         if _ORG.search(row.text) and not re.search(r"\d{5,}|tel|fax|gst\s*(?:reg|id|no)", row.text, _F):
-            conf = row.confidence * STRENGTH["org_suffix"]
+            # registered names are printed in capitals; a mixed-case line is more often a brand or branch line
+            conf = row.confidence * STRENGTH["org_suffix"] * (1.0 if row.text.upper() == row.text
+                                                              else STRENGTH["org_mixed_case"])
             return Field("company", row.text, _clean(row.text), 1, _box(row), source, conf,
                          evidence={"ocr": row.confidence, "pattern": "org_suffix"})
     for row in top:
@@ -260,25 +279,33 @@ def _arithmetic(best: dict[str, Field], items: Sequence[Field]) -> None:
     t = Decimal(total.normalized)
     checks: dict[str, bool] = {}
     support: list[float] = []
-    sub, tax, rnd = best.get("subtotal"), best.get("tax"), best.get("rounding")
+
+    def verdict(name: str, value: Decimal, parts: Sequence[Field]) -> None:
+        conf = min(p.confidence for p in parts)
+        if abs(value - t) <= ROUNDING:
+            checks[name] = True
+            support.append(conf)
+        elif conf >= CONFIDENT_PART:  # a misread part proves nothing about the total
+            checks[name] = False
+
+    sub, tax = best.get("subtotal"), best.get("tax")
     if sub is not None and tax is not None:
-        parts = Decimal(sub.normalized) + Decimal(tax.normalized) + (Decimal(rnd.normalized) if rnd else 0)
-        checks["subtotal_plus_tax"] = abs(parts - t) <= Decimal("0.05")
-        if checks["subtotal_plus_tax"]:
-            support.append(min(sub.confidence, tax.confidence))
+        extra = [f for f in (best.get("service"), best.get("rounding")) if f is not None]
+        verdict("subtotal_plus_tax", sum((Decimal(f.normalized) for f in (sub, tax, *extra)), Decimal(0)),
+                [sub, tax, *extra])
     cash, change = best.get("cash"), best.get("change")
     if cash is not None and change is not None:
-        checks["cash_minus_change"] = abs(Decimal(cash.normalized) - Decimal(change.normalized) - t) <= Decimal("0.05")
-        if checks["cash_minus_change"]:
-            support.append(min(cash.confidence, change.confidence))
+        verdict("cash_minus_change", Decimal(cash.normalized) - Decimal(change.normalized), [cash, change])
     if items:
-        checks["sum_of_items"] = abs(sum(Decimal(i.normalized) for i in items) - t) <= Decimal("0.05")
-        if checks["sum_of_items"]:
-            support.append(min(i.confidence for i in items))
+        verdict("sum_of_items", sum((Decimal(i.normalized) for i in items), Decimal(0)), items)
     conf = _combine(total.confidence, *support) if support else total.confidence
     best["total"] = replace(total, confidence=conf, evidence=dict(total.evidence, checks=checks))
 
 
+#: a check may be off by this much (cash rounding to 5 sen / 10 won)
+ROUNDING = Decimal("0.05")
+#: a failing check counts against the total only when every part was read at least this confidently
+CONFIDENT_PART = 0.95
 _AMOUNT_HEADER = re.compile(r"amount|total|price|금액|합계|金額|小計", _F)
 
 

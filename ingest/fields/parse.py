@@ -59,11 +59,15 @@ _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # (pattern, order, strength): strength = how sure the digits are a date in that order
     (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*[년年]\s*(?P<m>\d{1,2})\s*[월月]\s*(?P<d>\d{1,2})\s*[일日]?"), "ymd", 1.0),
     (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"), "ymd", 1.0),
-    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.](?P<y>(?:19|20)\d{2})(?!\d)"), "dmy", 0.95),
+    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.](?P<y>(?:19|20)\d{2})(?:(?!\d)|(?=\d{1,2}:\d{2}))"), "dmy", 1.0),
     (re.compile(r"(?<!\d)(?P<d>\d{1,2})[\s-]*(?P<mon>[A-Za-z]{3})[A-Za-z]*[\s,-]*(?P<y>(?:19|20)\d{2})(?!\d)"), "dmy", 1.0),
     (re.compile(r"(?<![\w])(?P<mon>[A-Za-z]{3})[A-Za-z]*\.?\s+(?P<d>\d{1,2}),?\s+(?P<y>(?:19|20)\d{2})(?!\d)"), "mdy", 1.0),
     (re.compile(r"(?<![\d.])(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.](?P<y>\d{2})(?![\d.])"), "dmy", 0.85),
 )
+
+
+#: a day-month order the digits alone cannot settle (``03/04``): read as the project's convention, a bit weaker
+AMBIGUOUS = 0.97
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,7 @@ def dates(text: str, *, day_first: bool = True) -> list[FoundDate]:
                 continue
             when, ambiguous = parsed
             found.append(FoundDate(m.group(0).strip(), when, m.start(), m.end(),
-                                   strength * (0.9 if ambiguous else 1.0)))
+                                   strength * (AMBIGUOUS if ambiguous else 1.0)))
             taken.append((m.start(), m.end()))
     return sorted(found, key=lambda f: f.start)
 
