@@ -141,7 +141,8 @@ class Pipeline:
             for res in results:
                 if isinstance(res, BaseException):
                     raise res
-            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder)):
+            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
+                             ("field_extractor", self._field_extractor)):
                 if name not in done:
                     await self._step(job, name, fn)
             if "chunking" not in done or "indexing" not in done:
@@ -316,6 +317,13 @@ class Pipeline:
                 )
                 self._progress(job, "segment_builder", page, total, mark)
         self.store.record_step(job.claim, "segment_builder", "completed", done=total, total=total)
+
+    def _field_extractor(self, job: Job) -> None:
+        """Key fields with confidence (``fields.json``); doubtful ones open review items (issue 15)."""
+        from ingest.steps.field_step import run_field_extractor
+
+        run_field_extractor(self, job)
+        self.store.record_step(job.claim, "field_extractor", "completed", done=job.page_count, total=job.page_count)
 
     def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
         """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""

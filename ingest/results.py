@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
+__all__ = ["SegmentSequence", "blob_uri", "fields_key", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
            "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 
@@ -48,6 +48,11 @@ def text_key(wid: str, page: int) -> str:
 
 def ocr_key(wid: str, page: int) -> str:
     return f"workflows/{wid}/ocr/{page:04d}.json"
+
+
+def fields_key(wid: str) -> str:
+    """The document's key fields (issue 15: ``ingest/steps/fields.py``)."""
+    return f"workflows/{wid}/fields.json"
 
 
 def ocr_pages_key(wid: str) -> str:

@@ -21,6 +21,7 @@ STEPS: Final[tuple[tuple[str, str], ...]] = (
     ("transcribe", "Transcribe audio"),
     ("webcrawler", "Crawl web pages"),
     ("segment_builder", "Build segments"),
+    ("field_extractor", "Extract key fields"),
     ("segment_analyzer", "Analyze segments (Claude)"),
     ("graph_builder", "Build the entity graph"),
     ("chunking", "Chunk text"),
