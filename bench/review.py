@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.review")
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "evaldata")
     ap.add_argument("--split", choices=("odd", "even", "all"), default="odd")
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/docchat-bench-review"))
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     root = args.data / "sroie"

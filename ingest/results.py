@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "blob_uri", "fields_key", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
-           "rebuild", "segment_key", "text_key", "workflow_prefix"]
+__all__ = ["SegmentSequence", "blob_uri", "fields_key", "meta_key", "ocr_key", "ocr_pages_key", "original_key",
+           "page_png_key", "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 
 def blob_uri(settings: Settings, key: str) -> str:

@@ -61,7 +61,7 @@ class ReviewController(Controller):
 
     @get("/documents/{document_id:str}/export")
     async def export(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews],
-                     document_id: FromPath[str], format: FromQuery[str] = "markdown") -> Stream:  # noqa: A002
+                     document_id: FromPath[str], format: FromQuery[str] = "markdown") -> Stream:
         if format not in ("markdown", "json"):
             raise InvalidInput("format must be markdown or json")
         wf = await asyncio.to_thread(reviews.store.document_workflow, _user(request), document_id)

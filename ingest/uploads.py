@@ -15,6 +15,7 @@ from ingest.jobs import enqueue, lane_for
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
+from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import RetryableError, UnsupportedMediaType
@@ -42,6 +43,7 @@ class Uploads:
         self.blobs = blobs
         self.queue = queue
         self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
+        self.audit = AuditLog(store.items, retention_days=settings.ingest.audit_retention_days, clock=store.clock)
 
     # --- projects -----------------------------------------------------------------------------------
 
@@ -116,6 +118,9 @@ class Uploads:
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
             accepted = True
+            await asyncio.to_thread(self.audit.record, project_id, actor=user_id, action="upload", document_id=did,
+                                    after=f"sha256:{received.sha256}", extra={"workflow_id": wid,
+                                                                              "pages": info.page_count})
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
         finally:
             if refund_pages is not None and not accepted:  # a failed or duplicate upload costs no pages

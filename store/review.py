@@ -6,7 +6,8 @@ PK                         SK                         what
 ``REVIEW#{pid}``           ``DOC#{did}#F#{field}``    ``status`` open|claimed|resolved, ``data`` {document_id,
                                                       workflow_id, field, value, normalized, confidence, page,
                                                       bbox, reasons, decision, corrected}; ``claimed_by``
-                                                      ``GSI2PK=REVIEWQ#{pid}#{status}``, ``GSI2SK={created}#{did}#{field}``
+                                                      ``GSI2PK=REVIEWQ#{pid}#{status}``,
+                                                      ``GSI2SK={created}#{did}#{field}``
 =========================  =========================  =========================================================
 
 The queue is read through the sparse GSI2 (``REVIEW_INDEX``) by project and status — never a scan: only review

@@ -26,7 +26,8 @@ DATE_FIELDS = ("date", "due_date")
 _F = re.IGNORECASE
 #: label lexicon, checked in this order (the first that matches names the row)
 LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("ignore", re.compile(r"\b(?:total\s*(?:qty|quantity|items?|pcs|disc\w*|savings?)|qty|item\s*count)\b|수량|数量", _F)),
+    ("ignore", re.compile(r"\b(?:total\s*(?:qty|quantity|items?|pcs|disc\w*|savings?)|qty|item\s*count)\b|"
+                          r"수량|数量", _F)),
     ("due_date", re.compile(r"due\s*date|payment\s+due|pay\s+by|납부\s*기한|지급\s*기일|支払期限|お支払期日", _F)),
     ("total", re.compile(r"(?:incl(?:uding|usive|\.)?|inc\.?|w/|with)\s*(?:of\s*)?(?:gst|tax|vat|sst)|税込", _F)),
     ("service", re.compile(r"service\s*charge|svc\s*chg|봉사료|サービス料", _F)),
@@ -42,7 +43,8 @@ LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("doc_number", re.compile(r"(?:invoice|inv|receipt|rcpt|bill|document|doc|order|ref|slip|trans)\s*"
                               r"(?:no|number|num|#)\b\.?|번호|請求書番号|領収書番号|伝票番号|伝票No", _F)),
 )
-_GRAND = re.compile(r"grand|incl|inc\.|w/|nett?\b|amount\s+(?:due|payable)|balance\s+due|총\s*액|合計|総額|税込|합계", _F)
+_GRAND = re.compile(r"grand|incl|inc\.|w/|nett?\b|amount\s+(?:due|payable)|balance\s+due|"
+                    r"총\s*액|合計|総額|税込|합계", _F)
 _ORG = re.compile(r"\bSDN\.?\s*BHD\b|\bBHD\b|\bS/B\b|\bENTERPRISE|\bTRADING\b|\bPLT\b|\bLTD\b|\bLIMITED\b|\bINC\b|"
                   r"\bLLC\b|\bCORP|\bCOMPANY\b|\bCO\b\.?|\bGROUP\b|\bRESTORAN\b|\bRESTAURANT\b|\bHARDWARE\b|"
                   r"\bBOOK\w*|주식회사|\(주\)|㈜|株式会社|有限会社|合同会社|\(株\)", _F)
@@ -85,7 +87,8 @@ class Field:
 
 def rows_of(lines: Sequence[Mapping[str, Any]]) -> list[Row]:
     """Lines grouped into rows: boxes that overlap vertically by half the smaller height, left to right."""
-    boxed = [(tuple(float(v) for v in ln.get("bbox") or (0, 0, 0, 0)), ln) for ln in lines if str(ln.get("text", "")).strip()]
+    boxed = [(tuple(float(v) for v in ln.get("bbox") or (0, 0, 0, 0)), ln) for ln in lines
+             if str(ln.get("text", "")).strip()]
     boxed.sort(key=lambda b: (b[0][1] + b[0][3]) / 2)
     groups: list[list[tuple[tuple[float, ...], Mapping[str, Any]]]] = []
     for box, ln in boxed:

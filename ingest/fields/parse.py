@@ -55,13 +55,15 @@ def amounts(text: str) -> list[Money]:
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))}
+_Y4 = r"(?P<y>(?:19|20)\d{2})"
 _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # (pattern, order, strength): strength = how sure the digits are a date in that order
-    (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*[년年]\s*(?P<m>\d{1,2})\s*[월月]\s*(?P<d>\d{1,2})\s*[일日]?"), "ymd", 1.0),
+    (re.compile(r"(?<!\d)" + _Y4 + r"\s*[년年]\s*(?P<m>\d{1,2})\s*[월月]\s*(?P<d>\d{1,2})\s*[일日]?"), "ymd", 1.0),
     (re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"), "ymd", 1.0),
-    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.](?P<y>(?:19|20)\d{2})(?:(?!\d)|(?=\d{1,2}:\d{2}))"), "dmy", 1.0),
-    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[\s-]*(?P<mon>[A-Za-z]{3})[A-Za-z]*[\s,-]*(?P<y>(?:19|20)\d{2})(?!\d)"), "dmy", 1.0),
-    (re.compile(r"(?<![\w])(?P<mon>[A-Za-z]{3})[A-Za-z]*\.?\s+(?P<d>\d{1,2}),?\s+(?P<y>(?:19|20)\d{2})(?!\d)"), "mdy", 1.0),
+    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.]" + _Y4 + r"(?:(?!\d)|(?=\d{1,2}:\d{2}))"),
+     "dmy", 1.0),  # "16-03-201812:07:10": a time glued to the year
+    (re.compile(r"(?<!\d)(?P<d>\d{1,2})[\s-]*(?P<mon>[A-Za-z]{3})[A-Za-z]*[\s,-]*" + _Y4 + r"(?!\d)"), "dmy", 1.0),
+    (re.compile(r"(?<![\w])(?P<mon>[A-Za-z]{3})[A-Za-z]*\.?\s+(?P<d>\d{1,2}),?\s+" + _Y4 + r"(?!\d)"), "mdy", 1.0),
     (re.compile(r"(?<![\d.])(?P<d>\d{1,2})[-/.](?P<m>\d{1,2})[-/.](?P<y>\d{2})(?![\d.])"), "dmy", 0.85),
 )
 

@@ -154,3 +154,12 @@ async def test_fields_review_correction_audit_and_export(settings) -> None:
         assert (await client.get(f"/v1/documents/{did}/export", headers=BOB)).status_code == 404
         assert (await client.get(f"/v1/documents/{did}/export", params={"format": "pdf"},
                                  headers=ALICE)).status_code == 400
+
+        # deleting the document removes its content and review items, never its audit trail
+        assert (await client.delete(f"/v1/projects/{pid}/documents/{did}", headers=ALICE)).status_code == 204
+        audit = (await client.get(f"/v1/projects/{pid}/audit", headers=ALICE)).json()["items"]
+        assert audit[0]["action"] == "delete" and "upload" in [e["action"] for e in audit]
+        upload = next(e for e in audit if e["action"] == "upload")
+        assert upload["actor"] == "alice" and upload["after"].startswith("sha256:") and upload["document_id"] == did
+        assert (await client.get(f"/v1/projects/{pid}/review", params={"status": "resolved"},
+                                 headers=ALICE)).json()["items"] == []
