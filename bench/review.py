@@ -22,6 +22,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from bench.ingest_eval import DEFAULT_DATA
 from ingest.fields.extract import document_fields
 from ingest.fields.parse import dates
 from ingest.fields.rules import FieldRules, check
@@ -62,7 +63,7 @@ def _ocr(image: Path, cache: Path, engine: object) -> OcrResult:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.review")
-    ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "evaldata")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--split", choices=("odd", "even", "all"), default="odd")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review")
     ap.add_argument("-v", "--verbose", action="store_true")
