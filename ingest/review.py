@@ -48,6 +48,15 @@ def normalize(name: str, value: str) -> str:
     return " ".join(value.split())
 
 
+def _overlap(a: Any, b: Any) -> float:
+    """The area two ``[x0, y0, x1, y1]`` boxes share (0 when either is missing)."""
+    if not (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == 4 and len(b) == 4):
+        return 0.0
+    w = min(float(a[2]), float(b[2])) - max(float(a[0]), float(b[0]))
+    h = min(float(a[3]), float(b[3])) - max(float(a[1]), float(b[1]))
+    return max(0.0, w) * max(0.0, h)
+
+
 class Reviews:
     def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, index: ChunkIndexer) -> None:
         self.settings = settings
@@ -142,50 +151,60 @@ class Reviews:
         seg_before = seg_after = None
         page = target.get("page")
         if decision == "correct" and old and value and isinstance(page, int):
-            seg_before, seg_after = await self._fix_text(project_id, did, wid, int(page), str(old), value)
+            seg_before, seg_after = await self._fix_text(project_id, did, wid, int(page), str(old), value,
+                                                         target.get("bbox"))
         await asyncio.to_thread(self.audit.record, project_id, actor=user, action="correction", document_id=did,
                                 what=f"field:{name}", before=old, after=value if decision == "correct" else None,
                                 extra={"page": page, "segment_before": seg_before, "segment_after": seg_after,
                                        "unreadable": decision == "unreadable"})
 
-    async def _fix_text(self, project_id: str, did: str, wid: str, page: int, old: str,
-                        new: str) -> tuple[str | None, str | None]:
-        """Replace the value in the page's lines, then re-chunk and re-index that page's chunks only."""
+    async def _fix_text(self, project_id: str, did: str, wid: str, page: int, old: str, new: str,
+                        bbox: Any = None) -> tuple[str | None, str | None]:
+        """Replace the value in the page's line it was read from, then re-index the chunks that changed."""
         key = segment_key(wid, page)
         seg = json.loads(await asyncio.to_thread(self.blobs.get, key))
         before = content_hash(seg.get("text") or "")
-        changed = False
-        for line in seg.get("lines") or []:
-            if old in str(line.get("text", "")):
-                line["text"] = str(line["text"]).replace(old, new, 1)
-                changed = True
-                break
-        if not changed:
+        lines = [ln for ln in seg.get("lines") or [] if old in str(ln.get("text", ""))]
+        if not lines:
             return before, before
+        line = max(lines, key=lambda ln: _overlap(ln.get("bbox"), bbox))  # the line the field's box is on
+        line["text"] = str(line["text"]).replace(old, new, 1)
         seg["text"] = "\n".join(str(ln["text"]) for ln in seg["lines"])
+        old_chunks = await self._chunks(project_id, did, wid)
         await asyncio.to_thread(self.blobs.put, key, json.dumps(seg, ensure_ascii=False).encode(), "application/json")
-        await self._reindex_page(project_id, did, wid, page)
+        new_chunks = await self._chunks(project_id, did, wid)
+        await self._reindex(project_id, did, old_chunks, new_chunks)
         return before, content_hash(seg["text"])
 
-    async def _reindex_page(self, project_id: str, did: str, wid: str, page: int) -> int:
+    async def _chunks(self, project_id: str, did: str, wid: str) -> list[Any]:
         from ingest.steps.chunk import chunk_segments
 
         wf = await asyncio.to_thread(self.store.items.get, f"DOC#{did}", f"WF#{wid}")
         wf_data = (wf or {}).get("data") or {}
-        pages = int(wf_data.get("page_count") or page)
 
         def load(p: int) -> dict[str, Any]:
             return dict(json.loads(self.blobs.get(segment_key(wid, p))))
 
         ing = self.settings.ingest
-        chunks = await asyncio.to_thread(
-            chunk_segments, SegmentSequence(load, pages), project_id=project_id, document_id=did,
-            file_name=str(wf_data.get("file_name") or "document"), workflow_id=wid, max_tokens=ing.chunk_tokens,
-            overlap_tokens=ing.chunk_overlap_tokens, language=str(wf_data.get("language") or "en"))
-        touched = [c for c in chunks if c.page_start <= page <= c.page_end]
-        await self.index.index_chunks(touched)  # deterministic ids: these overwrite the old ones
-        log.info("review_reindexed", document_id=did, page=page, chunks=len(touched), of=len(chunks))
-        return len(touched)
+        return list(await asyncio.to_thread(
+            chunk_segments, SegmentSequence(load, int(wf_data.get("page_count") or 1)), project_id=project_id,
+            document_id=did, file_name=str(wf_data.get("file_name") or "document"), workflow_id=wid,
+            max_tokens=ing.chunk_tokens, overlap_tokens=ing.chunk_overlap_tokens,
+            language=str(wf_data.get("language") or "en")))
+
+    async def _reindex(self, project_id: str, did: str, old: list[Any], new: list[Any]) -> int:
+        """Index only the chunks that differ (ids are deterministic, so these overwrite); should the document now
+        have fewer chunks, the whole document is re-indexed so no stale chunk stays findable."""
+        before = {c.chunk_id: c for c in old}
+        if len(new) < len(old):
+            await self.index.delete_document(project_id, did)
+            changed = new
+        else:
+            changed = [c for c in new if before.get(c.chunk_id) != c]
+        if changed:
+            await self.index.index_chunks(changed)
+        log.info("review_reindexed", document_id=did, chunks=len(changed), of=len(new))
+        return len(changed)
 
     # --- audit -----------------------------------------------------------------------------------------
 
