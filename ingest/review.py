@@ -20,6 +20,7 @@ from ingest.fields.extract import AMOUNT_FIELDS, DATE_FIELDS
 from ingest.fields.parse import dates
 from ingest.pipeline import ChunkIndexer
 from ingest.results import SegmentSequence, fields_key, segment_key
+from retrieval.types import Chunk
 from store.audit import AuditLog, content_hash
 from store.blobs import BlobStore
 from store.config import Settings
@@ -96,7 +97,7 @@ class Reviews:
 
     # --- the queue -------------------------------------------------------------------------------------
 
-    async def list(self, user: str, auth: object, project_id: str, status: str, cursor: str | None,
+    async def list_items(self, user: str, auth: object, project_id: str, status: str, cursor: str | None,
                    limit: int = 50) -> dict[str, Any]:
         if status not in ("open", "claimed", "resolved"):
             raise InvalidInput("status must be open, claimed or resolved")
@@ -176,7 +177,7 @@ class Reviews:
         await self._reindex(project_id, did, old_chunks, new_chunks)
         return before, content_hash(seg["text"])
 
-    async def _chunks(self, project_id: str, did: str, wid: str) -> list[Any]:
+    async def _chunks(self, project_id: str, did: str, wid: str) -> list[Chunk]:
         from ingest.steps.chunk import chunk_segments
 
         wf = await asyncio.to_thread(self.store.items.get, f"DOC#{did}", f"WF#{wid}")
@@ -192,7 +193,7 @@ class Reviews:
             max_tokens=ing.chunk_tokens, overlap_tokens=ing.chunk_overlap_tokens,
             language=str(wf_data.get("language") or "en")))
 
-    async def _reindex(self, project_id: str, did: str, old: list[Any], new: list[Any]) -> int:
+    async def _reindex(self, project_id: str, did: str, old: list[Chunk], new: list[Chunk]) -> int:
         """Index only the chunks that differ (ids are deterministic, so these overwrite); should the document now
         have fewer chunks, the whole document is re-indexed so no stale chunk stays findable."""
         before = {c.chunk_id: c for c in old}

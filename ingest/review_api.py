@@ -30,7 +30,7 @@ class ReviewController(Controller):
     async def list_items(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews],
                          project_id: FromPath[str], status: FromQuery[str] = "open",
                          cursor: FromQuery[str | None] = None) -> dict[str, Any]:
-        return await reviews.list(_user(request), request.auth, project_id, status, cursor)
+        return await reviews.list_items(_user(request), request.auth, project_id, status, cursor)
 
     @post("/projects/{project_id:str}/review/{item_id:str}/claim")
     async def claim(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews],
