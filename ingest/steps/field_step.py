@@ -29,4 +29,5 @@ def run_field_extractor(pipeline: Any, job: Any) -> dict[str, Any]:
              clock=pipeline.store.clock).record(
         claim.project_id, actor="system", action="analysis", document_id=claim.document_id, what="fields",
         after=content_hash(body), extra={"workflow_id": job.wid, "fields": len(found), "review_items": opened})
+    pipeline.store.record_step(claim, "field_extractor", "completed", done=job.page_count, total=job.page_count)
     return doc
