@@ -19,6 +19,7 @@ from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import RetryableError, UnsupportedMediaType
 from store.logging import get_logger
+from store.metrics import MetricsRecorder, record_safely
 from store.usage_limits import UsageLimits
 from store.workflows import NewDocument, WorkflowStore, new_id
 
@@ -41,6 +42,7 @@ class Uploads:
         self.store = store
         self.blobs = blobs
         self.queue = queue
+        self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
         self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
 
     # --- projects -----------------------------------------------------------------------------------
@@ -115,6 +117,9 @@ class Uploads:
                 log.warning("enqueue_deferred", workflow_id=wid, error=exc.message)
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
+            record_safely(self.metrics, counts={"uploads": 1}, user=user_id, project=project_id,
+                          usage={"uploads": 1, "pages": int(info.page_count or 0)},
+                          latest_add={"docs.pending": 1})
             accepted = True
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
         finally:

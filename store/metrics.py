@@ -361,25 +361,3 @@ def record_safely(recorder: MetricsRecorder | None, **event: Any) -> None:
         recorder.event(**event)
     except Exception as exc:
         log.warning("metrics_event_failed", error_type=type(exc).__name__)
-
-
-def open_metrics_store(settings: Any) -> MetricsStore:
-    """``metrics.db`` in the data dir locally; the session table on AWS (``store/metrics_dynamo.py``)."""
-    if settings.server.backend == "aws":
-        from store.clients import aws_client
-        from store.metrics_dynamo import DynamoMetricsStore
-
-        return DynamoMetricsStore(aws_client(settings, "dynamodb"), settings.store.sessions_table)
-    return SqliteMetricsStore(settings.server.data_dir / "metrics.db")
-
-
-def open_recorder(settings: Any, store: MetricsStore | None = None) -> MetricsRecorder | None:
-    """The process's recorder from settings (None when ``metrics_enabled`` is off)."""
-    m = settings.metrics
-    if not m.metrics_enabled:
-        return None
-    return MetricsRecorder(store if store is not None else open_metrics_store(settings),
-                           flush_seconds=m.metrics_flush_seconds, raw_ttl_s=m.metrics_raw_ttl_hours * 3600,
-                           bucket_ttl_s=m.metrics_bucket_ttl_hours * 3600,
-                           usage_ttl_s=m.metrics_usage_ttl_days * 86400)
-

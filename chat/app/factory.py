@@ -16,7 +16,7 @@ from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi.config import OpenAPIConfig
 
-from chat.app import chat_routes
+from chat.app import chat_routes, ops_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
@@ -90,6 +90,7 @@ ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"uploads", "documents"}), (IngestController,)),
     (frozenset({"dead_letters"}), (OpsController,)),
+    (frozenset({"ops"}), ops_routes.ROUTES),
 )
 
 
@@ -112,6 +113,16 @@ def _constant(value: Any) -> Any:
     return provide
 
 
+def _request_middleware(svc: Services) -> list[Any]:
+    """Latency by route and the request id (``chat/app/prom.py``), when the ops views are wired."""
+    ops = svc.dependencies.get("ops")
+    if ops is None:
+        return []
+    from chat.app.prom import request_middleware
+
+    return [request_middleware(ops.prom)]
+
+
 def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
     """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
     svc = services if services is not None else build_services(settings)
@@ -125,7 +136,8 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
             "services": Provide(lambda: svc, sync_to_thread=False),
             **{name: Provide(_constant(dep), sync_to_thread=False) for name, dep in svc.dependencies.items()},
         },
-        middleware=[DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
+        middleware=[*_request_middleware(svc),
+                    DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
         exception_handlers={
             errors.DocchatError: _docchat_error_handler,
             HTTPException: _http_error_handler,

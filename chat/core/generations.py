@@ -50,6 +50,8 @@ class Generation:
     subscribers: int = 0
     task: asyncio.Task[None] | None = None
     _grace_handle: asyncio.TimerHandle | None = None
+    #: sees every published event (the read models' answer metrics: chat/core/answer_metrics.py)
+    observer: Callable[[EventName, dict[str, Any]], None] | None = None
 
     # --- publishing --------------------------------------------------------------
 
@@ -57,6 +59,8 @@ class Generation:
         if self.finished:
             raise RuntimeError("generation already finished")
         ev = events.make_event(self.generation_id, self._next, event, data)
+        if self.observer is not None:
+            self.observer(event, data)
         self._next += 1
         self._events.append(ev)
         if len(self._events) > self.max_events:
@@ -166,6 +170,10 @@ class GenerationRegistry:
 
     def __len__(self) -> int:
         return len(self._by_session)
+
+    def streams_open(self) -> int:
+        """SSE relays attached right now (``/metrics``)."""
+        return sum(g.subscribers for g in self._by_session.values())
 
     def get(self, session_id: str) -> Generation | None:
         self._evict()

@@ -14,8 +14,11 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import structlog
+
 from chat.core.agent import Agent
 from chat.core.answer_guard import run_bounded
+from chat.core.answer_metrics import AnswerMetrics
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
 from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, SessionStorePort
@@ -24,6 +27,7 @@ from chat.models.port import ChatModel
 from store.config import Settings
 from store.errors import Conflict, InvalidInput, NotFound
 from store.logging import get_logger
+from store.metrics import MetricsRecorder
 
 log = get_logger(__name__)
 
@@ -45,8 +49,10 @@ class ChatService:
         ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
         limits: ChatLimits | None = None,
+        metrics: MetricsRecorder | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics  # the read models (store/metrics.py); None = not recorded
         self.limits = limits  # per-user limits (store/usage_limits.py); None = unlimited
         self.sessions = sessions
         self.model = model
@@ -202,6 +208,7 @@ class ChatService:
             raise Conflict("a generation is already running for this session; stop it or resume its stream")
         lease = await self.limits.admit_question(user_id) if self.limits is not None else None
         timeout_s = self.settings.chat.answer_timeout_seconds
+        structlog.contextvars.bind_contextvars(session_id=session_id)  # the answer's task inherits it
         try:
             gen = self.registry.begin(
                 generation_id=uuid.uuid4().hex[:16],
@@ -214,6 +221,9 @@ class ChatService:
             if lease is not None:
                 await lease.release()
             raise
+        if self.metrics is not None:  # set before the answer's task first runs
+            gen.observer = AnswerMetrics(self.metrics, user=user_id,
+                                         project=projects[0] if len(projects) == 1 else None)
         return gen, 0
 
     async def _projects_for(self, user_id: str, project_id: str | None) -> Sequence[str]:
