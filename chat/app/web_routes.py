@@ -117,6 +117,15 @@ def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]
             },
         )
 
+    ops_path = web_dir / "ops.html"
+
+    @get(["/ops", "/usage"], exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
+    def ops_page() -> Response[bytes]:
+        """The Operations and Usage pages (``ops.html``; the data calls need a token like any API call)."""
+        return Response(ops_path.read_bytes(), media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": csp, "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache"})
+
     @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
     def web_config() -> dict[str, Any]:
         """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``
@@ -131,4 +140,4 @@ def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]
         include_in_schema=False,
         name="web_static",
     )
-    return [index, web_config, static]
+    return [index, ops_page, web_config, static]
