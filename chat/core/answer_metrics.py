@@ -13,7 +13,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from store.logging import get_logger
 from store.metrics import MetricsRecorder, record_safely
+
+log = get_logger(__name__)
 
 MAX_TEXT_CHARS = 4000  # a decline is said at the start; the rest of a long answer is not kept
 
@@ -74,5 +77,10 @@ class AnswerMetrics:
             timings["ttft_seconds"] = self.ttft
         usage = {"questions": 1, "tokens_in": t["input"], "tokens_out": t["output"],
                  "cache_read": t["cache_read"], "cache_write": t["cache_write"]}
+        # numbers only (never the question or the answer): CloudWatch metric filters read this line (infra/)
+        log.info("answer_finished", ttft_s=round(self.ttft, 4) if self.ttft is not None else None,
+                 answer_s=round(timings["answer_seconds"], 4), tokens_in=t["input"], tokens_out=t["output"],
+                 cache_read=t["cache_read"], cache_write=t["cache_write"], declined=declined,
+                 code=self.error or "ok")
         record_safely(self.recorder, counts=counts, timings=timings, user=self.user, project=self.project,
                       usage=usage)
