@@ -260,6 +260,8 @@ class MetricsSettings:
     metrics_enabled: bool = True
     #: how often a process writes its coalesced counters (one UpdateItem per touched item); 0 = every event
     metrics_flush_seconds: float = _num(1.0, ge=0.0, le=60.0)
+    #: how often a user's usage-by-day item is written (users ask rarely: a longer wait coalesces more)
+    metrics_usage_flush_seconds: float = _num(60.0, ge=0.0, le=900.0)
     #: seed 003 TTLs: 1-minute "raw-resolution" items (the 1 h window), 5-minute GRAPH#5M items (6/12/24 h)
     metrics_raw_ttl_hours: int = _num(2, ge=1, le=48)
     metrics_bucket_ttl_hours: int = _num(48, ge=24, le=24 * 14)

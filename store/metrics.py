@@ -1,6 +1,7 @@
 """Read models for operations (seed 003): a port for aggregate items, its SQLite adapter, and the recorder.
 
-Items (one partition per scope; ``OPS#global`` for the system, ``OPS#USER#<id>`` / ``OPS#PROJECT#<id>`` for usage):
+Items (one partition per scope: ``OPS#global`` for the system, ``OPS#USER#<id>`` for a user's usage — with
+their projects' numbers in the same item as ``n.p.<project>.<metric>``, since a project has one owner):
 
 =====================  ===========================  =====================  ==========================
 item                   key                          TTL (seed 003)         read by
@@ -19,9 +20,12 @@ an ``ADD``: each writer keeps its own running extreme per bucket in its own attr
 they ride in the same ``UpdateItem``. (SQLite does the merge inside one ``BEGIN IMMEDIATE`` transaction.)
 
 ``MetricsRecorder`` turns events into updates and coalesces them in memory: a background thread writes
-every ``metrics_flush_seconds`` one ``UpdateItem`` per item touched since the last flush, however many
-events and counters went into it (so the hot path itself does no I/O, and under load a flush costs far
-less than one write per event). The flusher is the only writer of its process's ``@<writer>`` attributes,
+every ``metrics_flush_seconds`` one ``UpdateItem`` per global item touched since the last flush (and each
+user's day item every ``metrics_usage_flush_seconds``), however many events and counters went into it — so
+the request path itself does no I/O, and the background costs less than one write per event
+(``python -m bench.readmodels`` measures it). A crash loses at most the last unflushed seconds of these
+operational numbers; the usage *limits* are exact and separate (``store/usage_limits.py``).
+The flusher is the only writer of its process's ``@<writer>`` attributes,
 so they only ever move one way within a bucket.
 """
 
@@ -96,10 +100,6 @@ def day_sk(ts: float) -> str:
 
 def user_pk(user_id: str) -> str:
     return f"OPS#USER#{user_id}"
-
-
-def project_pk(project_id: str) -> str:
-    return f"OPS#PROJECT#{project_id}"
 
 
 def histogram_cell(seconds: float) -> int:
@@ -182,6 +182,7 @@ class SqliteMetricsStore:
             db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=30000")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: no fsync per commit; operational numbers only
             self._local.db = db
         return db
 
@@ -235,21 +236,31 @@ Listener = Callable[[Mapping[str, float], Mapping[str, float]], None]  # (counts
 
 
 class MetricsRecorder:
-    """Turns events into item updates, coalesced per item until the next flush (see the module doc)."""
+    """Turns events into item updates, coalesced per item until the next flush (see the module doc).
 
-    def __init__(self, store: MetricsStore, *, flush_seconds: float = 1.0, raw_ttl_s: int = 2 * 3600,
-                 bucket_ttl_s: int = 48 * 3600, usage_ttl_s: int = 400 * 86400,
-                 clock: Callable[[], float] = time.time, writer: str | None = None) -> None:
+    Global items are written every ``flush_seconds``; a user's usage item (which also holds that user's
+    projects: a project has one owner, so it lives in the owner's partition) every ``usage_flush_seconds`` —
+    users ask rarely compared with the whole system, so their items need the longer coalescing to stay under one
+    write per event. ``stop()`` writes everything left."""
+
+    def __init__(self, store: MetricsStore, *, flush_seconds: float = 1.0, usage_flush_seconds: float = 60.0,
+                 raw_ttl_s: int = 2 * 3600, bucket_ttl_s: int = 48 * 3600, usage_ttl_s: int = 400 * 86400,
+                 clock: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic,
+                 writer: str | None = None) -> None:
         self.store = store
         self.flush_seconds = flush_seconds
+        self.usage_flush_seconds = usage_flush_seconds if flush_seconds > 0 else 0.0
         self.raw_ttl_s, self.bucket_ttl_s, self.usage_ttl_s = raw_ttl_s, bucket_ttl_s, usage_ttl_s
         self.clock = clock
+        self.monotonic = monotonic
         self.writer = writer or uuid.uuid4().hex[:8]
         self.listeners: list[Listener] = []
         self.events = 0
         self.writes = 0
         self._pending: dict[tuple[str, str], MetricUpdate] = {}
-        self._extremes: dict[tuple[str, str], MetricUpdate] = {}  # this writer's running min/max per bucket
+        self._since: dict[tuple[str, str], float] = {}  # when a usage item became dirty (monotonic)
+        self._extremes: dict[tuple[str, str], tuple[dict[str, float], dict[str, float]]] = {}
+        self._keys: dict[int, tuple[str, str, str]] = {}  # minute start -> (raw sk, bucket sk, day sk)
         self._lock = threading.Lock()
         self._flush_lock = threading.Lock()
         self._stop = threading.Event()
@@ -257,56 +268,71 @@ class MetricsRecorder:
 
     # --- events --------------------------------------------------------------------------------
 
+    def _sks(self, now: float) -> tuple[str, str, str]:
+        minute = int(now) - int(now) % RAW_SECONDS
+        sks = self._keys.get(minute)
+        if sks is None:
+            if len(self._keys) > 8:
+                self._keys.clear()
+            sks = self._keys[minute] = (raw_sk(now), bucket_sk(now), day_sk(now))
+        return sks
+
+    def _slot(self, pk: str, sk: str, expire_at: int | None) -> MetricUpdate:
+        key = (pk, sk)
+        u = self._pending.get(key)
+        if u is None:
+            u = self._pending[key] = MetricUpdate(pk, sk, expire_at=expire_at)
+            if pk != GLOBAL_PK:
+                self._since[key] = self.monotonic()
+        return u
+
     def event(self, *, counts: Mapping[str, float] | None = None, timings: Mapping[str, float] | None = None,
               user: str | None = None, project: str | None = None, usage: Mapping[str, float] | None = None,
               latest_add: Mapping[str, float] | None = None, latest_put: Mapping[str, Any] | None = None) -> None:
         """Record one event: ``counts`` and ``timings`` (seconds) go to the 1-minute and 5-minute items,
-        ``usage`` to the user's and project's day, ``latest_*`` to ``LATEST``. Never raises, never blocks on I/O
-        (unless ``flush_seconds`` is 0)."""
-        counts, timings = dict(counts or {}), dict(timings or {})
+        ``usage`` to the user's day (``n.<m>``, and ``n.p.<project>.<m>`` for the project), ``latest_*`` to
+        ``LATEST``. Never blocks on I/O (unless ``flush_seconds`` is 0)."""
         now = self.clock()
-        agg = MetricUpdate("", "")
-        for name, value in counts.items():
-            agg.add["n." + name] = value
-        for name, value in timings.items():
-            if not math.isfinite(value) or value < 0:
-                continue
-            agg.add["n." + name] = agg.add.get("n." + name, 0) + 1
-            agg.add["s." + name] = agg.add.get("s." + name, 0) + value
-            agg.add[f"h.{name}.{histogram_cell(value)}"] = 1
-            agg.low["lo." + name] = value
-            agg.high["hi." + name] = value
-        updates: list[MetricUpdate] = []
-        if agg.add:
-            for sk, ttl in ((raw_sk(now), self.raw_ttl_s), (bucket_sk(now), self.bucket_ttl_s)):
-                updates.append(MetricUpdate(GLOBAL_PK, sk, dict(agg.add), dict(agg.low), dict(agg.high),
-                                            expire_at=int(now) + ttl))
-        if usage:
-            day = day_sk(now)
-            for pk in ([user_pk(user)] if user else []) + ([project_pk(project)] if project else []):
-                updates.append(MetricUpdate(pk, day, {"n." + k: v for k, v in usage.items()},
-                                            expire_at=int(now) + self.usage_ttl_s))
-        if latest_add or latest_put:
-            updates.append(MetricUpdate(GLOBAL_PK, LATEST_SK, dict(latest_add or {}),
-                                        put={**(latest_put or {}), "updated_at": round(now, 3)}))
+        raw, bucket, day = self._sks(now)
         with self._lock:
             self.events += 1
-            for u in updates:
-                key = (u.pk, u.sk)
-                if u.low or u.high:  # fold in this writer's running extremes (monotone per writer)
-                    ext = self._extremes.setdefault(key, MetricUpdate(u.pk, u.sk))
-                    ext.merge(MetricUpdate(u.pk, u.sk, low=u.low, high=u.high))
-                    u.low, u.high = dict(ext.low), dict(ext.high)
-                if key in self._pending:
-                    self._pending[key].merge(u)
-                else:
-                    self._pending[key] = u
-            if len(self._extremes) > 64:  # only recent buckets matter: drop the oldest keys
-                for old in sorted(self._extremes, key=lambda k: k[1])[: len(self._extremes) - 32]:
+            if counts or timings:
+                for sk, ttl in ((raw, self.raw_ttl_s), (bucket, self.bucket_ttl_s)):
+                    u = self._slot(GLOBAL_PK, sk, int(now) + ttl)
+                    add = u.add
+                    for name, value in (counts or {}).items():
+                        add["n." + name] = add.get("n." + name, 0) + value
+                    if timings:
+                        lows, highs = self._extremes.setdefault((GLOBAL_PK, sk), ({}, {}))
+                        for name, value in timings.items():
+                            if not math.isfinite(value) or value < 0:
+                                continue
+                            add["n." + name] = add.get("n." + name, 0) + 1
+                            add["s." + name] = add.get("s." + name, 0) + value
+                            cell = f"h.{name}.{histogram_cell(value)}"
+                            add[cell] = add.get(cell, 0) + 1
+                            lo, hi = "lo." + name, "hi." + name
+                            u.low[lo] = lows[lo] = min(value, lows.get(lo, value))  # this writer's running
+                            u.high[hi] = highs[hi] = max(value, highs.get(hi, value))  # extremes only grow
+            if usage and user:
+                u = self._slot(user_pk(user), day, int(now) + self.usage_ttl_s)
+                for name, value in usage.items():
+                    u.add["n." + name] = u.add.get("n." + name, 0) + value
+                    if project:
+                        key = f"n.p.{project}.{name}"
+                        u.add[key] = u.add.get(key, 0) + value
+            if latest_add or latest_put:
+                u = self._slot(GLOBAL_PK, LATEST_SK, None)
+                for name, value in (latest_add or {}).items():
+                    u.add[name] = u.add.get(name, 0) + value
+                u.put.update(latest_put or {})
+                u.put["updated_at"] = round(now, 3)
+            if len(self._extremes) > 16:  # only the current buckets matter: drop the oldest
+                for old in sorted(self._extremes, key=lambda k: k[1])[: len(self._extremes) - 8]:
                     del self._extremes[old]
         for listener in self.listeners:
             try:
-                listener(counts, timings)
+                listener(counts or {}, timings or {})
             except Exception as exc:  # a listener never breaks the work it observes
                 log.warning("metrics_listener_failed", error_type=type(exc).__name__)
         if self.flush_seconds <= 0:
@@ -314,14 +340,19 @@ class MetricsRecorder:
 
     # --- flushing ------------------------------------------------------------------------------
 
-    def flush(self) -> int:
-        """Write every pending item (one ``apply`` each); returns how many writes. Failed items are kept for
-        the next flush."""
+    def flush(self, *, everything: bool = False) -> int:
+        """Write the pending items that are due (one ``apply`` each; every item with ``everything``); returns
+        how many writes. Failed items are kept for the next flush."""
         with self._flush_lock:
+            now = self.monotonic()
             with self._lock:
-                pending, self._pending = self._pending, {}
+                due = {k: u for k, u in self._pending.items()
+                       if everything or k[0] == GLOBAL_PK or now - self._since.get(k, now) >= self.usage_flush_seconds}
+                for k in due:
+                    del self._pending[k]
+                    self._since.pop(k, None)
             done = 0
-            for key, update in pending.items():
+            for key, update in due.items():
                 try:
                     self.store.apply(update, writer=self.writer)
                     done += 1
@@ -331,6 +362,7 @@ class MetricsRecorder:
                         if key in self._pending:
                             update.merge(self._pending[key])
                         self._pending[key] = update
+                        self._since.setdefault(key, now)
             self.writes += done
             return done
 
@@ -350,7 +382,7 @@ class MetricsRecorder:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
-        self.flush()
+        self.flush(everything=True)
 
 
 def record_safely(recorder: MetricsRecorder | None, **event: Any) -> None:

@@ -23,7 +23,8 @@ def open_recorder(settings: Settings, store: MetricsStore | None = None) -> Metr
     if not m.metrics_enabled:
         return None
     return MetricsRecorder(store if store is not None else open_metrics_store(settings),
-                           flush_seconds=m.metrics_flush_seconds, raw_ttl_s=m.metrics_raw_ttl_hours * 3600,
+                           flush_seconds=m.metrics_flush_seconds,
+                           usage_flush_seconds=m.metrics_usage_flush_seconds, raw_ttl_s=m.metrics_raw_ttl_hours * 3600,
                            bucket_ttl_s=m.metrics_bucket_ttl_hours * 3600,
                            usage_ttl_s=m.metrics_usage_ttl_days * 86400)
 

@@ -35,7 +35,6 @@ from store.metrics import (
     bucket_sk,
     day_sk,
     metric_kind,
-    project_pk,
     raw_sk,
     user_pk,
 )
@@ -170,28 +169,36 @@ def summary(store: MetricsStore, window: str = "1h", *, now: float | None = None
     }
 
 
-def usage(store: MetricsStore, *, user: str | None = None, project: str | None = None, days: int = 7,
+def usage(store: MetricsStore, *, user: str, project: str | None = None, days: int = 7,
           now: float | None = None) -> dict[str, Any]:
-    """Usage totals by day for a user or a project (``days`` ≤ 31 items read)."""
+    """A user's usage totals by day — or one of their projects' (kept in the owner's items) — and per project;
+    ``days`` (≤ 31) items read."""
     if not 1 <= days <= 31:
         raise InvalidInput("days must be between 1 and 31")
-    if (user is None) == (project is None):
-        raise InvalidInput("usage is for one user or one project")
     now = time.time() if now is None else now
-    pk = user_pk(user) if user is not None else project_pk(str(project))
     first, last = day_sk(now - (days - 1) * 86400), day_sk(now)
-    items, read = store.query(pk, first, last)
+    items, read = store.query(user_pk(user), first, last)
+    prefix = "n." if project is None else f"n.p.{project}."
     rows = []
+    projects: dict[str, dict[str, float]] = {}
     for item in items:
-        row = {k[2:]: v for k, v in item.items() if k.startswith("n.")}
+        if project is None:
+            row = {k[2:]: v for k, v in item.items() if k.startswith("n.") and not k.startswith("n.p.")}
+        else:
+            row = {k[len(prefix):]: v for k, v in item.items() if k.startswith(prefix)}
         rows.append({"day": str(item["sk"]).removeprefix("USAGE#"), **row, "cache_hit_ratio": cache_hit(row)})
+        for k, v in item.items():
+            if project is None and k.startswith("n.p.") and isinstance(v, int | float):
+                pid, _, metric = k[4:].rpartition(".")
+                per = projects.setdefault(pid, {})
+                per[metric] = per.get(metric, 0) + v
     total: dict[str, float] = {}
     for row in rows:
         for k, v in row.items():
             if k not in ("day", "cache_hit_ratio") and isinstance(v, int | float):
                 total[k] = total.get(k, 0) + v
-    return {"days": rows, "totals": {**total, "cache_hit_ratio": cache_hit(total)}, "items_read": read,
-            "max_items": days}
+    return {"days": rows, "totals": {**total, "cache_hit_ratio": cache_hit(total)}, "projects": projects,
+            "items_read": read, "max_items": days}
 
 
 def cache_hit(row: dict[str, Any]) -> float | None:
