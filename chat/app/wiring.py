@@ -114,6 +114,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     identify = getattr(verifier, "identify", None)  # the token's groups (DOCCHAT_OIDC_GROUPS_CLAIM): "admin"
     admins = Admins(settings, groups_of=(lambda token: identify(token).groups) if identify is not None else None)
     dead_letters = DeadLetters(settings, store=ingest.store, queue=ingest.queue, admins=admins)
+    dead_letters.metrics = metrics
     from chat.app.ops_routes import Ops
     from ingest.queue import PRIORITIES
 

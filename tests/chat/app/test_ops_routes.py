@@ -87,7 +87,13 @@ async def test_ops_views_are_for_admins_and_metrics_need_a_token(tmp_path: Path)
         assert (await c.get("/v1/ops/summary", headers=root)).status_code == 200
         assert (await c.get("/v1/usage", headers=alice)).status_code == 200  # one's own usage: any user
         assert (await c.get("/metrics")).status_code == 401
+        assert (await c.get("/metrics", headers=alice)).status_code == 200  # local mode: any signed-in user
         assert (await c.get("/v1/ops/summary")).status_code == 401
+    ops = app.state["services"].dependencies["ops"]
+    ops.aws = True  # aws mode: /metrics is for admins (a Prometheus scraper with an admin's token)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+        assert (await c.get("/metrics", headers=alice)).status_code == 403
+        assert (await c.get("/metrics", headers=root)).status_code == 200
 
 
 async def test_request_id_is_bound_for_every_log_line_of_the_request(tmp_path: Path) -> None:
