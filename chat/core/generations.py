@@ -60,7 +60,10 @@ class Generation:
             raise RuntimeError("generation already finished")
         ev = events.make_event(self.generation_id, self._next, event, data)
         if self.observer is not None:
-            self.observer(event, data)
+            try:
+                self.observer(event, data)
+            except Exception as exc:  # metrics never break an answer
+                log.warning("generation_observer_failed", error_type=type(exc).__name__)
         self._next += 1
         self._events.append(ev)
         if len(self._events) > self.max_events:
