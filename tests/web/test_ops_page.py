@@ -54,7 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[t
               latest_add={"dlq": 1, "docs.failed": 1},
               latest_put={"queue_depth.high": 4, "queue_depth.low": 9, "workers_busy": 2,
                           "last_error": {"code": "timeout", "reason": "OCR timed out", "workflow_id": "w"}})
-    rec.flush()
+    rec.flush(everything=True)  # the users' items too (they wait for their own, longer cadence)
     admins = Admins(settings)
     ops = Ops(store=metrics, admins=admins, prom=Prom())
     dlq = DeadLetters(settings, store=store, queue=queue, admins=admins)
