@@ -1,6 +1,7 @@
 """``DynamoMetricsStore``: the ``MetricsStore`` port (``store/metrics.py``) on DynamoDB.
 
-Items live in the session table (``PK=OPS#…``, see ``store/metrics.py``). One ``apply`` is one
+Items live in the workflow table (``PK=OPS#…``, see ``store/metrics.py``; its TTL attribute ``expire_at``), which
+the API and the workers both write. One ``apply`` is one
 ``UpdateItem``: ``ADD`` for every count, sum and histogram cell, ``SET`` of this writer's own min/max
 attributes (``lo.<m>@<writer>``, ``hi.<m>@<writer>``) and of plain values, and
 ``SET expire_at = if_not_exists(expire_at, :ttl)`` — so concurrent writers never lose an increment and no

@@ -1,5 +1,6 @@
 """The read models' store and recorder built from settings (``store/metrics.py``): ``metrics.db`` in the
-data dir locally, the session table on AWS (``store/metrics_dynamo.py``)."""
+data dir locally, the workflow table on AWS (``store/metrics_dynamo.py``) — the one table both the API and the
+ingest workers may write (the workers' role has no access to chat sessions; ``OPS#`` keys collide with nothing)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from store.metrics import MetricsRecorder, MetricsStore, SqliteMetricsStore
 
 
 def open_metrics_store(settings: Settings) -> MetricsStore:
-    """``metrics.db`` in the data dir locally; the session table on AWS (``store/metrics_dynamo.py``)."""
+    """``metrics.db`` in the data dir locally; the workflow table on AWS (``store/metrics_dynamo.py``)."""
     if settings.server.backend == "aws":
         from store.clients import aws_client
         from store.metrics_dynamo import DynamoMetricsStore
 
-        return DynamoMetricsStore(aws_client(settings, "dynamodb"), settings.store.sessions_table)
+        return DynamoMetricsStore(aws_client(settings, "dynamodb"), settings.store.workflow_table)
     return SqliteMetricsStore(settings.server.data_dir / "metrics.db")
 
 

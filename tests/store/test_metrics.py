@@ -222,3 +222,18 @@ def test_background_flusher_writes_without_being_asked(tmp_path: Path) -> None:
         assert store.get(GLOBAL_PK, bucket_sk(time.time())) is not None
     finally:
         rec.stop()
+
+
+def test_aws_mode_keeps_the_read_models_in_the_workflow_table(tmp_path: Path) -> None:
+    """The workers' role may write the workflow table but not the chat sessions (tests/infra/test_roles.py)."""
+    from store.config import Settings
+    from store.metrics_dynamo import DynamoMetricsStore
+    from store.metrics_open import open_metrics_store, open_recorder
+
+    aws = Settings(backend="aws", aws_region="us-east-1", workflow_table="wf-x", sessions_table="s-x")
+    store = open_metrics_store(aws)
+    assert isinstance(store, DynamoMetricsStore) and store.name == "wf-x"
+    local = Settings(data_dir=tmp_path, metrics_flush_seconds=2.5)
+    rec = open_recorder(local)
+    assert rec is not None and isinstance(rec.store, SqliteMetricsStore) and rec.flush_seconds == 2.5
+    assert open_recorder(local.with_overrides(metrics_enabled=False)) is None
