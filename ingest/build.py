@@ -24,6 +24,7 @@ from ingest.uploads import Uploads
 from store.blobs import BlobStore
 from store.config import Settings
 from store.items import ItemTable
+from store.metrics import MetricsRecorder
 from store.usage_limits import UsageLimits
 from store.workflows import WorkflowStore
 
@@ -63,12 +64,14 @@ class IngestParts:
 
 
 def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, index: ChunkIndexer,
-                 queue: JobQueue | None = None, limits: UsageLimits | None = None) -> IngestParts:
+                 queue: JobQueue | None = None, limits: UsageLimits | None = None,
+                 metrics: MetricsRecorder | None = None) -> IngestParts:
     """Wire ingest over an item table and blob store; ``index`` is the retriever (chunks in, deletes)."""
     store = WorkflowStore(items)
     queue = queue if queue is not None else build_queue(settings)
     pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key))
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
+    pipeline.metrics = uploads.metrics = metrics  # the read models (issue 17): the workers read pipeline.metrics
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
                        IngestReader(uploads, documents), masker=DocumentMasker(settings, store=store, blobs=blobs))

@@ -42,6 +42,7 @@ from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import DocchatError
 from store.logging import get_logger
+from store.metrics import MetricsRecorder, record_safely
 from store.workflows import Claim, WorkflowStore
 
 log = get_logger(__name__)
@@ -117,6 +118,7 @@ class Pipeline:
         self.fault = fault
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
+        self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
 
     # --- driver --------------------------------------------------------------------------------------
 
@@ -168,7 +170,9 @@ class Pipeline:
         except Exception as exc:
             await self._record_failure(job, name, exc)
             raise
-        log.info("step_done", workflow_id=job.wid, step=name, seconds=round(time.perf_counter() - t0, 3))
+        seconds = time.perf_counter() - t0
+        log.info("step_done", workflow_id=job.wid, step=name, seconds=round(seconds, 3))
+        record_safely(self.metrics, timings={f"step_seconds.{name}": seconds})
 
     async def _record_failure(self, job: Job, name: str, exc: Exception) -> None:
         if isinstance(exc, ClaimLost):
@@ -280,6 +284,7 @@ class Pipeline:
             result = engine.recognize(png, language=job.language)
             self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
             done += 1
+            record_safely(self.metrics, counts={"ocr_pages": 1})
             self._progress(job, "paddleocr_processor", done, total, mark)
         self.store.update_preprocess(job.claim, "ocr", "completed")
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)

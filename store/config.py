@@ -290,6 +290,22 @@ class LimitsSettings:
     limit_sessions_per_day: int = _num(200, ge=0)
 
 
+@dataclass(frozen=True, slots=True)
+class MetricsSettings:
+    """Read models for operations (seed 003, ``store/metrics.py``): ``LATEST`` and per-minute / 5-minute
+    aggregate items written as work happens, read by ``/v1/ops/*`` and ``/v1/usage``."""
+
+    metrics_enabled: bool = True
+    #: how often a process writes its coalesced counters (one UpdateItem per touched item); 0 = every event
+    metrics_flush_seconds: float = _num(1.0, ge=0.0, le=60.0)
+    #: how often a user's usage-by-day item is written (users ask rarely: a longer wait coalesces more)
+    metrics_usage_flush_seconds: float = _num(60.0, ge=0.0, le=900.0)
+    #: seed 003 TTLs: 1-minute "raw-resolution" items (the 1 h window), 5-minute GRAPH#5M items (6/12/24 h)
+    metrics_raw_ttl_hours: int = _num(2, ge=1, le=48)
+    metrics_bucket_ttl_hours: int = _num(48, ge=24, le=24 * 14)
+    metrics_usage_ttl_days: int = _num(400, ge=1)  # per-user / per-project usage by day
+
+
 SECTIONS: dict[str, type[Any]] = {
     "server": ServerSettings,
     "aws": AwsSettings,
@@ -300,6 +316,7 @@ SECTIONS: dict[str, type[Any]] = {
     "chat": ChatSettings,
     "auth": AuthSettings,
     "limits": LimitsSettings,
+    "metrics": MetricsSettings,
 }
 
 
@@ -341,7 +358,7 @@ def setting_fields() -> Iterator[SettingField]:
 class Settings:
     """Every knob of the service, in sections. Build with flat names: ``Settings(data_dir=…, chat_model=…)``."""
 
-    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "queue", "retrieval", "server", "store")
+    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "metrics", "queue", "retrieval", "server", "store")
     server: ServerSettings
     aws: AwsSettings
     store: StoreSettings
@@ -351,6 +368,7 @@ class Settings:
     chat: ChatSettings
     auth: AuthSettings
     limits: LimitsSettings
+    metrics: MetricsSettings
 
     _SECTION_NAMES: ClassVar[tuple[str, ...]] = tuple(SECTIONS)
 
