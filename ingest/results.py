@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
+__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
            "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 
@@ -48,6 +48,15 @@ def text_key(wid: str, page: int) -> str:
 
 def ocr_key(wid: str, page: int) -> str:
     return f"workflows/{wid}/ocr/{page:04d}.json"
+
+
+def analysis_key(wid: str, page: int) -> str:
+    """segment_analyzer's layout JSON of a page (``ingest.analysis.layout``)."""
+    return f"workflows/{wid}/analysis/{page:04d}.json"
+
+
+def analysis_styles_key(wid: str) -> str:
+    return f"workflows/{wid}/analysis/styles.json"
 
 
 def ocr_pages_key(wid: str) -> str:
