@@ -10,7 +10,7 @@ Shape (the same as the Bedrock analyzer returns)::
      "reading_order": [block ids], "key_values": [{"key", "value", "bbox"}]}
 
 ``type`` is one of ``BLOCK_TYPES``. Lines become blocks in their extraction order: a new block starts on a
-change of style, a vertical gap wider than ``PARA_GAP`` line heights, a jump up or sideways (another
+change of style, a line pitch over ``PARA_PITCH`` line sizes, a jump up or sideways (another
 column), or a list marker. A table grid takes the lines it covers (and its caption); an image box of a
 useful size is a figure and takes the lines inside it. Headers/footers are the document's furniture in
 the page margins. Nothing is invented: ``summary`` is ``None`` and figures have no ``description``.
@@ -27,7 +27,9 @@ from ingest.analysis.order import reading_order
 from ingest.analysis.styles import DocStyles, Style, edge_lines, fold, is_page_number, line_style
 
 BLOCK_TYPES = ("title", "heading", "paragraph", "list", "table", "figure", "caption", "header", "footer")
-PARA_GAP = 0.6
+#: a line more than this many line sizes below the previous one starts a new paragraph (OCR: box heights)
+PARA_PITCH = 1.45
+OCR_PARA_PITCH = 1.8
 HEADING_MAX_CHARS = 160
 HEADING_MAX_LINES = 3
 FIGURE_MIN_AREA = 0.015  # share of the page
@@ -204,10 +206,11 @@ def _continues(block: _Block, kind: str, style: Style, prev: Mapping[str, Any], 
     a, b = prev.get("bbox"), ln.get("bbox")
     if not a or not b:
         return True
-    h = max(1.0, float(a[3]) - float(a[1]), float(b[3]) - float(b[1]))
-    gap = float(b[1]) - float(a[3])
-    if gap > PARA_GAP * h or gap < -0.5 * h:  # a paragraph break, or a jump up (the next column)
-        return False
+    size = float(prev.get("size") or 0.0)
+    unit = size if size > 0 else max(1.0, float(a[3]) - float(a[1]))
+    pitch = float(b[1]) - float(a[1])  # baseline-to-baseline, about: top to top
+    if pitch > (PARA_PITCH if size > 0 else OCR_PARA_PITCH) * unit or pitch < -0.5 * unit:
+        return False  # a paragraph break, or a jump up (the next column)
     return float(b[0]) < float(a[2]) and float(b[2]) > float(a[0])  # horizontally overlapping
 
 

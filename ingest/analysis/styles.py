@@ -10,7 +10,7 @@ exhibit text next to its 9-point report). Levels: distinct heading styles sorted
 first — the largest is level 1; at most ``MAX_LEVELS``.
 
 Furniture (running headers/footers): a line in the top or bottom ``MARGIN`` of its page (or among its
-``EDGE_LINES`` top/bottom lines) whose text, with
+``EDGE_LINES`` top/bottom lines within its outer ``EDGE_ZONE``) whose text, with
 digits folded (``Page 7`` ≡ ``Page 8``), occurs on at least ``max(2, FURNITURE_SHARE × pages)`` pages; and,
 on any page, a margin line that is only a page number (``7``, ``- 7 -``, ``Page 7 of 9``, ``vii``).
 """
@@ -30,6 +30,7 @@ MAX_LEVELS = 4
 MARGIN = 0.09
 FURNITURE_SHARE = 0.3
 EDGE_LINES = 2
+EDGE_ZONE = 0.2  # ... those within the outer fifth of the page
 #: a heading style carries at most this share of the document's characters
 HEADING_MAX_SHARE = 0.2
 
@@ -67,15 +68,15 @@ def edge_lines(lines: Sequence[Mapping[str, Any]], height: float) -> set[int]:
     among the ``EDGE_LINES`` topmost / bottommost lines (pages whose crop box leaves wide margins)."""
     boxed = [(float(ln["bbox"][1]), i) for i, ln in enumerate(lines) if ln.get("bbox") and str(ln.get("text")).strip()]
     boxed.sort()
-    out = {i for _, i in boxed[:EDGE_LINES]} | {i for _, i in boxed[-EDGE_LINES:]}
+    out = {i for _, i in boxed[:EDGE_LINES] + boxed[-EDGE_LINES:] if in_margin(lines[i].get("bbox"), height, EDGE_ZONE)}
     out |= {i for _, i in boxed if in_margin(lines[i].get("bbox"), height)}
     return out
 
 
-def in_margin(bbox: Any, height: float) -> bool:
+def in_margin(bbox: Any, height: float, margin: float = MARGIN) -> bool:
     if not bbox or height <= 0:
         return False
-    return float(bbox[3]) <= height * MARGIN or float(bbox[1]) >= height * (1 - MARGIN)
+    return float(bbox[3]) <= height * margin or float(bbox[1]) >= height * (1 - margin)
 
 
 @dataclass(slots=True)
@@ -121,7 +122,7 @@ class StyleCounter:
     def __init__(self) -> None:
         self.chars: dict[str, Counter[Style]] = {}
         self.short: dict[str, Counter[Style]] = {}  # characters in short lines (heading-like)
-        self.first_page: dict[str, Counter[Style]] = {}
+        self.first_page: dict[str, Counter[Style]] = {}  # characters per style on the source's first page
         self.margin_texts: Counter[str] = Counter()
         self.pages = 0
         self._first_seen: set[str] = set()
@@ -161,6 +162,12 @@ class StyleCounter:
         out.furniture = {t for t, n in self.margin_texts.items() if n >= need and self.pages >= 2}
         for source, chars in self.chars.items():
             out.sources[source] = _source_styles(chars, self.first_page.get(source) or Counter())
+            st = out.sources[source]
+            if st.title is not None and chars[st.title] > (self.first_page.get(source) or Counter())[st.title]:
+                st.title = None  # the style is used on later pages too: a heading style, not the title
+            if st.title is not None:  # the title is level 0; the heading levels below it start at 1
+                rest = sorted((s for s in st.levels if s != st.title), key=lambda s: st.levels[s])
+                st.levels = {s: min(i + 1, MAX_LEVELS) for i, s in enumerate(rest)} | {st.title: 0}
         return out
 
 

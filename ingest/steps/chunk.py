@@ -11,7 +11,8 @@ line starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are 
 ``f"{document_id}:{index:05d}"``.
 
 Layout (a segment's ``layout``, segment_analyzer's JSON, when present): running headers/footers are left
-out; every chunk's text starts with the heading path it is under (``Liquidity and Capital Resources ›
+out; a heading starts a new chunk (without overlap) once the current one is half full; every chunk's
+text starts with the heading path it is under (``Liquidity and Capital Resources ›
 Cash flows``, its own leading heading not repeated), so a section's name is searched with its text;
 figure descriptions (Bedrock analysis) are text lines of their page.
 
@@ -114,11 +115,16 @@ def _text_chunks(units: list[_Unit], first: int, meta: _Meta, max_tokens: int, o
     while start < len(units):
         end, used = start, 0
         while end < len(units) and (end == start or used + units[end].tokens <= max_tokens):
+            if end > start and units[end].heading and used >= max_tokens // 2:
+                break  # a section starts: a new chunk, when this one is half full
             used += units[end].tokens
             end += 1
         chunks.append(_chunk(units[start:end], first + len(chunks), meta))
         if end >= len(units):
             break
+        if units[end].heading:  # no overlap into a new section
+            start = end
+            continue
         # The overlap plus the next line must still fit in one chunk, or the chunk would be all overlap.
         budget = min(overlap_tokens, max_tokens - units[end].tokens)
         start, tail = _overlap_start(units, start, end, budget)
