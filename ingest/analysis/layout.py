@@ -38,6 +38,7 @@ FIGURE_MAX_AREA = 0.9  # larger: a scanned page, not a figure
 _LIST = re.compile(r"^\s*(?:[•●○◦▪▫■□◆◇►▶➢✓✔\-–—*·]\s+|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlc]{1,5})[.)]\s+)")
 _CAPTION = re.compile(r"^\s*(?:fig(?:ure)?\.?|table|chart|exhibit|graph|plate|그림|표|図|表)\s*[\dA-Z]+\b", re.I)
 _KV = re.compile(r"^([^\W\d][\w .,&/()'’#-]{1,48}?)\s*[:：]\s+(\S.{0,160})$")
+_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|·{4,}")
 _RTL = re.compile(r"[\u0590-\u08ff]")
 
 
@@ -189,6 +190,10 @@ def _join(b: _Block) -> str:
 
 
 def _heading_text(text: str) -> bool:
+    """Text that can be a heading: mostly letters, short, not a table-of-contents line (leader dots), not
+    a sentence cut mid-way (ends with a comma, semicolon or hyphen)."""
+    if _LEADER.search(text) or text.rstrip()[-1:] in (",", ";", "-", "，", "、"):
+        return False
     letters = sum(1 for c in text if c.isalpha())
     return letters >= 2 and letters >= len(text.replace(" ", "")) * 0.4 and len(text) <= HEADING_MAX_CHARS
 

@@ -44,6 +44,7 @@ class Line:
     bbox: BBoxT  # (x0, y0, x1, y1) in PDF points from the page's top-left
     size: float = 0.0  # the line's font size in points (most of its glyphs; from PDFium's loose glyph boxes)
     bold: bool = False  # most of its glyphs are bold (font weight ≥ 600 or a bold font flag)
+    font: str = ""  # the base font name of most of its glyphs (subset prefix dropped)
 
 
 @wire_type
@@ -190,9 +191,10 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     chars = degenerate = unmapped = dropped = 0
     sizes: dict[float, int] = {}  # the line's glyph heights (loose boxes: font ascent..descent) → count
     heavy = [0, 0]  # the line's bold glyphs, glyphs
+    fonts: dict[str, int] = {}  # the line's font names → glyphs
 
     def flush() -> None:
-        nonlocal buf, box, dropped, sizes
+        nonlocal buf, box, dropped, sizes, fonts
         line = "".join(buf).strip()
         junk = sum(1 for c in line if _is_junk_char(c))
         if junk and junk * 2 > sum(1 for c in line if not c.isspace()):
@@ -204,8 +206,10 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
             bbox = (0.0, 0.0, 0.0, 0.0) if box is None else (
                 round(box[0] - left, 2), round(top - box[3], 2), round(box[2] - left, 2), round(top - box[1], 2))
             size = max(sizes.items(), key=lambda kv: (kv[1], kv[0]))[0] if sizes else 0.0
-            lines.append(Line(text=line, bbox=bbox, size=size, bold=heavy[1] > 0 and heavy[0] * 2 > heavy[1]))
-        buf, box, sizes = [], None, {}
+            font = max(fonts.items(), key=lambda kv: kv[1])[0] if fonts else ""
+            lines.append(Line(text=line, bbox=bbox, size=size, bold=heavy[1] > 0 and heavy[0] * 2 > heavy[1],
+                              font=font))
+        buf, box, sizes, fonts = [], None, {}, {}
         heavy[0] = heavy[1] = 0
 
     # Per char index: FPDFText_GetText's buffer leaves out PDFium's end-of-line hyphen markers (code 2) and
@@ -217,7 +221,7 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     loose, text_obj = raw.FPDFText_GetLooseCharBox, raw.FPDFText_GetTextObject
     bold_of = _BoldFonts(raw)
     last_obj: Any = None
-    last_bold = False
+    last_bold, last_font = False, ""
     rect = raw.FS_RECTF()
     by_rect = ctypes.byref(rect)
     high = 0  # a pending UTF-16 high surrogate
@@ -257,9 +261,10 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
         obj = text_obj(tp, i)
         key = ctypes.cast(obj, ctypes.c_void_p).value
         if key != last_obj:
-            last_obj, last_bold = key, bold_of(obj)
+            last_obj, (last_bold, last_font) = key, bold_of(obj)
         if last_bold:
             heavy[0] += 1
+        fonts[last_font] = fonts.get(last_font, 0) + 1
         if box is None:
             box = [x0, y0, x1, y1]
         else:
@@ -276,28 +281,28 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
 
 
 class _BoldFonts:
-    """Whether a text object's font is bold, cached per font: PDFium's per-glyph weight is unreliable
-    (``Arial-BoldMT`` reports 380), so the font's name, weight and force-bold flag are all consulted."""
+    """``(bold, base font name)`` of a text object's font, cached per font: PDFium's per-glyph weight is
+    unreliable (``Arial-BoldMT`` reports 380), so the font's name, weight and force-bold flag are all consulted."""
 
     def __init__(self, raw: Any) -> None:
         self.raw = raw
-        self.cache: dict[int | None, bool] = {}
+        self.cache: dict[int | None, tuple[bool, str]] = {}
         self.buf = ctypes.create_string_buffer(128)
 
-    def __call__(self, obj: Any) -> bool:
+    def __call__(self, obj: Any) -> tuple[bool, str]:
         if not obj:
-            return False
+            return False, ""
         font = self.raw.FPDFTextObj_GetFont(obj)
         key = ctypes.cast(font, ctypes.c_void_p).value
         if key not in self.cache:
-            bold = False
+            bold, name = False, ""
             if font:
                 n = self.raw.FPDFFont_GetBaseFontName(font, self.buf, len(self.buf))
-                name = self.buf.value.decode("latin-1", "replace").lower() if n > 0 else ""
-                bold = (_BOLD_NAME.search(name.rsplit("+", 1)[-1]) is not None
+                name = self.buf.value.decode("latin-1", "replace").rsplit("+", 1)[-1][:48] if n > 0 else ""
+                bold = (_BOLD_NAME.search(name.lower()) is not None
                         or self.raw.FPDFFont_GetWeight(font) >= 600
                         or bool(self.raw.FPDFFont_GetFlags(font) & 0x40000))
-            self.cache[key] = bold
+            self.cache[key] = (bold, name)
         return self.cache[key]
 
 
