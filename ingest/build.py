@@ -10,6 +10,7 @@ lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,22 @@ def build_queue(settings: Settings) -> JobQueue:
                           high_share=settings.queue.high_priority_share)
 
 
+def analysis_model_factory(settings: Settings) -> Callable[[], Any] | None:
+    """``DOCCHAT_ANALYSIS_MODEL=bedrock``: a factory of the Claude page analyzer (a client per run)."""
+    if settings.ingest.analysis_model != "bedrock":
+        return None
+
+    def make() -> Any:
+        from ingest.analysis.bedrock import BedrockPageAnalyzer
+        from store.clients import anthropic_bedrock_client
+
+        # our own retries (throttling, malformed answers): none inside the SDK
+        return BedrockPageAnalyzer.from_settings(anthropic_bedrock_client(settings).with_options(max_retries=0),
+                                                 settings)
+
+    return make
+
+
 @dataclass(frozen=True)
 class IngestParts:
     settings: Settings
@@ -62,7 +79,8 @@ def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, inde
     """Wire ingest over an item table and blob store; ``index`` is the retriever (chunks in, deletes)."""
     store = WorkflowStore(items)
     queue = queue if queue is not None else build_queue(settings)
-    pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key))
+    pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key),
+                        analysis_model=analysis_model_factory(settings))
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,

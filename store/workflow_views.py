@@ -90,5 +90,5 @@ def workflow_view(step: Item, wf: Item) -> Item:
 
 
 def _public_step(step: Mapping[str, Any]) -> dict[str, Any]:
-    keys: Sequence[str] = ("status", "label", "started_at", "ended_at", "error", "reason", "done", "total")
+    keys: Sequence[str] = ("status", "label", "started_at", "ended_at", "error", "reason", "done", "total", "usage")
     return {k: step.get(k) for k in keys if k in step or k in ("status", "label", "started_at", "ended_at", "error")}
