@@ -356,7 +356,7 @@ class Pipeline:
 
     def _with_layout(self, job: Job, page: int) -> dict[str, Any]:
         """A segment with its layout (``layout``) for chunking: heading paths, furniture, figures."""
-        seg = self._get_json(segment_key(job.wid, page))
+        seg: dict[str, Any] = self._get_json(segment_key(job.wid, page))
         seg["layout"] = self._get_json(analysis_key(job.wid, page), default=None)
         return seg
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
+__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key",
+           "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
            "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 

@@ -84,16 +84,16 @@ def page_layout(seg: Mapping[str, Any], styles: DocStyles) -> dict[str, Any]:
             blocks.append(_Block("caption", texts=[str(raw["caption"])], bbox=_box(cap)))
     page_area = width * height
     for img in seg.get("images") or ():
-        b = _box(img)
-        if b is None or page_area <= 0:
+        ib = _box(img)
+        if ib is None or page_area <= 0:
             continue
-        share = (b[2] - b[0]) * (b[3] - b[1]) / page_area
-        if not FIGURE_MIN_AREA <= share <= FIGURE_MAX_AREA or any(_overlap(b, o.box()) > 0.5 for o in blocks
+        share = (ib[2] - ib[0]) * (ib[3] - ib[1]) / page_area
+        if not FIGURE_MIN_AREA <= share <= FIGURE_MAX_AREA or any(_overlap(ib, o.box()) > 0.5 for o in blocks
                                                                   if o.type in ("table", "figure")):
             continue
-        fig = _Block("figure", bbox=b)
+        fig = _Block("figure", bbox=ib)
         for i, ln in enumerate(lines):
-            if i not in owner and _inside(ln.get("bbox"), b):
+            if i not in owner and _inside(ln.get("bbox"), ib):
                 owner[i] = fig
                 fig.lines.append(i)
                 fig.texts.append(str(ln.get("text") or ""))
@@ -130,13 +130,9 @@ def page_layout(seg: Mapping[str, Any], styles: DocStyles) -> dict[str, Any]:
             b.type = "paragraph"
         elif b.type == "heading" and b.style is not None:
             b.level = st.levels.get(b.style)
-            if page == _first_page(styles) and b.style == st.title and not any(x.type == "title" for x in blocks):
+            if page == 1 and b.style == st.title and not any(x.type == "title" for x in blocks):
                 b.type, b.level = "title", 0
     return _emit(page, source, width, height, blocks, lines)
-
-
-def _first_page(styles: DocStyles) -> int:
-    return 1
 
 
 def _emit(page: int, source: str, width: float, height: float, blocks: list[_Block],

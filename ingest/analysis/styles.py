@@ -12,7 +12,8 @@ first — the largest is level 1; at most ``MAX_LEVELS``.
 
 Furniture (running headers/footers): a line in the top or bottom ``MARGIN`` of its page (or among its
 ``EDGE_LINES`` top/bottom lines within its outer ``EDGE_ZONE``) whose text, with
-digits folded (``Page 7`` ≡ ``Page 8``), occurs on at least ``max(2, min(FURNITURE_PAGES, FURNITURE_SHARE × pages))`` pages; and,
+digits folded (``Page 7`` ≡ ``Page 8``), occurs on at least
+``max(2, min(FURNITURE_PAGES, FURNITURE_SHARE × pages))`` pages; and,
 on any page, a margin line that is only a page number (``7``, ``- 7 -``, ``Page 7 of 9``, ``vii``).
 """
 
@@ -119,7 +120,8 @@ class DocStyles:
         sources = {}
         for k, v in (raw.get("sources") or {}).items():
             title = v.get("title")
-            sources[k] = SourceStyles(body=_style(v["body"]), levels={_style(x[:3]): int(x[3]) for x in v.get("levels") or []},
+            levels = {_style(x[:3]): int(x[3]) for x in v.get("levels") or []}
+            sources[k] = SourceStyles(body=_style(v["body"]), levels=levels,
                                       title=_style(title) if title else None)
         return cls(sources=sources, furniture=set(raw.get("furniture") or ()), pages=int(raw.get("pages") or 0))
 

@@ -34,9 +34,9 @@ def build_segment(
     tables: Sequence[Table | Rows] | None = None,
 ) -> dict[str, Any]:
     """The segment for ``page`` — keys: page, text, source ("text_layer"|"ocr"|"empty"), lines
-    [{text, bbox (points, top-left), confidence, size? (font size), bold?, font? (base font name)}], tables [table → [row → [cell]]], table_grids
-    [``Table.to_json()``], width, height (points), images? (image boxes, text layer), plus diagnostics: ocr_engine, ocr_confidence (mean),
-    text_layer_issue."""
+    [{text, bbox (points, top-left), confidence, size? (font size), bold?, font? (base font name)}],
+    tables [table → [row → [cell]]], table_grids [``Table.to_json()``], width, height (points), images?
+    (image boxes, text layer), plus diagnostics: ocr_engine, ocr_confidence (mean), text_layer_issue."""
     grids = [t if isinstance(t, Table) else _from_rows(t, page) for t in (tables or [])]
     lines: list[dict[str, Any]] = []
     source = "empty"

@@ -139,7 +139,7 @@ async def test_pipeline_writes_bedrock_layouts_and_figure_descriptions_are_searc
         settings, store, blobs, queue, indexer, clock, tmp_path, fake):
     for p in range(1, 4):
         fake.push(_answer(p, input_tokens=50, output_tokens=40))
-    pid, c = _submit(store, blobs, queue, tmp_path)
+    _pid, c = _submit(store, blobs, queue, tmp_path)
     worker = _bedrock_worker(settings, store, blobs, queue, indexer, clock, fake, analysis_concurrency=2)
     assert await asyncio.wait_for(worker.run_once(), 60) == "completed"
     view = store.get_workflow("alice", c.workflow_id)
@@ -160,7 +160,7 @@ async def test_pipeline_fails_the_step_on_malformed_answers(settings, store, blo
                                                            fake):
     for _ in range(8):
         fake.push(reply_events(Reply(Text("no tool")), model=MODEL, message_id="m", input_tokens=5))
-    pid, c = _submit(store, blobs, queue, tmp_path)
+    _pid, c = _submit(store, blobs, queue, tmp_path)
     worker = _bedrock_worker(settings, store, blobs, queue, indexer, clock, fake, analysis_max_retries=1,
                              analysis_concurrency=1)
     outcome = await asyncio.wait_for(worker.run_once(), 60)

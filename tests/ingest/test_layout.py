@@ -81,7 +81,8 @@ def test_tables_take_their_lines_and_key_values_are_found() -> None:
            "lines": [{"text": "Commission File Number: 001-36743", "bbox": [72, 60, 300, 70], "size": 10},
                      {"text": "Revenue 100 200", "bbox": [72, 100, 400, 110], "size": 10},
                      {"text": "Costs 50 60", "bbox": [72, 112, 400, 122], "size": 10}],
-           "table_grids": [{"bbox": [70, 98, 402, 124], "markdown": "| | 2023 | 2022 |\n| - | - | - |\n| Revenue | 100 | 200 |",
+           "table_grids": [{"bbox": [70, 98, 402, 124],
+                            "markdown": "| | 2023 | 2022 |\n| - | - | - |\n| Revenue | 100 | 200 |",
                             "caption": "", "caption_bbox": None}]}
     layout = page_layout(seg, doc_styles([seg]))
     table = next(b for b in layout["blocks"] if b["type"] == "table")
