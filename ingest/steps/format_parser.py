@@ -33,6 +33,9 @@ _MAX_OBJECTS_SCANNED = 5000
 _FPDF_PAGEOBJ_IMAGE = 3
 _FPDF_PAGEOBJ_FORM = 5
 _CID_RE = re.compile(r"\(cid:\d+\)")
+#: a line's font size, weight and name are read from its 1st, (N+1)th, (2N+1)th ... glyph (each read costs
+#: three PDFium calls; lines are almost always one style, and the majority of the samples decides)
+STYLE_SAMPLE = 3
 #: bold font names: "Arial-BoldMT", "Helvetica-Black", "NimbusRomNo9L-Medi", TeX's "CMBX10" / "SFBX1000"
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-medi|^(?:cm|sf|lm|ec)bx|bx\d|,bold")
 
@@ -190,7 +193,7 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     box: list[float] | None = None
     chars = degenerate = unmapped = dropped = 0
     sizes: dict[float, int] = {}  # the line's glyph heights (loose boxes: font ascent..descent) → count
-    heavy = [0, 0]  # the line's bold glyphs, glyphs
+    heavy = [0, 0, 0]  # the line's bold sampled glyphs, glyphs, sampled glyphs
     fonts: dict[str, int] = {}  # the line's font names → glyphs
 
     def flush() -> None:
@@ -207,10 +210,10 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
                 round(box[0] - left, 2), round(top - box[3], 2), round(box[2] - left, 2), round(top - box[1], 2))
             size = max(sizes.items(), key=lambda kv: (kv[1], kv[0]))[0] if sizes else 0.0
             font = max(fonts.items(), key=lambda kv: kv[1])[0] if fonts else ""
-            lines.append(Line(text=line, bbox=bbox, size=size, bold=heavy[1] > 0 and heavy[0] * 2 > heavy[1],
+            lines.append(Line(text=line, bbox=bbox, size=size, bold=heavy[2] > 0 and heavy[0] * 2 > heavy[2],
                               font=font))
         buf, box, sizes, fonts = [], None, {}, {}
-        heavy[0] = heavy[1] = 0
+        heavy[0] = heavy[1] = heavy[2] = 0
 
     # Per char index: FPDFText_GetText's buffer leaves out PDFium's end-of-line hyphen markers (code 2) and
     # writes two units for a character beyond the BMP, so reading it by char index drifts (text and boxes
@@ -254,17 +257,18 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
         if x1 - x0 < 0.05 or y1 - y0 < 0.05:
             degenerate += 1
             continue
-        if loose(tp, i, by_rect):
+        if heavy[1] % STYLE_SAMPLE == 0 and loose(tp, i, by_rect):  # a line's style from every Nth glyph
             h = round(abs(rect.top - rect.bottom) * 2) / 2  # half-point buckets
             sizes[h] = sizes.get(h, 0) + 1
+            obj = text_obj(tp, i)
+            key = ctypes.cast(obj, ctypes.c_void_p).value
+            if key != last_obj:
+                last_obj, (last_bold, last_font) = key, bold_of(obj)
+            heavy[2] += 1
+            if last_bold:
+                heavy[0] += 1
+            fonts[last_font] = fonts.get(last_font, 0) + 1
         heavy[1] += 1
-        obj = text_obj(tp, i)
-        key = ctypes.cast(obj, ctypes.c_void_p).value
-        if key != last_obj:
-            last_obj, (last_bold, last_font) = key, bold_of(obj)
-        if last_bold:
-            heavy[0] += 1
-        fonts[last_font] = fonts.get(last_font, 0) + 1
         if box is None:
             box = [x0, y0, x1, y1]
         else:
