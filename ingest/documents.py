@@ -17,7 +17,7 @@ from ingest.queue import JobQueue
 from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
 from store.blobs import BlobStore
 from store.config import Settings
-from store.errors import Conflict, NotFound
+from store.errors import Conflict, NotFound, RetryableError
 from store.logging import get_logger
 from store.workflow_views import TERMINAL
 from store.workflows import WorkflowStore
@@ -109,6 +109,7 @@ class Documents:
                 "width": seg.get("width"),
                 "height": seg.get("height"),
                 "image_url": f"/v1/documents/{view['document_id']}/pages/{idx}.png",
+                "pii": item.get("pii", []),  # personal data found: type, page, bbox, start, end (ingest.pii)
                 "analysis": layout,  # segment_analyzer's layout JSON (blocks, reading order, key-values), or None
                 "image_analysis": item.get("image_analysis") or [],
             })
@@ -188,8 +189,12 @@ class Documents:
     async def reprocess(self, user_id: str, workflow_id: str) -> dict[str, Any]:
         wf = await asyncio.to_thread(self.store.reset_for_reprocess, user_id, workflow_id)
         await asyncio.to_thread(self.blobs.delete_prefix, workflow_prefix(workflow_id))
-        await asyncio.to_thread(enqueue, self.queue, self.settings, workflow_id=workflow_id,
-                                document_id=wf.document_id, project_id=wf.project_id, page_count=wf.page_count)
+        try:
+            await asyncio.to_thread(enqueue, self.queue, self.settings, workflow_id=workflow_id,
+                                    document_id=wf.document_id, project_id=wf.project_id, page_count=wf.page_count,
+                                    store=self.store)
+        except RetryableError as exc:  # it is in the outbox: the sweeper sends its job later
+            log.warning("enqueue_deferred", workflow_id=workflow_id, error=exc.message)
         return {"workflow_id": workflow_id, "document_id": wf.document_id, "status": "pending"}
 
     async def delete_document(self, user_id: str, project_id: str, document_id: str) -> None:

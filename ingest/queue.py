@@ -15,8 +15,9 @@ is, so neither queue starves and no worker idles while work is waiting.
 
 from __future__ import annotations
 
-from ingest.queue_port import PRIORITIES, JobQueue, Message, Priority, PriorityPicker
+from ingest.queue_port import PRIORITIES, DeadLetter, JobQueue, Message, Priority, PriorityPicker
 from ingest.queue_sqlite import SqliteJobQueue
 from ingest.queue_sqs import SqsJobQueue
 
-__all__ = ["PRIORITIES", "JobQueue", "Message", "Priority", "PriorityPicker", "SqliteJobQueue", "SqsJobQueue"]
+__all__ = ["PRIORITIES", "DeadLetter", "JobQueue", "Message", "Priority", "PriorityPicker", "SqliteJobQueue",
+           "SqsJobQueue"]

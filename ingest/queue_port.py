@@ -26,6 +26,18 @@ class Message:
     message_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """A message in a lane's dead-letter queue (what ``docchat dlq`` lists and redrives)."""
+
+    body: dict[str, Any]
+    priority: Priority  # the lane it was dead-lettered from
+    message_id: str
+    receipt: str  # what ``drop_dead`` / ``release_dead`` take (SQS: the receipt handle of the peek)
+    receive_count: int
+    dead_at: float | None  # when it was dead-lettered (epoch s), where the backend knows it (SQLite); else None
+
+
 @runtime_checkable
 class JobQueue(Protocol):
     #: deliveries before a message dead-letters (the redrive policy's ``maxReceiveCount``)
@@ -50,6 +62,16 @@ class JobQueue(Protocol):
 
     def dead_letters(self, priority: Priority) -> list[dict[str, Any]]:
         """Bodies in a dead-letter queue (for operators and tests; at most 100)."""
+
+    def list_dead(self, priority: Priority, *, limit: int = 1000, hold_seconds: int = 0) -> list[DeadLetter]:
+        """The messages of a lane's dead-letter queue, oldest first where known. ``hold_seconds`` > 0 keeps them
+        from other readers that long (a redrive about to drop them); 0 leaves them as they were (a listing)."""
+
+    def drop_dead(self, letter: DeadLetter) -> None:
+        """Delete a message from its dead-letter queue (it was redriven, or its workflow no longer needs it)."""
+
+    def release_dead(self, letters: list[DeadLetter]) -> None:
+        """Give back messages ``list_dead`` held, untouched."""
 
     def depth(self, priority: Priority) -> int:
         """Approximate number of messages waiting (visible) in a queue."""

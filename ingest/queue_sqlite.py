@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ingest.queue_port import PRIORITIES, Message, Priority, PriorityPicker
+from ingest.queue_port import PRIORITIES, DeadLetter, Message, Priority, PriorityPicker
 from store.errors import RetryableError
 from store.logging import get_logger
 
@@ -181,11 +181,24 @@ class SqliteJobQueue:
             conn.execute("DELETE FROM messages WHERE id = ? AND receipt = ?", (msg.message_id, msg.receipt))
 
     def dead_letters(self, priority: Priority) -> list[dict[str, Any]]:
-        with self._using() as conn:
+        return [d.body for d in self.list_dead(priority, limit=100)]
+
+    def list_dead(self, priority: Priority, *, limit: int = 1000, hold_seconds: int = 0) -> list[DeadLetter]:
+        with self._using() as conn:  # rows are only read: nothing to hold
             rows = conn.execute(
-                "SELECT body FROM messages WHERE queue = ? ORDER BY dead_at LIMIT 100", (f"{priority}-dlq",)
+                "SELECT id, body, receive_count, dead_at FROM messages WHERE queue = ? ORDER BY dead_at, id LIMIT ?",
+                (f"{priority}-dlq", limit),
             ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [DeadLetter(json.loads(r[1]), priority, str(r[0]), str(r[0]), int(r[2]),
+                           None if r[3] is None else float(r[3])) for r in rows]
+
+    def drop_dead(self, letter: DeadLetter) -> None:
+        with self._tx() as conn:
+            conn.execute("DELETE FROM messages WHERE id = ? AND queue = ?",
+                         (letter.message_id, f"{letter.priority}-dlq"))
+
+    def release_dead(self, letters: list[DeadLetter]) -> None:
+        return None
 
     def depth(self, priority: Priority) -> int:
         with self._using() as conn:

@@ -11,10 +11,15 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ingest.queue_port import PRIORITIES, Message, Priority, PriorityPicker
+from ingest.queue_port import PRIORITIES, DeadLetter, Message, Priority, PriorityPicker
 from store.errors import ConfigError, RetryableError, Throttled
+from store.logging import get_logger
+
+log = get_logger(__name__)
 
 _THROTTLE_CODES = frozenset({"ThrottlingException", "RequestThrottled", "Throttling", "OverLimit"})
+#: how long a dead-letter listing keeps the messages it has seen out of sight, so each is read once
+PEEK_SECONDS = 30
 
 
 class SqsJobQueue:
@@ -29,6 +34,7 @@ class SqsJobQueue:
         high_share: float = 0.7,
         max_receives: int | None = None,
         max_wait_seconds: int = 20,
+        dlq_confirm_wait_seconds: int = 1,
     ) -> None:
         if not high_url or not low_url:
             raise ConfigError("SQS needs DOCCHAT_QUEUE_HIGH_URL and DOCCHAT_QUEUE_LOW_URL")
@@ -36,6 +42,7 @@ class SqsJobQueue:
         self.urls: dict[Priority, str] = {"high": high_url, "low": low_url}
         self.picker = PriorityPicker(high_share)
         self.max_wait_seconds = max_wait_seconds
+        self.dlq_confirm_wait_seconds = dlq_confirm_wait_seconds
         self._dlq_urls: dict[Priority, str | None] = {}
         self.max_receives = max_receives if max_receives is not None else self._redrive_max_receives()
 
@@ -124,13 +131,52 @@ class SqsJobQueue:
         return self._dlq_urls[priority]
 
     def dead_letters(self, priority: Priority) -> list[dict[str, Any]]:
-        """Peek at a DLQ (messages are received with visibility 0, so they stay there)."""
+        return [d.body for d in self.list_dead(priority, limit=100)]
+
+    def list_dead(self, priority: Priority, *, limit: int = 1000, hold_seconds: int = 0) -> list[DeadLetter]:
+        """Read the DLQ through: each message received once (kept invisible while reading), then released
+        unless ``hold_seconds`` asks to keep it. An empty short poll is confirmed by a short long poll
+        (``dlq_confirm_wait_seconds``: short polls sample a subset of SQS's servers)."""
         url = self._dlq_url(priority)
         if url is None:
             return []
-        resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=0,
-                          WaitTimeSeconds=0)
-        return [json.loads(m["Body"]) for m in resp.get("Messages") or []]
+        seen: dict[str, DeadLetter] = {}
+        confirmed = False
+        while len(seen) < limit:
+            wait = self.dlq_confirm_wait_seconds if confirmed else 0
+            resp = self._call("receive_message", QueueUrl=url, MaxNumberOfMessages=min(10, limit - len(seen)),
+                              VisibilityTimeout=max(hold_seconds, PEEK_SECONDS), WaitTimeSeconds=wait,
+                              MessageSystemAttributeNames=["ApproximateReceiveCount", "SentTimestamp"])
+            fresh = [m for m in resp.get("Messages") or [] if m["MessageId"] not in seen]
+            if not fresh:
+                if confirmed:
+                    break
+                confirmed = True
+                continue
+            confirmed = False
+            for m in fresh:
+                attrs = m.get("Attributes", {})
+                seen[m["MessageId"]] = DeadLetter(json.loads(m["Body"]), priority, m["MessageId"], m["ReceiptHandle"],
+                                                  int(attrs.get("ApproximateReceiveCount", 0)), None)
+        letters = list(seen.values())
+        if hold_seconds <= 0:
+            self.release_dead(letters)
+        return letters
+
+    def drop_dead(self, letter: DeadLetter) -> None:
+        url = self._dlq_url(letter.priority)
+        if url is not None:
+            self._call("delete_message", QueueUrl=url, ReceiptHandle=letter.receipt)
+
+    def release_dead(self, letters: list[DeadLetter]) -> None:
+        for letter in letters:
+            url = self._dlq_url(letter.priority)
+            if url is None:
+                continue
+            try:
+                self._call("change_message_visibility", QueueUrl=url, ReceiptHandle=letter.receipt, VisibilityTimeout=0)
+            except RetryableError:  # it shows again when its peek's visibility runs out anyway
+                log.warning("dead_letter_release_failed", message_id=letter.message_id)
 
     def depth(self, priority: Priority) -> int:
         attrs = self._call("get_queue_attributes", QueueUrl=self.urls[priority],

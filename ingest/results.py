@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key",
-           "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
-           "rebuild", "segment_key", "text_key", "workflow_prefix"]
+__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key", "blob_uri", "meta_key", "ocr_key",
+           "ocr_pages_key", "original_key", "page_png_key", "pii_key", "rebuild", "segment_key", "text_key",
+           "workflow_prefix"]
 
 
 def blob_uri(settings: Settings, key: str) -> str:
@@ -62,6 +62,11 @@ def analysis_styles_key(wid: str) -> str:
 
 def ocr_pages_key(wid: str) -> str:
     return f"workflows/{wid}/ocr_pages.json"
+
+
+def pii_key(wid: str) -> str:
+    """The document's placeholder numbering (``ingest.pii.masking.Placeholders.to_json``) — holds values."""
+    return f"workflows/{wid}/pii.json"
 
 
 def rebuild(cls: Any, data: dict[str, Any], children: dict[str, Any]) -> Any:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from ingest.pipeline import Pipeline
 from ingest.queue import PRIORITIES, JobQueue, Priority
-from ingest.worker import Worker, sweep
+from ingest.sweeper import Sweeper
+from ingest.worker import Worker
 from store.config import Settings
 from store.logging import get_logger
 from store.workflows import WorkflowStore
@@ -25,7 +26,8 @@ log = get_logger(__name__)
 class WorkerRunner:
     """``concurrency`` workers (default ``worker_concurrency``) on ``lanes`` (both: 70/30), plus — with
     ``reserve_high`` — one worker for the high lane only, so a 500-page PDF never holds up a 1-page upload.
-    Every ``sweep_seconds`` the sweeper re-enqueues workflows whose worker died."""
+    Every ``sweep_seconds`` (default ``queue_outbox_grace_seconds``) the sweeper (``ingest/sweeper.py``) sends
+    the jobs never sent and re-enqueues workflows whose worker died."""
 
     settings: Settings
     store: WorkflowStore
@@ -35,7 +37,7 @@ class WorkerRunner:
     concurrency: int | None = None
     reserve_high: bool = True
     wait_seconds: float = 2.0  # a receive's long poll: how long a stop may wait for an idle worker
-    sweep_seconds: float = 60.0
+    sweep_seconds: float | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
     _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
@@ -56,15 +58,7 @@ class WorkerRunner:
                                                     for w in self.workers()))
 
     async def _sweeper(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=self.sweep_seconds)
-            if stop.is_set():
-                return
-            try:
-                await asyncio.to_thread(sweep, self.store, self.queue, self.settings)
-            except Exception as exc:
-                log.warning("sweep_failed", error=str(exc))
+        await Sweeper(self.settings, self.store, self.queue, interval_s=self.sweep_seconds).run(stop)
 
     # --- in-process (``docchat up``) -----------------------------------------------------------------
 

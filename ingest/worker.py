@@ -10,19 +10,24 @@
   (throttling, timeouts, transient I/O) → ``failed``+retryable, the message comes back after an
   exponential backoff, and after ``max_receives`` deliveries it moves to the dead-letter queue (the
   workflow then says why it gave up).
-* A sweeper re-enqueues workflows whose worker died and whose message is gone (GSI1 ``in_progress``
-  with an expired lease); since a duplicate is a no-op, re-enqueueing is always safe.
+* The lease is short (``queue_lease_seconds``, 30 s): a worker killed mid-document is replaced by the
+  next receive after about that long, not after the queue's whole visibility timeout.
+* A sweeper (``ingest/sweeper.py``) re-enqueues workflows whose worker died and whose message is gone
+  (GSI1 ``in_progress`` with an expired lease), and sends jobs that were never sent (the outbox); since a
+  duplicate is a no-op, re-enqueueing is always safe.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import random
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 from ingest.jobs import enqueue
@@ -95,9 +100,12 @@ class Worker:
         self.settings = settings
         self.lanes = lanes
         self.name = name or f"worker-{uuid.uuid4().hex[:8]}"
-        self.visibility = int(settings.queue.queue_visibility_seconds)
+        # the lease on a running job (message visibility and claim alike), renewed every third of it: a worker
+        # killed mid-document is replaced after about ``queue_lease_seconds``, whatever the queue's own timeout
+        self.visibility = int(settings.queue.queue_lease_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
+        self._beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.name}-heartbeat")
 
     async def run_once(self, wait_seconds: float = 0.0) -> Outcome | None:
         msg = await asyncio.to_thread(
@@ -109,15 +117,18 @@ class Worker:
 
     async def run(self, stop: asyncio.Event, *, wait_seconds: float = 10.0) -> None:
         log.info("worker_started", worker=self.name, lanes=",".join(self.lanes))
-        while not stop.is_set():
-            try:
-                await self.run_once(wait_seconds=wait_seconds)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("worker_loop_error", worker=self.name, error=describe(exc))
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=2.0)
+        try:
+            while not stop.is_set():
+                try:
+                    await self.run_once(wait_seconds=wait_seconds)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.warning("worker_loop_error", worker=self.name, error=describe(exc))
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(stop.wait(), timeout=2.0)
+        finally:
+            self._beats.shutdown(wait=False)
         log.info("worker_stopped", worker=self.name)
 
     async def handle(self, msg: Message) -> Outcome:
@@ -181,14 +192,17 @@ class Worker:
         return "retry" if not last else "failed"
 
     async def _heartbeat(self, msg: Message, claim: Claim, lost: threading.Event) -> None:
+        # its own thread: with a short lease a beat must not queue behind long steps in the shared default executor
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
             try:
-                ok = await asyncio.to_thread(self.store.heartbeat, claim, lease_s=self.visibility)
+                ok = await loop.run_in_executor(self._beats, functools.partial(self.store.heartbeat, claim,
+                                                                               lease_s=self.visibility))
                 if not ok:
                     lost.set()
                     return
-                await asyncio.to_thread(self.queue.extend, msg, self.visibility)
+                await loop.run_in_executor(self._beats, self.queue.extend, msg, self.visibility)
             except Exception as exc:
                 log.warning("heartbeat_failed", worker=self.name, workflow_id=claim.workflow_id,
                             error=describe(exc))
@@ -206,12 +220,15 @@ def sweep(store: WorkflowStore, queue: JobQueue, settings: Settings, *, now: flo
             wf = store.workflow_item(did, wid) or {}
             if wf.get("status") != "in_progress":
                 continue
-            if float(wf.get("lease_until") or 0) + settings.queue.queue_visibility_seconds > now:
+            # the lease ran out a while ago and nobody reclaimed it: its message is gone too (else a worker
+            # would have received it again once its visibility — the same lease — ran out)
+            lease = settings.queue.queue_lease_seconds
+            if float(wf.get("lease_until") or 0) + 2 * lease > now:
                 continue
             data = wf.get("data") or {}
             if int(wf.get("attempts") or 0) >= settings.queue.queue_max_receives:
                 # it keeps killing its worker (crash, out of memory): stop trying, say why
-                _, claim = store.claim(did, wid, lease_s=settings.queue.queue_visibility_seconds)
+                _, claim = store.claim(did, wid, lease_s=lease)
                 if claim is not None:
                     store.fail(claim, retryable=False, error=(
                         f"processing stopped {claim.attempts - 1} times without finishing "

@@ -10,6 +10,12 @@ Upserts go through ``merge_insert`` on the deterministic ``chunk_id``, so re-ind
 replaces its chunks instead of duplicating them. Once the table holds ``ann_min_rows`` chunks an ANN
 index (IVF + HNSW with scalar-quantised vectors, cosine) is built; below that, exact search is fast
 enough. The LanceDB API is synchronous here; every call runs in a worker thread.
+
+Another process (``docchat worker`` next to ``docchat serve``) writes to the same table, so reads are
+opened with a bounded ``read_consistency_interval`` (``read_consistency_seconds``, default 1 s): a read that
+comes more than that long after the last check first looks for a newer table version, so an API process sees
+a worker's chunks within the bound without a restart (``None`` = never check: a single-process snapshot).
+Measured with ``python -m bench.lance_consistency``; see the README.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +81,13 @@ def _quote(value: str) -> str:
 
 def filter_sql(flt: SearchFilter) -> str:
     """The SQL predicate for a filter (values quoted; an empty document list matches nothing)."""
-    if not flt.project_id:
+    projects = flt.projects
+    if not projects:
         raise InvalidInput("a search needs a project id")
-    expr = f"project_id = {_quote(flt.project_id)}"
+    if len(projects) == 1:
+        expr = f"project_id = {_quote(projects[0])}"
+    else:  # every project of the user in one query (issue 13 item 9), served by the project_id scalar index
+        expr = "project_id IN (" + ", ".join(_quote(p) for p in projects) + ")"
     if flt.document_ids is not None:
         if not flt.document_ids:
             return expr + " AND false"
@@ -144,11 +155,15 @@ class LanceIndex:
         ef: int = 100,
         fusion: str = "min_max",
         keyword_weight: float = 0.7,
+        read_consistency_seconds: float | None = 1.0,
     ) -> None:
         if fusion not in FUSIONS:
             raise ConfigError(f"unknown hybrid fusion {fusion!r} (expected one of {', '.join(FUSIONS)})")
         if not 0.0 <= keyword_weight <= 1.0:
             raise ConfigError("the keyword weight must be within [0, 1]")
+        if read_consistency_seconds is not None and read_consistency_seconds < 0:
+            raise ConfigError("the read consistency interval must be >= 0 seconds (or None: never re-check)")
+        self._consistency = None if read_consistency_seconds is None else timedelta(seconds=read_consistency_seconds)
         self._fusion = fusion
         self._keyword_weight = keyword_weight
         self._path = path
@@ -179,7 +194,7 @@ class LanceIndex:
 
         self._path.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = lancedb.connect(str(self._path))
+            self._db = lancedb.connect(str(self._path), read_consistency_interval=self._consistency)
             try:
                 tbl = self._db.open_table(TABLE)
             except ValueError:  # not created yet (a concurrent creator is fine: exist_ok)

@@ -21,6 +21,7 @@ from store.items import (
     WriteOp,
     query_all,
 )
+from store.workflow_outbox import outbox_entry
 from store.workflow_types import Created, NewDocument, WorkflowRecord, key_id, new_id, now_iso, safe_id
 from store.workflow_views import ANALYSIS_STATUS_PK, STEPS, Status, new_step
 
@@ -86,7 +87,7 @@ class DocumentsMixin:
                  "data": {"file_name": doc.file_name, "status": status, "document_id": did}}, NotExists()),
             Put({"PK": f"DOC#{did}", "SK": f"WF#{wid}", "data": wf_data, "status": status, "owner": doc.owner,
                  "claim_id": "", "lease_until": 0, "retryable": False, "attempts": 0,
-                 "created_at": now, "updated_at": now}, NotExists()),
+                 "created_at": now, "updated_at": now, **outbox_entry(now, wid)}, NotExists()),
             Put(step_item, NotExists()),
             Update(f"PROJ#{pid}", "STATS", add={"documents": 1, "pages": doc.page_count, status: 1}),
         ]

@@ -9,6 +9,7 @@ from typing import Any
 
 from store.errors import Conflict, NotFound, TransactionConflict
 from store.items import And, Equals, In, Item, ItemTable, KeyRange, Update, WriteOp
+from store.workflow_outbox import outbox_entry
 from store.workflow_types import (
     Claim,
     ClaimOutcome,
@@ -185,7 +186,12 @@ class StepsMixin:
         step = self.step_item(workflow_id)
         if step is None or step.get("owner") != owner:
             raise NotFound("no such workflow")
-        wf = self.workflow_item(str(step["document_id"]), workflow_id)
+        return self.reset_workflow(str(step["document_id"]), workflow_id)
+
+    def reset_workflow(self, document_id: str, workflow_id: str) -> WorkflowRecord:
+        """``completed``/``failed`` → ``pending`` with fresh steps and attempts, back in the outbox until its
+        job is sent (reprocess; an operator's dead-letter redrive). Whoever's it is: callers check access."""
+        wf = self.workflow_item(document_id, workflow_id)
         if wf is None:
             raise NotFound("no such workflow")
         status = str(wf.get("status"))
@@ -194,7 +200,8 @@ class StepsMixin:
         cond = And((Equals("status", status), Equals("claim_id", wf.get("claim_id") or "")))
         fresh = {name: new_step(label) for name, label in STEPS}
         self._transition(wf, status, "pending", cond=cond,
-                         wf_set={"claim_id": "", "lease_until": 0, "retryable": False, "attempts": 0},
+                         wf_set={"claim_id": "", "lease_until": 0, "retryable": False, "attempts": 0,
+                                 **outbox_entry(now_iso(self.clock), workflow_id)},
                          data_set={"error": None, "total_segments": 0},
                          step_set={"claim_id": "", "error": None, **fresh})
         return WorkflowRecord.of(wf)  # as it was before the reset (its page count and project for the re-send)

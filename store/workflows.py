@@ -16,7 +16,9 @@ PK                         SK                   what
 ``PROJ#{pid}``             ``HASH#{sha256}``    content-hash claim: the same bytes in a project → the same ids
 ``DOC#{did}``              ``WF#{wid}``         ``data`` {project_id, file_uri, file_name, file_type, status,
                                                 total_segments, preprocess, …}; ``status``, ``claim_id``,
-                                                ``lease_until``, ``retryable``, ``attempts`` (the claim)
+                                                ``lease_until``, ``retryable``, ``attempts`` (the claim);
+                                                until its job is sent ``GSI2PK=OUTBOX#INGEST``,
+                                                ``GSI2SK={when}#{wid}`` (the outbox, ``store/workflow_outbox.py``)
 ``WF#{wid}``               ``STEP``             ``GSI1PK=STEP#ANALYSIS_STATUS``, ``GSI1SK=<status>``; one top-level
                                                 attribute per step {status, label, started_at, ended_at, error,
                                                 done, total}
@@ -28,9 +30,9 @@ Only the holder of the current claim (``claim_id``) writes a workflow's steps, s
 such write is conditional on it, so a worker that lost its lease cannot overwrite its successor.
 
 ``WorkflowStore`` is assembled from one mixin per responsibility: projects (``store/workflow_projects.py``),
-documents (``store/workflow_documents.py``), the workflow and its steps (``store/workflow_steps.py``) and
-segments (``store/workflow_segments.py``); the values it takes and returns are in ``store/workflow_types.py``
-(ids as fields: no caller parses a key).
+documents (``store/workflow_documents.py``), the workflow and its steps (``store/workflow_steps.py``),
+segments (``store/workflow_segments.py``) and the outbox (``store/workflow_outbox.py``); the values it takes
+and returns are in ``store/workflow_types.py`` (ids as fields: no caller parses a key).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from collections.abc import Callable
 
 from store.items import ItemTable
 from store.workflow_documents import DocumentsMixin
+from store.workflow_outbox import OutboxMixin
 from store.workflow_projects import ProjectsMixin
 from store.workflow_segments import SegmentsMixin
 from store.workflow_steps import StepsMixin
@@ -58,7 +61,7 @@ __all__ = ["Claim", "ClaimOutcome", "Created", "NewDocument", "RefPage", "Workfl
            "WorkflowStore", "new_id"]
 
 
-class WorkflowStore(ProjectsMixin, DocumentsMixin, StepsMixin, SegmentsMixin):
+class WorkflowStore(ProjectsMixin, DocumentsMixin, StepsMixin, SegmentsMixin, OutboxMixin):
     """Seed-000 state over any ``ItemTable`` (SQLite or DynamoDB)."""
 
     def __init__(self, items: ItemTable, *, clock: Callable[[], float] = time.time) -> None:

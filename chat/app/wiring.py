@@ -33,9 +33,9 @@ class Services:
 
     def token_verifier(self) -> Callable[[str], str]:
         if self.verifier is None:
-            raise ConfigError(
-                "aws mode needs Cognito settings (DOCCHAT_COGNITO_USER_POOL_ID, DOCCHAT_COGNITO_CLIENT_ID)"
-            )
+            from chat.app.jwt_auth import NOT_CONFIGURED
+
+            raise ConfigError(NOT_CONFIGURED)
         return self.verifier
 
     async def start(self) -> None:
@@ -59,15 +59,23 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     from ingest.build import build_ingest
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
+    from store.usage_limits import open_usage_limits
 
+    verifier: Callable[[str], str] | None = None
+    if settings.server.backend == "aws":  # first: no identity provider (or a bad one) stops start-up here
+        from chat.app.jwt_auth import OidcVerifier
+
+        verifier = OidcVerifier.from_settings(settings)
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
+    limits = open_usage_limits(settings)  # per-user limits, shared by chat and ingest (issue 13 item 8)
     ingest = build_ingest(
         settings,
         items=open_item_table(settings, "workflows"),
         blobs=open_blob_store(settings, "documents"),
         index=retriever,
+        limits=limits,
     )
     chat = ChatService(
         settings=settings,
@@ -75,6 +83,8 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         model=model if model is not None else build_chat_model(settings),
         retriever=retriever,
         ingest=ingest.reader,
+        limits=limits,
+        masker=ingest.masker,
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]
@@ -82,18 +92,32 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         runner = ingest.runner()
         on_start.append(runner.start)
         on_stop.append(runner.stop)
-    on_start.append(chat.start)
-    on_stop += [ingest.close, retriever.close]
-    verifier: Callable[[str], str] | None = None
-    if settings.server.backend == "aws" and settings.auth.cognito_user_pool_id and settings.auth.cognito_client_id:
-        from chat.app.jwt_auth import CognitoVerifier
+    else:  # aws: the workers scale to zero on empty queues, so the API also sends jobs left unsent (outbox)
+        from ingest.sweeper import Sweeper
 
-        verifier = CognitoVerifier.from_settings(settings)
+        sweeper = Sweeper(settings, ingest.store, ingest.queue)
+        on_start.append(sweeper.start)
+        on_stop.append(sweeper.stop)
+    on_start.append(chat.start)
+    on_stop += [ingest.close, retriever.close, _closer(limits.close)]
+    from ingest.dlq import Admins, DeadLetters
+
+    identify = getattr(verifier, "identify", None)  # the token's groups (DOCCHAT_OIDC_GROUPS_CLAIM): "admin"
+    admins = Admins(settings, groups_of=(lambda token: identify(token).groups) if identify is not None else None)
+    dead_letters = DeadLetters(settings, store=ingest.store, queue=ingest.queue, admins=admins)
     return Services(
         settings=settings,
-        dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents},
+        dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents,
+                      "dead_letters": dead_letters},  # the operators' dead-letter queues (ingest/dlq.py)
         on_start=on_start,
         on_stop=on_stop,
         verifier=verifier,
         web_ui=True,
     )
+
+
+def _closer(close: Callable[[], None]) -> Hook:
+    async def hook() -> None:
+        close()
+
+    return hook

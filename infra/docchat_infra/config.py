@@ -13,7 +13,6 @@ This module is plain Python (no CDK imports) so it is cheap to test.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -21,6 +20,7 @@ from typing import Any, Literal
 
 from store.config import Settings, setting_fields
 from store.errors import ConfigError
+from store.schema import queue_visibility_seconds
 
 SearchKind = Literal["serverless", "domain"]
 #: OpenSearch Serverless names (collection, policies = name + suffix) must stay within 32 characters.
@@ -91,6 +91,10 @@ class InfraConfig:
     worker_backlog_per_task: int = 10
     #: Minutes with an empty backlog before the workers (and then the GPU instances) go to zero.
     worker_idle_minutes: int = 10
+    #: The small-document lane (seed 004's starvation rule): a worker service of its own on the high queue only,
+    #: never below this many tasks, so a big PDF on the shared pool never holds up a 1-page upload.
+    worker_small_min_tasks: int = 1
+    worker_small_max_tasks: int = 2
     # --- search ------------------------------------------------------------------------------------------
     search: SearchKind = "serverless"
     search_name: str = "docchat"
@@ -115,16 +119,18 @@ class InfraConfig:
     # ----------------------------------------------------------------------------------------------------
     @property
     def queue_visibility_seconds(self) -> int:
-        """Visibility timeout sized to the longest step.
+        """The queues' default visibility timeout, sized to the longest step.
 
-        The worker (``ingest/worker.py``) renews a running job's visibility every third of this timeout from
-        its event loop while the step runs in a thread or a sandboxed child; the longest single blocking step
-        is a sandboxed parse (``parse_timeout_seconds`` wall clock). Twice that is the floor, so a slow step
-        plus a missed heartbeat never hands the job to a second worker. ``Settings.queue_visibility_seconds``
-        (the same value the worker is given) can only raise it.
+        Only a receive that names no visibility gets it: the worker (``ingest/worker.py``) receives with its
+        own short lease (``queue_lease_seconds``, 30 s) and renews it every third of that from a thread of its
+        own while the step runs in another thread or a sandboxed child, so a killed worker's job is taken over
+        after about the lease. The longest single blocking step is a sandboxed parse (``parse_timeout_seconds``
+        wall clock); twice that is the floor for anything that does rely on the default.
+        ``Settings.queue_visibility_seconds`` can only raise it.
         """
-        longest_step = math.ceil(self.settings.ingest.parse_timeout_seconds * 2)
-        return max(self.settings.queue.queue_visibility_seconds, longest_step)
+        return queue_visibility_seconds(
+            self.settings.queue.queue_visibility_seconds, self.settings.ingest.parse_timeout_seconds
+        )
 
     @property
     def https(self) -> bool:
@@ -139,6 +145,9 @@ class InfraConfig:
             raise ConfigError("need 1 <= api_min_tasks <= api_max_tasks")
         if not 1 <= self.worker_max_tasks <= 20:
             raise ConfigError("worker_max_tasks must be between 1 and 20")
+        if not 1 <= self.worker_small_min_tasks <= self.worker_small_max_tasks <= 20:
+            raise ConfigError("need 1 <= worker_small_min_tasks <= worker_small_max_tasks <= 20 (the small-document "
+                              "lane always runs)")
         if self.alb_idle_timeout_seconds > 4000:
             raise ConfigError("alb_idle_timeout_seconds must be at most 4000 (ALB limit)")
         if self.alb_idle_timeout_seconds < 4 * self.settings.chat.sse_keepalive_seconds:

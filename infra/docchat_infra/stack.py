@@ -92,6 +92,7 @@ class DocchatStack(Stack):
         allow_objects(roles.worker, [storage.documents_bucket])
         allow_send(roles.api, queues.queues)
         allow_consume(roles.worker, queues.queues)
+        allow_consume(roles.api, queues.dead_letter_queues)  # the operators' /v1/ops/dlq list and redrive
         bedrock_region = s.aws.bedrock_region
         allow_statements(
             roles.api,

@@ -10,6 +10,13 @@ Two loops, both reaching zero:
   termination protection keeps an instance that still runs a task.
 
 Each task takes the instance's one GPU, so tasks = instances. Inside a task, ``worker_concurrency`` jobs run.
+
+Two worker services share the capacity provider (seed 004's starvation rule):
+
+* the **shared pool** (``Service``) takes both lanes (70/30) and scales on both queues, down to zero;
+* the **small-document lane** (``SmallService``) runs ``docchat worker --lanes high`` only, never below
+  ``worker_small_min_tasks`` (at least one), scaled on the high queue alone up to ``worker_small_max_tasks``.
+  However many 500-page PDFs keep the shared pool busy, a 1-page upload has a worker of its own waiting.
 """
 
 from __future__ import annotations
@@ -36,10 +43,16 @@ from .queues import IngestQueues
 STOP_TIMEOUT = Duration.seconds(120)
 
 
-def backlog_steps(per_task: int, max_tasks: int) -> list[tuple[int, int]]:
-    """``(lowest backlog, tasks)`` pairs: 1 task from 1 message, then one more per ``per_task`` messages."""
-    steps = [(1, 1)]
-    for tasks in range(2, max_tasks + 1):
+#: the small-document lane's command: the high queue only
+SMALL_LANE_COMMAND = ("docchat", "worker", "--lanes", "high")
+
+
+def backlog_steps(per_task: int, max_tasks: int, min_tasks: int = 1) -> list[tuple[int, int]]:
+    """``(lowest backlog, tasks)`` pairs: ``max(1, min_tasks)`` tasks from 1 message, then one more task per
+    ``per_task`` messages beyond what the tasks already running take."""
+    first = max(1, min_tasks)
+    steps = [(1, first)]
+    for tasks in range(first + 1, max_tasks + 1):
         steps.append(((tasks - 1) * per_task, tasks))
     return steps
 
@@ -60,23 +73,49 @@ class IngestWorkers(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self.capacity_provider = self._capacity(config, cluster, network)
-        task = ecs.Ec2TaskDefinition(self, "TaskDefinition", network_mode=ecs.NetworkMode.AWS_VPC, task_role=task_role)
+        image = worker_image()
+        self.service = self._service("", config, cluster, network, task_role, environment, log_group, image,
+                                     command=None, desired=0)
+        self.small_service = self._service("Small", config, cluster, network, task_role, environment, log_group,
+                                           image, command=SMALL_LANE_COMMAND, desired=config.worker_small_min_tasks)
+        self._scale_on_backlog(config, queues)
+        self._scale_small_lane(config, queues)
+
+    def _service(
+        self,
+        prefix: str,
+        config: InfraConfig,
+        cluster: ecs.Cluster,
+        network: Network,
+        task_role: iam.Role,
+        environment: Mapping[str, str],
+        log_group: logs.LogGroup,
+        image: ecs.ContainerImage,
+        *,
+        command: tuple[str, ...] | None,
+        desired: int,
+    ) -> ecs.Ec2Service:
+        task = ecs.Ec2TaskDefinition(
+            self, f"{prefix}TaskDefinition", network_mode=ecs.NetworkMode.AWS_VPC, task_role=task_role
+        )
         task.add_container(
             "worker",
-            image=worker_image(),
+            image=image,
             cpu=config.worker_cpu,
             memory_reservation_mib=config.worker_memory_mib,
             gpu_count=1,
+            command=list(command) if command else None,
             environment=dict(environment),
-            logging=ecs.LogDrivers.aws_logs(stream_prefix="worker", log_group=log_group),
+            logging=ecs.LogDrivers.aws_logs(stream_prefix=f"{prefix.lower()}-worker" if prefix else "worker",
+                                            log_group=log_group),
             stop_timeout=STOP_TIMEOUT,
         )
-        self.service = ecs.Ec2Service(
+        return ecs.Ec2Service(
             self,
-            "Service",
+            f"{prefix}Service",
             cluster=cluster,
             task_definition=task,
-            desired_count=0,
+            desired_count=desired,
             min_healthy_percent=0,
             max_healthy_percent=100,
             capacity_provider_strategies=[
@@ -86,7 +125,6 @@ class IngestWorkers(Construct):
             security_groups=[network.worker_security_group],
             circuit_breaker=ecs.DeploymentCircuitBreaker(enable=True, rollback=True),
         )
-        self._scale_on_backlog(config, queues)
 
     # ----------------------------------------------------------------------------------------------------
     def _capacity(self, config: InfraConfig, cluster: ecs.Cluster, network: Network) -> ecs.AsgCapacityProvider:
@@ -129,7 +167,8 @@ class IngestWorkers(Construct):
             vpc=network.vpc,
             vpc_subnets=network.private_subnets,
             min_capacity=0,
-            max_capacity=config.worker_max_tasks,
+            # one GPU per task: room for the shared pool and the small-document lane at their maximum
+            max_capacity=config.worker_max_tasks + config.worker_small_max_tasks,
             mixed_instances_policy=autoscaling.MixedInstancesPolicy(
                 launch_template=template,
                 launch_template_overrides=[
@@ -207,5 +246,56 @@ class IngestWorkers(Construct):
             # SQS stops publishing metrics for a queue idle for hours: no data means nothing to do.
             treat_missing_data=cloudwatch.TreatMissingData.BREACHING,
             alarm_description="ingest backlog empty: scale workers to zero",
+        )
+        idle_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_in))
+
+    # ----------------------------------------------------------------------------------------------------
+    def _scale_small_lane(self, config: InfraConfig, queues: IngestQueues) -> None:
+        """The small-document lane: ``worker_small_min_tasks`` always, more on the high queue's backlog alone."""
+        low, high = config.worker_small_min_tasks, config.worker_small_max_tasks
+        target = self.small_service.auto_scale_task_count(min_capacity=low, max_capacity=high)
+        backlog = queues.backlog(lanes=("high",))
+        steps = backlog_steps(config.worker_backlog_per_task, high, low)
+        scale_out = appscaling.StepScalingAction(
+            self,
+            "SmallScaleOut",
+            scaling_target=target,
+            adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
+            metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
+            cooldown=Duration.seconds(60),
+        )
+        threshold = steps[0][0]
+        for i, (lowest, tasks) in enumerate(steps):
+            upper = steps[i + 1][0] - threshold if i + 1 < len(steps) else None
+            scale_out.add_adjustment(adjustment=tasks, lower_bound=lowest - threshold, upper_bound=upper)
+        out_alarm = cloudwatch.Alarm(
+            self,
+            "SmallBacklogAlarm",
+            metric=backlog,
+            threshold=threshold,
+            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=1,
+            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+            alarm_description="small-document backlog: grow the small-document lane",
+        )
+        out_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_out))
+        scale_in = appscaling.StepScalingAction(
+            self,
+            "SmallScaleIn",
+            scaling_target=target,
+            adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
+            metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
+            cooldown=Duration.seconds(60),
+        )
+        scale_in.add_adjustment(adjustment=low, upper_bound=0)
+        idle_alarm = cloudwatch.Alarm(
+            self,
+            "SmallIdleAlarm",
+            metric=backlog,
+            threshold=0,
+            comparison_operator=cloudwatch.ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=config.worker_idle_minutes,
+            treat_missing_data=cloudwatch.TreatMissingData.BREACHING,
+            alarm_description="small-document backlog empty: back to the lane's minimum (never zero)",
         )
         idle_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_in))

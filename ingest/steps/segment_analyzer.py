@@ -34,15 +34,26 @@ class PageModel(Protocol):
                             on_page: Callable[[int, dict[str, Any]], None]) -> dict[str, Any]: ...
 
 
-#: the text of a segment that may leave for a model (PII masking plugs in here: masked lines)
+#: the text lines of a segment as they may leave for a remote model
 ModelText = Callable[[Mapping[str, Any]], list[str]]
 
 
 def plain_lines(seg: Mapping[str, Any]) -> list[str]:
-    masked = seg.get("masked_lines")  # written by the pii step when it exists
-    if isinstance(masked, list):
-        return [str(t) for t in masked]
     return [str(ln.get("text") or "") for ln in seg.get("lines") or ()]
+
+
+def masked_lines(placeholders: Any) -> ModelText:
+    """Lines with personal data replaced by the document's placeholders (``[PHONE_1]``, the ``pii`` step's
+    numbering): the page is masked whole (a value may run over a line break), line by line when that
+    would merge lines."""
+    from ingest.pii.masking import mask
+
+    def lines(seg: Mapping[str, Any]) -> list[str]:
+        texts = plain_lines(seg)
+        whole = mask("\n".join(texts), placeholders).split("\n")
+        return whole if len(whole) == len(texts) else [mask(t, placeholders) for t in texts]
+
+    return lines
 
 
 def figure_analyses(layout: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -69,13 +80,13 @@ def layout_counts(layout: Mapping[str, Any]) -> dict[str, Any]:
 class SegmentAnalyzerStep:
     def __init__(self, settings: Settings, store: WorkflowStore, blobs: BlobStore, *,
                  uri_for: Callable[[str], str], model: Callable[[], PageModel] | None = None,
-                 model_text: ModelText = plain_lines) -> None:
+                 model_text: ModelText | None = None) -> None:
         self.settings = settings
         self.store = store
         self.blobs = blobs
         self.uri_for = uri_for
         self.model = model
-        self.model_text = model_text
+        self.model_text = model_text  # None: masked with the pii step's numbering unless masking is off
 
     def run(self, claim: Claim, page_count: int, progress: Callable[[int, int], None]) -> None:
         wid = claim.workflow_id
@@ -104,12 +115,13 @@ class SegmentAnalyzerStep:
                  write: Callable[[int, dict[str, Any]], None]) -> dict[str, Any]:
         assert self.model is not None
         written: set[int] = set()
+        model_text = self.model_text or self._masker(wid)
 
         def load(page: int) -> dict[str, Any]:
             """One page's request input (loaded when its turn comes: pages are never all in memory)."""
             seg = self._segment(wid, page)
             lines = seg.get("lines") or ()
-            texts = self.model_text(seg)
+            texts = model_text(seg)
             return {"page": page, "width": seg.get("width"), "height": seg.get("height"),
                     "lines": [{"text": t, "bbox": ln.get("bbox")} for t, ln in zip(texts, lines, strict=False)],
                     "png": self._png(wid, page), "local": page_layout(seg, styles)}
@@ -123,6 +135,11 @@ class SegmentAnalyzerStep:
             if page not in written:
                 write(page, {**page_layout(self._segment(wid, page), styles), "budget_exhausted": True})
         return usage
+
+    def _masker(self, wid: str) -> ModelText:
+        from ingest.pii.step import load_placeholders
+
+        return masked_lines(load_placeholders(self.blobs, wid))
 
     def _styles(self, wid: str, page_count: int) -> DocStyles:
         key = analysis_styles_key(wid)

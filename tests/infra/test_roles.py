@@ -101,8 +101,12 @@ def test_worker_cannot_touch_chat_sessions_and_api_cannot_consume_jobs(default) 
     ]
     worker = json.dumps(_statements(default, _role_id(default, "WorkerTaskRole")))
     assert sessions_ids and not any(k in worker for k in sessions_ids)
-    api_actions = {a for st in _statements(default, _role_id(default, "ApiTaskRole")) for a in _actions(st)}
-    assert "sqs:ReceiveMessage" not in api_actions and "sqs:DeleteMessage" not in api_actions
+    api_statements = _statements(default, _role_id(default, "ApiTaskRole"))
+    api_actions = {a for st in api_statements for a in _actions(st)}
+    work = {k for k in default.resources("AWS::SQS::Queue") if "DeadLetter" not in k}
+    for st in api_statements:  # it may consume the dead-letter queues (/v1/ops/dlq), never the work queues
+        if {"sqs:ReceiveMessage", "sqs:DeleteMessage"} & set(_actions(st)):
+            assert not any(q in json.dumps(st["Resource"]) for q in work)
     assert "dynamodb:Scan" not in api_actions
     assert {"dynamodb:Query", "dynamodb:PutItem", "sqs:SendMessage", "s3:GetObject"} <= api_actions
 
@@ -177,3 +181,17 @@ def test_job_queue_adapter_calls_are_granted_to_the_worker(default) -> None:
     assert {f"sqs:{_pascal(op)}" for op in ops} <= _granted(default, "WorkerTaskRole", "sqs:")
     api = _granted(default, "ApiTaskRole", "sqs:")
     assert {"sqs:SendMessage", "sqs:GetQueueAttributes"} <= api  # enqueue; the adapter reads the redrive policy
+
+
+def test_the_api_may_read_and_drop_dead_letters_but_not_take_jobs(default) -> None:
+    """/v1/ops/dlq (issue 13 item 5): the API role consumes the two DLQs only; the work queues stay send-only."""
+    role = _role_id(default, "ApiTaskRole")
+    dlqs = {k for k in default.resources("AWS::SQS::Queue") if "DeadLetter" in k}
+    work = {k for k in default.resources("AWS::SQS::Queue") if "DeadLetter" not in k}
+    receivers: set[str] = set()
+    for st in _statements(default, role):
+        if "sqs:ReceiveMessage" in _actions(st):
+            res = st["Resource"] if isinstance(st["Resource"], list) else [st["Resource"]]
+            receivers |= {r["Fn::GetAtt"][0] for r in res if isinstance(r, dict) and "Fn::GetAtt" in r}
+    assert receivers == dlqs and not receivers & work
+    assert {"sqs:DeleteMessage", "sqs:ChangeMessageVisibility"} <= _granted(default, "ApiTaskRole", "sqs:")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from docchat_infra.workers import backlog_steps
 
@@ -9,6 +11,7 @@ from docchat_infra.workers import backlog_steps
 def test_backlog_steps() -> None:
     assert backlog_steps(10, 1) == [(1, 1)]
     assert backlog_steps(10, 4) == [(1, 1), (10, 2), (20, 3), (30, 4)]
+    assert backlog_steps(10, 4, 2) == [(1, 2), (20, 3), (30, 4)]  # two run anyway: the third from 20 messages
 
 
 def test_gpu_instances_from_the_ecs_gpu_ami(default) -> None:
@@ -21,7 +24,7 @@ def test_gpu_instances_from_the_ecs_gpu_ami(default) -> None:
     assert template["BlockDeviceMappings"][0]["Ebs"]["Encrypted"] is True
     group = default.only("AWS::AutoScaling::AutoScalingGroup")
     assert group["MinSize"] == "0"
-    assert group["MaxSize"] == str(default.config.worker_max_tasks)
+    assert group["MaxSize"] == str(default.config.worker_max_tasks + default.config.worker_small_max_tasks)
     overrides = [o["InstanceType"] for o in group["MixedInstancesPolicy"]["LaunchTemplate"]["Overrides"]]
     assert overrides == ["g6.xlarge", "g5.xlarge"]
     assert group["MixedInstancesPolicy"]["InstancesDistribution"]["OnDemandPercentageAboveBaseCapacity"] == 100
@@ -50,19 +53,60 @@ def test_worker_task_takes_one_gpu_and_runs_on_the_capacity_provider(default) ->
         for t in default.resources("AWS::ECS::TaskDefinition").values()
         if "EC2" in t["Properties"].get("RequiresCompatibilities", [])
     ]
-    assert len(tasks) == 1
-    container = tasks[0]["ContainerDefinitions"][0]
-    assert container["ResourceRequirements"] == [{"Type": "GPU", "Value": "1"}]
-    env = {e["Name"]: e["Value"] for e in container["Environment"]}
-    assert env["DOCCHAT_OCR_ENGINE"] == "paddle"
-    service = next(
-        s["Properties"]
-        for s in default.resources("AWS::ECS::Service").values()
-        if "CapacityProviderStrategy" in s["Properties"]
-    )
-    assert service["DesiredCount"] == 0
+    assert len(tasks) == 2  # the shared pool and the small-document lane
+    for task in tasks:
+        container = task["ContainerDefinitions"][0]
+        assert container["ResourceRequirements"] == [{"Type": "GPU", "Value": "1"}]
+        env = {e["Name"]: e["Value"] for e in container["Environment"]}
+        assert env["DOCCHAT_OCR_ENGINE"] == "paddle"
+    shared, _ = _worker_services(default)
+    assert shared["DesiredCount"] == 0
     provider_id = next(iter(default.resources("AWS::ECS::CapacityProvider")))
-    assert service["CapacityProviderStrategy"][0]["CapacityProvider"] == {"Ref": provider_id}
+    assert shared["CapacityProviderStrategy"][0]["CapacityProvider"] == {"Ref": provider_id}
+
+
+def _worker_services(synth) -> tuple[dict, dict]:
+    """(shared pool, small-document lane): the two ECS services on the GPU capacity provider."""
+    services = {k: s["Properties"] for k, s in synth.resources("AWS::ECS::Service").items()
+                if "CapacityProviderStrategy" in s["Properties"]}
+    assert len(services) == 2, sorted(services)
+    small = next(v for k, v in services.items() if "SmallService" in k)
+    shared = next(v for k, v in services.items() if "SmallService" not in k)
+    return shared, small
+
+
+def _command(synth, service: dict) -> list[str] | None:
+    task = synth.json["Resources"][service["TaskDefinition"]["Ref"]]["Properties"]
+    return task["ContainerDefinitions"][0].get("Command")
+
+
+@pytest.mark.parametrize("variant", ["default", "alt"])
+def test_a_small_document_lane_of_its_own_never_below_its_minimum(variant: str, synthesized) -> None:
+    """Seed 004's starvation rule: a worker service on the high queue only, always running, scaled on that queue
+    alone — so a big PDF on the shared pool never holds up a small upload until autoscaling adds a task."""
+    synth = synthesized[variant]
+    cfg = synth.config
+    assert cfg.worker_small_min_tasks >= 1
+    shared, small = _worker_services(synth)
+    assert _command(synth, small) == ["docchat", "worker", "--lanes", "high"]
+    assert _command(synth, shared) is None  # the image's `docchat worker`: both lanes, 70/30
+    assert small["DesiredCount"] == cfg.worker_small_min_tasks
+    assert small["CapacityProviderStrategy"] == shared["CapacityProviderStrategy"]
+    targets = [t["Properties"] for t in synth.resources("AWS::ApplicationAutoScaling::ScalableTarget").values()]
+    small_target = next(t for t in targets if "SmallService" in json.dumps(t["ResourceId"]))
+    assert small_target["MinCapacity"] == cfg.worker_small_min_tasks >= 1
+    assert small_target["MaxCapacity"] == cfg.worker_small_max_tasks
+    policies = _step_policies(synth)
+    small_in = next(p for k, p in policies.items() if "SmallScaleIn" in k)
+    assert small_in["StepAdjustments"] == [{"MetricIntervalUpperBound": 0,
+                                            "ScalingAdjustment": cfg.worker_small_min_tasks}]  # never to zero
+    small_out = next(p for k, p in policies.items() if "SmallScaleOut" in k)
+    assert small_out["StepAdjustments"][0]["ScalingAdjustment"] >= cfg.worker_small_min_tasks
+    high = {k for k in synth.resources("AWS::SQS::Queue") if "HighQueue" in k}
+    small_alarms = {k: a for k, a in _backlog_alarms(synth).items() if "Small" in k}
+    assert len(small_alarms) == 2 and len(high) == 1
+    for alarm in small_alarms.values():  # the lane scales on the high queue only
+        assert _alarm_queues(alarm) == high
 
 
 def _step_policies(synth) -> dict[str, dict]:
@@ -80,24 +124,22 @@ def test_workers_scale_on_both_queues_and_down_to_zero(variant: str, synthesized
     target = next(
         t["Properties"]
         for t in synth.resources("AWS::ApplicationAutoScaling::ScalableTarget").values()
-        if t["Properties"]["MinCapacity"] == 0
+        if t["Properties"]["MinCapacity"] == 0 and "SmallService" not in json.dumps(t["Properties"]["ResourceId"])
     )
     assert target["MaxCapacity"] == cfg.worker_max_tasks
     policies = _step_policies(synth)
-    out = next(p for k, p in policies.items() if "ScaleOut" in k)
+    out = next(p for k, p in policies.items() if "ScaleOut" in k and "Small" not in k)
     zero = next(p for k, p in policies.items() if "ScaleToZero" in k)
     assert out["AdjustmentType"] == zero["AdjustmentType"] == "ExactCapacity"
     assert [s["ScalingAdjustment"] for s in out["StepAdjustments"]] == list(range(1, cfg.worker_max_tasks + 1))
     assert zero["StepAdjustments"] == [{"MetricIntervalUpperBound": 0, "ScalingAdjustment": 0}]
 
-    alarms = {
-        k: a["Properties"] for k, a in synth.resources("AWS::CloudWatch::Alarm").items() if "Metrics" in a["Properties"]
-    }
+    alarms = {k: a for k, a in _backlog_alarms(synth).items() if "Small" not in k}
     assert len(alarms) == 2
     queue_ids = {k for k in synth.resources("AWS::SQS::Queue") if "DeadLetter" not in k}
     for alarm in alarms.values():
+        assert _alarm_queues(alarm) == queue_ids
         stats = [m["MetricStat"]["Metric"] for m in alarm["Metrics"] if "MetricStat" in m]
-        assert {m["Dimensions"][0]["Value"]["Fn::GetAtt"][0] for m in stats} == queue_ids
         assert {m["MetricName"] for m in stats} == {
             "ApproximateNumberOfMessagesVisible",
             "ApproximateNumberOfMessagesNotVisible",
@@ -105,3 +147,13 @@ def test_workers_scale_on_both_queues_and_down_to_zero(variant: str, synthesized
     idle = next(a for k, a in alarms.items() if "Idle" in k)
     assert idle["EvaluationPeriods"] == cfg.worker_idle_minutes
     assert idle["Threshold"] == 0 and idle["TreatMissingData"] == "breaching"
+
+
+def _backlog_alarms(synth) -> dict[str, dict]:
+    return {k: a["Properties"] for k, a in synth.resources("AWS::CloudWatch::Alarm").items()
+            if "Metrics" in a["Properties"]}
+
+
+def _alarm_queues(alarm: dict) -> set[str]:
+    stats = [m["MetricStat"]["Metric"] for m in alarm["Metrics"] if "MetricStat" in m]
+    return {m["Dimensions"][0]["Value"]["Fn::GetAtt"][0] for m in stats}

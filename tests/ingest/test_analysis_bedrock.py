@@ -171,9 +171,39 @@ async def test_pipeline_fails_the_step_on_malformed_answers(settings, store, blo
     assert view["status"] == "failed"
 
 
-def test_the_model_gets_the_masked_lines_when_the_pii_step_wrote_them() -> None:
-    from ingest.steps.segment_analyzer import plain_lines
+async def test_the_model_never_gets_an_unmasked_value(settings, store, blobs, queue, indexer, clock, tmp_path, fake):
+    from ingest.results import original_key
+    from store.workflows import NewDocument
+    from tests.ingest.docfactory import text_pdf
 
-    seg = {"lines": [{"text": "Call 010-1234-5678"}], "masked_lines": ["Call [PHONE_1]"]}
-    assert plain_lines(seg) == ["Call [PHONE_1]"]
-    assert plain_lines({"lines": [{"text": "Plain"}]}) == ["Plain"]
+    values = ["john@example.com", "010-1234-5678", "4111 1111 1111 1111"]
+    pdf = text_pdf([["Contact report", f"Write to {values[0]} or call {values[1]}.", f"Card {values[2]} on file.",
+                     "Revenue grew in the quarter."]])
+    pid = store.create_project("alice", "P")["project_id"]
+    key = original_key(pid, "d", ".pdf")
+    blobs.put(key, pdf)
+    created = store.create_workflow(NewDocument(
+        owner="alice", project_id=pid, file_name="c.pdf", file_type="application/pdf", file_kind="pdf", file_key=key,
+        file_uri="blob://" + key, size=len(pdf), sha256="a" * 64, page_count=1, language="en", priority="high"))
+    queue.send({"workflow_id": created.workflow_id, "document_id": created.document_id, "project_id": pid},
+               priority="high")
+    fake.push(_answer(1))
+    worker = _bedrock_worker(settings, store, blobs, queue, indexer, clock, fake)
+    assert await asyncio.wait_for(worker.run_once(), 60) == "completed"
+    [req] = fake.requests
+    sent = json.dumps(req.body, ensure_ascii=False)
+    assert not any(v in sent for v in values)
+    assert "[EMAIL_1]" in sent and "[PHONE_1]" in sent
+    # the owner's own view keeps the original text
+    seg = json.loads(blobs.get(f"workflows/{created.workflow_id}/segments/0001.json"))
+    assert values[0] in seg["text"]
+
+
+def test_masked_lines_keep_the_line_count() -> None:
+    from ingest.pii.masking import Placeholders
+    from ingest.steps.segment_analyzer import masked_lines, plain_lines
+
+    seg = {"lines": [{"text": "Call 010-1234-5678"}, {"text": "or mail a@b.example.com"}]}
+    out = masked_lines(Placeholders())(seg)
+    assert len(out) == 2 and "010-1234-5678" not in out[0] and "a@b.example.com" not in out[1]
+    assert plain_lines(seg)[0] == "Call 010-1234-5678"

@@ -23,7 +23,7 @@ class Clock:
         return self.t
 
 
-def _sqs_queue():
+def _sqs_queue(**options):
     client = boto3.client("sqs", region_name="us-east-1")
     urls = {}
     for lane in ("high", "low"):
@@ -34,7 +34,7 @@ def _sqs_queue():
             Attributes={"VisibilityTimeout": "30",
                         "RedrivePolicy": json.dumps({"deadLetterTargetArn": arn, "maxReceiveCount": MAX_RECEIVES})},
         )["QueueUrl"]
-    return SqsJobQueue(client, urls["high"], urls["low"])
+    return SqsJobQueue(client, urls["high"], urls["low"], **options)
 
 
 @pytest.fixture(params=["sqlite", "sqs"])
@@ -187,3 +187,38 @@ def test_sqlite_close_while_other_threads_receive_and_send_does_not_crash(tmp_pa
     assert not any(t.is_alive() for t in threads)
     assert results.count("closed") == 3
     assert q.receive(wait_seconds=0) is None
+
+
+def _dead(queue, body, priority="high"):
+    queue.send(body, priority=priority)
+    for _ in range(MAX_RECEIVES):
+        msg = queue.receive(visibility_seconds=30, lanes=(priority,))
+        queue.retry_later(msg, 0)
+    assert queue.receive(visibility_seconds=30, lanes=(priority,)) is None  # moved to the DLQ
+
+
+def test_list_dead_reads_every_dead_letter_once_and_leaves_them_there(queue):
+    for i in range(12):  # more than one SQS receive batch
+        _dead(queue, {"workflow_id": f"w{i}"}, "high" if i % 3 else "low")
+    high = queue.list_dead("high")
+    low = queue.list_dead("low")
+    assert sorted(d.body["workflow_id"] for d in high + low) == sorted(f"w{i}" for i in range(12))
+    assert len({d.message_id for d in high}) == len(high) == 8 and len(low) == 4
+    assert all(d.priority == "high" and d.receive_count >= MAX_RECEIVES for d in high)
+    again = queue.list_dead("high")  # a listing takes nothing away
+    assert sorted(d.message_id for d in again) == sorted(d.message_id for d in high)
+    assert len(queue.list_dead("high", limit=3)) == 3
+
+
+def test_drop_dead_deletes_and_release_gives_back(queue):
+    _dead(queue, {"workflow_id": "a"})
+    _dead(queue, {"workflow_id": "b"})
+    held = queue.list_dead("high", hold_seconds=120)
+    assert len(held) == 2
+    a = next(d for d in held if d.body["workflow_id"] == "a")
+    b = next(d for d in held if d.body["workflow_id"] == "b")
+    queue.drop_dead(a)
+    queue.release_dead([b])
+    assert [d.body for d in queue.list_dead("high")] == [{"workflow_id": "b"}]
+    assert queue.dead_letters("high") == [{"workflow_id": "b"}]
+    assert queue.receive(visibility_seconds=30) is None  # nothing went back to the work queues

@@ -1,6 +1,6 @@
 // docchat in the browser: boot, sign-in, and the glue between the panels.
 import { Api, ApiError, Unreachable, sleep } from "./api.js";
-import { CognitoAuth, LocalAuth, recentUsers } from "./auth.js";
+import { CognitoAuth, LocalAuth, OidcAuth, recentUsers } from "./auth.js";
 import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
 import { $, announce, clear, h } from "./dom.js";
@@ -79,7 +79,8 @@ async function loadConfig() {
 
 async function boot() {
   const config = await loadConfig();
-  const auth = config.mode === "aws" ? new CognitoAuth(config) : new LocalAuth();
+  const Aws = config.oidc_issuer ? OidcAuth : CognitoAuth;
+  const auth = config.mode === "aws" ? new Aws(config) : new LocalAuth();
   let signedIn = false;
   try {
     signedIn = await auth.restore();

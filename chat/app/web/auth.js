@@ -4,6 +4,8 @@
 //   only on loopback). "/?user=<name>" signs in directly. The name is remembered in localStorage.
 // aws mode: Cognito hosted UI, authorization-code flow with PKCE (no client secret in a page).
 //   Tokens live in sessionStorage (this tab only) and are refreshed with the refresh token.
+//   A generic OpenID Connect issuer (OidcAuth) runs the same flow against the endpoints its discovery
+//   document names, and sends the ID token (its audience is this client).
 
 const USER_KEY = "docchat.user";
 const RECENT_KEY = "docchat.recentUsers";
@@ -119,7 +121,12 @@ export class CognitoAuth {
       response_type: "code", client_id: this.clientId, redirect_uri: this.redirectUri,
       scope: "openid email profile", state, code_challenge: challenge, code_challenge_method: "S256",
     });
-    location.assign(`${this.domain}/oauth2/authorize?${q}`);
+    location.assign(`${(await this.endpoints()).authorize}?${q}`);
+  }
+
+  /** Where the hosted UI lives. */
+  async endpoints() {
+    return { authorize: `${this.domain}/oauth2/authorize`, token: `${this.domain}/oauth2/token` };
   }
 
   token() {
@@ -140,7 +147,7 @@ export class CognitoAuth {
   }
 
   async _token(params) {
-    const response = await fetch(`${this.domain}/oauth2/token`, {
+    const response = await fetch((await this.endpoints()).token, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ client_id: this.clientId, ...params }),
@@ -162,13 +169,54 @@ export class CognitoAuth {
   }
 }
 
+export class OidcAuth extends CognitoAuth {
+  constructor(config) {
+    super(config);
+    this.issuer = String(config.oidc_issuer || "").replace(/\/+$/, "");
+    this._endpoints = null;
+  }
+
+  get configured() {
+    return Boolean(this.issuer && this.clientId);
+  }
+
+  /** The issuer's authorization / token / end-session endpoints, from its discovery document. */
+  async endpoints() {
+    if (!this._endpoints) {
+      const r = await fetch(`${this.issuer}/.well-known/openid-configuration`, { cache: "no-store" });
+      const doc = await r.json().catch(() => null);
+      if (!r.ok || !doc || !doc.authorization_endpoint || !doc.token_endpoint) {
+        throw new Error(`Sign-in failed: the identity provider's discovery document is unavailable (${r.status}).`);
+      }
+      this._endpoints = { authorize: doc.authorization_endpoint, token: doc.token_endpoint,
+        logout: doc.end_session_endpoint || null };
+    }
+    return this._endpoints;
+  }
+
+  token() {
+    return this.tokens ? this.tokens.id_token || this.tokens.access_token : null;
+  }
+
+  async signOut() {
+    const idToken = this.tokens && this.tokens.id_token;
+    sessionStorage.removeItem(TOKENS_KEY);
+    this.tokens = null;
+    const end = await this.endpoints().then((e) => e.logout).catch(() => null);
+    if (!end) { location.assign("/"); return; }
+    const q = new URLSearchParams({ client_id: this.clientId, post_logout_redirect_uri: this.redirectUri });
+    if (idToken) q.set("id_token_hint", idToken);
+    location.assign(`${end}?${q}`);
+  }
+}
+
 /** Display name from a JWT's payload (no verification here: the server verifies every call). */
 function claims(jwt) {
   try {
     const part = jwt.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
     const json = new TextDecoder().decode(Uint8Array.from(atob(part), (c) => c.charCodeAt(0)));
     const c = JSON.parse(json);
-    return c.email || c["cognito:username"] || c.username || c.sub || "signed in";
+    return c.email || c["cognito:username"] || c.preferred_username || c.username || c.sub || "signed in";
   } catch {
     return "signed in";
   }
