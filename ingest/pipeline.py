@@ -30,7 +30,6 @@ from typing import Any, Protocol, cast
 from ingest.filetypes import FileKind
 from ingest.results import (
     SegmentSequence,
-    analysis_key,
     meta_key,
     ocr_key,
     ocr_pages_key,
@@ -356,20 +355,11 @@ class Pipeline:
         return out
 
     def _segment_analyzer(self, job: Job) -> None:
-        from ingest.pii.step import effective_mode
-        from ingest.steps.segment_analyzer import SegmentAnalyzerStep, plain_lines
+        from ingest.steps.segment_analyzer import SegmentAnalyzerStep
 
         mark = [0.0]
-        off = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(job.claim.project_id)) == "off"
-        step = SegmentAnalyzerStep(self.settings, self.store, self.blobs, uri_for=self.uri_for,
-                                   model=self.analysis_model, model_text=plain_lines if off else None)
-        step.run(job.claim, job.page_count, lambda d, t: self._progress(job, "segment_analyzer", d, t, mark))
-
-    def _with_layout(self, job: Job, page: int) -> dict[str, Any]:
-        """A segment with its layout (``layout``) for chunking: heading paths, furniture, figures."""
-        seg: dict[str, Any] = self._get_json(segment_key(job.wid, page))
-        seg["layout"] = self._get_json(analysis_key(job.wid, page), default=None)
-        return seg
+        SegmentAnalyzerStep(self.settings, self.store, self.blobs, uri_for=self.uri_for, model=self.analysis_model).run(
+            job.claim, job.page_count, lambda d, t: self._progress(job, "segment_analyzer", d, t, mark))
 
     async def _chunk_and_index(self, job: Job, current: list[str]) -> None:
         from ingest.steps.chunk import chunk_segments
@@ -377,7 +367,9 @@ class Pipeline:
         claim = job.claim
         job.check()
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "in_progress")
-        segments = SegmentSequence(lambda page: self._with_layout(job, page), job.page_count)
+        from ingest.steps.segment_analyzer import segment_with_layout
+
+        segments = SegmentSequence(lambda page: segment_with_layout(self.blobs, job.wid, page), job.page_count)
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
             file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,

@@ -77,6 +77,17 @@ def layout_counts(layout: Mapping[str, Any]) -> dict[str, Any]:
     return {"source": layout.get("source"), "blocks": counts, "key_values": len(layout.get("key_values") or ())}
 
 
+def segment_with_layout(blobs: BlobStore, wid: str, page: int) -> dict[str, Any]:
+    """A segment with its layout (``layout``: None before analysis) — what chunking reads: heading paths,
+    running headers/footers, figure descriptions."""
+    seg: dict[str, Any] = json.loads(blobs.get(segment_key(wid, page)))
+    try:
+        seg["layout"] = json.loads(blobs.get(analysis_key(wid, page)))
+    except NotFound:
+        seg["layout"] = None
+    return seg
+
+
 class SegmentAnalyzerStep:
     def __init__(self, settings: Settings, store: WorkflowStore, blobs: BlobStore, *,
                  uri_for: Callable[[str], str], model: Callable[[], PageModel] | None = None,
@@ -104,18 +115,19 @@ class SegmentAnalyzerStep:
             progress(done[0], page_count)
 
         if self.settings.ingest.analysis_model == "bedrock" and self.model is not None and todo:
-            usage = self._bedrock(wid, todo, styles, write)
+            usage = self._bedrock(claim, todo, styles, write)
         else:
             for page in todo:
                 write(page, page_layout(self._segment(wid, page), styles))
         self.store.record_step(claim, "segment_analyzer", "completed", done=page_count, total=page_count,
                                usage=usage)
 
-    def _bedrock(self, wid: str, todo: list[int], styles: DocStyles,
+    def _bedrock(self, claim: Claim, todo: list[int], styles: DocStyles,
                  write: Callable[[int, dict[str, Any]], None]) -> dict[str, Any]:
         assert self.model is not None
+        wid = claim.workflow_id
         written: set[int] = set()
-        model_text = self.model_text or self._masker(wid)
+        model_text = self.model_text or self._masker(claim)
 
         def load(page: int) -> dict[str, Any]:
             """One page's request input (loaded when its turn comes: pages are never all in memory)."""
@@ -136,10 +148,13 @@ class SegmentAnalyzerStep:
                 write(page, {**page_layout(self._segment(wid, page), styles), "budget_exhausted": True})
         return usage
 
-    def _masker(self, wid: str) -> ModelText:
-        from ingest.pii.step import load_placeholders
+    def _masker(self, claim: Claim) -> ModelText:
+        """Masked lines, unless personal-data masking is off (the deployment's or the project's own mode)."""
+        from ingest.pii.step import effective_mode, load_placeholders
 
-        return masked_lines(load_placeholders(self.blobs, wid))
+        if effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(claim.project_id)) == "off":
+            return plain_lines
+        return masked_lines(load_placeholders(self.blobs, claim.workflow_id))
 
     def _styles(self, wid: str, page_count: int) -> DocStyles:
         key = analysis_styles_key(wid)
