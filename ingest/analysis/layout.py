@@ -32,6 +32,8 @@ PARA_PITCH = 1.45
 OCR_PARA_PITCH = 1.8
 HEADING_MAX_CHARS = 160
 HEADING_MAX_LINES = 3
+HEADING_MIN_CONFIDENCE = 0.8  # OCR lines read with less confidence are no headings
+TITLE_MAX_TOP = 0.5  # a title starts in the upper half of the first page
 FIGURE_MIN_AREA = 0.015  # share of the page
 FIGURE_MAX_AREA = 0.9  # larger: a scanned page, not a figure
 
@@ -113,7 +115,8 @@ def page_layout(seg: Mapping[str, Any], styles: DocStyles) -> dict[str, Any]:
             current, prev = None, None
             continue
         style = line_style(ln, source)
-        heading = style in st.levels and _heading_text(text)
+        heading = (style in st.levels and _heading_text(text)
+                   and (source != "ocr" or float(ln.get("confidence", 1.0)) >= HEADING_MIN_CONFIDENCE))
         kind = "heading" if heading else ("list" if _LIST.match(text) else "paragraph")
         if kind == "paragraph" and _CAPTION.match(text):
             kind = "caption"
@@ -130,8 +133,11 @@ def page_layout(seg: Mapping[str, Any], styles: DocStyles) -> dict[str, Any]:
             b.type = "paragraph"
         elif b.type == "heading" and b.style is not None:
             b.level = st.levels.get(b.style)
-            if page == 1 and b.style == st.title and not any(x.type == "title" for x in blocks):
+            if (page == 1 and b.style == st.title and b.box()[1] < height * TITLE_MAX_TOP
+                    and not any(x.type == "title" for x in blocks)):
                 b.type, b.level = "title", 0
+            elif b.level == 0:  # the title's style, but not where a title stands
+                b.level = 1
     return _emit(page, source, width, height, blocks, lines)
 
 

@@ -153,3 +153,14 @@ def test_ocr_lines_use_box_heights_as_sizes(source: str) -> None:
     layout = page_layout(seg, doc_styles([seg]))
     assert layout["blocks"][0]["type"] in ("title", "heading") and layout["blocks"][0]["text"] == "A Big Heading"
     assert layout["blocks"][1]["type"] == "paragraph" and len(layout["blocks"]) == 2
+
+
+def test_low_confidence_ocr_lines_and_low_titles_are_not_titles() -> None:
+    lines = [{"text": f"ordinary text line {k} of the scan", "bbox": [72, 100 + 14 * k, 400, 112 + 14 * k],
+              "confidence": 0.99} for k in range(20)]
+    lines.append({"text": "itod", "bbox": [300, 600, 340, 640], "confidence": 0.62})
+    lines.append({"text": "THANK YOU", "bbox": [200, 680, 360, 712], "confidence": 0.99})
+    seg = {"page": 1, "source": "ocr", "width": 612, "height": 792, "lines": lines}
+    kinds = {b["text"]: (b["type"], b.get("level")) for b in page_layout(seg, doc_styles([seg]))["blocks"]}
+    assert kinds["itod"][0] == "paragraph"  # OCR junk read with little confidence
+    assert kinds["THANK YOU"] == ("heading", 1)  # big, but low on the page: not the document's title
