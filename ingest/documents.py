@@ -14,7 +14,7 @@ from ingest.jobs import enqueue
 from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
-from ingest.results import meta_key, page_png_key, segment_key, workflow_prefix
+from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
 from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
@@ -100,6 +100,7 @@ class Documents:
         for item in page.items:
             idx = int(item["segment_index"])
             seg = await asyncio.to_thread(self._json, segment_key(workflow_id, idx))
+            layout = await asyncio.to_thread(self._json_or_none, analysis_key(workflow_id, idx))
             out.append({
                 "segment_index": idx,
                 "page": seg.get("page", idx),
@@ -112,8 +113,18 @@ class Documents:
                 "height": seg.get("height"),
                 "image_url": f"/v1/documents/{view['document_id']}/pages/{idx}.png",
                 "pii": item.get("pii", []),  # personal data found: type, page, bbox, start, end (ingest.pii)
+                "analysis": layout,  # segment_analyzer's layout JSON (blocks, reading order, key-values), or None
+                "image_analysis": item.get("image_analysis") or [],
             })
         return {"workflow_id": workflow_id, "items": out, "next_cursor": page.cursor}
+
+    def _json_or_none(self, key: str) -> dict[str, Any] | None:
+        from store.errors import NotFound
+
+        try:
+            return self._json(key)
+        except NotFound:
+            return None
 
     def _json(self, key: str) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.blobs.get(key))

@@ -1,9 +1,10 @@
 """The seed-000 steps in order, each recorded on ``WF#/STEP``, with bounded memory and fixed result keys.
 
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
-``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → (``bda_processor``, ``transcribe``,
-``webcrawler``, ``segment_analyzer``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
-``chunking`` → ``indexing`` → ``document_summarizer`` (skipped).
+``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → ``segment_analyzer`` (page
+layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → (``bda_processor``,
+``transcribe``, ``webcrawler``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
+``chunking`` (heading paths, no headers/footers) → ``indexing`` → ``document_summarizer`` (skipped).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -59,7 +60,6 @@ DEFERRED = {
     "bda_processor": "Bedrock Data Automation is not enabled in this deployment",
     "transcribe": "audio/video uploads are not supported yet",
     "webcrawler": "web sources are not supported yet",
-    "segment_analyzer": "Claude segment analysis comes in a later release",
     "graph_builder": "the entity graph comes with segment analysis in a later release",
     "document_summarizer": "document summaries come with Claude analysis in a later release",
 }
@@ -109,6 +109,7 @@ class Pipeline:
         *,
         uri_for: Callable[[str], str] | None = None,
         fault: FaultHook | None = None,
+        analysis_model: Callable[[], Any] | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -116,6 +117,7 @@ class Pipeline:
         self.indexer = indexer
         self.uri_for = uri_for or (lambda key: key)
         self.fault = fault
+        self.analysis_model = analysis_model  # a factory of ingest.analysis.bedrock.BedrockPageAnalyzer
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
         self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
@@ -144,7 +146,8 @@ class Pipeline:
                 if isinstance(res, BaseException):
                     raise res
             for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                             ("pii", self._pii), ("field_extractor", self._field_extractor)):
+                             ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
+                             ("field_extractor", self._field_extractor)):
                 if name not in done:
                     await self._step(job, name, fn)
             if "chunking" not in done or "indexing" not in done:
@@ -363,13 +366,22 @@ class Pipeline:
                 log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
         return out
 
+    def _segment_analyzer(self, job: Job) -> None:
+        from ingest.steps.segment_analyzer import SegmentAnalyzerStep
+
+        mark = [0.0]
+        SegmentAnalyzerStep(self.settings, self.store, self.blobs, uri_for=self.uri_for, model=self.analysis_model).run(
+            job.claim, job.page_count, lambda d, t: self._progress(job, "segment_analyzer", d, t, mark))
+
     async def _chunk_and_index(self, job: Job, current: list[str]) -> None:
         from ingest.steps.chunk import chunk_segments
 
         claim = job.claim
         job.check()
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "in_progress")
-        segments = SegmentSequence(lambda page: self._get_json(segment_key(job.wid, page)), job.page_count)
+        from ingest.steps.segment_analyzer import segment_with_layout
+
+        segments = SegmentSequence(lambda page: segment_with_layout(self.blobs, job.wid, page), job.page_count)
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
             file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,

@@ -109,7 +109,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         wf = (await client.get(f"/v1/workflows/{wid}", headers=ALICE)).json()
         assert wf["status"] == "completed" and wf["total_segments"] == 3 and wf["document_id"] == did
         assert wf["steps"]["segment_prep"]["status"] == "completed"
-        assert wf["steps"]["segment_analyzer"]["status"] == "skipped"
+        assert wf["steps"]["segment_analyzer"]["status"] == "completed"
 
         first = (await client.get(f"/v1/workflows/{wid}/segments", params={"limit": 2}, headers=ALICE)).json()
         assert [s["page"] for s in first["items"]] == [1, 2] and first["next_cursor"]
@@ -119,6 +119,11 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         seg = first["items"][1]
         assert seg["text"].startswith("Page 2") and seg["source"] == "text_layer"
         assert seg["lines"][0]["bbox"] and seg["image_url"] == f"/v1/documents/{did}/pages/2.png"
+        # segment_analyzer's layout: blocks in reading order over the page's lines, nothing invented
+        layout = seg["analysis"]
+        assert layout["page"] == 2 and layout["source"] == "local" and layout["summary"] is None
+        assert layout["blocks"] and layout["reading_order"] == [b["id"] for b in layout["blocks"]]
+        assert " ".join(b["text"] for b in layout["blocks"]).startswith("Page 2")
 
         png = await client.get(f"/v1/documents/{did}/pages/2.png", headers=ALICE)
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
