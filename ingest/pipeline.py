@@ -3,7 +3,8 @@
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
 ``segment_builder`` → (``bda_processor``, ``transcribe``, ``webcrawler``, ``segment_analyzer``,
 ``graph_builder``: recorded ``skipped`` with a reason for now) → ``chunking`` → ``indexing`` →
-``document_summarizer`` (skipped).
+``document_summarizer`` (``ingest.steps.summarize_step``: extractive locally, Claude with
+``DOCCHAT_ANALYSIS_MODEL=bedrock``; stored on the document item).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -60,7 +61,6 @@ DEFERRED = {
     "webcrawler": "web sources are not supported yet",
     "segment_analyzer": "Claude segment analysis comes in a later release",
     "graph_builder": "the entity graph comes with segment analysis in a later release",
-    "document_summarizer": "document summaries come with Claude analysis in a later release",
 }
 
 
@@ -108,6 +108,7 @@ class Pipeline:
         *,
         uri_for: Callable[[str], str] | None = None,
         fault: FaultHook | None = None,
+        summary_model: Any | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -115,6 +116,7 @@ class Pipeline:
         self.indexer = indexer
         self.uri_for = uri_for or (lambda key: key)
         self.fault = fault
+        self.summary_model = summary_model  # a ``SummaryModel`` (tests); None = built from settings when needed
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
 
@@ -132,7 +134,7 @@ class Pipeline:
                 job.lost = lost
             await asyncio.to_thread(self._download, claim, job.path)
             for name, reason in DEFERRED.items():
-                if name != "document_summarizer" and name not in done:
+                if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
             # rendering and the text layer are independent: run them side by side (separate children)
             first = [("segment_prep", self._segment_prep), ("format_parser", self._format_parser)]
@@ -152,11 +154,21 @@ class Pipeline:
                     await self._record_failure(job, current[0], exc)
                     raise
             if "document_summarizer" not in done:
-                await asyncio.to_thread(self.store.record_step, claim, "document_summarizer", "skipped",
-                                        reason=DEFERRED["document_summarizer"])
+                await self._summarize(job)
             return job.page_count
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    async def _summarize(self, job: Job) -> None:
+        from ingest.steps.summarize_step import run_summarizer
+
+        job.check()
+        try:
+            await run_summarizer(self.settings, self.store, self.blobs, job.claim, file_name=job.file_name,
+                                 page_count=job.page_count, model=self.summary_model)
+        except Exception as exc:
+            await self._record_failure(job, "document_summarizer", exc)
+            raise
 
     async def _step(self, job: Job, name: str, fn: Callable[[Job], None]) -> None:
         job.check()

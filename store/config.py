@@ -140,6 +140,17 @@ class IngestSettings:
     tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
     chunk_tokens: int = _num(256, ge=16, le=8192)
     chunk_overlap_tokens: int = _num(48, ge=0)
+    #: segment analysis and document summaries: local = layout analysis + an extractive summary (nothing is
+    #: generated); bedrock = Claude (``analysis_model_id``) on the (masked) page texts / page summaries
+    analysis_model: Literal["local", "bedrock"] = "local"
+    analysis_model_id: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+    #: document_summarizer on Bedrock: the most input tokens one call carries (longer documents are
+    #: summarised part by part, then the parts together: map-reduce), the output tokens of one call, and the
+    #: document's whole budget (input + output of every call; page texts are clipped to stay within it)
+    summary_call_input_tokens: int = _num(24_000, ge=1000, le=180_000)
+    summary_output_tokens: int = _num(1024, ge=64, le=8192)
+    summary_document_tokens: int = _num(120_000, ge=2000, le=2_000_000)
+    summary_concurrency: int = _num(4, ge=1, le=32)  # parallel Bedrock calls of one document's map step
 
 
 @dataclass(frozen=True, slots=True)
