@@ -46,7 +46,7 @@ _AMOUNT = re.compile(r"[$€£¥₩]\s*\(?\d|\d{1,3}(?:,\d{3})+")
 _NUMBER = re.compile(r"(?<![\w.])\(?\d[\d,.]*\)?%?(?![\w])")
 _TOC_ENTRY = re.compile(r"\S\s+(?:\.{2,}\s*)?\d{1,4}$")
 _CHECKBOX = re.compile(r"[☐☒☑□■]")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\n")  # body paragraphs are joined by newlines
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
 _SPACE = re.compile(r"\s+")
 
@@ -56,6 +56,9 @@ class Heading:
     level: int  # 1 = top; a title is level 0
     text: str
     page: int
+    #: derived from lines: the line height (0: a numbered section line at body size), levels are then set per
+    #: document by ``outline``; -1: the layout analysis gave the level
+    size: float = -1.0
 
 
 @dataclass(slots=True)
@@ -175,15 +178,31 @@ def _from_lines(page: int, seg: Mapping[str, Any]) -> PageDigest:
             tall.append((round(height) if taller else 0.0, text))
             digest.starts.append(len(digest.body))
             continue
+        if _CHECKBOX.search(text):  # a form's check-box line stands alone (it never starts a quoted sentence)
+            flush()
         para.append(text)
-        if text.endswith((".", "!", "?", "。", "！", "？", ":")):
+        if text.endswith((".", "!", "?", "。", "！", "？", ":")) or _CHECKBOX.search(text):
             flush()
     flush()
     sizes = sorted({h for h, _ in tall if h > 0}, reverse=True)
     for height, text in tall:
         level = sizes.index(height) + 1 if height in sizes else len(sizes) + 1
-        digest.headings.append(Heading(min(level, 4), text, page))
+        digest.headings.append(Heading(min(level, 4), text, page, float(height)))
     return digest
+
+
+def _relevel(heads: list[Heading]) -> list[Heading]:
+    """Levels of derived headings by their size across the whole document (largest = 1, numbered lines at body
+    size below the smallest); headings whose level the layout analysis gave keep it."""
+    sizes = sorted({h.size for h in heads if h.size > 0}, reverse=True)
+    out = []
+    for h in heads:
+        if h.size < 0:
+            out.append(h)
+        else:
+            level = sizes.index(h.size) + 1 if h.size in sizes else len(sizes) + 1
+            out.append(Heading(min(level, 4), h.text, h.page, h.size))
+    return out
 
 
 # --------------------------------------------------------------------------- the document
@@ -224,7 +243,7 @@ def outline(digests: Sequence[PageDigest]) -> list[Heading]:
                 continue
             seen.add(key)
             out.append(h)
-    return out[:MAX_OUTLINE]
+    return _relevel(out)[:MAX_OUTLINE]
 
 
 def title_of(digests: Sequence[PageDigest], file_name: str, heads: Sequence[Heading]) -> str:
@@ -240,7 +259,8 @@ def title_of(digests: Sequence[PageDigest], file_name: str, heads: Sequence[Head
 
 def _section_leads(digests: Sequence[PageDigest], heads: Sequence[Heading]) -> list[tuple[Heading, str]]:
     """The first substantive sentence after each top-level heading (its page's body), a few of them."""
-    top = min((h.level for h in heads if h.level > 0), default=1)
+    counts = Counter(h.level for h in heads if h.level > 0)
+    top = min(counts, key=lambda lvl: (-counts[lvl], lvl), default=1)  # the level most sections are at
     by_page = {d.page: d for d in digests}
     out: list[tuple[Heading, str]] = []
     used: set[str] = set()
@@ -250,7 +270,7 @@ def _section_leads(digests: Sequence[PageDigest], heads: Sequence[Heading]) -> l
         d = by_page.get(h.page)
         if d is None:
             continue
-        idx = next((i for i, x in enumerate(d.headings) if x == h), -1)
+        idx = next((i for i, x in enumerate(d.headings) if (x.text, x.page) == (h.text, h.page)), -1)
         start = d.starts[idx] if 0 <= idx < len(d.starts) else 0
         end = d.starts[idx + 1] if 0 <= idx + 1 < len(d.starts) else len(d.body)
         section = d.body[start:end]
