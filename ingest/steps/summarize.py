@@ -31,6 +31,11 @@ SECTION_LEADS = 6
 #: a line is a heading when it is this much taller than the page's body lines
 HEADING_RATIO = 1.15
 HEADING_MAX_WORDS = 16
+#: heading sizes within this ratio of a larger one are the same style (a text layer's line box is its glyphs'
+#: box: "Recommendations" has no descender, "Findings" has one — the same font size differs by up to ~25%)
+SIZE_BUCKET = 0.75
+#: a numbered heading line this much taller than the body is sized (else it is a body-size section line)
+SIZED = 1.08
 #: a heading text repeated on this share of the pages (≥ 3) is a running header, not a section
 RUNNING_SHARE = 0.3
 #: page text kept per digest (the Bedrock path budgets further)
@@ -175,7 +180,7 @@ def _from_lines(page: int, seg: Mapping[str, Any]) -> PageDigest:
         numbered = bool(_NUMBERED.match(text)) and len(text.split()) <= 10 and not text.endswith(".")
         if _looks_like_heading_text(text) and (taller or numbered):
             flush()
-            tall.append((round(height) if taller else 0.0, text))
+            tall.append((round(height, 1) if body > 0 and height >= SIZED * body else 0.0, text))
             digest.starts.append(len(digest.body))
             continue
         if _CHECKBOX.search(text):  # a form's check-box line stands alone (it never starts a quoted sentence)
@@ -194,14 +199,18 @@ def _from_lines(page: int, seg: Mapping[str, Any]) -> PageDigest:
 def _relevel(heads: list[Heading]) -> list[Heading]:
     """Levels of derived headings by their size across the whole document (largest = 1, numbered lines at body
     size below the smallest); headings whose level the layout analysis gave keep it."""
-    sizes = sorted({h.size for h in heads if h.size > 0}, reverse=True)
+    buckets: list[float] = []  # sizes within SIZE_BUCKET of a bucket's largest are one style
+    level_of: dict[float, int] = {}
+    for size in sorted({h.size for h in heads if h.size > 0}, reverse=True):
+        if not buckets or size < SIZE_BUCKET * buckets[-1]:
+            buckets.append(size)
+        level_of[size] = len(buckets)
     out = []
     for h in heads:
         if h.size < 0:
             out.append(h)
-        else:
-            level = sizes.index(h.size) + 1 if h.size in sizes else len(sizes) + 1
-            out.append(Heading(min(level, 4), h.text, h.page, h.size))
+            continue
+        out.append(Heading(min(level_of.get(h.size, len(buckets) + 1), 4), h.text, h.page, h.size))
     return out
 
 
