@@ -131,7 +131,7 @@ def _from_blocks(page: int, layout: Mapping[str, Any]) -> PageDigest:
 
 
 def _height(line: Mapping[str, Any]) -> float:
-    box = line.get("bbox") or ()
+    box: Sequence[float] = line.get("bbox") or []
     if len(box) < 4:
         return 0.0
     return max(0.0, float(box[3]) - float(box[1]))
@@ -144,7 +144,7 @@ def _looks_like_heading_text(text: str) -> bool:
     letters = len(_LETTERS.findall(text))
     if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
         return False
-    if text[0].isalpha() and text[0].islower() or _CHECKBOX.search(text):
+    if (text[0].isalpha() and text[0].islower()) or _CHECKBOX.search(text):
         return False  # a sentence's continuation, a form's check box
     if _AMOUNT.search(text) or len(_NUMBER.findall(text)) >= 2 or _TOC_ENTRY.search(text):
         return False  # a table's total row, a table of contents entry ("Item 2. … 14")
