@@ -31,7 +31,9 @@ _OUTLINE_LINE = re.compile(r"^(\s*)- (.*?)(?: \(p\. (\d+)\))?$")
 
 _DOCWORD = r"(?:documents?|files?|pdfs?|reports?|papers?|filings?|uploads?)"
 _ABOUT = [
-    re.compile(r"\bwhat(?:'s| is| are| was| were)?\b.{0,40}?\b" + _DOCWORD + r"\b.{0,20}?\babout\b", re.I),
+    re.compile(r"\bwhat(?:'s| is| are| was| were)\s+(?:(?:this|the|that|these|those|my|our|each|all|your|its)\s+)?"
+               r"(?:[\w.-]+\s+)?" + _DOCWORD + r"\s+(?:all\s+)?about\s*[?.!]*$", re.I),
+    re.compile(r"\bwhat(?:'s| is)\s+\S+\.(?:pdf|png|jpe?g|tiff?|docx?)\s+about\s*[?.!]*$", re.I),
     re.compile(r"\b(?:summari[sz]e|summary of|overview of|outline of|gist of|tl;?dr)\b.{0,40}?\b" + _DOCWORD,
                re.I),
     re.compile(r"\bwhat (?:documents|files|reports) (?:do i have|are (?:there|uploaded)|did i upload)\b", re.I),

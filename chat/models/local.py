@@ -104,10 +104,11 @@ def _sources_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[l
     return sources, any_result
 
 
-def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[list[dict[str, Any]], bool]:
-    """The documents of ``list_documents`` results after ``index``; the flag says whether there was one."""
+def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[list[dict[str, Any]], bool, bool]:
+    """The documents of ``list_documents`` results after ``index``; whether there was one; whether any other
+    tool result (a search) came after ``index``."""
     docs: list[dict[str, Any]] = []
-    found = False
+    found = other = False
     for m in messages[index + 1 :]:
         if m.get("role") != "user" or not isinstance(m.get("content"), list):
             continue
@@ -117,7 +118,11 @@ def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[
                 if "<document_list" in text:
                     found = True
                     docs += parse_document_list(text)
-    return docs, found
+                else:
+                    other = True
+            elif isinstance(block, Mapping) and block.get("type") == "tool_result":
+                other = True
+    return docs, found, other
 
 
 def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
@@ -223,9 +228,9 @@ class LocalModel:
                        sources: Sequence[Mapping[str, Any]], tool_names: set[str], tools_allowed: bool) -> Reply | None:
         """"What is this document about?" / "Which document covers X?": ``list_documents``, then the summaries;
         a topic no summary covers is searched for. None: answer as any other question."""
-        docs, listed = _listings_after(messages, index)
-        if not listed:
-            if LIST_DOCUMENTS in tool_names and tools_allowed:
+        docs, listed, searched = _listings_after(messages, index)
+        if not listed:  # (a failed listing is not asked for again: the question is answered like any other)
+            if not searched and LIST_DOCUMENTS in tool_names and tools_allowed:
                 return Reply(ToolUse(LIST_DOCUMENTS, {"query": cq.topic} if cq.topic else {},
                                      id="toolu_local_" + uuid.uuid4().hex[:20]))
             return None
@@ -234,7 +239,7 @@ class LocalModel:
         answer = which_answer(cq.topic, docs)
         if answer is None and sources:
             answer = search_answer(cq.topic, sources)
-        elif answer is None and SEARCH_DOCUMENTS in tool_names and tools_allowed:
+        elif answer is None and not searched and SEARCH_DOCUMENTS in tool_names and tools_allowed:
             return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(cq.topic, 1000)},
                                  id="toolu_local_" + uuid.uuid4().hex[:20]))
         if answer is None:
