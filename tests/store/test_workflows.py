@@ -253,3 +253,25 @@ def test_a_project_with_documents_is_not_removed_by_delete_project_items(store) 
     empty = store.create_project("alice", "Empty")["project_id"]
     store.delete_project_items("alice", empty)
     assert [p["name"] for p in store.list_projects("alice")] == ["P"]
+
+
+def test_document_summary_on_the_document_item_on_every_backend(store, items) -> None:
+    pid = store.create_project("alice", "P")["project_id"]
+    c = store.create_workflow(_doc("alice", pid))
+    assert store.document_summary(pid, c.document_id) is None and "summary" not in store.list_documents(pid).items[0]
+    _, claim = store.claim(c.document_id, c.workflow_id, lease_s=60)
+    summary = {"kind": "extractive", "title": "Report", "text": "Revenue grew. 매출 증가.", "page_count": 3,
+               "outline": [{"level": 1, "text": "Results", "page": 2}], "lead": ["Revenue grew."]}
+    store.put_document_summary(claim, summary)
+    assert store.complete(claim, total_segments=3)  # the completion transition keeps it
+    assert store.document_summary(pid, c.document_id) == summary
+    [doc] = store.list_documents(pid).items
+    assert doc["summary"] == summary and doc["status"] == "completed"
+    assert items.get(f"PROJ#{pid}", f"DOC#{c.document_id}")["summary"] == summary  # seed 000: the document item
+    # only the claim holder writes it
+    stale = type(claim)(claim.workflow_id, claim.document_id, claim.project_id, "old-claim", 1, claim.item)
+    with pytest.raises(Conflict):
+        store.put_document_summary(stale, {"kind": "extractive", "text": "overwritten"})
+    wfs = store.document_for_delete("alice", pid, c.document_id)
+    store.delete_document_items(pid, c.document_id, wfs)
+    assert store.document_summary(pid, c.document_id) is None
