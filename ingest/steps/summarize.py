@@ -307,6 +307,9 @@ def extractive_summary(digests: Iterable[PageDigest], *, file_name: str, page_co
                 break
         if len(lead) >= LEAD_SENTENCES:
             break
+    if not lead:  # no prose sentence anywhere (slides, forms, tables): the opening text, clipped
+        first = next((p for d in pages for p in d.body if len(p.split()) >= 8 and not _CHECKBOX.search(p)), "")
+        lead = [clip(first, 300)] if first else []
     parts = [" ".join(lead)] if lead else []
     for h, first in _section_leads(pages, heads):
         if first not in lead:
