@@ -36,6 +36,8 @@ HEADING_MAX_WORDS = 16
 SIZE_BUCKET = 0.75
 #: a numbered heading line this much taller than the body is sized (else it is a body-size section line)
 SIZED = 1.08
+#: a page with this many numbered lines ending in a page number is a table of contents
+TOC_ENTRIES = 3
 #: a heading text repeated on this share of the pages (≥ 3) is a running header, not a section
 RUNNING_SHARE = 0.3
 #: page text kept per digest (the Bedrock path budgets further)
@@ -75,6 +77,7 @@ class PageDigest:
     body: list[str] = field(default_factory=list)  # paragraphs / body lines in reading order
     summary: str | None = None  # the segment analysis' page summary (Bedrock), when there is one
     starts: list[int] = field(default_factory=list)  # per heading: the index in ``body`` its section starts at
+    toc: bool = False  # a table of contents (its lines are not quoted as sentences)
 
     @property
     def text(self) -> str:
@@ -164,6 +167,9 @@ def _from_lines(page: int, seg: Mapping[str, Any]) -> PageDigest:
     tall: list[tuple[float, str]] = []
     para: list[str] = []
     kept = 0
+    texts = [clean(str(ln["text"])) for ln in lines]
+    entries = sum(1 for t in texts if _NUMBERED.match(t) and _TOC_ENTRY.search(t))
+    digest.toc = entries >= TOC_ENTRIES
 
     def flush() -> None:
         nonlocal kept
@@ -177,7 +183,7 @@ def _from_lines(page: int, seg: Mapping[str, Any]) -> PageDigest:
         text = clean(str(ln["text"]))
         height = _height(ln)
         taller = body > 0 and height >= HEADING_RATIO * body
-        numbered = bool(_NUMBERED.match(text)) and len(text.split()) <= 10 and not text.endswith(".")
+        numbered = bool(_NUMBERED.match(text)) and len(text.split()) <= 14 and not text.endswith(".")
         if _looks_like_heading_text(text) and (taller or numbered):
             flush()
             tall.append((round(height, 1) if body > 0 and height >= SIZED * body else 0.0, text))
@@ -277,7 +283,7 @@ def _section_leads(digests: Sequence[PageDigest], heads: Sequence[Heading]) -> l
         if h.level != top or len(out) >= SECTION_LEADS:
             continue
         d = by_page.get(h.page)
-        if d is None:
+        if d is None or d.toc:
             continue
         idx = next((i for i, x in enumerate(d.headings) if (x.text, x.page) == (h.text, h.page)), -1)
         start = d.starts[idx] if 0 <= idx < len(d.starts) else 0
@@ -299,7 +305,7 @@ def extractive_summary(digests: Iterable[PageDigest], *, file_name: str, page_co
     heads = outline(pages)
     title = title_of(pages, file_name, heads)
     lead: list[str] = []
-    for d in pages:
+    for d in (p for p in pages if not p.toc):
         for s in sentences(d.text):
             if _substantive(s) and s not in lead:
                 lead.append(s)

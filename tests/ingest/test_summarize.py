@@ -82,3 +82,17 @@ def test_a_document_without_text_gets_its_file_name_as_title() -> None:
     rec = extractive_summary([page_digest({"page": 1, "source": "empty", "text": "", "lines": []})],
                              file_name="scan.png", page_count=1)
     assert rec["title"] == "scan.png" and rec["text"] == "" and rec["outline"] == []
+
+
+def test_a_table_of_contents_is_not_quoted_and_its_entries_are_not_the_outline() -> None:
+    toc = page_digest(_segment(2, [("Part I", 16), ("Item 1. Financial Statements 3", 11),
+                                   ("Item 2. Management's Discussion and Analysis of Operations 14", 11),
+                                   ("Item 3. Quantitative and Qualitative Disclosures About Market Risk 20", 11),
+                                   ("Signatures and certifications of the officers of the company follow here.", 11)]))
+    body = page_digest(_segment(3, [("Item 2. Management's Discussion and Analysis of Operations", 11),
+                                    (BODY[0], 11)]))
+    assert toc.toc and not body.toc
+    rec = extractive_summary([toc, body], file_name="10q.pdf", page_count=3)
+    assert "Signatures" not in rec["text"] and rec["lead"] == [BODY[0]]
+    assert [h["text"] for h in rec["outline"]] == [
+        "Part I", "Item 2. Management's Discussion and Analysis of Operations"]

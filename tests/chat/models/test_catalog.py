@@ -77,7 +77,7 @@ def test_ranking_and_the_which_answer() -> None:
         {"document_id": "d2", "file_name": "memo.pdf", "page_count": 1, "status": "completed", "summary": MEMO},
         {"document_id": "d1", "file_name": "bridge.pdf", "page_count": 2, "status": "completed", "summary": BRIDGE},
     ]))
-    assert [d["file_name"] for s, d in rank("corroded pylons", docs)][0] == "bridge.pdf"
+    assert rank("corroded pylons", docs)[0][1]["file_name"] == "bridge.pdf"
     answer = which_answer("corrosion", docs)
     assert answer is not None and answer.startswith("**bridge.pdf** covers corrosion")
     assert "“1. Corrosion findings” (p. 2)" in answer and "memo.pdf" not in answer
