@@ -153,3 +153,15 @@ async def test_list_documents_only_lists_the_callers_projects(tmp_path: Path) ->
     assert [d["file_name"] for d in parse_document_list(ok["content"])] == ["memo.pdf", "report.pdf"]
     assert [d["file_name"] for d in parse_document_list(other["content"])] == ["report.pdf"]
     assert foreign["is_error"] and "secret.pdf" not in foreign["content"]
+
+
+async def test_without_a_listing_the_question_is_answered_like_any_other(tmp_path: Path) -> None:
+    run = _Run(tmp_path)
+
+    async def broken(user_id: str, project_ids: Any) -> list[dict[str, Any]]:
+        raise RuntimeError("the store is down")
+
+    run.ingest.document_summaries = broken  # type: ignore[method-assign]
+    text, tools = await run.ask("What is this document about?", projects=("p1",))
+    assert [(t["name"], t["status"]) for t in tools] == [("list_documents", "error")]  # asked once, not again
+    assert text  # an answer (the reader's), not a loop of tool calls
