@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TOOLS := .tools
 
-.PHONY: install up test lint typecheck pytest tools synth bench-store bench clean
+.PHONY: install up up-aws test lint typecheck pytest tools synth bench-store bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,6 +24,11 @@ tools:
 ## make up: run the service on embedded defaults (workers in-process)
 up: $(STAMP)
 	$(BIN)/docchat up $(ARGS)
+
+## make up-aws: aws mode on this machine (DynamoDB Local, moto for S3/SQS, a local OIDC issuer, 2 API processes
+## and a worker as separate processes); ARGS='--api-processes 3 --port 8100 --data-dir DIR'
+up-aws: $(STAMP) tools
+	DOCCHAT_TOOLS_DIR=$(abspath $(TOOLS)) $(BIN)/docchat up --aws-local $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
@@ -43,7 +43,18 @@ class IngestController(Controller):
         language = data.get("language") or "en"
         if not isinstance(name, str) or not isinstance(language, str):
             raise InvalidInput("body must be {\"name\": str, \"language\"?: str}")
-        return await uploads.create_project(_user(request), name, language)
+        project = await uploads.create_project(_user(request), name, language)
+        if data.get("pii_mode") is not None:
+            project = await uploads.set_pii_mode(_user(request), project["project_id"], data.get("pii_mode"))
+        return project
+
+    @patch("/projects/{project_id:str}")
+    async def update_project(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
+                             project_id: FromPath[str], data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+        """``{"pii_mode": "mask" | "off" | null}`` — the project's own personal-data mode (null: the default)."""
+        if set(data) - {"pii_mode"} or "pii_mode" not in data:
+            raise InvalidInput('body must be {"pii_mode": "mask" | "off" | null}')
+        return await uploads.set_pii_mode(_user(request), project_id, data["pii_mode"])
 
     @get("/projects")
     async def list_projects(self, request: Request[Any, Any, Any],
@@ -55,11 +66,14 @@ class IngestController(Controller):
                           project_id: FromPath[str]) -> dict[str, Any]:
         return await uploads.get_project(_user(request), project_id)
 
-    @post("/projects/{project_id:str}/documents", status_code=202)
+    # the body is streamed to a temp file under its own limit (DOCCHAT_MAX_UPLOAD_BYTES), not the JSON limit
+    @post("/projects/{project_id:str}/documents", status_code=202, request_max_body_size=None,
+          opt={"streamed_body": True})
     async def upload(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
         await uploads.get_project(user, project_id)  # 404 before reading a byte of someone else's upload
+        await uploads.admit_upload(user)  # 429 (uploads per day) before reading the body
         length = request.headers.get("content-length")
         received = await receive_upload(
             request.stream(), request.headers.get("content-type", ""),
@@ -83,8 +97,9 @@ class IngestController(Controller):
 
     @delete("/projects/{project_id:str}", status_code=204)
     async def delete_project(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
-                             project_id: FromPath[str]) -> None:
+                             uploads: NamedDependency[Uploads], project_id: FromPath[str]) -> None:
         await documents.delete_project(_user(request), project_id)
+        await uploads.project_deleted(_user(request))  # its place under the projects limit is free again
 
     @delete("/projects/{project_id:str}/documents/{document_id:str}", status_code=204)
     async def delete_document(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
@@ -96,7 +111,7 @@ class IngestController(Controller):
                        workflow_id: FromPath[str]) -> dict[str, Any]:
         return await documents.workflow_status(_user(request), workflow_id)
 
-    @get("/workflows/{workflow_id:str}/events")
+    @get("/workflows/{workflow_id:str}/events", opt={"query_token": True})  # EventSource-compatible
     async def workflow_events(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                               workflow_id: FromPath[str]) -> ServerSentEvent:
         user = _user(request)

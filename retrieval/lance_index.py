@@ -81,9 +81,13 @@ def _quote(value: str) -> str:
 
 def filter_sql(flt: SearchFilter) -> str:
     """The SQL predicate for a filter (values quoted; an empty document list matches nothing)."""
-    if not flt.project_id:
+    projects = flt.projects
+    if not projects:
         raise InvalidInput("a search needs a project id")
-    expr = f"project_id = {_quote(flt.project_id)}"
+    if len(projects) == 1:
+        expr = f"project_id = {_quote(projects[0])}"
+    else:  # every project of the user in one query (issue 13 item 9), served by the project_id scalar index
+        expr = "project_id IN (" + ", ".join(_quote(p) for p in projects) + ")"
     if flt.document_ids is not None:
         if not flt.document_ids:
             return expr + " AND false"

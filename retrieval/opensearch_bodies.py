@@ -126,9 +126,12 @@ def document_source(chunk: Chunk, vector: Sequence[float]) -> dict[str, Any]:
 
 
 def filter_clauses(flt: SearchFilter) -> list[dict[str, Any]]:
-    if not flt.project_id:
+    projects = flt.projects
+    if not projects:
         raise InvalidInput("a search needs a project id")
-    clauses: list[dict[str, Any]] = [{"term": {"project_id": flt.project_id}}]
+    clauses: list[dict[str, Any]] = [
+        {"term": {"project_id": projects[0]}} if len(projects) == 1 else {"terms": {"project_id": list(projects)}}
+    ]
     if flt.document_ids is not None:
         clauses.append({"terms": {"document_id": list(flt.document_ids)}})
     return clauses

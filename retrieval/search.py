@@ -21,11 +21,29 @@ log = get_logger(__name__)
 EMBED_BATCH = 64  # chunks per embed+upsert round: bounds memory and gives progress ticks
 
 
+#: a search query is cut to this many characters unless the settings say otherwise (``query_max_chars``)
+QUERY_MAX_CHARS = 1000
+
+
+def cap_query(query: str, max_chars: int) -> str:
+    """``query`` cut to at most ``max_chars`` characters, at the last whitespace when there is one in the
+    last fifth (so no half word is searched); shorter queries come back unchanged."""
+    query = query.strip()
+    if len(query) <= max_chars:
+        return query
+    cut = query[:max_chars]
+    space = max(cut.rfind(" "), cut.rfind("\n"), cut.rfind("\t"))
+    return (cut[:space] if space >= max_chars * 4 // 5 else cut).rstrip()
+
+
 class Retriever:
-    def __init__(self, embedder: Embedder, index: Index, lexicon: Lexicon = ()) -> None:
+    def __init__(
+        self, embedder: Embedder, index: Index, lexicon: Lexicon = (), *, query_max_chars: int = QUERY_MAX_CHARS
+    ) -> None:
         self.embedder = embedder
         self.index = index
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
+        self.query_max_chars = query_max_chars
 
     async def start(self) -> None:
         await self.index.ensure()
@@ -50,6 +68,11 @@ class Retriever:
     async def search(self, query: str, flt: SearchFilter, *, k: int = 8, mode: SearchMode = "hybrid") -> list[Hit]:
         if not query.strip():
             raise InvalidInput("the search query is empty")
+        if len(query) > self.query_max_chars:
+            # long questions are searched by their head, not refused: the embedder reads ~512 tokens anyway, and
+            # embedding and BM25 cost grow with the length (an 18,000-character question took 50 s)
+            log.info("search_query_capped", chars=len(query), max_chars=self.query_max_chars)
+            query = cap_query(query, self.query_max_chars)
         query = expand_query(query, self.lexicon)
         vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
         return await self.index.search(query, vector, flt, k=k, mode=mode)
@@ -82,4 +105,5 @@ def build_retriever(
             read_consistency_seconds=settings.retrieval.index_read_consistency_seconds,
         )
     ret = settings.retrieval
-    return Retriever(embedder, index, load_lexicon(ret.query_expansion, ret.query_lexicon_file))
+    return Retriever(embedder, index, load_lexicon(ret.query_expansion, ret.query_lexicon_file),
+                     query_max_chars=ret.query_max_chars)

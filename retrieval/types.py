@@ -75,8 +75,21 @@ def page_at(page_offsets: Sequence[tuple[int, int]], offset: int, default: int) 
 
 @dataclass(frozen=True, slots=True)
 class SearchFilter:
-    project_id: str
+    """Which chunks a search may return: those of one project (``project_id``) or of a set of projects
+    (``project_ids``, one index query for all of them), optionally only some documents."""
+
+    project_id: str = ""
     document_ids: tuple[str, ...] | None = None
+    project_ids: tuple[str, ...] = ()
+
+    @classmethod
+    def for_projects(cls, project_ids: Sequence[str], document_ids: tuple[str, ...] | None = None) -> SearchFilter:
+        return cls(project_ids=tuple(project_ids), document_ids=document_ids)
+
+    @property
+    def projects(self) -> tuple[str, ...]:
+        """Every project searched (``project_id`` first), without repeats or empty ids."""
+        return tuple(dict.fromkeys(p for p in (self.project_id, *self.project_ids) if p))
 
 
 @runtime_checkable

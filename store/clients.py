@@ -4,6 +4,7 @@ pass doubles (moto, fake runtimes) instead. Each import is lazy so start-up pays
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
@@ -14,10 +15,14 @@ if TYPE_CHECKING:
     from anthropic import AsyncAnthropicBedrock
 
 
-def aws_client(settings: Settings, service: str, **config: Any) -> Any:
-    """A boto3 client for ``service`` honouring the region and endpoint (moto, DynamoDB Local) in ``settings``.
+def aws_client(settings: Settings, service: str, *, credentials: Mapping[str, str] | None = None,
+               **config: Any) -> Any:
+    """A boto3 client for ``service`` honouring the region and endpoints (moto, DynamoDB Local) in ``settings``:
+    ``aws_endpoint_url_<service>`` (dynamodb, s3, sqs) when set, else ``aws_endpoint_url``.
 
     Retries use botocore's ``standard`` mode; ``config`` adds ``botocore.config.Config`` options.
+    ``credentials`` (``aws_access_key_id``, ``aws_secret_access_key``…) replace the default chain: only for
+    stand-ins such as DynamoDB Local and moto, which accept any.
     """
     import boto3
     from botocore.config import Config
@@ -30,7 +35,8 @@ def aws_client(settings: Settings, service: str, **config: Any) -> Any:
         max_pool_connections=config.pop("max_pool_connections", 32),
         **config,
     )
-    return boto3.client(service, endpoint_url=settings.aws.aws_endpoint_url, config=cfg)  # type: ignore[call-overload]
+    endpoint = settings.aws.endpoint_for(service)  # DOCCHAT_AWS_ENDPOINT_URL_<SERVICE>, else the general one
+    return boto3.client(service, endpoint_url=endpoint, config=cfg, **(credentials or {}))  # type: ignore[call-overload]
 
 
 def bedrock_runtime_client(settings: Settings) -> Any:

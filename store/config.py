@@ -4,7 +4,7 @@ This is the only module that reads ``os.environ``. ``Settings.from_env()`` is ca
 process entry point (``docchat …``); everything else receives the ``Settings`` instance — or just
 the section it needs (``settings.chat``, ``settings.retrieval`` …) — as an argument.
 
-Settings are grouped in sections (server, aws, store, queue, ingest, retrieval, chat, auth). A field
+Settings are grouped in sections (server, aws, store, queue, ingest, retrieval, chat, auth, limits). A field
 keeps its flat name inside its section, and that name is its variable: ``settings.chat.chat_model``
 is read from ``DOCCHAT_CHAT_MODEL``. Flat names are unique across sections, so
 ``Settings(chat_model="bedrock", data_dir=…)`` and ``with_overrides(…)`` take them directly.
@@ -76,6 +76,20 @@ class ServerSettings:
     malloc_arena_max: int = _num(2, ge=0)
     #: chat/app/server.py tune_gc: young-generation size for the server; 0 = Python's default
     gc_gen0_threshold: int = _num(50_000, ge=0)
+    #: where ``make tools`` put DynamoDB Local (``docchat up --aws-local`` starts it from there)
+    tools_dir: Path = Path(".tools")
+    #: the largest request body outside an upload (JSON bodies); larger → 413 (uploads: DOCCHAT_MAX_UPLOAD_BYTES)
+    max_json_body_bytes: int = _num(1024 * 1024, ge=1024, le=64 * 1024 * 1024)
+    #: the deepest nesting of arrays/objects a JSON body may have; deeper → 400
+    max_json_depth: int = _num(64, ge=1, le=500)
+    #: a client must finish a request's headers this long after it starts (slowloris); then 408 and closed
+    header_timeout_seconds: float = _num(10.0, gt=0.0, le=600.0)
+    #: a JSON body must arrive whole within this; an upload may go this long without a byte; then 408
+    body_timeout_seconds: float = _num(30.0, gt=0.0, le=3600.0)
+    #: idle keep-alive connections are closed after this (uvicorn); behind an ALB make it longer than its idle timeout
+    keep_alive_timeout_seconds: int = _num(5, ge=1, le=3600)
+    #: /healthz answers 503 when the event loop or the request thread pool lags more than this; 0 = never
+    health_max_lag_seconds: float = _num(2.0, ge=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +100,21 @@ class AwsSettings:
     aws_endpoint_url: str | None = None
     bedrock_region: str | None = None  # Bedrock's region when it differs from aws_region
     bedrock_base_url: str | None = None  # a Bedrock runtime VPC endpoint (or a fake runtime in tests)
+    #: per-service endpoints (DynamoDB Local, moto server…); each wins over aws_endpoint_url for its service.
+    #: boto3's own AWS_ENDPOINT_URL_DYNAMODB / _S3 / _SQS are read into these too.
+    aws_endpoint_url_dynamodb: str | None = None
+    aws_endpoint_url_s3: str | None = None
+    aws_endpoint_url_sqs: str | None = None
 
     @property
     def effective_bedrock_region(self) -> str:
         return self.bedrock_region or self.aws_region
+
+    def endpoint_for(self, service: str) -> str | None:
+        """The endpoint URL for a boto3 ``service`` name: its own setting, else ``aws_endpoint_url``."""
+        own = {"dynamodb": self.aws_endpoint_url_dynamodb, "s3": self.aws_endpoint_url_s3,
+               "sqs": self.aws_endpoint_url_sqs}.get(service)
+        return own or self.aws_endpoint_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +165,15 @@ class IngestSettings:
     tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
     chunk_tokens: int = _num(256, ge=16, le=8192)
     chunk_overlap_tokens: int = _num(48, ge=0)
+    #: personal data (ingest/pii): mask = a typed placeholder ([PHONE_1]) in every text sent to a remote model
+    #: (Bedrock); off = sent as is. A project's own ``pii_mode`` (project API) overrides it.
+    pii_mode: Literal["mask", "off"] = "mask"
+    #: uploads whose files are opened at once (own threads + niced sandbox children, not the request pool)
+    upload_parse_concurrency: int = _num(2, ge=1, le=64)
+    #: uploads that may wait for a parse slot; one more → 503 (server busy)
+    upload_parse_queue: int = _num(16, ge=0, le=10_000)
+    #: upload-time opening of a file is stopped after this (the worker's own parse keeps DOCCHAT_PARSE_TIMEOUT_SECONDS)
+    upload_parse_timeout_seconds: float = _num(30.0, gt=0.0)
     #: segment analysis and document summaries: local = layout analysis + an extractive summary (nothing is
     #: generated); bedrock = Claude (``analysis_model_id``) on the (masked) page texts / page summaries
     analysis_model: Literal["local", "bedrock"] = "local"
@@ -181,6 +215,9 @@ class RetrievalSettings:
     #: LanceDB: a read this long after the last check looks for a newer table version first, so an API process
     #: sees chunks a separate worker indexed within this bound (0 = check on every read; see the README)
     index_read_consistency_seconds: float = _num(1.0, ge=0.0, le=3600.0)
+    #: a search query longer than this is cut (at a word boundary) before embedding and BM25: the embedder
+    #: reads ~512 tokens at most, and the cost of both grows with the length (issue 13 item 9)
+    query_max_chars: int = _num(1000, ge=16, le=100_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +241,15 @@ class ChatSettings:
     disconnect_grace_seconds: float = _num(5.0, ge=0.0)
     #: how long a finished generation's events stay replayable (GET …/stream with Last-Event-ID)
     generation_retention_seconds: float = _num(120.0, ge=0.0)
+    #: wall-clock cap on one answer (every model round and tool call together); 0 = no cap
+    answer_timeout_seconds: float = _num(300.0, ge=0.0)
+    #: one generation per session across processes (chat.core.shared): a lease not renewed for this long is
+    #: free again, so a crashed process blocks its sessions' next question at most this long
+    generation_lease_seconds: float = _num(15.0, ge=1.0, le=600.0)
+    #: how often the answering process checks the stop flag and checkpoints its events (and followers poll)
+    generation_poll_seconds: float = _num(0.5, gt=0.0, le=2.0)
+    #: the progress checkpoint's size bound (oldest events dropped beyond it; DynamoDB items hold 400 KB)
+    generation_checkpoint_max_bytes: int = _num(128 * 1024, ge=4096, le=350 * 1024)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +276,21 @@ class AuthSettings:
     oidc_groups_claim: str = "cognito:groups"  # the claim listing the user's groups (Keycloak/Okta: "groups")
 
 
+@dataclass(frozen=True, slots=True)
+class LimitsSettings:
+    """Per-user usage limits (OWASP LLM10; ``store/usage_limits.py``). 0 = unlimited. Over a limit → HTTP 429
+    with ``Retry-After``. Counters live in ``limits.db`` (local) or the session table (aws), so they hold
+    across processes and ECS tasks. Minute/day windows are fixed UTC buckets."""
+
+    limit_questions_per_minute: int = _num(10, ge=0)
+    limit_concurrent_answers: int = _num(2, ge=0)  # answers generating at once, across the user's chats
+    limit_uploads_per_day: int = _num(100, ge=0)
+    limit_pages_per_day: int = _num(5000, ge=0)  # pages of accepted uploads (the OCR cost)
+    limit_projects: int = _num(50, ge=0)  # projects a user has at once (deleting one frees a place)
+    #: new chats per UTC day; chats themselves are not capped in total (they expire after session_ttl_days)
+    limit_sessions_per_day: int = _num(200, ge=0)
+
+
 SECTIONS: dict[str, type[Any]] = {
     "server": ServerSettings,
     "aws": AwsSettings,
@@ -239,6 +300,7 @@ SECTIONS: dict[str, type[Any]] = {
     "retrieval": RetrievalSettings,
     "chat": ChatSettings,
     "auth": AuthSettings,
+    "limits": LimitsSettings,
 }
 
 
@@ -280,7 +342,7 @@ def setting_fields() -> Iterator[SettingField]:
 class Settings:
     """Every knob of the service, in sections. Build with flat names: ``Settings(data_dir=…, chat_model=…)``."""
 
-    __slots__ = ("auth", "aws", "chat", "ingest", "queue", "retrieval", "server", "store")
+    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "queue", "retrieval", "server", "store")
     server: ServerSettings
     aws: AwsSettings
     store: StoreSettings
@@ -289,6 +351,7 @@ class Settings:
     retrieval: RetrievalSettings
     chat: ChatSettings
     auth: AuthSettings
+    limits: LimitsSettings
 
     _SECTION_NAMES: ClassVar[tuple[str, ...]] = tuple(SECTIONS)
 
@@ -328,6 +391,9 @@ class Settings:
             values["aws_region"] = region
         if env.get("AWS_ENDPOINT_URL"):
             values["aws_endpoint_url"] = env["AWS_ENDPOINT_URL"]
+        for service in ("dynamodb", "s3", "sqs"):  # boto3's per-service variables (the DOCCHAT_ ones win)
+            if env.get("AWS_ENDPOINT_URL_" + service.upper()):
+                values["aws_endpoint_url_" + service] = env["AWS_ENDPOINT_URL_" + service.upper()]
         for f in FIELDS.values():
             raw = env.get(f.env_var)
             if raw is None or raw == "":
@@ -474,3 +540,25 @@ def _check_range(f: SettingField, value: float) -> None:
     high = f"<= {lim['le']}" if "le" in lim else (f"< {lim['lt']}" if "lt" in lim else "")
     rule = " and ".join(p for p in (low, high) if p)
     raise ConfigError(f"{f.env_var}={value!r} is out of range; it must be {rule}")
+
+
+def env_for(values: Mapping[str, Any]) -> dict[str, str]:
+    """``DOCCHAT_<NAME>`` variables that set the flat-named ``values`` in a child process."""
+    unknown = sorted(set(values) - set(FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown setting(s): {', '.join(unknown)}")
+    out: dict[str, str] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        out[FIELDS[name].env_var] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return out
+
+
+def child_environment(extra: Mapping[str, str], *, drop_prefixes: tuple[str, ...] = ()) -> dict[str, str]:
+    """This process's environment plus ``extra``, for a child process (variables starting with one of
+    ``drop_prefixes`` are left out first, so a child sees only the settings it is given)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop_prefixes)} if drop_prefixes else dict(
+        os.environ)
+    env.update(extra)
+    return env

@@ -72,6 +72,18 @@ class ItemTooLarge(InvalidInput):
     code = "item_too_large"
 
 
+class RequestTimeout(InvalidInput):
+    """The client did not send its request (headers or body) in time."""
+
+    code = "request_timeout"
+
+
+class MisdirectedRequest(InvalidInput):
+    """The request names a host this server does not serve (local mode: loopback names only)."""
+
+    code = "misdirected_request"
+
+
 class Unauthorized(DocchatError):
     """Missing or invalid credentials."""
 
@@ -118,3 +130,14 @@ class Forbidden(DocchatError):
     """Authenticated, but not allowed to do this (e.g. an operator route for a user who is not an admin)."""
 
     code = "forbidden"
+
+
+class LimitExceeded(DocchatError):
+    """A per-user usage limit is reached (HTTP 429 with ``Retry-After``)."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, message: str, *, limit: str, retry_after: int, **context: object) -> None:
+        super().__init__(message, limit=limit, retry_after=retry_after, **context)
+        self.limit = limit  # which limit: "questions_per_minute", "concurrent_answers", ...
+        self.retry_after = max(1, int(retry_after))  # seconds until trying again can succeed

@@ -87,7 +87,7 @@ def dynamodb_local() -> Iterator[str]:
     port = _free_port()
     lib = jar.parent / "DynamoDBLocal_lib"
     proc = subprocess.Popen(
-        [java, f"-Djava.library.path={lib}", "-jar", str(jar), "-inMemory", "-port", str(port)],
+        [java, f"-Djava.library.path={lib}", "-jar", str(jar), "-inMemory", "-disableTelemetry", "-port", str(port)],
         cwd=jar.parent,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -59,6 +59,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     from ingest.build import build_ingest
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table, open_session_store
+    from store.usage_limits import open_usage_limits
 
     verifier: Callable[[str], str] | None = None
     if settings.server.backend == "aws":  # first: no identity provider (or a bad one) stops start-up here
@@ -68,11 +69,13 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
+    limits = open_usage_limits(settings)  # per-user limits, shared by chat and ingest (issue 13 item 8)
     ingest = build_ingest(
         settings,
         items=open_item_table(settings, "workflows"),
         blobs=open_blob_store(settings, "documents"),
         index=retriever,
+        limits=limits,
     )
     chat = ChatService(
         settings=settings,
@@ -80,6 +83,8 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         model=model if model is not None else build_chat_model(settings),
         retriever=retriever,
         ingest=ingest.reader,
+        limits=limits,
+        masker=ingest.masker,
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]
@@ -94,7 +99,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         on_start.append(sweeper.start)
         on_stop.append(sweeper.stop)
     on_start.append(chat.start)
-    on_stop += [ingest.close, retriever.close]
+    on_stop += [ingest.close, retriever.close, _closer(limits.close)]
     from ingest.dlq import Admins, DeadLetters
 
     identify = getattr(verifier, "identify", None)  # the token's groups (DOCCHAT_OIDC_GROUPS_CLAIM): "admin"
@@ -109,3 +114,10 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         verifier=verifier,
         web_ui=True,
     )
+
+
+def _closer(close: Callable[[], None]) -> Hook:
+    async def hook() -> None:
+        close()
+
+    return hook

@@ -1,4 +1,5 @@
-"""The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``, ``dlq``.
+"""The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``, ``dlq``,
+``aws bootstrap``, ``dev-token``.
 
 Each subcommand imports its implementation lazily so ``docchat --help`` is fast.
 """
@@ -28,6 +29,10 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _cmd_up(args: argparse.Namespace, settings: Settings) -> int:
+    if getattr(args, "aws_local", False):
+        from chat.cli.aws_local import run_aws_local
+
+        return run_aws_local(settings, api_processes=args.api_processes, port=args.port)
     from chat.app.server import run_up
 
     return run_up(settings)
@@ -92,6 +97,30 @@ def _cmd_dlq(args: argparse.Namespace, settings: Settings) -> int:
                    all_documents=bool(getattr(args, "all", False)), as_json=args.json)
 
 
+def _cmd_aws_bootstrap(args: argparse.Namespace, settings: Settings) -> int:
+    from store.bootstrap import bootstrap_from_settings
+
+    report = bootstrap_from_settings(settings)
+    if args.print_env:  # machine-readable: the variables that point the service at the queues
+        for key, value in report.settings_env().items():
+            print(f"{key}={value}")
+        return 0
+    made = ", ".join(report.created) or "nothing (everything existed)"
+    print(f"tables: {', '.join(report.tables)}\nbuckets: {', '.join(report.buckets)}\ncreated: {made}")
+    print("point the service at the queues with:")
+    for key, value in report.settings_env().items():
+        print(f"  export {key}={value}")
+    return 0
+
+
+def _cmd_dev_token(args: argparse.Namespace, settings: Settings) -> int:
+    from chat.cli.local_issuer import dev_token
+
+    groups = tuple(g for g in (args.groups or "").split(",") if g)
+    print(dev_token(settings, args.user, settings.server.data_dir, groups=groups, ttl_seconds=args.ttl))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docchat", description="Chat with your documents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -100,12 +129,31 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--host", default=None)
     up.add_argument("--port", type=int, default=None)
     up.add_argument("--data-dir", default=None)
+    up.add_argument("--aws-local", action="store_true",
+                    help="aws mode on this machine: DynamoDB Local, moto (S3, SQS), a local OIDC issuer, "
+                         "N `docchat serve` processes and one `docchat worker`")
+    up.add_argument("--api-processes", type=int, default=2, help="with --aws-local: API processes on P, P+1, …")
     up.set_defaults(func=_cmd_up)
 
     serve = sub.add_parser("serve", help="run the API for production (uvicorn)")
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--data-dir", default=None)
     serve.set_defaults(func=_cmd_serve)
+
+    aws = sub.add_parser("aws", help="AWS resources")
+    aws_sub = aws.add_subparsers(dest="aws_command", required=True)
+    boot = aws_sub.add_parser("bootstrap", help="create the tables, buckets, queues and DLQs (idempotent; the "
+                                                "CDK stack's definitions) at the configured endpoints")
+    boot.add_argument("--print-env", action="store_true", help="print only DOCCHAT_QUEUE_*_URL=… lines")
+    boot.set_defaults(func=_cmd_aws_bootstrap)
+
+    tok = sub.add_parser("dev-token", help="print a token from the local OIDC issuer (of `up --aws-local`)")
+    tok.add_argument("user")
+    tok.add_argument("--data-dir", default=None)
+    tok.add_argument("--groups", default=None, help="comma-separated groups for the groups claim")
+    tok.add_argument("--ttl", type=int, default=12 * 3600, help="lifetime in seconds (default 12 h)")
+    tok.set_defaults(func=_cmd_dev_token)
 
     ask = sub.add_parser("ask", help="ask a question about your documents (streams the answer with citations)")
     ask.add_argument("question")

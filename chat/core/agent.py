@@ -5,10 +5,13 @@ the user turn, each assistant turn (``tool_use`` rounds and the final answer, wi
 each user ``tool_result`` turn — with ``turn_id``s derived from the request's ``turn_id`` so a
 retried write never duplicates. ``assert_pairs_ok`` runs on every request before it goes to the model.
 
-If the generation is cancelled (client gone under the ``partial`` policy, or ``POST …/stop``) or the
-model fails, the partial answer is saved per seed 002 option B (``chat.core.partial``). A retried
-``turn_id`` whose answer is already stored gets that answer back (``chat.core.replay``); the session
-is titled after its first exchange (``chat.core.titles``).
+If the generation is cancelled (client gone under the ``partial`` policy, or ``POST …/stop``), the model
+fails or the agent has a bug, the partial answer is saved per seed 002 option B (``chat.core.partial``,
+``TurnWriter.save_partial``): every stored question ends with an answer turn — complete, partial or
+interrupted — holding the text the client was shown, and ``done`` carries its seq. The tool round limit
+also ends with an (interrupted) answer turn. Whatever a hard crash left in the store is repaired on load
+(``chat.core.history.repaired``). A retried ``turn_id`` whose answer is already stored gets that answer
+back (``chat.core.replay``); the session is titled after its first exchange (``chat.core.titles``).
 """
 
 from __future__ import annotations
@@ -17,23 +20,25 @@ import asyncio
 from typing import Any
 
 from chat.core import events
-from chat.core.agent_tools import ToolRunner, ToolScope, error_result, sources_from_history
+from chat.core.agent_tools import DetectorMasker, ToolRunner, ToolScope, error_result, sources_from_history
 from chat.core.citations import citations_for, cited_refs, max_ref_number
 from chat.core.context import fit_context
 from chat.core.generations import Generation
-from chat.core.history import load_history, save_summary
-from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.history import load_history, repaired, save_summary
+from chat.core.partial import interrupted_blocks
+from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker, SessionStorePort
 from chat.core.prompt import SYSTEM_PROMPT, build_request
 from chat.core.replay import replay_stored_answer
 from chat.core.titles import set_title
 from chat.core.tools import TOOLS
 from chat.core.turn import AskContext, TurnState
-from chat.core.turn_writer import TurnWriter
+from chat.core.turn_writer import TurnWriter, run_to_end
 from chat.models.accumulator import MessageAccumulator
+from chat.models.factory import is_remote_model
 from chat.models.port import PURPOSE_ANSWER, ChatModel, ModelRequest
 from store.blocks import assert_pairs_ok, message_usage
 from store.config import Settings
-from store.errors import DocchatError
+from store.errors import DocchatError, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -51,95 +56,123 @@ class Agent:
         retriever: DocumentSearch | None = None,
         ingest: DocumentReader | None = None,
         search_k: int = 8,
+        masker: PiiMasker | None = None,
     ) -> None:
         self.model = model
         self.sessions = sessions
         self.settings = settings
-        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k)
+        # a remote model sees documents' personal data masked; the embedded reader reads the original
+        if is_remote_model(settings) and masker is None and settings.ingest.pii_mode == "mask":
+            masker = DetectorMasker()
+        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k,
+                                masker=masker if is_remote_model(settings) else None)
         self.writer = TurnWriter(sessions, model.model_id)
 
     # --- the loop ------------------------------------------------------------------
 
     async def run(self, gen: Generation, ctx: AskContext) -> None:
         gen.publish("start", events.start(ctx.turn_id, ctx.session_id))
-        user_blocks = [{"type": "text", "text": ctx.text}]
-        # the user turn is written while the history loads (one round trip less on the critical path)
+        state = TurnState(messages=[])
         try:
-            user_seq, history = await asyncio.gather(
-                self.writer.append(ctx, "user", user_blocks, turn_id=f"{ctx.turn_id}:u"),
-                asyncio.to_thread(load_history, self.sessions, ctx.session_id),
-            )
+            await self._answer(gen, ctx, state)
+        except asyncio.CancelledError:
+            # a stop, the client gone, a shutdown: the question still ends with an answer turn
+            await run_to_end(self.writer.save_partial(ctx, state))
+            complete = state.answered and state.stop_reason != "interrupted"
+            if complete:
+                self._publish_citations(gen, state)
+            gen.publish("done", events.done(state.last_seq, state.stop_reason if complete else "interrupted"))
+            raise
         except DocchatError as exc:
+            if isinstance(exc, NotFound) and await self._session_gone(ctx):  # deleted meanwhile (any process)
+                log.info("answer_ended", session_id=ctx.session_id, reason="session_deleted")
+                gen.publish("done", events.done(None, "session_deleted"))
+                return
+            log.warning("answer_failed", session_id=ctx.session_id, code=exc.code, error_type=type(exc).__name__)
+            await run_to_end(self.writer.save_partial(ctx, state))
             gen.publish("error", events.error(exc.code, exc.message))
-            gen.publish("done", events.done(None, "error"))
-            return
-        if user_seq <= ctx.last_seq_before and replay_stored_answer(gen, user_seq, history):
+            gen.publish("done", events.done(state.last_seq, "error"))
+        except Exception as exc:  # a bug: the answer fails, the session does not
+            log.error("answer_crashed", session_id=ctx.session_id, error_type=type(exc).__name__, exc_info=exc)
+            await run_to_end(self.writer.save_partial(ctx, state))
+            gen.publish("error", events.error("internal", "the answer failed"))
+            gen.publish("done", events.done(state.last_seq, "error"))
+
+    async def _answer(self, gen: Generation, ctx: AskContext, state: TurnState) -> None:
+        question = {"role": "user", "content": [{"type": "text", "text": ctx.text}]}
+        # the question is written while the history loads (one round trip less on the critical path)
+        self.writer.begin(ctx, state, "user", question, turn_id=f"{ctx.turn_id}:u")
+        history = await asyncio.to_thread(load_history, self.sessions, ctx.session_id)
+        user_seq = await self.writer.settle(state)
+        assert user_seq is not None
+        if user_seq <= ctx.last_seq_before:
             # the same turn_id was answered before (a retried request): the stored answer, never a second one
-            return
-        keep = [i for i, seq in enumerate(history.seqs) if seq != user_seq]
-        state = TurnState(
-            messages=[history.messages[i] for i in keep], seqs=[history.seqs[i] for i in keep], summary=history.summary
-        )
-        state.add({"role": "user", "content": user_blocks}, user_seq)
-        state.refs.sources = sources_from_history(history.messages)
+            view = repaired(history, ctx.session_id, close_tail=False, log_repairs=False)
+            if replay_stored_answer(gen, user_seq, view):
+                return
+        # whatever a crash left behind, the history sent is valid (store.block_repair)
+        prior = repaired(history, ctx.session_id, close_tail=True, without_seq=user_seq)
+        state.messages, state.seqs, state.summary = prior.messages, prior.seqs, prior.summary
+        state.add(question, user_seq)
+        state.answering = True
+        state.refs.sources = sources_from_history(prior.messages)
         seen_refs = [*state.refs.sources, *cited_refs(history.summary or "")]
         state.refs.next_s = max_ref_number(seen_refs, "S") + 1
         state.refs.next_p = max_ref_number(seen_refs, "P") + 1
-        stop_reason = "end_turn"
-        try:
-            for rnd in range(self.settings.chat.max_tool_rounds + 1):
-                state.round = rnd
-                request = await self._build_request(ctx, state)
-                assert_pairs_ok(request.messages)
-                message = await self._stream_round(gen, state, request)
-                blocks = list(message.get("content") or [])
-                usage = message_usage(message.get("usage"))
-                stop_reason = str(message.get("stop_reason") or "end_turn")
-                tool_uses = [b for b in blocks if b.get("type") == "tool_use"]
-                assistant = {"role": "assistant", "content": blocks}
-                meta = {"turn_id": f"{ctx.turn_id}:a{rnd}", "usage": usage, "model": self.model.model_id}
-                if stop_reason != "tool_use" or not tool_uses:
-                    state.last_seq = await self.writer.append(ctx, "assistant", blocks, **meta)
-                    state.accumulator = None
-                    state.add(assistant, state.last_seq)
-                    gen.publish("usage", events.usage(usage))
-                    break
-                # the tool_use turn is written while the tools run; its results are appended after it
-                state.pending_tool_use = tool_uses
-                state.append_task = asyncio.ensure_future(self.writer.append(ctx, "assistant", blocks, **meta))
-                state.accumulator = None
-                state.add(assistant, None)
+        for rnd in range(self.settings.chat.max_tool_rounds + 1):
+            state.round = rnd
+            request = await self._build_request(ctx, state)
+            assert_pairs_ok(request.messages)
+            message = await self._stream_round(gen, state, request)
+            blocks = list(message.get("content") or [])
+            usage = message_usage(message.get("usage"))
+            stop_reason = str(message.get("stop_reason") or "end_turn")
+            tool_uses = [b for b in blocks if b.get("type") == "tool_use"]
+            if stop_reason != "tool_use" or not tool_uses:
+                state.stop_reason = stop_reason
+                await self.writer.write_answer(ctx, state, blocks, usage=usage)
                 gen.publish("usage", events.usage(usage))
-                if rnd >= self.settings.chat.max_tool_rounds:
-                    results = [
-                        error_result(b["id"], "tool round limit reached; answer with the sources you have")
-                        for b in tool_uses
-                    ]
-                    stop_reason = "max_tool_rounds"
-                else:
-                    results = await self.tools.run(gen, state.refs, ToolScope(ctx.user_id, ctx.project_ids), tool_uses)
-                await self.writer.settle_append(state)
-                state.last_seq = await self.writer.append(ctx, "user", results, turn_id=f"{ctx.turn_id}:r{rnd}")
-                state.pending_tool_use = None
-                state.add({"role": "user", "content": results}, state.last_seq)
-                if stop_reason == "max_tool_rounds":
-                    break
-        except asyncio.CancelledError:
-            await asyncio.shield(self.writer.save_partial(ctx, state))
-            gen.publish("done", events.done(state.last_seq, "interrupted"))
-            raise
-        except DocchatError as exc:
-            log.warning("answer_failed", session_id=ctx.session_id, code=exc.code, error_type=type(exc).__name__)
-            await asyncio.shield(self.writer.save_partial(ctx, state))
-            gen.publish("error", events.error(exc.code, exc.message))
-            gen.publish("done", events.done(state.last_seq, "error"))
-            return
-        for citation in citations_for(state.answer_text, state.refs.sources):
-            gen.publish("citation", citation)
+                break
+            # the tool_use turn is written while the tools run; its results are appended after it
+            state.pending_tool_use = tool_uses
+            tool_turn = {"role": "assistant", "content": blocks}
+            meta = {"turn_id": f"{ctx.turn_id}:a{rnd}", "usage": usage, "model": self.model.model_id}
+            self.writer.begin(ctx, state, "tool_use", tool_turn, **meta)
+            gen.publish("usage", events.usage(usage))
+            if rnd >= self.settings.chat.max_tool_rounds:
+                results = [
+                    error_result(b["id"], "tool round limit reached; answer with the sources you have")
+                    for b in tool_uses
+                ]
+                state.stop_reason = "max_tool_rounds"
+            else:
+                results = await self.tools.run(gen, state.refs, ToolScope(ctx.user_id, ctx.project_ids), tool_uses)
+            state.pending_results = results
+            await self.writer.settle(state)
+            results_turn = {"role": "user", "content": results}
+            await self.writer.write(ctx, state, "results", results_turn, turn_id=f"{ctx.turn_id}:r{rnd}")
+            if state.stop_reason == "max_tool_rounds":
+                # the question still ends with an answer turn: the interrupted note
+                await self.writer.write_answer(ctx, state, interrupted_blocks(None))
+                break
+        self._publish_citations(gen, state)
         if ctx.needs_title:
             # before `done`, so a client that refreshes its session list on `done` sees the title
             await set_title(self.sessions, self.model, self.settings, ctx.session_id, ctx.text, state.answer_text)
-        gen.publish("done", events.done(state.last_seq, stop_reason))
+        gen.publish("done", events.done(state.last_seq, state.stop_reason))
+
+    def _publish_citations(self, gen: Generation, state: TurnState) -> None:
+        if not state.citations_sent:
+            state.citations_sent = True
+            for citation in citations_for(state.answer_text, state.refs.sources):
+                gen.publish("citation", citation)
+
+    async def _session_gone(self, ctx: AskContext) -> bool:
+        try:
+            await asyncio.to_thread(self.sessions.get_session, ctx.session_id)
+        except NotFound:
+            return True
+        return False
 
     async def _build_request(self, ctx: AskContext, state: TurnState) -> ModelRequest:
         """Fit the history into the window (storing a new summary when one is made), then lay out the request."""

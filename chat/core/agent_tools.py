@@ -1,7 +1,7 @@
 """The document tools behind the agent: ``search_documents``, ``read_page`` and ``list_documents``, ownership-checked.
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
-of the user; a ``project_id`` argument must be one of them). ``read_page`` goes through
+of the user in one index query; a ``project_id`` argument must be one of them). ``read_page`` goes through
 ``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document;
 ``list_documents`` lists the documents of the same projects with their stored summaries (ranked by a
 ``query`` topic when one is given; ``chat.models.catalog``). Each
@@ -13,6 +13,7 @@ remembered in a ``RefBook`` so the answer's citations can be resolved. A failing
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -20,10 +21,11 @@ from typing import Any, cast
 from chat.core import events
 from chat.core.citations import Source
 from chat.core.generations import Generation
-from chat.core.ports import DocumentCatalog, DocumentReader, DocumentSearch
+from chat.core.ports import DocumentCatalog, DocumentReader, DocumentSearch, PiiMasker
 from chat.core.tools import validate_tool_input
 from chat.models.catalog import LIST_DOCUMENTS, format_document_list, rank
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
+from ingest.pii.masking import mask_all
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
@@ -111,10 +113,16 @@ def _bbox_from_list(raw: Any) -> dict[str, float] | None:
 
 
 class ToolRunner:
-    def __init__(self, *, retriever: DocumentSearch | None, ingest: DocumentReader | None, search_k: int = 8) -> None:
+    """Runs the tools. With a ``masker`` (given when the model is a remote one), what a tool result shows the
+    model — passage and page text, file names — is masked; the sources kept for citations (the owner's view)
+    keep the original text."""
+
+    def __init__(self, *, retriever: DocumentSearch | None, ingest: DocumentReader | None, search_k: int = 8,
+                 masker: PiiMasker | None = None) -> None:
         self.retriever = retriever
         self.ingest = ingest
         self.search_k = search_k
+        self.masker = masker
 
     async def run(
         self, gen: Generation, refs: RefBook, scope: ToolScope, tool_uses: list[dict[str, Any]]
@@ -163,12 +171,11 @@ class ToolRunner:
             projects = scope.project_ids
         if not projects:
             raise NotFound("there are no projects to search; upload documents first")
-        per_project = await asyncio.gather(
-            *(self.retriever.search(query, SearchFilter(project_id=p), k=self.search_k) for p in projects)
-        )
-        hits = sorted((h for hs in per_project for h in hs), key=lambda h: -float(h.score))[: self.search_k]
+        # one embedding and one index query over all the projects, however many (issue 13 item 9)
+        found = await self.retriever.search(query, SearchFilter.for_projects(projects), k=self.search_k)
+        hits = list(found)[: self.search_k]
         first = refs.next_s
-        text = format_search_results(hits, first)
+        text = format_search_results(await self._masked_hits(scope, hits), first)
         for i, hit in enumerate(hits):
             ref = f"S{first + i}"
             refs.sources[ref] = _hit_source(ref, hit)
@@ -191,7 +198,25 @@ class ToolRunner:
         if query:
             docs = [d for _, d in rank(query, [_flat(d) for d in docs])]
         docs = docs[:LIST_LIMIT]
+        if self.masker is not None:  # a remote model sees the summaries masked, like every other document text
+            docs = list(await asyncio.gather(*(self._masked_listing(scope, d) for d in docs)))
         return format_document_list(docs), len(docs)
+
+    async def _masked_listing(self, scope: ToolScope, doc: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One listing item with its file name, title, summary text and headings masked (one numbering)."""
+        assert self.masker is not None
+        raw = doc.get("summary")
+        summary: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        outline = [dict(h) for h in summary.get("outline") or [] if isinstance(h, Mapping)]
+        texts = [str(doc.get("file_name", "")), str(summary.get("title", "")), str(summary.get("text", "")),
+                 *(str(h.get("text", "")) for h in outline)]
+        masked = await self.masker.mask_texts(scope.user_id, str(doc.get("document_id", "")), texts)
+        for h, text in zip(outline, masked[3:], strict=True):
+            h["text"] = text
+        out = {**doc, "file_name": masked[0]}
+        if summary:
+            out["summary"] = {**summary, "title": masked[1], "text": masked[2], "outline": outline}
+        return out
 
     async def _read_page(self, refs: RefBook, scope: ToolScope, document_id: str, page: Any) -> tuple[str, int]:
         if self.ingest is None:
@@ -211,7 +236,48 @@ class ToolRunner:
             text=content.text,
             chunk_id=None,
         )
+        if self.masker is not None:
+            file_name, text = await self.masker.mask_texts(scope.user_id, content.document_id,
+                                                           [content.file_name, content.text])
+            content = _MaskedPage(content.document_id, file_name, content.page, text, content.page_count)
         return format_page(content, ref), 1
+
+    async def _masked_hits(self, scope: ToolScope, hits: Sequence[Any]) -> list[Any]:
+        """The hits as the model may see them: each document's texts masked in one call (one numbering)."""
+        if self.masker is None or not hits:
+            return list(hits)
+        masker = self.masker
+        by_doc: dict[str, list[int]] = {}
+        for i, hit in enumerate(hits):
+            by_doc.setdefault(str(hit.document_id), []).append(i)
+
+        async def one(doc: str, idx: list[int]) -> list[str]:
+            texts = [str(hits[idx[0]].file_name), *(str(hits[i].text) for i in idx)]
+            return await masker.mask_texts(scope.user_id, doc, texts)
+
+        masked = await asyncio.gather(*(one(doc, idx) for doc, idx in by_doc.items()))
+        out = list(hits)
+        for (_doc, idx), texts in zip(by_doc.items(), masked, strict=True):
+            for i, text in zip(idx, texts[1:], strict=True):
+                out[i] = dataclasses.replace(hits[i], text=text, file_name=texts[0])
+        return out
+
+
+class DetectorMasker:
+    """The fallback ``PiiMasker`` when chat is built without ingest's (tests, tools): the detectors alone,
+    one numbering per call — so a remote model is never sent an unmasked value by omission."""
+
+    async def mask_texts(self, user_id: str, document_id: str, texts: Sequence[str]) -> list[str]:
+        return mask_all(texts)
+
+
+@dataclass(frozen=True, slots=True)
+class _MaskedPage:
+    document_id: str
+    file_name: str
+    page: int
+    text: str
+    page_count: int
 
 
 def _flat(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,10 @@ copy are separate). Here one user question is one item, and everything the
 assistant did to answer it — tool rounds and the final text — is one item:
 its text, a one-line summary per tool call, the citations its text makes to
 sources in the tool results, and the usage summed over its rounds.
+
+The turns are shown as the next request sees them (``store.block_repair``): where
+a crash left a question without an answer, its item is the synthetic
+"[interrupted]" answer, marked ``"repaired": true``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 from chat.core.agent_tools import sources_from_history
 from chat.core.citations import Source, citations_for
 from chat.core.partial import is_interrupted
+from store.block_repair import is_repaired, repair_history
 
 Turn = dict[str, Any]  # {"seq", "role", "content": [blocks], "usage"?, "interrupted"?, "created_at"?}
 
@@ -49,12 +54,32 @@ def usage_totals(usage: Mapping[str, Any]) -> dict[str, Any]:
     return {**totals, "cache_hit_ratio": round(totals["cache_read"] / all_input, 4) if all_input else 0.0}
 
 
+def with_repairs(turns: Sequence[Turn]) -> list[Turn]:
+    """The stored turns as the next request sees them; a synthetic one takes the seq of the turn before it.
+
+    The newest question and what follows it are left as stored: that answer may still be running.
+    """
+    stored = [t if "content" in t else {**t, "content": _blocks(t)} for t in turns]
+    questions = [i for i, t in enumerate(stored) if t.get("role") == "user" and not _is_tool_results(t)]
+    cut = questions[-1] if questions else len(stored)
+    out: list[Turn] = []
+    for turn in repair_history(stored[:cut], close_tail=True).messages:
+        if is_repaired(turn):
+            turn = {**turn, "seq": out[-1].get("seq") if out else None}
+        out.append(turn)
+    return out + stored[cut:]
+
+
+def _is_tool_results(turn: Turn) -> bool:
+    return any(isinstance(b, dict) and b.get("type") == "tool_result" for b in _blocks(turn))
+
+
 def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
 
     items: list[dict[str, Any]] = []
     sources: dict[str, Source] = {}
     current: dict[str, Any] | None = None
-    for turn in turns:
+    for turn in with_repairs(turns):
         blocks = _blocks(turn)
         role = turn.get("role")
         is_tool_results = role == "user" and any(
@@ -95,4 +120,6 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
             current["usage"][k] += int(u.get(k, 0) or 0)
         if is_interrupted(blocks):
             current["interrupted"] = True
+        if is_repaired(turn):
+            current["repaired"] = True
     return items

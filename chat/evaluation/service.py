@@ -24,7 +24,7 @@ import httpx
 from chat.cli.api_client import TERMINAL_EVENTS, check_response, workflow_events
 from chat.cli.ingest import ensure_project
 from chat.core.events import SSEParser
-from store.config import Settings
+from store.config import Settings, setting_fields
 from store.errors import DocchatError, UpstreamError
 
 EVAL_USER = "eval"
@@ -47,7 +47,9 @@ async def serve_in_process(settings: Settings, *, model: Any = None) -> AsyncIte
     from chat.app.wiring import build_services
 
     port = free_port()
-    settings = settings.with_overrides(host="127.0.0.1", port=port)
+    # an evaluation asks hundreds of questions as one user: the per-user limits (store/usage_limits.py) are off
+    no_limits = {f.name: 0 for f in setting_fields() if f.section == "limits"}
+    settings = settings.with_overrides(host="127.0.0.1", port=port, **no_limits)
     app = create_app(settings, services=build_services(settings, model=model))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     task = asyncio.create_task(server.serve())

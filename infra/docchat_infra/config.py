@@ -13,7 +13,6 @@ This module is plain Python (no CDK imports) so it is cheap to test.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -21,6 +20,7 @@ from typing import Any, Literal
 
 from store.config import Settings, setting_fields
 from store.errors import ConfigError
+from store.schema import queue_visibility_seconds
 
 SearchKind = Literal["serverless", "domain"]
 #: OpenSearch Serverless names (collection, policies = name + suffix) must stay within 32 characters.
@@ -128,8 +128,9 @@ class InfraConfig:
         wall clock); twice that is the floor for anything that does rely on the default.
         ``Settings.queue_visibility_seconds`` can only raise it.
         """
-        longest_step = math.ceil(self.settings.ingest.parse_timeout_seconds * 2)
-        return max(self.settings.queue.queue_visibility_seconds, longest_step)
+        return queue_visibility_seconds(
+            self.settings.queue.queue_visibility_seconds, self.settings.ingest.parse_timeout_seconds
+        )
 
     @property
     def https(self) -> bool:

@@ -7,27 +7,28 @@ from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from store.schema import HIGH_QUEUE, LOW_QUEUE, RECEIVE_WAIT_SECONDS, QueueSpec
+
 from .config import InfraConfig
 
-#: Long polling: a receive waits up to 20 s for a message, so idle workers cost almost no requests.
-RECEIVE_WAIT_SECONDS = 20
-RETENTION = Duration.days(4)
-DLQ_RETENTION = Duration.days(14)
+# The lanes' shape (long polling, retention, the DLQ) comes from ``store.schema``, which
+# ``docchat aws bootstrap`` reads too, so a stand-in stack cannot drift from the deployed one.
+__all__ = ["RECEIVE_WAIT_SECONDS", "IngestQueues"]
 
 
 class IngestQueues(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, config: InfraConfig) -> None:
         super().__init__(scope, construct_id)
-        self.high, self.high_dlq = self._pair("High", config)
-        self.low, self.low_dlq = self._pair("Low", config)
+        self.high, self.high_dlq = self._pair("High", HIGH_QUEUE, config)
+        self.low, self.low_dlq = self._pair("Low", LOW_QUEUE, config)
 
-    def _pair(self, name: str, config: InfraConfig) -> tuple[sqs.Queue, sqs.Queue]:
+    def _pair(self, name: str, spec: QueueSpec, config: InfraConfig) -> tuple[sqs.Queue, sqs.Queue]:
         dlq = sqs.Queue(
             self,
             f"{name}DeadLetterQueue",
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
-            retention_period=DLQ_RETENTION,
+            retention_period=Duration.seconds(spec.dlq_retention_seconds),
         )
         queue = sqs.Queue(
             self,
@@ -35,8 +36,8 @@ class IngestQueues(Construct):
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
             visibility_timeout=Duration.seconds(config.queue_visibility_seconds),
-            receive_message_wait_time=Duration.seconds(RECEIVE_WAIT_SECONDS),
-            retention_period=RETENTION,
+            receive_message_wait_time=Duration.seconds(spec.receive_wait_seconds),
+            retention_period=Duration.seconds(spec.retention_seconds),
             dead_letter_queue=sqs.DeadLetterQueue(
                 queue=dlq, max_receive_count=config.settings.queue.queue_max_receives
             ),

@@ -11,15 +11,18 @@ from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from store.schema import PK, SESSIONS_TABLE, SK, WORKFLOW_TABLE, TableSpec
+from store.schema import (
+    DOCUMENTS_BUCKET,
+    PK,
+    SESSIONS_BUCKET,
+    SESSIONS_TABLE,
+    SK,
+    WORKFLOW_TABLE,
+    BucketSpec,
+    TableSpec,
+)
 
 from .config import InfraConfig
-
-#: Offloaded turns outlive their DynamoDB item by this margin: an item is deleted by TTL (which can lag a
-#: little), and its blob must never vanish while the item can still be read.
-OFFLOAD_GRACE_DAYS = 1
-ABORT_MULTIPART_DAYS = 1
-NONCURRENT_VERSION_DAYS = 30
 
 
 def build_table(scope: Construct, construct_id: str, spec: TableSpec, config: InfraConfig) -> dynamodb.Table:
@@ -68,6 +71,28 @@ def _bucket(
     )
 
 
+def lifecycle_rules(spec: BucketSpec, session_ttl_days: int) -> list[s3.LifecycleRule]:
+    """The lifecycle of ``spec`` (``store.schema.lifecycle_rules`` gives ``docchat aws bootstrap`` the same)."""
+    rules = [
+        s3.LifecycleRule(
+            id="abort-incomplete-multipart",
+            abort_incomplete_multipart_upload_after=Duration.days(spec.abort_multipart_days),
+        )
+    ]
+    if spec.noncurrent_version_days is not None:
+        rules.append(
+            s3.LifecycleRule(
+                id="expire-noncurrent-versions",
+                noncurrent_version_expiration=Duration.days(spec.noncurrent_version_days),
+                expired_object_delete_marker=True,
+            )
+        )
+    days = spec.expiration_days(session_ttl_days)
+    if days is not None:
+        rules.append(s3.LifecycleRule(id="expire-with-session-ttl", expiration=Duration.days(days)))
+    return rules
+
+
 class Storage(Construct):
     """The workflow table (seed 000), the session table (seed 002) and their buckets."""
 
@@ -75,25 +100,15 @@ class Storage(Construct):
         super().__init__(scope, construct_id)
         self.workflow_table = build_table(self, "WorkflowTable", WORKFLOW_TABLE, config)
         self.sessions_table = build_table(self, "SessionsTable", SESSIONS_TABLE, config)
-        abort = Duration.days(ABORT_MULTIPART_DAYS)
+        ttl_days = config.settings.store.session_ttl_days
         # Originals, page renders and segment JSON. Versioned so an overwrite or delete is recoverable for a
         # while; old versions and stray multipart parts are cleaned up by lifecycle.
         self.documents_bucket = _bucket(
             self,
             "DocumentsBucket",
             config,
-            versioned=True,
-            rules=[
-                s3.LifecycleRule(
-                    id="abort-incomplete-multipart",
-                    abort_incomplete_multipart_upload_after=abort,
-                ),
-                s3.LifecycleRule(
-                    id="expire-noncurrent-versions",
-                    noncurrent_version_expiration=Duration.days(NONCURRENT_VERSION_DAYS),
-                    expired_object_delete_marker=True,
-                ),
-            ],
+            versioned=DOCUMENTS_BUCKET.versioned,
+            rules=lifecycle_rules(DOCUMENTS_BUCKET, ttl_days),
         )
         # Turns too large for a DynamoDB item (seed 002 section 5). Each blob is written together with its
         # message item, whose TTL is ``session_ttl_days`` after that write, so expiring the blob the same
@@ -102,12 +117,6 @@ class Storage(Construct):
             self,
             "SessionsBucket",
             config,
-            versioned=False,
-            rules=[
-                s3.LifecycleRule(id="abort-incomplete-multipart", abort_incomplete_multipart_upload_after=abort),
-                s3.LifecycleRule(
-                    id="expire-with-session-ttl",
-                    expiration=Duration.days(config.settings.store.session_ttl_days + OFFLOAD_GRACE_DAYS),
-                ),
-            ],
+            versioned=SESSIONS_BUCKET.versioned,
+            rules=lifecycle_rules(SESSIONS_BUCKET, ttl_days),
         )

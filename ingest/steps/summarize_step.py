@@ -13,7 +13,6 @@ analyzer's per-page layout JSON when it exists, else the segment's own lines.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -44,19 +43,17 @@ def page_analysis(blobs: BlobStore, workflow_id: str, page: int) -> dict[str, An
 
 
 def masker(settings: Settings, store: WorkflowStore, blobs: BlobStore, claim: Claim) -> Callable[[str], str]:
-    """What masks a text before it goes to Bedrock: ``ingest.pii`` (the document's numbering from the ``pii``
-    step, the project's ``pii_mode``) where that package is present; the identity where it is not."""
-    try:
-        masking = importlib.import_module("ingest.pii.masking")
-        pii_step = importlib.import_module("ingest.pii.step")
-    except ImportError:
-        return lambda text: text
-    project_mode = getattr(store, "project_pii_mode", lambda _pid: None)(claim.project_id)
-    mode = pii_step.effective_mode(getattr(settings.ingest, "pii_mode", "mask"), project_mode)
+    """What masks a text before it goes to Bedrock (seed 004): ``ingest.pii`` with the document's numbering from
+    the ``pii`` step, so a value is the same placeholder here as in chat; the identity with ``pii_mode=off``
+    (the project's override, else ``DOCCHAT_PII_MODE``)."""
+    from ingest.pii.masking import mask
+    from ingest.pii.step import effective_mode, load_placeholders
+
+    mode = effective_mode(settings.ingest.pii_mode, store.project_pii_mode(claim.project_id))
     if mode == "off":
         return lambda text: text
-    placeholders = pii_step.load_placeholders(blobs, claim.workflow_id)
-    return lambda text: str(masking.mask(text, placeholders))
+    placeholders = load_placeholders(blobs, claim.workflow_id)
+    return lambda text: mask(text, placeholders)
 
 
 def digests(blobs: BlobStore, workflow_id: str, page_count: int, *, page_chars: int) -> list[PageDigest]:

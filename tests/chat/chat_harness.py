@@ -104,7 +104,7 @@ class FakeRetriever:
         words = {w.lower() for w in re.findall(r"\w+", query) if len(w) > 2}
         hits = []
         for doc in self.ingest.docs.values():
-            if doc.project_id != flt.project_id:
+            if doc.project_id not in flt.projects:
                 continue
             for i, text in enumerate(doc.pages, start=1):
                 score = len(words & {w.lower() for w in re.findall(r"\w+", text)})

@@ -55,3 +55,19 @@ def test_dead_letters_raise_an_alarm(default) -> None:
     dimensions = [a["Dimensions"][0]["Value"]["Fn::GetAtt"][0] for a in alarms]
     assert sorted(d.split("DeadLetterQueue")[0] for d in dimensions) == ["QueuesHigh", "QueuesLow"]
     assert all(a["AlarmActions"] for a in alarms)
+
+
+def test_queues_match_the_shared_definitions_bootstrap_uses(default) -> None:
+    """infra/ and ``docchat aws bootstrap`` read the same ``store.schema`` queue specs."""
+    from store.schema import DLQ_RETENTION_SECONDS, HIGH_QUEUE, LOW_QUEUE, queue_visibility_seconds
+
+    settings = default.config.settings
+    queues = _queues(default)
+    mains = [p for k, p in queues.items() if "DeadLetter" not in k]
+    dlqs = [p for k, p in queues.items() if "DeadLetter" in k]
+    for spec, props in zip((HIGH_QUEUE, LOW_QUEUE), sorted(mains, key=lambda p: str(p)), strict=True):
+        assert props["ReceiveMessageWaitTimeSeconds"] == spec.receive_wait_seconds
+        assert props["MessageRetentionPeriod"] == spec.retention_seconds
+        assert props["VisibilityTimeout"] == queue_visibility_seconds(
+            settings.queue.queue_visibility_seconds, settings.ingest.parse_timeout_seconds)
+    assert {p["MessageRetentionPeriod"] for p in dlqs} == {DLQ_RETENTION_SECONDS}

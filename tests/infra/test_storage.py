@@ -6,9 +6,18 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Match
-from docchat_infra.storage import ABORT_MULTIPART_DAYS, OFFLOAD_GRACE_DAYS
 
-from store.schema import PK, SESSIONS_TABLE, SK, TTL_ATTRIBUTE, WORKFLOW_TABLE, TableSpec, create_table_kwargs
+from store.schema import (
+    ABORT_MULTIPART_DAYS,
+    OFFLOAD_GRACE_DAYS,
+    PK,
+    SESSIONS_TABLE,
+    SK,
+    TTL_ATTRIBUTE,
+    WORKFLOW_TABLE,
+    TableSpec,
+    create_table_kwargs,
+)
 
 
 def _table(synth, logical_prefix: str) -> dict[str, Any]:
@@ -122,3 +131,12 @@ def test_documents_bucket_is_versioned_with_cleanup(default) -> None:
         "AWS::S3::Bucket",
         {"VersioningConfiguration": {"Status": "Enabled"}, "LifecycleConfiguration": Match.any_value()},
     )
+
+
+def test_bucket_lifecycles_match_the_shared_definitions_bootstrap_uses(default) -> None:
+    """infra/ and ``docchat aws bootstrap`` derive the buckets' rules from the same ``store.schema`` specs."""
+    from store.schema import DOCUMENTS_BUCKET, SESSIONS_BUCKET, lifecycle_rules
+
+    ttl = default.config.settings.store.session_ttl_days
+    for logical, spec in (("StorageDocumentsBucket", DOCUMENTS_BUCKET), ("StorageSessionsBucket", SESSIONS_BUCKET)):
+        assert set(_rules(default, logical)) == {r["ID"] for r in lifecycle_rules(spec, ttl)}

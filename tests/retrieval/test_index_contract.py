@@ -176,3 +176,38 @@ async def test_vector_mode_needs_a_vector(index: Index) -> None:
 async def test_empty_index_returns_no_hits(index: Index) -> None:
     q = "anything"
     assert await index.search(q, toy_vector(q), P1, k=5, mode="hybrid") == []
+
+
+async def test_one_query_searches_a_set_of_projects(index: Index) -> None:
+    """Issue 13 item 9: all of a user's projects in one index query (a filter on the project-id set)."""
+    await load(index)
+    q = "quarterly revenue grew"
+    both = SearchFilter.for_projects(["p1", "p2"])
+    for mode in ("keyword", "vector", "hybrid"):
+        hits = await index.search(q, toy_vector(q), both, k=10, mode=mode)
+        assert {h.project_id for h in hits} == {"p1", "p2"}, mode
+        assert {"docA:00000", "docX:00000"} <= {h.chunk_id for h in hits}, mode
+        assert len({h.chunk_id for h in hits}) == len(hits), mode
+        only_p2 = await index.search(q, toy_vector(q), SearchFilter.for_projects(["p2", "p-empty"]), k=10, mode=mode)
+        assert [h.chunk_id for h in only_p2] == ["docX:00000"], mode
+
+
+async def test_two_hundred_empty_projects_and_one_with_data_in_one_query(index: Index) -> None:
+    await load(index)
+    projects = [f"empty-{i:03d}" for i in range(200)] + ["p2"]
+    q = "quarterly revenue"
+    for mode in ("keyword", "vector", "hybrid"):
+        hits = await index.search(q, toy_vector(q), SearchFilter.for_projects(projects), k=5, mode=mode)
+        assert [h.chunk_id for h in hits] == ["docX:00000"], mode
+    none = await index.search(q, toy_vector(q), SearchFilter.for_projects(projects[:200]), k=5, mode="hybrid")
+    assert none == []
+
+
+async def test_project_set_with_a_document_filter_and_without_projects(index: Index) -> None:
+    await load(index)
+    q = "quarterly revenue"
+    flt = SearchFilter.for_projects(["p1", "p2"], ("docX",))
+    hits = await index.search(q, toy_vector(q), flt, k=10, mode="hybrid")
+    assert [h.chunk_id for h in hits] == ["docX:00000"]
+    with pytest.raises(InvalidInput):
+        await index.search(q, toy_vector(q), SearchFilter.for_projects([]), k=3, mode="keyword")

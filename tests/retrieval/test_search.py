@@ -98,3 +98,41 @@ def test_opensearch_backend_wiring(tmp_path) -> None:
     assert body["mappings"]["properties"]["text"]["fields"]["ko"] == {"type": "text", "analyzer": "nori"}
     with pytest.raises(ConfigError):
         build_retriever(s.with_overrides(opensearch_endpoint=None), embedder=ToyEmbedder())
+
+
+def test_cap_query_cuts_long_queries_at_a_word_boundary() -> None:
+    from retrieval.search import cap_query
+
+    assert cap_query("  short question  ", 100) == "short question"
+    long = "revenue " * 500
+    capped = cap_query(long, 1000)
+    assert len(capped) <= 1000 and capped.endswith("revenue") and long.startswith(capped)
+    cjk = "매출" * 1000  # no spaces: a hard cut
+    assert cap_query(cjk, 1000) == cjk[:1000]
+
+
+async def test_a_long_question_is_searched_by_its_head_not_refused(tmp_path) -> None:
+    """Issue 13 item 9: an 18,000-character question is cut to query_max_chars before embedding and BM25."""
+
+    class Recording(ToyEmbedder):
+        seen: list[str] = []
+
+        def embed_query(self, text: str) -> list[float]:
+            self.seen.append(text)
+            return super().embed_query(text)
+
+    emb = Recording()
+    r = Retriever(emb, LanceIndex(tmp_path, 32), query_max_chars=200)
+    await r.start()
+    await r.index_chunks([chunk("d1", 0, "Quarterly revenue grew by 12 percent.")])
+    question = "What did quarterly revenue do? " + "Please explain in detail. " * 700
+    assert len(question) > 18_000
+    hits = await r.search(question, SearchFilter("p1"), k=3)
+    assert hits and hits[0].chunk_id == "d1:00000"
+    assert len(emb.seen[-1]) <= 200 and emb.seen[-1].startswith("What did quarterly revenue do?")
+    await r.close()
+
+
+def test_build_retriever_takes_the_query_cap_from_settings(tmp_path) -> None:
+    settings = Settings(data_dir=tmp_path, query_max_chars=321)
+    assert build_retriever(settings, embedder=ToyEmbedder()).query_max_chars == 321

@@ -88,3 +88,33 @@ def test_settings_are_immutable_and_compare_by_value() -> None:
     assert s.flat()["port"] == 8000 and s.get("chat_model") == "local"
     with pytest.raises(KeyError):
         s.get("nope")
+
+
+def test_per_service_endpoints_win_over_the_general_one() -> None:
+    from store.clients import aws_client
+
+    env = {
+        "AWS_ENDPOINT_URL": "http://127.0.0.1:4566",
+        "AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:8001",  # boto3's own per-service variable
+        "DOCCHAT_AWS_ENDPOINT_URL_SQS": "http://127.0.0.1:5000",
+        "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x",
+    }
+    s = Settings.from_env(env=env)
+    assert s.aws.endpoint_for("dynamodb") == "http://127.0.0.1:8001"
+    assert s.aws.endpoint_for("sqs") == "http://127.0.0.1:5000"
+    assert s.aws.endpoint_for("s3") == "http://127.0.0.1:4566"
+    assert aws_client(s, "dynamodb").meta.endpoint_url == "http://127.0.0.1:8001"
+    assert aws_client(s, "sqs").meta.endpoint_url == "http://127.0.0.1:5000"
+    assert aws_client(s, "s3").meta.endpoint_url == "http://127.0.0.1:4566"
+    both = Settings.from_env(env={"AWS_ENDPOINT_URL_S3": "http://a:1", "DOCCHAT_AWS_ENDPOINT_URL_S3": "http://b:2"})
+    assert both.aws.endpoint_for("s3") == "http://b:2"
+
+
+def test_env_for_renders_settings_for_a_child_process() -> None:
+    from store.config import env_for
+
+    s = Settings(backend="aws", log_json=True, queue_max_receives=3)
+    env = env_for(s.flat())
+    assert env["DOCCHAT_BACKEND"] == "aws" and env["DOCCHAT_LOG_JSON"] == "true"
+    assert "DOCCHAT_OIDC_ISSUER" not in env  # None is left out
+    assert Settings.from_env(env=env) == s

@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from chat.core.partial import INTERRUPTED_NOTE
 from chat.models.port import ModelRequest
 from chat.models.scripted import Fail, Reply, ScriptedModel, Text, ToolUse, Usage
 from store.blocks import assert_pairs_ok
@@ -77,7 +78,8 @@ async def test_tool_round_then_cited_answer(tmp_path: Path) -> None:
     second = model.requests[1]
     assert_pairs_ok(second.messages)
     assert second.messages[-1]["content"][0]["type"] == "tool_result"
-    assert sorted(f.project_id for _, f in h.retriever.calls) == ["p1", "p2"]
+    # one search over both projects (one embedding, one index query: issue 13 item 9)
+    assert [sorted(f.projects) for _, f in h.retriever.calls] == [["p1", "p2"]]
 
 
 async def test_session_project_restricts_search_and_foreign_project_is_refused(tmp_path: Path) -> None:
@@ -94,7 +96,7 @@ async def test_session_project_restricts_search_and_foreign_project_is_refused(t
     async with serve(h.app()) as base:
         sid = await new_session(base, project_id="p1")
         events = await ask(base, sid, "revenue?")
-    assert [f.project_id for _, f in h.retriever.calls] == ["p1"]
+    assert [f.projects for _, f in h.retriever.calls] == [("p1",)]
     statuses = [(e[1]["input"].get("project_id"), e[1]["status"]) for e in events if e[0] == "tool"]
     assert (None, "done") in statuses and ("pb", "error") in statuses
     results = model.requests[1].messages[-1]["content"]
@@ -174,7 +176,9 @@ async def test_tool_rounds_are_bounded_and_history_stays_valid(tmp_path: Path) -
     assert events[-1][1]["stop_reason"] == "max_tool_rounds"
     history = h.sessions.load_messages(sid)
     assert_pairs_ok(history)
-    assert history[-1]["content"][0]["is_error"] is True
+    assert history[-2]["content"][0]["is_error"] is True
+    # the question still ends with an answer turn: the interrupted note
+    assert history[-1] == {"role": "assistant", "content": [{"type": "text", "text": INTERRUPTED_NOTE.strip()}]}
 
 
 async def test_upstream_error_mid_answer_saves_partial_and_reports(tmp_path: Path) -> None:
@@ -306,7 +310,7 @@ async def test_citation_of_a_chunk_spanning_pages_points_at_the_quoted_page(tmp_
     h = make_harness(tmp_path, model)
 
     async def search(query: str, flt: SearchFilter, *, k: int = 8, mode: str = "hybrid") -> list[Hit]:
-        return [hit] if flt.project_id == "p1" else []
+        return [hit] if "p1" in flt.projects else []
 
     h.retriever.search = search  # type: ignore[method-assign]
     async with serve(h.app()) as base:

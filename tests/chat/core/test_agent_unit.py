@@ -118,7 +118,7 @@ async def test_tool_round_then_cited_answer(tmp_path: Path) -> None:
     second = model.requests[1]
     assert_pairs_ok(second.messages)
     assert second.messages[-1]["content"][0]["tool_use_id"] == "toolu_1"
-    assert sorted(f.project_id for _, f in s.retriever.calls) == ["p1", "p2"]
+    assert [sorted(f.projects) for _, f in s.retriever.calls] == [["p1", "p2"]]  # one query for both
 
 
 async def test_tool_rounds_stop_at_the_limit_with_error_results(tmp_path: Path) -> None:
@@ -134,11 +134,14 @@ async def test_tool_rounds_stop_at_the_limit_with_error_results(tmp_path: Path) 
         ("user", ["tool_result"]),
         ("assistant", ["tool_use"]),
         ("user", ["tool_result"]),
+        ("assistant", ["text"]),
     ]
-    last = stored[-1]["content"][0]
+    last = stored[-2]["content"][0]
     assert last["is_error"] is True and "tool round limit" in last["content"]
+    assert stored[-1]["content"] == [{"type": "text", "text": INTERRUPTED_NOTE.strip()}]
+    assert stored[-1]["turn_id"] == "turn-1:a2"  # after the tool_use turns :a0 and :a1
     assert events[-1][1]["seq"] == stored[-1]["seq"]
-    assert len(s.retriever.calls) == 2  # one real search (two projects); the last round ran no tool
+    assert len(s.retriever.calls) == 1  # one real search (both projects in one query); the last round ran no tool
     assert_pairs_ok(s.sessions.load_messages(s.sid))
 
 

@@ -165,3 +165,19 @@ async def test_without_a_listing_the_question_is_answered_like_any_other(tmp_pat
     text, tools = await run.ask("What is this document about?", projects=("p1",))
     assert [(t["name"], t["status"]) for t in tools] == [("list_documents", "error")]  # asked once, not again
     assert text  # an answer (the reader's), not a loop of tool calls
+
+
+async def test_a_remote_model_sees_the_summaries_masked(tmp_path: Path) -> None:
+    from chat.core.agent_tools import DetectorMasker, RefBook, ToolRunner, ToolScope
+
+    run = _Run(tmp_path)
+    run.ingest.summaries["d1"] = dict(BRIDGE, text="Call john@example.com or 010-1234-5678 about the pylon.",
+                                      outline=[{"level": 1, "text": "Contact john@example.com", "page": 1}])
+    runner = ToolRunner(retriever=None, ingest=run.ingest, masker=DetectorMasker())
+    gen = Generation(generation_id="g", session_id=run.sid, user_id="alice", turn_id="t")
+    [result] = await runner.run(gen, RefBook(), ToolScope("alice", ("p1",)),
+                                [{"id": "a", "name": "list_documents", "input": {}}])
+    assert "john@example.com" not in result["content"] and "010-1234-5678" not in result["content"]
+    [doc] = parse_document_list(result["content"])
+    assert "[EMAIL_1]" in doc["summary"] and doc["outline"][0]["text"] == "Contact [EMAIL_1]"
+    assert run.ingest.summaries["d1"]["text"].startswith("Call john@example.com")  # the owner's copy is kept
