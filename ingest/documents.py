@@ -15,10 +15,12 @@ from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
 from ingest.results import meta_key, page_png_key, segment_key, workflow_prefix
+from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import Conflict, NotFound, RetryableError
 from store.logging import get_logger
+from store.review import ReviewStore
 from store.workflow_views import TERMINAL
 from store.workflows import WorkflowStore
 
@@ -54,6 +56,7 @@ class Documents:
         self.blobs = blobs
         self.queue = queue
         self.index = index  # search entries go first when a document is deleted
+        self.audit = AuditLog(store.items, retention_days=settings.ingest.audit_retention_days, clock=store.clock)
 
     # --- listing and status -------------------------------------------------------------------------
 
@@ -205,6 +208,8 @@ class Documents:
                                     store=self.store)
         except RetryableError as exc:  # it is in the outbox: the sweeper sends its job later
             log.warning("enqueue_deferred", workflow_id=workflow_id, error=exc.message)
+        await asyncio.to_thread(self.audit.record, str(wf.project_id), actor=user_id, action="reprocess",
+                                document_id=wf.document_id, extra={"workflow_id": workflow_id})
         return {"workflow_id": workflow_id, "document_id": wf.document_id, "status": "pending"}
 
     async def delete_document(self, user_id: str, project_id: str, document_id: str) -> None:
@@ -220,6 +225,10 @@ class Documents:
             if wf.file_key:
                 await asyncio.to_thread(self.blobs.delete, wf.file_key)
         await asyncio.to_thread(self.store.delete_document_items, project_id, document_id, wfs)
+        # its review items go; the audit log stays (its own partition, TTL-retained), with this deletion in it
+        await asyncio.to_thread(ReviewStore(self.store.items).delete_document, project_id, document_id)
+        await asyncio.to_thread(self.audit.record, project_id, actor=user_id, action="delete", document_id=document_id,
+                                extra={"workflows": [wf.workflow_id for wf in wfs]})
         log.info("document_deleted", project_id=project_id, document_id=document_id, workflows=len(wfs))
 
     async def delete_project(self, user_id: str, project_id: str) -> None:

@@ -144,7 +144,7 @@ class Pipeline:
                 if isinstance(res, BaseException):
                     raise res
             for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                             ("pii", self._pii)):
+                             ("pii", self._pii), ("field_extractor", self._field_extractor)):
                 if name not in done:
                     await self._step(job, name, fn)
             if "chunking" not in done or "indexing" not in done:
@@ -338,6 +338,12 @@ class Pipeline:
         mark = [0.0]
         run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
                      progress=lambda done, total: self._progress(job, "pii", done, total, mark))
+
+    def _field_extractor(self, job: Job) -> None:
+        """Key fields with confidence (``fields.json``); doubtful ones open review items (issue 15)."""
+        from ingest.steps.field_step import run_field_extractor
+
+        run_field_extractor(self, job)  # records the step
 
     def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
         """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
-           "pii_key", "rebuild", "segment_key", "text_key", "workflow_prefix"]
+__all__ = ["SegmentSequence", "blob_uri", "fields_key", "meta_key", "ocr_key", "ocr_pages_key", "original_key",
+           "page_png_key", "pii_key", "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 
 def blob_uri(settings: Settings, key: str) -> str:
@@ -48,6 +48,11 @@ def text_key(wid: str, page: int) -> str:
 
 def ocr_key(wid: str, page: int) -> str:
     return f"workflows/{wid}/ocr/{page:04d}.json"
+
+
+def fields_key(wid: str) -> str:
+    """The document's key fields (issue 15: ``ingest/steps/fields.py``)."""
+    return f"workflows/{wid}/fields.json"
 
 
 def ocr_pages_key(wid: str) -> str:

@@ -16,6 +16,7 @@ from ingest.parse_pool import ParsePool, upload_limits
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
+from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import RetryableError, UnsupportedMediaType
@@ -54,6 +55,7 @@ class Uploads:
         #: the request pool (see ``ingest.parse_pool``)
         self.inspector = inspector or _inspect
         self.parse_pool = ParsePool.from_settings(settings)
+        self.audit = AuditLog(store.items, retention_days=settings.ingest.audit_retention_days, clock=store.clock)
 
     # --- projects -----------------------------------------------------------------------------------
 
@@ -132,6 +134,9 @@ class Uploads:
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
             accepted = True
+            await asyncio.to_thread(self.audit.record, project_id, actor=user_id, action="upload", document_id=did,
+                                    after=f"sha256:{received.sha256}", extra={"workflow_id": wid,
+                                                                              "pages": info.page_count})
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
         finally:
             if refund_pages is not None and not accepted:  # a failed or duplicate upload costs no pages

@@ -174,6 +174,13 @@ class IngestSettings:
     upload_parse_queue: int = _num(16, ge=0, le=10_000)
     #: upload-time opening of a file is stopped after this (the worker's own parse keeps DOCCHAT_PARSE_TIMEOUT_SECONDS)
     upload_parse_timeout_seconds: float = _num(30.0, gt=0.0)
+    #: issue 15 (seed 004): the review rules' defaults (a project's ``field_rules`` overrides them) — amounts need
+    #: this confidence to be accepted without a person, every other key field DOCCHAT_FIELD_MIN_CONFIDENCE
+    field_amount_min_confidence: float = _num(0.98, ge=0.0, le=1.0)
+    field_min_confidence: float = _num(0.9, ge=0.0, le=1.0)
+    field_required: str = "total,date"  # comma-separated key fields a document must have (else: review)
+    #: AUDIT# items outlive the document by this TTL (append-only; never deleted with the content)
+    audit_retention_days: int = _num(3650, ge=1, le=36500)
     #: segment analysis and document summaries: local = layout analysis + an extractive summary (nothing is
     #: generated); bedrock = Claude (``analysis_model_id``) on the (masked) page texts / page summaries
     analysis_model: Literal["local", "bedrock"] = "local"
@@ -263,6 +270,9 @@ class AuthSettings:
     #: operators (the /v1/ops API: dead-letter queues), comma-separated user ids; empty = every local user in
     #: local mode, and in aws mode members of the Cognito group ``admin`` (also admins when this is set)
     admin_users: str = ""
+    #: reviewers (issue 15): comma-separated user ids who may review the projects shared with them (aws mode:
+    #: also members of the Cognito/OIDC group ``reviewer``); a project's owner always reviews it
+    reviewer_users: str = ""
     #: a generic OIDC issuer (Entra ID, Okta, Keycloak, Auth0, a local one): the exact ``iss`` of its tokens;
     #: https, or http on a loopback host. Set, it replaces the issuer derived from the Cognito pool.
     oidc_issuer: str | None = None

@@ -22,6 +22,7 @@ STEPS: Final[tuple[tuple[str, str], ...]] = (
     ("webcrawler", "Crawl web pages"),
     ("segment_builder", "Build segments"),
     ("pii", "Find personal data"),
+    ("field_extractor", "Extract key fields"),
     ("segment_analyzer", "Analyze segments (Claude)"),
     ("graph_builder", "Build the entity graph"),
     ("chunking", "Chunk text"),

@@ -25,6 +25,7 @@ from chat.app.health import StarvationProbe
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
 from ingest.api import IngestController, OpsController
+from ingest.review_api import ReviewController
 from store import errors
 from store.config import Settings
 from store.logging import get_logger
@@ -127,6 +128,7 @@ ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"uploads", "documents"}), (IngestController,)),
     (frozenset({"dead_letters"}), (OpsController,)),
+    (frozenset({"reviews"}), (ReviewController,)),  # issue 15: review queue, audit log, export
 )
 
 

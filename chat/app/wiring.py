@@ -101,6 +101,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close, _closer(limits.close)]
     from ingest.dlq import Admins, DeadLetters
+    from ingest.review import Reviews
 
     identify = getattr(verifier, "identify", None)  # the token's groups (DOCCHAT_OIDC_GROUPS_CLAIM): "admin"
     admins = Admins(settings, groups_of=(lambda token: identify(token).groups) if identify is not None else None)
@@ -108,7 +109,8 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     return Services(
         settings=settings,
         dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents,
-                      "dead_letters": dead_letters},  # the operators' dead-letter queues (ingest/dlq.py)
+                      "dead_letters": dead_letters,  # the operators' dead-letter queues (ingest/dlq.py)
+                      "reviews": Reviews(settings, store=ingest.store, blobs=ingest.blobs, index=ingest.index)},
         on_start=on_start,
         on_stop=on_stop,
         verifier=verifier,

@@ -13,7 +13,7 @@ from chat.app.wiring import Services
 from store.config import Settings
 
 MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
-           "sessions.js", "sse.js", "viewer.js"]
+           "review.js", "sessions.js", "sse.js", "viewer.js"]
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]

@@ -6,6 +6,7 @@ import { DocumentsPanel } from "./documents.js";
 import { $, announce, clear, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
+import { ReviewPanel } from "./review.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
@@ -149,6 +150,8 @@ function startApp(config, auth) {
   const storageKey = `${PROJECT_KEY}:${auth.user}`;
 
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
+  const review = new ReviewPanel({ api, dialog: $("#review"), getProjectId: () => state.projectId, onError: showError });
+  $("#open-review").onclick = () => review.open();
   const layout = wireLayout();
 
   const sessions = new SessionsPanel({

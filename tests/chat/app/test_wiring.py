@@ -22,7 +22,7 @@ from tests.chat.chat_harness import ALICE, make_harness
 def test_build_services_wires_every_dependency_on_embedded_defaults(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
     svc = build_services(settings, model=ScriptedModel(["x"]))
-    assert list(svc.dependencies) == ["chat", "uploads", "documents", "dead_letters"]
+    assert list(svc.dependencies) == ["chat", "uploads", "documents", "dead_letters", "reviews"]
     chat = svc.dependencies["chat"]
     assert isinstance(chat, ChatService)
     assert chat.retriever is svc.dependencies["documents"].index  # one retriever for ingest and chat
