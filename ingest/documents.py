@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,6 +175,27 @@ class Documents:
             "status": wf.item.get("status"),
             "total_segments": int(data.get("total_segments") or 0),
         }
+
+    async def document(self, user_id: str, document_id: str) -> dict[str, Any]:
+        """``GET /v1/documents/{id}``: the document with its summary (``document_summarizer``; None until then)."""
+        info = await self.document_info(user_id, document_id)
+        info["summary"] = await asyncio.to_thread(self.store.document_summary, str(info["project_id"]), document_id)
+        return info
+
+    async def document_summaries(self, user_id: str, project_ids: Sequence[str], *,
+                                 limit: int = 200) -> list[dict[str, Any]]:
+        """The documents of the user's projects with their summaries (what chat's ``list_documents`` tool shows)."""
+        out: list[dict[str, Any]] = []
+        for pid in project_ids:
+            await asyncio.to_thread(self.store.get_project, user_id, pid)  # NotFound unless the user's
+            cursor: str | None = None
+            while len(out) < limit:
+                page = await asyncio.to_thread(self.store.list_documents, pid, limit=100, cursor=cursor)
+                out += [{"project_id": pid, **d} for d in page.items]
+                cursor = page.cursor
+                if cursor is None:
+                    break
+        return out[:limit]
 
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
         """The page's text with its tables as Markdown (caption, header, rows) — ``ingest.page_text``."""

@@ -2,9 +2,11 @@
 
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
 ``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → ``segment_analyzer`` (page
-layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → (``bda_processor``,
+layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → ``field_extractor`` → (``bda_processor``,
 ``transcribe``, ``webcrawler``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
-``chunking`` (heading paths, no headers/footers) → ``indexing`` → ``document_summarizer`` (skipped).
+``chunking`` (heading paths, no headers/footers) → ``indexing`` → ``document_summarizer``
+(``ingest.steps.summarize_step``: extractive locally, Claude with ``DOCCHAT_ANALYSIS_MODEL=bedrock`` on the masked
+text; stored on the document item).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -61,7 +63,6 @@ DEFERRED = {
     "transcribe": "audio/video uploads are not supported yet",
     "webcrawler": "web sources are not supported yet",
     "graph_builder": "the entity graph comes with segment analysis in a later release",
-    "document_summarizer": "document summaries come with Claude analysis in a later release",
 }
 
 
@@ -110,6 +111,7 @@ class Pipeline:
         uri_for: Callable[[str], str] | None = None,
         fault: FaultHook | None = None,
         analysis_model: Callable[[], Any] | None = None,
+        summary_model: Any | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -118,6 +120,7 @@ class Pipeline:
         self.uri_for = uri_for or (lambda key: key)
         self.fault = fault
         self.analysis_model = analysis_model  # a factory of ingest.analysis.bedrock.BedrockPageAnalyzer
+        self.summary_model = summary_model  # a ``SummaryModel`` (tests); None = built from settings when needed
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
         self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
@@ -136,7 +139,7 @@ class Pipeline:
                 job.lost = lost
             await asyncio.to_thread(self._download, claim, job.path)
             for name, reason in DEFERRED.items():
-                if name != "document_summarizer" and name not in done:
+                if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
             # rendering and the text layer are independent: run them side by side (separate children)
             first = [("segment_prep", self._segment_prep), ("format_parser", self._format_parser)]
@@ -158,11 +161,21 @@ class Pipeline:
                     await self._record_failure(job, current[0], exc)
                     raise
             if "document_summarizer" not in done:
-                await asyncio.to_thread(self.store.record_step, claim, "document_summarizer", "skipped",
-                                        reason=DEFERRED["document_summarizer"])
+                await self._summarize(job)
             return job.page_count
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    async def _summarize(self, job: Job) -> None:
+        from ingest.steps.summarize_step import run_summarizer
+
+        job.check()
+        try:
+            await run_summarizer(self.settings, self.store, self.blobs, job.claim, file_name=job.file_name,
+                                 page_count=job.page_count, model=self.summary_model)
+        except Exception as exc:
+            await self._record_failure(job, "document_summarizer", exc)
+            raise
 
     async def _step(self, job: Job, name: str, fn: Callable[[Job], None]) -> None:
         job.check()

@@ -181,14 +181,23 @@ class IngestSettings:
     field_required: str = "total,date"  # comma-separated key fields a document must have (else: review)
     #: AUDIT# items outlive the document by this TTL (append-only; never deleted with the content)
     audit_retention_days: int = _num(3650, ge=1, le=36500)
-    #: segment_analyzer: "local" = layout from the text layer / OCR geometry; "bedrock" = Claude per page
+    #: segment analysis and document summaries: local = layout analysis from the text layer / OCR geometry + an
+    #: extractive summary (nothing is generated); bedrock = Claude (``analysis_model_id``) per page and on the
+    #: (masked) page texts / page summaries
     analysis_model: Literal["local", "bedrock"] = "local"
-    analysis_model_id: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"  # Claude for analysis_model=bedrock
+    analysis_model_id: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
     analysis_concurrency: int = _num(4, ge=1, le=32)  # parallel page requests (bedrock)
     analysis_max_retries: int = _num(3, ge=0, le=10)  # per page: throttling / malformed output retries
     analysis_token_budget: int = _num(2_000_000, ge=0)  # per document input+output tokens; 0 = unlimited
     analysis_max_output_tokens: int = _num(4096, ge=256, le=64_000)  # per page answer
     analysis_timeout_seconds: float = _num(120.0, gt=0.0)  # per page request
+    #: document_summarizer on Bedrock: the most input tokens one call carries (longer documents are
+    #: summarised part by part, then the parts together: map-reduce), the output tokens of one call, and the
+    #: document's whole budget (input + output of every call; page texts are clipped to stay within it)
+    summary_call_input_tokens: int = _num(24_000, ge=1000, le=180_000)
+    summary_output_tokens: int = _num(1024, ge=64, le=8192)
+    summary_document_tokens: int = _num(120_000, ge=2000, le=2_000_000)
+    summary_concurrency: int = _num(4, ge=1, le=32)  # parallel Bedrock calls of one document's map step
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,6 +138,12 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         docs = (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"]
         assert len(docs) == 1 and docs[0]["status"] == "completed" and docs[0]["page_count"] == 3
         assert docs[0]["file_name"] == "report.pdf"
+        summary = docs[0]["summary"]  # document_summarizer (extractive on the embedded default)
+        assert summary["kind"] == "extractive" and summary["page_count"] == 3
+        assert wf["steps"]["document_summarizer"]["status"] == "completed"
+        doc = (await client.get(f"/v1/documents/{did}", headers=ALICE)).json()
+        assert doc["document_id"] == did and doc["project_id"] == pid and doc["summary"] == summary
+        assert doc["file_name"] == "report.pdf" and doc["status"] == "completed"
         project = (await client.get(f"/v1/projects/{pid}", headers=ALICE)).json()
         assert project["counts"]["completed"] == 1 and project["documents"] == 1
 
@@ -152,7 +158,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
 
         for path in (f"/v1/projects/{pid}", f"/v1/projects/{pid}/documents", f"/v1/workflows/{wid}",
                      f"/v1/workflows/{wid}/segments", f"/v1/workflows/{wid}/events",
-                     f"/v1/documents/{did}/pages/1.png"):
+                     f"/v1/documents/{did}/pages/1.png", f"/v1/documents/{did}"):
             assert (await client.get(path, headers=BOB)).status_code == 404, path
         assert (await _upload(client, pid, "x.pdf", pdf, headers=BOB)).status_code == 404
         assert (await client.post(f"/v1/workflows/{wid}/reprocess", headers=BOB)).status_code == 404

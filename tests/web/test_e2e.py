@@ -213,6 +213,11 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     page.wait_for_selector(".doc[data-status='completed']", timeout=120_000)
     ready = page.inner_text(".doc[data-status='completed']")
     assert "handbook.pdf" in ready and "Ready · 3 pages" in ready
+    # document_summarizer: the ready document expands to its (extractive) summary and outline
+    page.click(".doc[data-status='completed'] .doc-summary > summary")
+    summary = page.inner_text(".doc[data-status='completed'] .doc-summary-body")
+    assert "Extractive summary" in summary and "This handbook describes how we work together." in summary
+    assert "Section 4: Time off" in page.inner_text(".doc[data-status='completed'] .doc-outline")
     states = [s for s in page.evaluate("window.__docStates") if s["name"] == "handbook.pdf"]
     statuses = [s["status"] for s in states]
     assert statuses[0] == "uploading" and statuses[-1] == "completed"
@@ -297,6 +302,16 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     assert "25 days of paid vacation" in page.inner_text(".message.assistant .md")
     assert page.locator(".doc[data-status='completed']").count() == 1
     screenshot(page, "e2e-5-reloaded")
+
+    # --- questions about the documents themselves: answered from the stored summary -------------------
+    page.click("#new-chat")
+    page.wait_for_selector("#messages .empty")
+    page.fill("#composer-input", "What is this document about?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".message.assistant:not(.streaming)", timeout=60_000)
+    about = page.inner_text(".message.assistant .md")
+    assert "handbook.pdf" in about and "This handbook describes how we work together." in about, about
+    assert "Section 4: Time off" in about and "Extractive summary" in about
 
 
 def _save_readme_screenshot(page: Any) -> None:

@@ -371,6 +371,35 @@ def test_delete_a_ready_document(page: Any) -> None:
     assert page.is_visible(".doc[data-document-id='d2']")
 
 
+def test_expanding_a_document_shows_its_summary_and_outline(page: Any) -> None:
+    api = ApiDouble()
+    summary = {"kind": "extractive", "title": "Harbor Bridge Inspection Report", "page_count": 3,
+               "text": "The inspection covered every span.\nCorrosion: found on the north pylon.",
+               "outline": [{"level": 1, "text": "Harbor Bridge Inspection Report", "page": 1},
+                           {"level": 2, "text": "1. Findings <b>bold</b>", "page": 2}], "lead": []}
+    api.documents["p1"] = [
+        {"document_id": "d1", "workflow_id": "w1", "status": "completed", "file_name": "bridge.pdf", "page_count": 3,
+         "summary": summary},
+        {"document_id": "d2", "workflow_id": "w2", "status": "completed", "file_name": "plain.pdf", "page_count": 1},
+    ]
+    _open(page, api)
+    page.wait_for_selector(".doc[data-document-id='d1']")
+    assert not page.is_visible(".doc[data-document-id='d2'] .doc-summary")  # nothing to expand yet
+    assert not page.is_visible(".doc[data-document-id='d1'] .doc-summary-body")  # collapsed
+    page.click(".doc[data-document-id='d1'] .doc-summary > summary")
+    body = ".doc[data-document-id='d1'] .doc-summary-body"
+    page.wait_for_selector(body, state="visible")
+    assert page.inner_text(f"{body} .doc-summary-kind").startswith("Extractive summary")
+    assert page.inner_text(f"{body} .doc-summary-title") == "Harbor Bridge Inspection Report"
+    assert page.locator(f"{body} .doc-summary-text").all_inner_texts() == [
+        "The inspection covered every span.", "Corrosion: found on the north pylon."]
+    items = page.locator(f"{body} .doc-outline li")
+    assert items.count() == 2 and items.nth(1).get_attribute("data-level") == "1"
+    assert items.nth(1).inner_text() == "1. Findings <b>bold</b> p. 2"  # text, never markup
+    assert page.locator(f"{body} b").count() == 0
+    screenshot(page, "ui-document-summary")
+
+
 def test_phone_width_layout(browser: Any) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

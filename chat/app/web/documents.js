@@ -1,5 +1,6 @@
 // The documents panel of the current project: drag-and-drop upload of several files, a progress
-// bar per document fed by the workflow's SSE events, the failure reason, the ready documents.
+// bar per document fed by the workflow's SSE events, the failure reason, the ready documents — each
+// expandable to its summary and outline of headings (document_summarizer).
 import { ApiError, Unreachable, isAbort, sleep } from "./api.js";
 import { announce, clear, formatBytes, h, icon } from "./dom.js";
 
@@ -38,8 +39,12 @@ class DocumentRow {
     }, icon("trash"));
     this.bar = h("progress.doc-progress", { max: "1", value: "0", "aria-label": `Progress of ${doc.file_name}` });
     this.reason = h("p.doc-reason.error-text", { hidden: true });
+    this.summaryBody = h("div.doc-summary-body");
+    this.summary = h("details.doc-summary", { hidden: true },
+      h("summary", { text: "Summary and outline" }), this.summaryBody);
+    this.summaryShown = null;
     this.el = h("li.doc", {}, h("div.doc-line", {}, icon("doc"), this.name,
-      this.state, this.del), this.bar, this.reason);
+      this.state, this.del), this.bar, this.reason, this.summary);
     this.update(doc);
   }
 
@@ -76,6 +81,35 @@ class DocumentRow {
     const reason = status === "failed" ? (doc.error?.message || doc.error || doc.reason || "unknown reason") : "";
     this.reason.hidden = !reason;
     this.reason.textContent = reason ? String(reason) : "";
+    if (doc.summary && typeof doc.summary === "object") this.showSummary(doc.summary);
+  }
+
+  /** The stored summary: what kind it is, the title, the text, the outline (headings with their pages). */
+  showSummary(summary) {
+    const key = JSON.stringify(summary);
+    if (key === this.summaryShown) return;
+    this.summaryShown = key;
+    clear(this.summaryBody);
+    const kind = summary.kind === "generated"
+      ? `Summary written by ${summary.model || "the analysis model"}`
+      : "Extractive summary (quoted from the document)";
+    this.summaryBody.append(h("p.doc-summary-kind.muted.small", { text: kind }));
+    if (summary.title) this.summaryBody.append(h("p.doc-summary-title", { text: summary.title }));
+    for (const para of String(summary.text || "").split("\n").filter((x) => x.trim())) {
+      this.summaryBody.append(h("p.doc-summary-text", { text: para }));
+    }
+    const outline = Array.isArray(summary.outline) ? summary.outline : [];
+    if (outline.length) {
+      const top = Math.min(...outline.map((o) => Number(o.level) || 1));
+      this.summaryBody.append(h("p.doc-outline-label.small", { text: "Outline" }), h("ol.doc-outline", {},
+        outline.map((o) => h("li", { dataset: { level: String(Math.max(0, (Number(o.level) || 1) - top)) } },
+          h("span.doc-outline-text", { text: String(o.text || "") }),
+          o.page ? h("span.doc-outline-page.muted", { text: ` p. ${o.page}` }) : null))));
+    }
+    if (!summary.title && !summary.text && !outline.length) {
+      this.summaryBody.append(h("p.muted.small", { text: "No text was found to summarise." }));
+    }
+    this.summary.hidden = false;
   }
 }
 
