@@ -364,8 +364,14 @@ def test_delete_a_ready_document(page: Any) -> None:
     ]
     _open(page, api)
     page.wait_for_selector(".doc[data-document-id='d1']")
-    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Delete old.pdf").click()
+    # an in-app dialog, not the browser's confirm(); Cancel keeps the document
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Cancel").click()
+    page.wait_for_selector("dialog.confirm-dialog", state="detached")
+    assert len(api.documents["p1"]) == 2
+    page.get_by_role("button", name="Delete old.pdf").click()
+    screenshot(page, "ui-confirm-dialog")
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector(".doc[data-document-id='d1']", state="detached")
     assert [d["document_id"] for d in api.documents["p1"]] == ["d2"]
     assert page.is_visible(".doc[data-document-id='d2']")

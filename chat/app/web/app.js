@@ -190,7 +190,7 @@ function startApp(config, auth) {
 
   const documents = new DocumentsPanel({
     api, list: $("#document-list"), dropzone: $("#dropzone"), fileInput: $("#file-input"),
-    maxBytes: config.max_upload_bytes,
+    maxBytes: config.max_upload_bytes, user: auth.user,
     // the first upload creates a project; the panel keeps its in-flight rows (no reload)
     ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT, { reload: false })),
     onError: showError,
