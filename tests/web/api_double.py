@@ -147,7 +147,8 @@ class ApiDouble:
                 name, content = _multipart_file(request.post_data_buffer if request is not None else b"")
                 for key, message in self.reject_uploads.items():
                     if key in name:
-                        route.fulfill(status=415, json={"error": {"code": "unsupported_media_type", "message": message}})
+                        err = {"code": "unsupported_media_type", "message": message}
+                        route.fulfill(status=415, json={"error": err})
                         return
                 digest = hashlib.sha1(content).hexdigest()
                 known = self._hashes.get((pid, digest))
