@@ -330,9 +330,9 @@ def test_rename_and_delete_a_session(page: Any) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')")
     assert api.sessions[1]["title"] == "두 번째 대화"
-    page.once("dialog", lambda d: d.accept())
     page.hover("[data-session-id='s2']")
     page.get_by_role("button", name="Delete chat “두 번째 대화”").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')", state="detached")
     assert [s["session_id"] for s in api.sessions] == ["s1"]
 
@@ -499,8 +499,11 @@ def test_delete_the_current_project(page: Any) -> None:
     _open(page, api)
     page.select_option("#project-select", "p2")
     page.wait_for_selector(".doc[data-document-id='d9']")
-    page.once("dialog", lambda d: d.accept())
+    # not a permanent red link: behind "Project settings", confirmed in an in-app dialog
+    assert not page.get_by_role("button", name="Delete this project").is_visible()
+    page.click("#project-actions summary")
     page.get_by_role("button", name="Delete this project").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#project-select option[value='p2']", state="detached")
     assert [p["project_id"] for p in api.projects] == ["p1"]
     assert page.eval_on_selector("#project-select", "el => el.value") == "p1"

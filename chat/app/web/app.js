@@ -3,7 +3,7 @@ import { Api, ApiError, Unreachable, sleep } from "./api.js";
 import { CognitoAuth, LocalAuth, OidcAuth, recentUsers } from "./auth.js";
 import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
-import { $, announce, clear, h } from "./dom.js";
+import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
 
@@ -222,7 +222,7 @@ function startApp(config, auth) {
 
   function setProject(id, reload = true) {
     state.projectId = id || null;
-    $("#delete-project").hidden = !state.projectId;
+    $("#project-actions").hidden = !state.projectId;
     if (id) localStorage.setItem(storageKey, id);
     if (reload) documents.load(state.projectId);
     else documents.projectId = state.projectId;
@@ -256,7 +256,11 @@ function startApp(config, auth) {
     const id = state.projectId;
     const project = state.projects.find((p) => p.project_id === id);
     const name = project ? project.name || id : "this project";
-    if (!id || !confirm(`Delete the project “${name}” and all its documents? This cannot be undone.`)) return;
+    if (!id) return;
+    const ok = await confirmDialog(`Delete the project “${name}” and all its documents? This cannot be undone.`,
+      { title: "Delete project" });
+    if (!ok) return;
+    $("#project-actions").open = false;
     try {
       await api.del(`/v1/projects/${encodeURIComponent(id)}`);
     } catch (err) {

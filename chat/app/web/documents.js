@@ -56,6 +56,15 @@ export class FailedUploads {
 
 let localIds = 0;
 
+/** A file name as text pieces with a line-break opportunity (<wbr>) after "_", "-", ".", "/" and spaces and
+ * between lower→upper case, so a long name wraps between its parts ("normal_4pages" / ".pdf"), not mid-word. */
+export function breakable(name) {
+  const parts = String(name).split(/(?<=[_\-./\s])|(?=\.[^.]+$)|(?<=[a-z])(?=[A-Z])/u).filter(Boolean);
+  const out = [];
+  parts.forEach((p, i) => { if (i) out.push(document.createElement("wbr")); out.push(p); });
+  return out;
+}
+
 /** The step being worked on, from a workflow's steps map ({name: {status, label}}). */
 export function currentStep(steps) {
   if (!steps || typeof steps !== "object") return null;
@@ -74,7 +83,7 @@ class DocumentRow {
     this.file = actions.file || null;
     this.documentId = doc.document_id || null;
     this.workflowId = doc.workflow_id || null;
-    this.name = h("span.doc-name", { text: doc.file_name || "document" });
+    this.name = h("span.doc-name", {}, ...breakable(doc.file_name || "document"));
     this.state = h("span.doc-state");
     this.del = h("button.icon-button.doc-delete", {
       type: "button", "aria-label": `Delete ${doc.file_name || "document"}`, title: "Delete", hidden: true,
