@@ -9,6 +9,7 @@ import { PageViewer } from "./viewer.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
+const LAST_CHAT_KEY = "docchat.lastChat";
 
 // ---- the "cannot reach the server" banner ------------------------------------------------------
 
@@ -147,6 +148,9 @@ function startApp(config, auth) {
   });
   const state = { projects: [], projectId: null };
   const storageKey = `${PROJECT_KEY}:${auth.user}`;
+  const lastChatKey = `${LAST_CHAT_KEY}:${auth.user}`;
+  const forgetChat = (id) => { if (localStorage.getItem(lastChatKey) === id) localStorage.removeItem(lastChatKey); };
+  const cleanUrl = () => history.replaceState(null, "", location.pathname + location.search);
 
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
   const layout = wireLayout();
@@ -154,7 +158,12 @@ function startApp(config, auth) {
   const sessions = new SessionsPanel({
     api, list: $("#session-list"), status: $("#session-status"),
     onOpen: (id) => { route(id); layout.closePanels(); },
-    onDeleted: (id) => { if (chat.sessionId === id) route(null); },
+    onDeleted: (id) => {
+      forgetChat(id);
+      // the open chat was deleted: a new chat, the address replaced (Back must not lead to the deleted chat);
+      // another chat was deleted: the open chat and its address stay
+      if (chat.sessionId === id || sessions.currentId === id) { cleanUrl(); applyRoute(); }
+    },
     onError: showError,
   });
 
@@ -167,7 +176,9 @@ function startApp(config, auth) {
       sessions.currentId = s.session_id;
       sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
       history.replaceState(null, "", `#s=${encodeURIComponent(s.session_id)}`);
+      localStorage.setItem(lastChatKey, s.session_id);
     },
+    onMissing: (id) => { forgetChat(id); sessions.select(null); cleanUrl(); },
     onTurnDone: async (id) => {
       // the server titles a chat after its first exchange: pick the title up
       try {
@@ -286,12 +297,18 @@ function startApp(config, auth) {
     const id = m ? decodeURIComponent(m[1]) : null;
     sessions.select(id);
     if (!id) { chat.newChat(); return; }
+    localStorage.setItem(lastChatKey, id);
     if (id !== chat.sessionId || !chat.busy) chat.open(id);
   }
 
   window.addEventListener("popstate", applyRoute);
   sessions.reset();
-  loadProjects().then(applyRoute);
+  loadProjects().then(() => {
+    // opening the app at "/" reopens the chat you were in last (a reload no longer starts an empty one)
+    const last = localStorage.getItem(lastChatKey);
+    if (!location.hash && last) history.replaceState(null, "", `#s=${encodeURIComponent(last)}`);
+    applyRoute();
+  });
 }
 
 /** Narrow screens: the chats list and the documents panel slide over the conversation. */

@@ -83,6 +83,7 @@ export class ChatPane {
       if (err instanceof ApiError && err.status === 404) {
         this.messages.append(h("p.muted.center", { text: "This chat no longer exists." }));
         this.sessionId = null;
+        this.onMissing?.(sessionId);
       } else {
         this.messages.append(h("p.error-text.center", { text: `Could not load this chat: ${err.message}` }));
       }
@@ -110,7 +111,9 @@ export class ChatPane {
     if (m.usage) view.usage(m.usage);
     if (m.interrupted || m.stop_reason === "interrupted") view.note("Stopped — the partial answer was saved.");
     for (const [i, t] of (m.tools || []).entries()) {
-      view.tool({ ...t, id: `stored-${i}`, status: t.error ? "error" : "done" });
+      // with its input the stored call reads like the live one ("searching: “q” — 3 results")
+      const summary = t.input && Object.keys(t.input).length ? undefined : t.summary;
+      view.tool({ ...t, summary, id: `stored-${i}`, status: t.error ? "error" : "done" });
     }
     view.activity.classList.add("settled");
   }
