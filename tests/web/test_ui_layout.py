@@ -167,3 +167,41 @@ def test_the_page_viewer_zooms_and_pans_at_phone_width(browser: Any) -> None:
         assert page.locator("#viewer").bounding_box()["width"] >= 380
     finally:
         context.close()
+
+
+GLYPHS = """(chars) => {
+    // draw each character in the page's own font stack; a missing glyph draws the same box ("tofu") for all
+    const font = getComputedStyle(document.body).fontFamily;
+    return chars.map((ch) => {
+        const c = document.createElement('canvas'); c.width = 40; c.height = 40;
+        const ctx = c.getContext('2d'); ctx.font = `28px ${font}`; ctx.fillStyle = '#000';
+        ctx.fillText(ch, 4, 30);
+        const d = ctx.getImageData(0, 0, 40, 40).data;
+        let sig = ''; for (let i = 3; i < d.length; i += 4 * 7) sig += d[i] > 127 ? '1' : '0';
+        return sig;
+    });
+}"""
+
+
+def test_korean_and_japanese_render_as_glyphs_not_boxes(browser: Any) -> None:
+    import shutil
+    import subprocess
+
+    fc = shutil.which("fc-list")
+    fonts = subprocess.run([fc, ":lang=ko"], capture_output=True, text=True).stdout if fc else ""
+    if not fonts.strip():
+        pytest.skip("no CJK font installed (apt-get install fonts-noto-cjk, or `make tools`)")
+    for name, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
+        context = browser.new_context(viewport=viewport, locale="ko-KR")
+        page = context.new_page()
+        try:
+            api = ApiDouble(answer=_answer(["연차 휴가는 25일입니다 [S1]. 有給休暇は25日です。"], [CITATION]))
+            _open(page, api)
+            page.fill("#composer-input", "휴가는 며칠인가요?")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(".message.assistant .chip")
+            sigs = page.evaluate(GLYPHS, ["가", "나", "휴", "有", "給"])
+            assert len(set(sigs)) == len(sigs), "CJK characters render as identical boxes"
+            screenshot(page, f"ui-korean-{name}")
+        finally:
+            context.close()
