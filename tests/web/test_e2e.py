@@ -66,7 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[s
     port = _free_port()
     log_path = data_dir / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOCCHAT_")}
-    env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local"})
+    env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local",
+                "DOCCHAT_CLI_CONFIG_FILE": str(data_dir / "cli.json")})  # never the developer's own
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [*_docchat(), "up", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],

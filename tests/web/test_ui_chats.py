@@ -85,3 +85,16 @@ def test_a_reopened_chat_keeps_result_counts_ref_numbers_and_token_counts(page: 
     title = page.get_attribute(".message.assistant .meta", "title")
     assert title == "tokens: 120 in (100 from cache) · 30 out"
     assert page.page_errors == []
+
+
+def test_the_sign_in_form_offers_the_clis_default_user(page: Any) -> None:
+    """`docchat ingest/ask` act as the server's default user; the browser offers the same name, so both meet."""
+    api = ApiDouble(token="dev:carol")
+    api.config = {**api.config, "default_user": "carol"}
+    api.install(page)
+    page.goto(f"{ORIGIN}/")
+    page.wait_for_selector("#signin:not([hidden])")
+    assert page.input_value("#signin-name") == "carol"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#app:not([hidden])")
+    assert page.inner_text("#user-name") == "carol"

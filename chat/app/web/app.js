@@ -82,6 +82,7 @@ async function boot() {
   const config = await loadConfig();
   const Aws = config.oidc_issuer ? OidcAuth : CognitoAuth;
   const auth = config.mode === "aws" ? new Aws(config) : new LocalAuth();
+  if (config.mode !== "aws") auth.defaultUser = config.default_user || null;
   let signedIn = false;
   try {
     signedIn = await auth.restore();
@@ -108,6 +109,8 @@ function showSignIn(auth, error = "") {
   const form = $("#signin-form");
   form.hidden = false;
   const input = $("#signin-name");
+  // offer the CLI's default user (docchat ingest/ask act as it), so files from both land with one user
+  if (!input.value && auth.defaultUser) input.value = auth.defaultUser;
   const recent = $("#signin-recent");
   clear(recent);
   const names = recentUsers();
