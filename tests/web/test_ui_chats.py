@@ -98,3 +98,51 @@ def test_the_sign_in_form_offers_the_clis_default_user(page: Any) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("#app:not([hidden])")
     assert page.inner_text("#user-name") == "carol"
+
+
+def test_keyboard_esc_stops_up_edits_slash_focuses(page: Any) -> None:
+    from tests.web.test_ui import _answer
+
+    api = ApiDouble(answer=_answer(["never shown"]), hold_answer=True)
+    api.install(page)
+    page.goto(f"{ORIGIN}/?user=alice")
+    page.wait_for_selector("#app:not([hidden])")
+    page.fill("#composer-input", "연차는 며칠인가요?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#stop:not([hidden])")
+    page.keyboard.press("Escape")  # stops the answer
+    page.wait_for_selector("#send:not([hidden])")
+    assert [r["path"] for r in api.log if r["method"] == "POST"][-1] == "/v1/sessions/s1/stop"
+    page.focus("#composer-input")
+    page.keyboard.press("ArrowUp")  # the empty box takes the last question back
+    assert page.input_value("#composer-input") == "연차는 며칠인가요?"
+    page.fill("#composer-input", "")
+    page.focus("#new-chat")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "composer-input"
+    assert page.input_value("#composer-input") == ""
+    assert page.page_errors == []
+
+
+def test_tables_render_as_tables_and_the_answer_can_be_copied(browser: Any) -> None:
+    from tests.web.test_ui import _answer
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=ORIGIN)
+    page = context.new_page()
+    try:
+        md = "| Year | Days |\n|---|---|\n| 2025 | 25 |\n| 2026 | 26 |\n\nSee [S1]."
+        api = ApiDouble(answer=_answer([md], [CITATION]))
+        api.install(page)
+        page.goto(f"{ORIGIN}/?user=alice")
+        page.wait_for_selector("#app:not([hidden])")
+        page.fill("#composer-input", "Days per year?")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".message.assistant:not(.streaming) .md table")
+        cells = page.eval_on_selector_all(".md table td", "els => els.map(e => e.textContent)")
+        assert cells == ["2025", "25", "2026", "26"]
+        page.get_by_role("button", name="Copy the answer").click()
+        page.wait_for_selector(".copy-answer:text('Copied')")
+        assert page.evaluate("navigator.clipboard.readText()") == md
+    finally:
+        context.close()

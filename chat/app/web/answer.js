@@ -27,8 +27,12 @@ export class AnswerView {
     this.activity = h("ul.activity", { "aria-label": "Tool activity" });
     this.chips = h("div.citations", { role: "group", "aria-label": "Sources" });
     this.meta = h("div.meta");
+    this.copyButton = h("button.ghost.small.copy-answer", {
+      type: "button", text: "Copy", "aria-label": "Copy the answer", hidden: true, onclick: () => this.copy(),
+    });
+    this.actions = h("div.answer-actions", {}, this.copyButton);
     this.el = h("article.message.assistant", { "aria-label": "Answer" },
-      this.activity, this.body, this.chips, this.meta);
+      this.activity, this.body, this.chips, this.actions, this.meta);
     this.el.addEventListener("click", (e) => {
       const ref = e.target.closest?.("sup.ref");
       if (!ref) return;
@@ -54,6 +58,18 @@ export class AnswerView {
   setText(text) {
     this.text = text || "";
     this.render();
+    this.copyButton.hidden = !this.text.trim();
+  }
+
+  /** Copy the answer as Markdown (tables, lists and [S#] references as written). */
+  async copy() {
+    try {
+      await navigator.clipboard.writeText(this.text);
+      this.copyButton.textContent = "Copied";
+    } catch {
+      this.copyButton.textContent = "Copy failed";
+    }
+    setTimeout(() => { this.copyButton.textContent = "Copy"; }, 1500);
   }
 
   render() {
@@ -113,6 +129,7 @@ export class AnswerView {
 
   finish(data) {
     this.setStreaming(false);
+    this.copyButton.hidden = !this.text.trim();
     for (const li of this.activity.querySelectorAll("li.running")) li.className = "done";
     this.activity.classList.add("settled");
     const reason = data && data.stop_reason;

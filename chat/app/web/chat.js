@@ -26,7 +26,24 @@ export class ChatPane {
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
         e.preventDefault();
         this.submit();
+      } else if (e.key === "ArrowUp" && !this.input.value && !e.isComposing) {
+        // ↑ in the empty box: edit the last question (to correct it and send it again)
+        const last = [...this.messages.querySelectorAll(".message.user .user-text")].pop();
+        if (last) {
+          e.preventDefault();
+          this.input.value = last.textContent;
+          this.autosize();
+          this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+        }
       }
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      // Esc stops the answer being written
+      if (e.key === "Escape" && this.busy) { e.preventDefault(); this.stopAnswer(); return; }
+      // "/" outside a text field focuses the message box (the search over your documents)
+      const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select, [contenteditable]");
+      if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.input.focus(); }
     });
     this.input.addEventListener("input", () => this.autosize());
     this.stop.addEventListener("click", () => this.stopAnswer());
