@@ -50,8 +50,6 @@ from store.workflows import Claim, WorkflowStore
 
 log = get_logger(__name__)
 
-#: chunks per index call
-INDEX_BATCH = 64
 #: rendering of long documents is split over this many sandboxed children (pages interleaved)
 RENDER_PROCESSES = 2
 PARALLEL_MIN_PAGES = 8
@@ -69,7 +67,9 @@ DEFERRED = {
 class ChunkIndexer(Protocol):
     """The part of ``retrieval.search.Retriever`` the pipeline uses."""
 
-    async def index_chunks(self, chunks: Sequence[Chunk]) -> None: ...
+    async def index_chunks(
+        self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None
+    ) -> None: ...
 
     async def delete_document(self, project_id: str, document_id: str) -> None: ...
 
@@ -409,11 +409,10 @@ class Pipeline:
         # ids are deterministic: re-indexing overwrites; deleting first drops chunks a re-run no longer makes
         await self.indexer.delete_document(claim.project_id, claim.document_id)
         mark = [0.0]
-        for start in range(0, len(chunks), INDEX_BATCH):
-            job.check()
-            batch = chunks[start:start + INDEX_BATCH]
-            await self.indexer.index_chunks(batch)
-            await asyncio.to_thread(self._progress, job, "indexing", start + len(batch), len(chunks), mark)
+        job.check()
+        # progress per embedding round (a few chunks), written at most every 0.5 s: it keeps moving
+        await self.indexer.index_chunks(
+            chunks, progress=lambda done, total: self._progress(job, "indexing", done, total, mark))
         await asyncio.to_thread(self.store.record_step, claim, "indexing", "completed", done=len(chunks),
                                 total=len(chunks))
 

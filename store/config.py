@@ -90,6 +90,14 @@ class ServerSettings:
     keep_alive_timeout_seconds: int = _num(5, ge=1, le=3600)
     #: /healthz answers 503 when the event loop or the request thread pool lags more than this; 0 = never
     health_max_lag_seconds: float = _num(2.0, ge=0.0)
+    #: the server the CLI clients (``docchat ingest``/``ask``) talk to (DOCCHAT_URL); empty = the URL the last
+    #: ``docchat up`` wrote to ``cli_config_file``, else http://<host>:<port>. ``--url`` overrides both.
+    url: str = ""
+    #: local mode: the user the CLI acts as, and the name the browser's sign-in form offers (so files uploaded
+    #: from either land with the same user); empty = the OS user. ``--user`` overrides it.
+    local_user: str = ""
+    #: written by ``docchat up`` ({"url", "user"}), read by the CLI clients when neither --url nor DOCCHAT_URL is set
+    cli_config_file: Path = field(default_factory=lambda: Path.home() / ".config" / "docchat" / "cli.json")
 
 
 @dataclass(frozen=True, slots=True)

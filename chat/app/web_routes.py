@@ -10,6 +10,7 @@ paths and every handler here is also marked ``exclude_from_auth``.
 
 from __future__ import annotations
 
+import getpass
 import mimetypes
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,7 @@ def client_config(settings: Settings) -> dict[str, Any]:
             "render_dpi": settings.ingest.render_dpi,
             "max_upload_bytes": settings.ingest.max_upload_bytes,
         }
-    return {
+    cfg: dict[str, Any] = {
         "mode": settings.server.backend,
         "cognito_domain": (_cognito_origin(settings.auth.cognito_domain)
                            if aws and settings.auth.cognito_domain else None),
@@ -94,6 +95,10 @@ def client_config(settings: Settings) -> dict[str, Any]:
         "render_dpi": settings.ingest.render_dpi,
         "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
+    if not aws:
+        # the name the sign-in form offers: the CLI's default user too (DOCCHAT_LOCAL_USER, else the OS user)
+        cfg["default_user"] = settings.server.local_user or getpass.getuser()
+    return cfg
 
 
 def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]:

@@ -37,7 +37,7 @@ SLOW_S = 1.5
 
 
 class _NoIndex:
-    async def index_chunks(self, chunks: Any) -> None:
+    async def index_chunks(self, chunks: Any, progress: Any = None) -> None:
         return None
 
     async def delete_document(self, project_id: str, document_id: str) -> None:

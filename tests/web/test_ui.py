@@ -330,9 +330,9 @@ def test_rename_and_delete_a_session(page: Any) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')")
     assert api.sessions[1]["title"] == "두 번째 대화"
-    page.once("dialog", lambda d: d.accept())
     page.hover("[data-session-id='s2']")
     page.get_by_role("button", name="Delete chat “두 번째 대화”").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')", state="detached")
     assert [s["session_id"] for s in api.sessions] == ["s1"]
 
@@ -364,8 +364,14 @@ def test_delete_a_ready_document(page: Any) -> None:
     ]
     _open(page, api)
     page.wait_for_selector(".doc[data-document-id='d1']")
-    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Delete old.pdf").click()
+    # an in-app dialog, not the browser's confirm(); Cancel keeps the document
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Cancel").click()
+    page.wait_for_selector("dialog.confirm-dialog", state="detached")
+    assert len(api.documents["p1"]) == 2
+    page.get_by_role("button", name="Delete old.pdf").click()
+    screenshot(page, "ui-confirm-dialog")
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector(".doc[data-document-id='d1']", state="detached")
     assert [d["document_id"] for d in api.documents["p1"]] == ["d2"]
     assert page.is_visible(".doc[data-document-id='d2']")
@@ -522,8 +528,11 @@ def test_delete_the_current_project(page: Any) -> None:
     _open(page, api)
     page.select_option("#project-select", "p2")
     page.wait_for_selector(".doc[data-document-id='d9']")
-    page.once("dialog", lambda d: d.accept())
+    # not a permanent red link: behind "Project settings", confirmed in an in-app dialog
+    assert not page.get_by_role("button", name="Delete this project").is_visible()
+    page.click("#project-actions summary")
     page.get_by_role("button", name="Delete this project").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#project-select option[value='p2']", state="detached")
     assert [p["project_id"] for p in api.projects] == ["p1"]
     assert page.eval_on_selector("#project-select", "el => el.value") == "p1"

@@ -98,6 +98,9 @@ def test_config_local(local: Settings) -> None:
     assert body["cognito_domain"] is None and body["client_id"] is None
     assert body["render_dpi"] == local.ingest.render_dpi
     assert body["max_upload_bytes"] == local.ingest.max_upload_bytes
+    import getpass
+
+    assert body["default_user"] == (local.server.local_user or getpass.getuser())  # the CLI's default user too
 
 
 def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:
