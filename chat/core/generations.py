@@ -36,6 +36,10 @@ from store.logging import get_logger
 log = get_logger(__name__)
 
 DisconnectPolicy = Literal["partial", "finish"]
+#: a watch that lapsed unconfirmed is looked at again this often (the owner reads its lease every poll interval)
+WATCH_RECHECK_S = 0.05
+#: at most this long past its lapse a watch counts as possibly renewed (``generation_poll_seconds`` is ≤ 2 s)
+WATCH_CONFIRM_S = 5.0
 Role = Literal["local", "owner", "follower"]
 
 
@@ -60,6 +64,10 @@ class Generation:
     role: Role = "local"
     #: epoch seconds until which a follower on another process has clients reading (owner: no disconnect stop)
     watched_until: float = 0.0
+    #: owner: epoch seconds when it began the lease read that ``watched_until`` comes from. A watch that lapsed
+    #: after that read may have been renewed since (the follower renews it shortly before it lapses): only a
+    #: read begun after the lapse says that nobody watches any more
+    watch_read_at: float = 0.0
     #: set once the lease outcome is known (owner / follower / refused); ``claim_error`` says why it was refused
     claimed: asyncio.Event = field(default_factory=asyncio.Event)
     claim_error: BaseException | None = None
@@ -324,9 +332,10 @@ class GenerationRegistry:
         gen._grace_handle = None
         if gen.subscribers and not gen.stop_requested:
             return
-        if not gen.stop_requested and gen.watched_until > time.time():
+        now = time.time()
+        if not gen.stop_requested and self._watched(gen, now):
             # clients of a follower on another process are reading it: look again when their watch lapses
-            delay = max(0.05, gen.watched_until - time.time())
+            delay = max(WATCH_RECHECK_S, gen.watched_until - now)
             gen._grace_handle = asyncio.get_running_loop().call_later(delay, self._cancel, gen)
             return
         if gen.role == "follower":  # a follower nobody reads stops following; the owner is not touched
@@ -334,6 +343,15 @@ class GenerationRegistry:
                 del self._by_session[gen.session_id]
         if gen.task is not None and not gen.task.done():
             gen.task.cancel()
+
+    @staticmethod
+    def _watched(gen: Generation, now: float) -> bool:
+        """Whether a follower elsewhere may still be reading ``gen``: its watch runs, or it lapsed after the
+        owner's last lease read (a renewal may be in the lease, unseen yet) less than ``WATCH_CONFIRM_S`` ago
+        (the bound, for an owner that cannot read its lease at all)."""
+        if gen.watched_until > now:
+            return True
+        return gen.watched_until > gen.watch_read_at and now - gen.watched_until < WATCH_CONFIRM_S
 
     def _evict(self) -> None:
         now = time.monotonic()

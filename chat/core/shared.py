@@ -64,6 +64,7 @@ class SharedGenerations:
         self.max_bytes = settings.generation_checkpoint_max_bytes
         self.retention_s = settings.generation_retention_seconds
         self.grace_s = settings.disconnect_grace_seconds
+        self.watch_s = 3 * self.poll_s + 1.0  # how long one watch of a follower lasts
         self.owner = owner or process_owner()
         self._keepers: dict[str, asyncio.Task[None]] = {}  # generation_id -> its lease keeper
         self._checkpointed: set[str] = set()  # owned generations with a checkpoint of their own already
@@ -139,7 +140,8 @@ class SharedGenerations:
             if gen.finished:
                 return
             try:
-                if time.time() - renewed >= self.lease_s / 2:
+                read_at = time.time()  # the lease as of at least this moment (a watch renewed before it is seen)
+                if read_at - renewed >= self.lease_s / 2:
                     lease = await asyncio.to_thread(leases.renew, gen.session_id, gen.generation_id, self.lease_s)
                     renewed = time.time()
                 else:
@@ -149,7 +151,7 @@ class SharedGenerations:
                 if lease is None:
                     self._lost(gen)
                     return
-                gen.watched_until = lease.watched_until
+                gen.watched_until, gen.watch_read_at = lease.watched_until, read_at
                 if lease.stop and not gen.stop_requested:
                     log.info("generation_stop_requested", session_id=gen.session_id, generation_id=gen.generation_id)
                     self.registry.cancel(gen)
@@ -262,8 +264,8 @@ class SharedGenerations:
             elif time.monotonic() - idle_since > idle_limit:
                 self.registry.discard(gen)  # nobody reads it here any more
                 return
-            if watched_until - now < 2 * self.poll_s:
-                watched_until = now + 3 * self.poll_s + 1.0
+            if watched_until - now < self.watch_s / 2:  # early: the owner has several reads to see the renewal
+                watched_until = now + self.watch_s
                 try:
                     await asyncio.to_thread(leases.watch, gen.session_id, gen.generation_id, watched_until)
                 except DocchatError as exc:
@@ -305,7 +307,7 @@ class SharedGenerations:
             ):
                 follow = (lease.generation_id, lease.turn_id)
                 # before the client even attaches: the owner must not apply its disconnect rule
-                await asyncio.to_thread(self.leases.watch, session_id, lease.generation_id, now + 3 * self.poll_s + 1)
+                await asyncio.to_thread(self.leases.watch, session_id, lease.generation_id, now + self.watch_s)
             elif ck is not None and ck.user_id == user_id and ck.finished and now - ck.updated_at <= self.retention_s:
                 follow = (ck.generation_id, ck.turn_id)
             gen = self.registry.get(session_id)  # another request may have started one meanwhile

@@ -140,8 +140,10 @@ async def test_stop_on_the_other_process_stops_the_answer_and_saves_the_partial(
 
 
 async def test_resume_on_the_other_process_follows_the_answer_to_the_end(tmp_path: Path, backend: Any) -> None:
-    # default disconnect policy (partial): A must keep answering while the client reads it through B
-    pair = make_pair(tmp_path, backend, slow(delay=0.01))
+    # default disconnect policy (partial): A must keep answering while the client reads it through B; a ~3 s
+    # answer outlasts B's first watch, so A goes on only if it sees each renewal of it (not a lapse between reads).
+    # A 1 s grace: time enough for the resume to reach B and mark the lease watched on a loaded machine
+    pair = make_pair(tmp_path, backend, slow(delay=0.05), disconnect_grace_seconds=1.0)
     async with two_servers(pair) as (ca, cb):
         sid = (await ca.post("/v1/sessions", json={})).json()["session_id"]
         async with ca.stream("POST", f"/v1/sessions/{sid}/messages", json={"text": "go"}) as r:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -107,6 +108,43 @@ async def test_partial_policy_cancels_after_grace_unless_a_client_returns() -> N
     reg.unsubscribe(gen)
     await asyncio.sleep(0.1)
     assert seen == ["cancelled"] and gen.finished
+
+
+async def test_a_watch_that_lapses_between_two_lease_reads_does_not_stop_the_answer() -> None:
+    """The owner sees a follower's watch only when it reads its lease (every poll interval): the renewal may
+    be in the lease already when the watch it knows lapses. Only a read begun after the lapse ends it."""
+    reg = GenerationRegistry(policy="partial", grace_s=0.01)
+    body = asyncio.Event()
+    gen, seen = await _started(body, reg)
+    gen.role = "owner"
+    gen.watch_read_at = time.time()  # the owner's last read: watched for another 0.1 s
+    gen.watched_until = gen.watch_read_at + 0.1
+    reg.subscribe(gen)
+    reg.unsubscribe(gen)  # the client went to a follower on another process
+    await asyncio.sleep(0.3)  # the watch lapsed; the owner has not read its lease since
+    assert seen == [] and not gen.finished
+    gen.watch_read_at = time.time()  # its next read: renewed by the follower meanwhile
+    gen.watched_until = gen.watch_read_at + 0.1
+    await asyncio.sleep(0.3)
+    assert seen == [] and not gen.finished
+    gen.watch_read_at = time.time()  # a read after the lapse, no renewal: nobody reads it any more
+    await asyncio.sleep(0.2)
+    assert seen == ["cancelled"] and gen.finished
+
+
+async def test_a_lapsed_watch_the_owner_cannot_confirm_ends_after_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("chat.core.generations.WATCH_CONFIRM_S", 0.2)
+    reg = GenerationRegistry(policy="partial", grace_s=0.01)
+    gen, seen = await _started(asyncio.Event(), reg)
+    gen.role = "owner"
+    gen.watch_read_at = time.time()
+    gen.watched_until = gen.watch_read_at + 0.05
+    reg.subscribe(gen)
+    reg.unsubscribe(gen)
+    await asyncio.sleep(0.15)  # lapsed, unconfirmed (the owner's reads fail): still running
+    assert seen == []
+    await asyncio.sleep(0.3)
+    assert seen == ["cancelled"]
 
 
 async def test_finish_policy_keeps_running_without_clients() -> None:
