@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import logging
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from chat.cli.aws_local import free_port
 from chat.cli.supervisor import Child, Supervisor
 from store.config import child_environment, env_for
 from store.errors import RetryableError
+from store.logging import configure_logging
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,6 +28,12 @@ NO_LIMITS: dict[str, Any] = {
     "limit_questions_per_minute": 0, "limit_concurrent_answers": 0, "limit_uploads_per_day": 0,
     "limit_pages_per_day": 0, "limit_projects": 0, "limit_sessions_per_day": 0,
 }
+
+
+def quiet_logs() -> None:
+    """Warnings only from this process (the results are the output; each child logs to its own file)."""
+    configure_logging("WARNING", json=False)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 def wait_for(ready: Callable[[], bool], *, what: str, within_s: float, child: Child | None = None,

@@ -12,6 +12,7 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from chat.selftest.client import Answer, ask, check_history, client, new_session, seed_project
 from chat.selftest.procs import Processes
@@ -45,65 +46,66 @@ async def _cut_batch(port: int, sids: list[str], rng: random.Random, moment: str
         return [t.result() for t in done]
 
 
-def run(settings: Settings, work: Path, *, answers: int = 100, concurrency: int = 10, seed: int = 0,
-        budget_s: float = 900.0) -> Result:
+def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 10, seed: int = 0,
+        budget_s: float = 900.0, **server: Any) -> tuple[Result, int]:
+    """Starts ``docchat up`` on ``work/data`` (with ``server`` settings) and leaves the last one running:
+    returns the result and that server's port."""
     result = Result("server kill -9 during answers")
     t0 = time.monotonic()
     rng = random.Random(seed)
     data = work / "data"
     moments: Counter[str] = Counter()
     seen: Counter[str] = Counter()
-    with Processes(work) as procs:
-        child, port = procs.server("api", data)
+    child, port = procs.server("api", data, **server)
 
-        async def setup() -> list[str]:
+    async def setup() -> list[str]:
+        async with client(port, "alice") as c:
+            project_id = await seed_project(c, work)
+            return [await new_session(c, project_id) for _ in range(concurrency)]
+
+    sids = asyncio.run(setup())
+    cut = kills = 0
+    while cut < answers and time.monotonic() - t0 < budget_s:
+        batch = sids[: min(concurrency, answers - cut)]
+        moment = MOMENTS[kills % len(MOMENTS)]
+        moments[moment] += 1
+        kill = asyncio.Event()
+
+        async def cut_round(batch: list[str] = batch, moment: str = moment, kill: asyncio.Event = kill,
+                            round_no: int = kills) -> list[Answer]:
+            killer = asyncio.create_task(kill.wait())
+            work_task = asyncio.create_task(_cut_batch(port, batch, rng, moment, kill, round_no))
+            await asyncio.wait([killer], timeout=30)
+            procs.kill9(child)  # noqa: B023 - the current server, killed from inside this round
+            killer.cancel()
+            return await work_task
+
+        outcomes = asyncio.run(cut_round())
+        kills += 1
+        for a in outcomes:
+            seen["done_before_kill" if "done" in a.names else
+                 ("cut_in_tool_round" if "tool" in a.names else "cut_before_tool")] += 1
+        cut += len(batch)
+        child, port = procs.server("api", data, port=port, **server)
+
+        async def follow_up(batch: list[str] = batch, round_no: int = kills) -> list[tuple[str, Answer]]:
             async with client(port, "alice") as c:
-                project_id = await seed_project(c, work)
-                return [await new_session(c, project_id) for _ in range(concurrency)]
+                return [(sid, await ask(c, sid, QUESTION, turn_id=f"f{round_no}-{i}"))
+                        for i, sid in enumerate(batch)]
 
-        sids = asyncio.run(setup())
-        cut = kills = 0
-        while cut < answers and time.monotonic() - t0 < budget_s:
-            batch = sids[: min(concurrency, answers - cut)]
-            moment = MOMENTS[kills % len(MOMENTS)]
-            moments[moment] += 1
-            kill = asyncio.Event()
-
-            async def cut_round(batch: list[str] = batch, moment: str = moment, kill: asyncio.Event = kill,
-                                round_no: int = kills) -> list[Answer]:
-                killer = asyncio.create_task(kill.wait())
-                work_task = asyncio.create_task(_cut_batch(port, batch, rng, moment, kill, round_no))
-                await asyncio.wait([killer], timeout=30)
-                procs.kill9(child)  # noqa: B023 - the current server, killed from inside this round
-                killer.cancel()
-                return await work_task
-
-            outcomes = asyncio.run(cut_round())
-            kills += 1
-            for a in outcomes:
-                seen["done_before_kill" if "done" in a.names else
-                     ("cut_in_tool_round" if "tool" in a.names else "cut_before_tool")] += 1
-            cut += len(batch)
-            child, port = procs.server("api", data, port=port)
-
-            async def follow_up(batch: list[str] = batch, round_no: int = kills) -> list[tuple[str, Answer]]:
-                async with client(port, "alice") as c:
-                    return [(sid, await ask(c, sid, QUESTION, turn_id=f"f{round_no}-{i}"))
-                            for i, sid in enumerate(batch)]
-
-            for sid, a in asyncio.run(follow_up()):
-                result.attempts += 1
-                if not a.done:
-                    result.fail(f"after kill {kills} ({moment}) session {sid} does not answer: {a.error()}")
-        sessions = open_session_store(Settings(data_dir=data))
-        repaired = 0
-        for sid in sids:
-            problem, repairs = check_history(sessions, sid, strict=False)
-            repaired += bool(repairs)
-            if problem:
-                result.fail(problem)
-        sessions.close()
+        for sid, a in asyncio.run(follow_up()):
+            result.attempts += 1
+            if not a.done:
+                result.fail(f"after kill {kills} ({moment}) session {sid} does not answer: {a.error()}")
+    sessions = open_session_store(Settings(data_dir=data))
+    repaired = 0
+    for sid in sids:
+        problem, repairs = check_history(sessions, sid, strict=False)
+        repaired += bool(repairs)
+        if problem:
+            result.fail(problem)
+    sessions.close()
     result.notes.update(kills=kills, **dict(moments), **dict(seen), sessions=len(sids),
-                        sessions_needing_repair=repaired)
+                        sessions_repaired_on_load=repaired)
     result.seconds = time.monotonic() - t0
-    return result
+    return result, port
