@@ -28,6 +28,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     faults.add_argument("--pages", type=int, default=None, help="pages of the worker-kill PDF (default 40)")
     faults.add_argument("--work-dir", default=None, help="where the scratch folder goes (default: the temp dir)")
     faults.add_argument("--keep", action="store_true", help="keep the scratch folder (logs, data)")
+    faults.add_argument("--parallel", action="store_true",
+                        help="run the API, worker and appends groups at once (overlaps start-ups on a machine "
+                             "with idle cores)")
     faults.set_defaults(func=run_faults_command)
 
     from chat.selftest.load_args import add_arguments
@@ -56,7 +59,8 @@ def run_faults_command(args: argparse.Namespace, settings: Settings) -> int:
         print(f"  {r.scenario}: {r.attempts} attempts, {verdict} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
 
     results = run_faults(settings, sizes=sizes, only=tuple(args.only or SCENARIOS), seed=args.seed,
-                         work_dir=Path(args.work_dir) if args.work_dir else None, keep=args.keep, report=progress)
+                         work_dir=Path(args.work_dir) if args.work_dir else None, keep=args.keep,
+                         parallel=args.parallel, report=progress)
     print(table(results))
     return 0 if all(r.ok for r in results) else 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,15 +32,17 @@ class Sizes:
     disconnect_sessions: int = 20
     fuzz_examples: int = 100  # schemathesis examples per operation and phase
     fuzz_seconds: float = 300.0
+    fuzz_phases: str = "examples,coverage,fuzzing,stateful"
     budget_s: float = 900.0  # per scenario with restarts (server kill, worker kill)
 
 
 FULL = Sizes()
 SHORT = Sizes(answers=2, concurrency=2, pdf_pages=3, worker_kills=1, appends=40, disconnects=16,
-              disconnect_sessions=4, fuzz_examples=2, fuzz_seconds=8.0, budget_s=120.0)
+              disconnect_sessions=4, fuzz_examples=1, fuzz_seconds=10.0, fuzz_phases="fuzzing", budget_s=120.0)
 
 
-def _guard(name: str, results: list[Result], fn: Callable[[], Result]) -> None:
+def _guard(name: str, results: list[Result], fn: Callable[[], Result],
+           report: Callable[[Result], None] | None) -> None:
     """Run one scenario; one that cannot finish (a process that never starts) is a failed row, not a crash."""
     t0 = time.monotonic()
     try:
@@ -48,56 +51,73 @@ def _guard(name: str, results: list[Result], fn: Callable[[], Result]) -> None:
         r = Result(name, seconds=time.monotonic() - t0)
         r.fail(f"did not finish: {type(exc).__name__}: {exc}")
         results.append(r)
+    if report is not None:
+        report(results[-1])
 
 
 def run_faults(settings: Settings, *, sizes: Sizes = FULL, only: Sequence[str] = SCENARIOS, seed: int = 0,
-               work_dir: Path | None = None, keep: bool = False,
+               work_dir: Path | None = None, keep: bool = False, parallel: bool = False,
                report: Callable[[Result], None] | None = None) -> list[Result]:
-    """Run the chosen scenarios in a scratch folder (removed afterwards unless ``keep``); their results."""
+    """Run the chosen scenarios in a scratch folder (removed afterwards unless ``keep``); their results.
+
+    Three groups share nothing: the API scenarios (one server's data: kill -9, then disconnects and
+    schemathesis against the restarted server), the worker kill, the appends. ``parallel`` runs the groups at
+    once (each in a thread of its own; their processes are separate), which mostly overlaps start-up time."""
     work = Path(tempfile.mkdtemp(prefix="docchat-selftest-", dir=work_dir))
-    results: list[Result] = []
 
-    def done() -> None:
-        if report is not None and results:
-            report(results[-1])
-
-    try:
+    def api_group() -> list[Result]:
+        results: list[Result] = []
         api = work / "api"
-        if {"server-kill", "disconnects", "schemathesis"} & set(only):
-            with Processes(api) as procs:
-                port: int | None = None
-                server = {"disconnect_grace_seconds": 0}
-                if "server-kill" in only:
-                    def kill() -> Result:
-                        nonlocal port
-                        r, port = server_kill.run(procs, api, answers=sizes.answers, concurrency=sizes.concurrency,
-                                                  seed=seed, budget_s=sizes.budget_s, **server)
-                        return r
-                    _guard("server kill -9 during answers", results, kill)
-                    done()
-                if port is None:
-                    _, port = procs.server("api", api / "data", **server)
-                live = port
-                if "disconnects" in only:
-                    _guard("random client disconnects", results, lambda: disconnects.run(
-                        live, api / "data", disconnects=sizes.disconnects, sessions=sizes.disconnect_sessions,
-                        seed=seed))
-                    done()
-                if "schemathesis" in only:
-                    _guard("schemathesis over /schema/openapi.json", results, lambda: schema_fuzz.run(
-                        procs, live, api, max_examples=sizes.fuzz_examples, max_time_s=sizes.fuzz_seconds,
-                        seed=seed))
-                    done()
-        if "worker-kill" in only:
-            _guard("worker kill -9 at step boundaries", results, lambda: worker_kill.run(
-                settings, work / "worker", pages=sizes.pdf_pages, max_kills=sizes.worker_kills,
-                budget_s=sizes.budget_s))
-            done()
-        if "appends" in only:
-            _guard("appends: lost responses + throttles", results, lambda: appends.run(
-                settings, work / "appends", appends=sizes.appends, seed=seed))
-            done()
+        with Processes(api) as procs:
+            port: int | None = None
+            server = {"disconnect_grace_seconds": 0}
+            if "server-kill" in only:
+                def kill() -> Result:
+                    nonlocal port
+                    r, port = server_kill.run(procs, api, answers=sizes.answers, concurrency=sizes.concurrency,
+                                              seed=seed, budget_s=sizes.budget_s, **server)
+                    return r
+                _guard("server kill -9 during answers", results, kill, report)
+            if port is None:
+                _, port = procs.server("api", api / "data", **server)
+            live = port
+            if "disconnects" in only:
+                _guard("random client disconnects", results, lambda: disconnects.run(
+                    live, api / "data", disconnects=sizes.disconnects, sessions=sizes.disconnect_sessions,
+                    seed=seed), report)
+            if "schemathesis" in only:
+                _guard("schemathesis over /schema/openapi.json", results, lambda: schema_fuzz.run(
+                    procs, live, api, max_examples=sizes.fuzz_examples, max_time_s=sizes.fuzz_seconds,
+                    seed=seed, phases=sizes.fuzz_phases), report)
+        return results
+
+    def worker_group() -> list[Result]:
+        results: list[Result] = []
+        _guard("worker kill -9 at step boundaries", results, lambda: worker_kill.run(
+            settings, work / "worker", pages=sizes.pdf_pages, max_kills=sizes.worker_kills,
+            budget_s=sizes.budget_s), report)
+        return results
+
+    def appends_group() -> list[Result]:
+        results: list[Result] = []
+        _guard("appends: lost responses + throttles", results, lambda: appends.run(
+            settings, work / "appends", appends=sizes.appends, seed=seed), report)
+        return results
+
+    groups: list[Callable[[], list[Result]]] = []
+    if {"server-kill", "disconnects", "schemathesis"} & set(only):
+        groups.append(api_group)
+    if "worker-kill" in only:
+        groups.append(worker_group)
+    if "appends" in only:
+        groups.append(appends_group)
+    try:
+        if parallel and len(groups) > 1:
+            with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+                outcomes = list(pool.map(lambda g: g(), groups))
+        else:
+            outcomes = [g() for g in groups]
     finally:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
-    return results
+    return [r for rs in outcomes for r in rs]

@@ -29,7 +29,7 @@ def _interactions(ndjson: Path) -> list[dict[str, Any]]:
 
 
 def run(procs: Processes, port: int, work: Path, *, max_examples: int = 20, max_time_s: float = 60.0,
-        seed: int = 0, workers: int = 2) -> Result:
+        seed: int = 0, workers: int = 2, phases: str = "examples,coverage,fuzzing,stateful") -> Result:
     result = Result("schemathesis over /schema/openapi.json")
     t0 = time.monotonic()
     try:
@@ -43,7 +43,7 @@ def run(procs: Processes, port: int, work: Path, *, max_examples: int = 20, max_
     argv = [sys.executable, "-m", "schemathesis.cli", "run", f"http://127.0.0.1:{port}/schema/openapi.json",
             "--checks", "not_a_server_error", "--max-examples", str(max_examples), "--max-time", str(int(max_time_s)),
             "--header", "Authorization: Bearer dev:fuzz", "--seed", str(seed), "--workers", str(workers),
-            "--report", "ndjson", "--report-ndjson-path", str(ndjson), "--request-timeout", "30", "--no-color"]
+            "--report", "ndjson", "--report-ndjson-path", str(ndjson), "--request-timeout", "30", "--phases", phases, "--no-color"]
     child = procs.spawn("schemathesis", argv, cwd=work)
     try:
         code = child.process.wait(timeout=max_time_s + 120)
@@ -65,6 +65,7 @@ def run(procs: Processes, port: int, work: Path, *, max_examples: int = 20, max_
         result.fail(f"schemathesis reported a failure: {child.log_tail(1500)}")
     result.notes.update({f"http_{k // 100}xx": v for k, v in sorted(Counter(s // 100 * 100 for s in
                                                                               statuses.elements()).items())})
-    result.notes["log"] = str(child.log_path)
+    if result.failures:
+        result.notes["log"] = str(child.log_path)
     result.seconds = time.monotonic() - t0
     return result

@@ -5,6 +5,7 @@ every chunk once. (The last boundary, indexing → completed, is one write apart
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -108,6 +109,10 @@ def run(settings: Settings, work: Path, *, pages: int = 40, max_kills: int | Non
         if last is None:
             raise RetryableError(f"the document did not complete within {budget_s:.0f} s")
         final = view()
+        with contextlib.suppress(RetryableError):  # its completion is logged just after the status is written
+            wait_for(lambda: any(e.get("event") == "job_completed" for e in _events(last.log_path)),
+                     what="the completion to be logged", within_s=10, child=last)
+        procs.kill9(last)  # done: nothing of it is needed any more (a SIGTERM waits for its idle poll)
         procs.close()
     completions = sum(1 for log in logs for e in _events(log)
                       if e.get("event") == "job_completed" and e.get("workflow_id") == created.workflow_id)
