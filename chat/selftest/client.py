@@ -42,8 +42,9 @@ async def create_project(c: httpx.AsyncClient, name: str) -> str:
 
 
 async def upload(c: httpx.AsyncClient, project_id: str, path: Path) -> dict[str, Any]:
+    data = await asyncio.to_thread(path.read_bytes)
     body: dict[str, Any] = _ok(await c.post(f"/v1/projects/{project_id}/documents",
-                                            files={"file": (path.name, path.read_bytes(), "application/pdf")}))
+                                            files={"file": (path.name, data, "application/pdf")}))
     return body
 
 

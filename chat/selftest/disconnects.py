@@ -38,7 +38,11 @@ async def _session(c: httpx.AsyncClient, sid: str, cuts: int, rng: random.Random
         text = QUESTIONS[j % len(QUESTIONS)]
         if rng.random() < 0.5:
             target = rng.randint(1, 8)
-            a = await ask(c, sid, text, leave=lambda a, t=target: len(a.events) >= t)
+
+            def leave(a: Answer, target: int = target) -> bool:
+                return len(a.events) >= target
+
+            a = await ask(c, sid, text, leave=leave)
         else:
             try:
                 a = await asyncio.wait_for(ask(c, sid, text), timeout=rng.uniform(0.0, 0.08))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 

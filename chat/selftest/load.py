@@ -56,15 +56,14 @@ class LoadStats:
     drain_s: float = 0.0
 
 
-async def _upload_loop(c: httpx.AsyncClient, project_id: str, pdfs: list[Path], rate: float, until: float,
-                       max_in_flight: int, stats: LoadStats) -> None:
+async def _upload_loop(c: httpx.AsyncClient, project_id: str, pdfs: list[tuple[str, bytes]], rate: float,
+                       until: float, max_in_flight: int, stats: LoadStats) -> None:
     in_flight: set[asyncio.Task[None]] = set()
 
-    async def one(path: Path) -> None:
+    async def one(pdf: tuple[str, bytes]) -> None:
         t0 = time.perf_counter()
         try:
-            r = await c.post(f"/v1/projects/{project_id}/documents",
-                             files={"file": (path.name, path.read_bytes(), "application/pdf")})
+            r = await c.post(f"/v1/projects/{project_id}/documents", files={"file": (*pdf, "application/pdf")})
         except httpx.HTTPError as exc:
             stats.errors[f"upload {type(exc).__name__}"] += 1
             return
@@ -78,13 +77,13 @@ async def _upload_loop(c: httpx.AsyncClient, project_id: str, pdfs: list[Path], 
     while time.monotonic() < until:
         due = start + n / rate
         await asyncio.sleep(max(0.0, due - time.monotonic()))
-        path = pdfs[n % len(pdfs)]
+        pdf = pdfs[n % len(pdfs)]
         n += 1
         if len(in_flight) >= max_in_flight:
             stats.uploads_skipped += 1
             continue
         stats.uploads_sent += 1
-        task = asyncio.create_task(one(path))
+        task = asyncio.create_task(one(pdf))
         in_flight.add(task)
         task.add_done_callback(in_flight.discard)
     if in_flight:
@@ -153,7 +152,8 @@ async def _run(port: int, work: Path, args: argparse.Namespace) -> LoadStats:
     stats = LoadStats()
     rng = random.Random(args.seed)
     n_pdfs = max(1, min(2000, int(args.uploads_per_s * args.seconds) + 1))
-    pdfs = [write_report_unique(work / "pdfs" / f"up-{i:05d}.pdf", args.pages, i) for i in range(n_pdfs)]
+    paths = [write_report_unique(work / "pdfs" / f"up-{i:05d}.pdf", args.pages, i) for i in range(n_pdfs)]
+    pdfs = [(p.name, p.read_bytes()) for p in paths]  # in memory: the clock is for the server
     async with client(port, "loader", timeout_s=120) as up, client(port, "chatter", timeout_s=120) as chat:
         project_id = await create_project(up, "load")
         sessions = [await new_session(chat) for _ in range(args.chats)]

@@ -43,7 +43,8 @@ def run(procs: Processes, port: int, work: Path, *, max_examples: int = 20, max_
     argv = [sys.executable, "-m", "schemathesis.cli", "run", f"http://127.0.0.1:{port}/schema/openapi.json",
             "--checks", "not_a_server_error", "--max-examples", str(max_examples), "--max-time", str(int(max_time_s)),
             "--header", "Authorization: Bearer dev:fuzz", "--seed", str(seed), "--workers", str(workers),
-            "--report", "ndjson", "--report-ndjson-path", str(ndjson), "--request-timeout", "30", "--phases", phases, "--no-color"]
+            "--report", "ndjson", "--report-ndjson-path", str(ndjson), "--request-timeout", "30",
+            "--phases", phases, "--no-color"]
     child = procs.spawn("schemathesis", argv, cwd=work)
     try:
         code = child.process.wait(timeout=max_time_s + 120)

@@ -72,7 +72,7 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
         kill = asyncio.Event()
 
         async def cut_round(batch: list[str] = batch, moment: str = moment, kill: asyncio.Event = kill,
-                            round_no: int = kills) -> list[Answer]:
+                            round_no: int = kills, port: int = port) -> list[Answer]:
             killer = asyncio.create_task(kill.wait())
             work_task = asyncio.create_task(_cut_batch(port, batch, rng, moment, kill, round_no))
             await asyncio.wait([killer], timeout=30)
@@ -88,7 +88,8 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
         cut += len(batch)
         child, port = procs.server("api", data, port=port, **server)
 
-        async def follow_up(batch: list[str] = batch, round_no: int = kills) -> list[tuple[str, Answer]]:
+        async def follow_up(batch: list[str] = batch, round_no: int = kills,
+                            port: int = port) -> list[tuple[str, Answer]]:
             async with client(port, "alice") as c:
                 return [(sid, await ask(c, sid, QUESTION, turn_id=f"f{round_no}-{i}"))
                         for i, sid in enumerate(batch)]

@@ -27,7 +27,7 @@ LEASE_S = 3  # the smallest lease the settings allow: a killed worker's document
 
 
 def _events(log: Path) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
