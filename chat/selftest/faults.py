@@ -61,7 +61,7 @@ def run_faults(settings: Settings, *, sizes: Sizes = FULL, only: Sequence[str] =
     """Run the chosen scenarios in a scratch folder (removed afterwards unless ``keep``); their results.
 
     Three groups share nothing: the API scenarios (one server's data: kill -9, then disconnects and
-    schemathesis against the restarted server), the worker kill, the appends. ``parallel`` runs the groups at
+    schemathesis against the restarted server), the appends, the worker kill. ``parallel`` runs the groups at
     once (each in a thread of its own; their processes are separate), which mostly overlaps start-up time."""
     work = Path(tempfile.mkdtemp(prefix="docchat-selftest-", dir=work_dir))
 
@@ -107,10 +107,10 @@ def run_faults(settings: Settings, *, sizes: Sizes = FULL, only: Sequence[str] =
     groups: list[Callable[[], list[Result]]] = []
     if {"server-kill", "disconnects", "schemathesis"} & set(only):
         groups.append(api_group)
-    if "worker-kill" in only:
-        groups.append(worker_group)
     if "appends" in only:
         groups.append(appends_group)
+    if "worker-kill" in only:
+        groups.append(worker_group)
     try:
         if parallel and len(groups) > 1:
             with ThreadPoolExecutor(max_workers=len(groups)) as pool:

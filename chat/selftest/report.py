@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-#: the fault scenarios of ``docchat selftest faults`` (``--only`` names), in the order they run
-SCENARIOS = ("server-kill", "disconnects", "schemathesis", "worker-kill", "appends")
+#: the fault scenarios of ``docchat selftest faults`` (``--only`` names), in the order they run (the worker kill
+#: last: it opens LanceDB in this process, which should not fork children afterwards)
+SCENARIOS = ("server-kill", "disconnects", "schemathesis", "appends", "worker-kill")
 
 
 @dataclass
