@@ -25,6 +25,7 @@ class Sizes:
 
     answers: int = 100  # answers cut by a kill -9 of the server
     concurrency: int = 10  # answers in flight at each kill (so answers / concurrency kills)
+    seed_pages: int = 2  # the server-kill sessions' project document (0: no project, no embedding model)
     pdf_pages: int = 40
     worker_kills: int | None = None  # None: at every step boundary
     appends: int = 1000
@@ -37,7 +38,7 @@ class Sizes:
 
 
 FULL = Sizes()
-SHORT = Sizes(answers=2, concurrency=2, pdf_pages=3, worker_kills=1, appends=40, disconnects=16,
+SHORT = Sizes(answers=2, concurrency=2, seed_pages=0, pdf_pages=3, worker_kills=1, appends=40, disconnects=16,
               disconnect_sessions=4, fuzz_examples=1, fuzz_seconds=10.0, fuzz_phases="fuzzing", budget_s=120.0)
 
 
@@ -75,7 +76,8 @@ def run_faults(settings: Settings, *, sizes: Sizes = FULL, only: Sequence[str] =
                 def kill() -> Result:
                     nonlocal port
                     r, port = server_kill.run(procs, api, answers=sizes.answers, concurrency=sizes.concurrency,
-                                              seed=seed, budget_s=sizes.budget_s, **server)
+                                              seed=seed, budget_s=sizes.budget_s, seed_pages=sizes.seed_pages,
+                                              **server)
                     return r
                 _guard("server kill -9 during answers", results, kill, report)
             if port is None:

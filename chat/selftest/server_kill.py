@@ -47,9 +47,10 @@ async def _cut_batch(port: int, sids: list[str], rng: random.Random, moment: str
 
 
 def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 10, seed: int = 0,
-        budget_s: float = 900.0, **server: Any) -> tuple[Result, int]:
+        budget_s: float = 900.0, seed_pages: int = 2, **server: Any) -> tuple[Result, int]:
     """Starts ``docchat up`` on ``work/data`` (with ``server`` settings) and leaves the last one running:
-    returns the result and that server's port."""
+    returns the result and that server's port. The sessions belong to a project holding one processed
+    ``seed_pages``-page report (0: no project — the tool rounds then find nothing, and no embedding model loads)."""
     result = Result("server kill -9 during answers")
     t0 = time.monotonic()
     rng = random.Random(seed)
@@ -60,7 +61,7 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
 
     async def setup() -> list[str]:
         async with client(port, "alice") as c:
-            project_id = await seed_project(c, work)
+            project_id = await seed_project(c, work, pages=seed_pages) if seed_pages else None
             return [await new_session(c, project_id) for _ in range(concurrency)]
 
     sids = asyncio.run(setup())
