@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.openapi.spec import OpenAPIFormat, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, JSONBody
@@ -57,7 +57,18 @@ class IngestController(Controller):
         language = data.get("language") or "en"
         if not isinstance(name, str) or not isinstance(language, str):
             raise InvalidInput("body must be {\"name\": str, \"language\"?: str}")
-        return await uploads.create_project(_user(request), name, language)
+        project = await uploads.create_project(_user(request), name, language)
+        if data.get("pii_mode") is not None:
+            project = await uploads.set_pii_mode(_user(request), project["project_id"], data.get("pii_mode"))
+        return project
+
+    @patch("/projects/{project_id:str}")
+    async def update_project(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
+                             project_id: FromPath[str], data: JSONBody[dict[str, Any]]) -> dict[str, Any]:
+        """``{"pii_mode": "mask" | "off" | null}`` — the project's own personal-data mode (null: the default)."""
+        if set(data) - {"pii_mode"} or "pii_mode" not in data:
+            raise InvalidInput('body must be {"pii_mode": "mask" | "off" | null}')
+        return await uploads.set_pii_mode(_user(request), project_id, data["pii_mode"])
 
     @get("/projects")
     async def list_projects(self, request: Request[Any, Any, Any],
@@ -69,7 +80,9 @@ class IngestController(Controller):
                           project_id: FromPath[str]) -> dict[str, Any]:
         return await uploads.get_project(_user(request), project_id)
 
-    @post("/projects/{project_id:str}/documents", status_code=202, operation_class=UploadOperation)
+    # the body is streamed to a temp file under its own limit (DOCCHAT_MAX_UPLOAD_BYTES), not the JSON limit
+    @post("/projects/{project_id:str}/documents", status_code=202, request_max_body_size=None,
+          opt={"streamed_body": True}, operation_class=UploadOperation)
     async def upload(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)
@@ -112,7 +125,7 @@ class IngestController(Controller):
                        workflow_id: FromPath[str]) -> dict[str, Any]:
         return await documents.workflow_status(_user(request), workflow_id)
 
-    @get("/workflows/{workflow_id:str}/events")
+    @get("/workflows/{workflow_id:str}/events", opt={"query_token": True})  # EventSource-compatible
     async def workflow_events(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                               workflow_id: FromPath[str]) -> ServerSentEvent:
         user = _user(request)

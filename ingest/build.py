@@ -2,9 +2,9 @@
 ``docchat worker`` (``ingest/cli.py``), the tests and the benchmarks.
 
 ``build_ingest`` wires the workflow store, the queue and the pipeline once and hands out the pieces that
-use them: ``uploads`` and ``documents`` (what the HTTP handlers depend on), ``reader`` (what chat reads)
-and ``runner()`` (the worker pool and sweeper). Nothing here starts anything: the caller owns the
-lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
+use them: ``uploads`` and ``documents`` (what the HTTP handlers depend on), ``reader`` (what chat reads),
+``masker`` (what chat masks personal data with) and ``runner()`` (the worker pool and sweeper). Nothing here
+starts anything: the caller owns the lifecycle (start the retriever, start/stop a runner, ``close`` the queue).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.documents import Documents
+from ingest.pii.service import DocumentMasker
 from ingest.pipeline import ChunkIndexer, Pipeline
 from ingest.queue import JobQueue, SqliteJobQueue, SqsJobQueue
 from ingest.reader import IngestReader
@@ -49,12 +50,15 @@ class IngestParts:
     uploads: Uploads
     documents: Documents
     reader: IngestReader
+    #: what chat masks a document's text with before a remote model sees it (``ingest.pii``)
+    masker: DocumentMasker | None = None
 
     def runner(self, **options: Any) -> WorkerRunner:
         """A worker runner over this store, queue and pipeline (``options``: see ``WorkerRunner``)."""
         return WorkerRunner(self.settings, self.store, self.queue, self.pipeline, **options)
 
     async def close(self) -> None:
+        self.uploads.parse_pool.close()
         await asyncio.to_thread(self.queue.close)
 
 
@@ -67,4 +71,4 @@ def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, inde
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
-                       IngestReader(uploads, documents))
+                       IngestReader(uploads, documents), masker=DocumentMasker(settings, store=store, blobs=blobs))

@@ -108,6 +108,7 @@ class Documents:
                 "width": seg.get("width"),
                 "height": seg.get("height"),
                 "image_url": f"/v1/documents/{view['document_id']}/pages/{idx}.png",
+                "pii": item.get("pii", []),  # personal data found: type, page, bbox, start, end (ingest.pii)
             })
         return {"workflow_id": workflow_id, "items": out, "next_cursor": page.cursor}
 

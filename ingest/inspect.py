@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ingest.filetypes import SNIFF_BYTES, FileKind, sniff
 from ingest.sandbox import Limits, run_sandboxed, wire_type
+from ingest.sizes import limit_text
 from store.config import Settings
 from store.errors import InvalidInput, PayloadTooLarge, PermanentError, UnsupportedMediaType
 
@@ -49,9 +50,10 @@ class DocumentInfo:
 
 
 def inspect_document(
-    path: Path, kind: FileKind, settings: Settings, *, password: str | None = None
+    path: Path, kind: FileKind, settings: Settings, *, password: str | None = None, limits: Limits | None = None
 ) -> DocumentInfo:
-    """Open ``path`` in a sandbox and describe it, or raise ``InvalidInput`` with a reason."""
+    """Open ``path`` in a sandbox and describe it, or raise ``InvalidInput`` with a reason.
+    ``limits`` defaults to the settings' parse limits (uploads pass their own: shorter, niced)."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -63,12 +65,12 @@ def inspect_document(
         raise InvalidInput("the file is empty")
     if size > settings.ingest.max_upload_bytes:
         raise PayloadTooLarge(
-            f"the file is {size / 1e6:.1f} MB; the limit is {settings.ingest.max_upload_bytes / 1e6:.0f} MB"
+            f"the file is {limit_text(size)}; the limit is {limit_text(settings.ingest.max_upload_bytes)}"
         )
     actual = sniff(head)
     if actual != kind:
         raise UnsupportedMediaType(f"the file's content is not a {kind.upper()} file")
-    limits = Limits.from_settings(settings)
+    limits = limits or Limits.from_settings(settings)
     what = f"opening the {kind.upper()} file"
     if kind == "pdf":
         return run_sandboxed(_inspect_pdf, str(path), settings.ingest.max_pages, password,

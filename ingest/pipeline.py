@@ -1,9 +1,9 @@
 """The seed-000 steps in order, each recorded on ``WF#/STEP``, with bounded memory and fixed result keys.
 
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
-``segment_builder`` → (``bda_processor``, ``transcribe``, ``webcrawler``, ``segment_analyzer``,
-``graph_builder``: recorded ``skipped`` with a reason for now) → ``chunking`` → ``indexing`` →
-``document_summarizer`` (skipped).
+``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → (``bda_processor``, ``transcribe``,
+``webcrawler``, ``segment_analyzer``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
+``chunking`` → ``indexing`` → ``document_summarizer`` (skipped).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -141,7 +141,8 @@ class Pipeline:
             for res in results:
                 if isinstance(res, BaseException):
                     raise res
-            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder)):
+            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
+                             ("pii", self._pii)):
                 if name not in done:
                     await self._step(job, name, fn)
             if "chunking" not in done or "indexing" not in done:
@@ -316,6 +317,15 @@ class Pipeline:
                 )
                 self._progress(job, "segment_builder", page, total, mark)
         self.store.record_step(job.claim, "segment_builder", "completed", done=total, total=total)
+
+    def _pii(self, job: Job) -> None:
+        """Personal data per segment and the document's placeholder numbering (``ingest.pii.step``)."""
+        from ingest.pii.step import effective_mode, run_pii_step
+
+        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(job.claim.project_id))
+        mark = [0.0]
+        run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
+                     progress=lambda done, total: self._progress(job, "pii", done, total, mark))
 
     def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
         """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from store.config import Settings
 
 __all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
-           "rebuild", "segment_key", "text_key", "workflow_prefix"]
+           "pii_key", "rebuild", "segment_key", "text_key", "workflow_prefix"]
 
 
 def blob_uri(settings: Settings, key: str) -> str:
@@ -52,6 +52,11 @@ def ocr_key(wid: str, page: int) -> str:
 
 def ocr_pages_key(wid: str) -> str:
     return f"workflows/{wid}/ocr_pages.json"
+
+
+def pii_key(wid: str) -> str:
+    """The document's placeholder numbering (``ingest.pii.masking.Placeholders.to_json``) — holds values."""
+    return f"workflows/{wid}/pii.json"
 
 
 def rebuild(cls: Any, data: dict[str, Any], children: dict[str, Any]) -> Any:

@@ -109,6 +109,8 @@ class Limits:
 
     timeout_s: float = 120.0
     memory_mb: int = 2048
+    #: added to the child's nice value: upload-time parsing yields the CPU to the server serving requests
+    nice: int = 0
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
@@ -162,7 +164,8 @@ def _exchange(
     from_child_r, from_child_w = os.pipe()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "ingest.sandbox", str(to_child_r), str(from_child_w), str(limits.memory_mb)],
+            [sys.executable, "-m", "ingest.sandbox", str(to_child_r), str(from_child_w), str(limits.memory_mb),
+             str(limits.nice)],
             pass_fds=(to_child_r, from_child_w),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -251,7 +254,7 @@ def _death_reason(exitcode: int | None, memory_mb: int) -> str:
 def _child_main(argv: list[str]) -> None:
     """Entry point of the child: apply limits, read the request, send results; never raise."""
     request_fd, result_fd, memory_mb = int(argv[0]), int(argv[1]), int(argv[2])
-    _apply_limits(memory_mb)
+    _apply_limits(memory_mb, int(argv[3]) if len(argv) > 3 else 0)
     # Keep the protocol pipe away from fd 1/2: a C library printing to stdout must not corrupt it.
     conn = Connection(result_fd, readable=False)
     try:
@@ -284,7 +287,9 @@ def _send(conn: Connection, msg: tuple[str, Any]) -> None:
     conn.send_bytes(json.dumps([kind, payload], ensure_ascii=False).encode("utf-8", "replace"))
 
 
-def _apply_limits(memory_mb: int) -> None:
+def _apply_limits(memory_mb: int, nice: int = 0) -> None:
+    if nice > 0:
+        os.nice(nice)
     limit = memory_mb * 1024 * 1024
     _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:

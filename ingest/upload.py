@@ -20,6 +20,7 @@ from typing import IO, Any
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from ingest.filetypes import SNIFF_BYTES
+from ingest.sizes import limit_text
 from store.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
 
 FIELD = "file"
@@ -86,7 +87,7 @@ async def receive_upload(
     if not boundary:
         raise InvalidInput("the multipart request has no boundary")
     if content_length is not None and content_length > max_bytes + 64 * 1024:
-        raise PayloadTooLarge(f"the upload is {content_length / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB")
+        raise PayloadTooLarge(f"the upload is {limit_text(content_length)}; the limit is {limit_text(max_bytes)}")
     fd, name = await asyncio.to_thread(_mkstemp, tmp_dir)
     path = Path(name)
     out = os.fdopen(fd, "wb")
@@ -151,7 +152,7 @@ async def receive_upload(
             except Exception as exc:  # python-multipart raises its own errors on malformed bodies
                 raise InvalidInput(f"the multipart body is malformed: {exc}") from exc
             if st.too_large:
-                raise PayloadTooLarge(f"the file is larger than the {max_bytes / 1e6:.0f} MB limit")
+                raise PayloadTooLarge(f"the file is larger than the {limit_text(max_bytes)} limit")
             if len(st.buf) >= _FLUSH:
                 data = bytes(st.buf)
                 st.buf.clear()

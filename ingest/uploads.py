@@ -12,6 +12,7 @@ from typing import Any
 
 from ingest.filetypes import EXTENSION, MIME, describe_unknown, sniff
 from ingest.jobs import enqueue, lane_for
+from ingest.parse_pool import ParsePool, upload_limits
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
@@ -34,14 +35,25 @@ class UploadResult:
     page_count: int | None = None
 
 
+def _inspect(path: Path, kind: str, settings: Settings) -> Any:
+    from ingest.inspect import inspect_document
+
+    return inspect_document(path, kind, settings, limits=upload_limits(settings))  # type: ignore[arg-type]
+
+
 class Uploads:
     def __init__(self, settings: Settings, *, store: WorkflowStore, blobs: BlobStore, queue: JobQueue,
-                 limits: UsageLimits | None = None) -> None:
+                 limits: UsageLimits | None = None,
+                 inspector: Callable[[Path, str, Settings], Any] | None = None) -> None:
         self.settings = settings
         self.store = store
         self.blobs = blobs
         self.queue = queue
         self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
+        #: opens an uploaded file (``inspect_document`` at upload limits); runs on ``parse_pool``, never on
+        #: the request pool (see ``ingest.parse_pool``)
+        self.inspector = inspector or _inspect
+        self.parse_pool = ParsePool.from_settings(settings)
 
     # --- projects -----------------------------------------------------------------------------------
 
@@ -60,6 +72,12 @@ class Uploads:
         if self.limits is not None:
             await self.limits.project_deleted(user_id)
 
+    async def set_pii_mode(self, user_id: str, project_id: str, mode: str | None) -> dict[str, Any]:
+        """The project's own personal-data mode (``mask``/``off``; None: ``DOCCHAT_PII_MODE``)."""
+        project = await asyncio.to_thread(self.store.set_project_pii_mode, user_id, project_id, mode)
+        log.info("project_pii_mode", project_id=project_id, pii_mode=mode or "default")
+        return project
+
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         return await asyncio.to_thread(self.store.get_project, user_id, project_id)
 
@@ -75,8 +93,6 @@ class Uploads:
 
     async def accept_upload(self, user_id: str, project_id: str, received: ReceivedFile) -> UploadResult:
         """Validate the received file, store it, create its workflow (one transaction) and enqueue it."""
-        from ingest.inspect import inspect_document
-
         refund_pages: Callable[[], Awaitable[None]] | None = None
         accepted = False
         try:
@@ -87,7 +103,7 @@ class Uploads:
             existing = await asyncio.to_thread(self.store.find_by_hash, project_id, received.sha256)
             if existing is not None:
                 return UploadResult(existing.document_id, existing.workflow_id, existing.status, created=False)
-            info = await asyncio.to_thread(inspect_document, received.path, kind, self.settings)
+            info = await self.parse_pool.run(self.inspector, received.path, kind, self.settings)
             if self.limits is not None:  # pages per day, before anything is stored or queued
                 refund_pages = await self.limits.admit_pages(user_id, int(info.page_count or 0))
             did, wid = new_id(), new_id()

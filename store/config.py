@@ -78,6 +78,18 @@ class ServerSettings:
     gc_gen0_threshold: int = _num(50_000, ge=0)
     #: where ``make tools`` put DynamoDB Local (``docchat up --aws-local`` starts it from there)
     tools_dir: Path = Path(".tools")
+    #: the largest request body outside an upload (JSON bodies); larger → 413 (uploads: DOCCHAT_MAX_UPLOAD_BYTES)
+    max_json_body_bytes: int = _num(1024 * 1024, ge=1024, le=64 * 1024 * 1024)
+    #: the deepest nesting of arrays/objects a JSON body may have; deeper → 400
+    max_json_depth: int = _num(64, ge=1, le=500)
+    #: a client must finish a request's headers this long after it starts (slowloris); then 408 and closed
+    header_timeout_seconds: float = _num(10.0, gt=0.0, le=600.0)
+    #: a JSON body must arrive whole within this; an upload may go this long without a byte; then 408
+    body_timeout_seconds: float = _num(30.0, gt=0.0, le=3600.0)
+    #: idle keep-alive connections are closed after this (uvicorn); behind an ALB make it longer than its idle timeout
+    keep_alive_timeout_seconds: int = _num(5, ge=1, le=3600)
+    #: /healthz answers 503 when the event loop or the request thread pool lags more than this; 0 = never
+    health_max_lag_seconds: float = _num(2.0, ge=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +165,15 @@ class IngestSettings:
     tesseract_cmd: str = "tesseract"  # Korean OCR (Debian: tesseract-ocr-kor)
     chunk_tokens: int = _num(256, ge=16, le=8192)
     chunk_overlap_tokens: int = _num(48, ge=0)
+    #: personal data (ingest/pii): mask = a typed placeholder ([PHONE_1]) in every text sent to a remote model
+    #: (Bedrock); off = sent as is. A project's own ``pii_mode`` (project API) overrides it.
+    pii_mode: Literal["mask", "off"] = "mask"
+    #: uploads whose files are opened at once (own threads + niced sandbox children, not the request pool)
+    upload_parse_concurrency: int = _num(2, ge=1, le=64)
+    #: uploads that may wait for a parse slot; one more → 503 (server busy)
+    upload_parse_queue: int = _num(16, ge=0, le=10_000)
+    #: upload-time opening of a file is stopped after this (the worker's own parse keeps DOCCHAT_PARSE_TIMEOUT_SECONDS)
+    upload_parse_timeout_seconds: float = _num(30.0, gt=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +232,13 @@ class ChatSettings:
     generation_retention_seconds: float = _num(120.0, ge=0.0)
     #: wall-clock cap on one answer (every model round and tool call together); 0 = no cap
     answer_timeout_seconds: float = _num(300.0, ge=0.0)
+    #: one generation per session across processes (chat.core.shared): a lease not renewed for this long is
+    #: free again, so a crashed process blocks its sessions' next question at most this long
+    generation_lease_seconds: float = _num(15.0, ge=1.0, le=600.0)
+    #: how often the answering process checks the stop flag and checkpoints its events (and followers poll)
+    generation_poll_seconds: float = _num(0.5, gt=0.0, le=2.0)
+    #: the progress checkpoint's size bound (oldest events dropped beyond it; DynamoDB items hold 400 KB)
+    generation_checkpoint_max_bytes: int = _num(128 * 1024, ge=4096, le=350 * 1024)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,18 @@ class ItemTooLarge(InvalidInput):
     code = "item_too_large"
 
 
+class RequestTimeout(InvalidInput):
+    """The client did not send its request (headers or body) in time."""
+
+    code = "request_timeout"
+
+
+class MisdirectedRequest(InvalidInput):
+    """The request names a host this server does not serve (local mode: loopback names only)."""
+
+    code = "misdirected_request"
+
+
 class Unauthorized(DocchatError):
     """Missing or invalid credentials."""
 

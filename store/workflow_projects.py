@@ -56,6 +56,24 @@ class ProjectsMixin:
                 return out
             cursor = page.cursor
 
+    def set_project_pii_mode(self, owner: str, project_id: str, mode: str | None) -> Item:
+        """The project's own ``pii_mode`` (``mask``/``off``), or None to follow ``DOCCHAT_PII_MODE``."""
+        if mode not in (None, "mask", "off"):
+            raise InvalidInput("pii_mode must be 'mask', 'off' or null (the deployment's default)")
+        meta = self._owned_meta(owner, project_id)
+        data = {**dict(meta.get("data") or {}), "pii_mode": mode}
+        if mode is None:
+            data.pop("pii_mode")
+        meta = {**meta, "data": data}
+        self.items.put(meta, condition=Equals("owner", owner))
+        return self._project_view(meta, self.items.get(f"PROJ#{project_id}", "STATS"))
+
+    def project_pii_mode(self, project_id: str) -> str | None:
+        """The project's ``pii_mode`` override (None: the deployment's default) — no owner check (workers)."""
+        meta = self.items.get(f"PROJ#{project_id}", "META") if safe_id(project_id) else None
+        mode = ((meta or {}).get("data") or {}).get("pii_mode")
+        return str(mode) if mode in ("mask", "off") else None
+
     def delete_project_items(self, owner: str, project_id: str) -> None:
         """Remove an emptied project (its documents deleted first): every ``PROJ#`` item, ``META`` last,
         so a crash half-way leaves a project that still lists and can be deleted again."""
@@ -85,4 +103,5 @@ class ProjectsMixin:
             "documents": int(stats.get("documents", 0)),
             "pages": int(stats.get("pages", 0)),
             "counts": {s: int(stats.get(s, 0)) for s in STATUSES},
+            "pii_mode": data.get("pii_mode"),  # None = the deployment's DOCCHAT_PII_MODE
         }

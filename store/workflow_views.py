@@ -21,6 +21,7 @@ STEPS: Final[tuple[tuple[str, str], ...]] = (
     ("transcribe", "Transcribe audio"),
     ("webcrawler", "Crawl web pages"),
     ("segment_builder", "Build segments"),
+    ("pii", "Find personal data"),
     ("segment_analyzer", "Analyze segments (Claude)"),
     ("graph_builder", "Build the entity graph"),
     ("chunking", "Chunk text"),
@@ -34,6 +35,7 @@ STEP_WEIGHTS: Final[Mapping[str, float]] = {
     "format_parser": 0.10,
     "paddleocr_processor": 0.30,
     "segment_builder": 0.10,
+    "pii": 0.02,
     "chunking": 0.05,
     "indexing": 0.20,
 }

@@ -7,6 +7,10 @@
 
 The middleware puts the user id (a ``str``) on ``request.user``, and on ``request.auth`` what the verifier's
 ``identify`` returns when it has one (aws mode: the user's groups and claims), else the token.
+
+The token comes from the ``Authorization`` header. ``?access_token=`` is read only on GET routes that opt
+in (``opt={"query_token": True}``: the SSE streams, which an ``EventSource`` cannot send a header to) and
+never on a write, so a link or a cross-site form cannot act as anyone.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from collections.abc import Callable
+from typing import Any
 
 from litestar.connection import ASGIConnection
 from litestar.middleware.authentication import AbstractAuthenticationMiddleware, AuthenticationResult
@@ -26,6 +31,17 @@ PUBLIC_PREFIXES = ("/healthz", "/schema", "/static", "/favicon")
 PUBLIC_EXACT = ("/",)
 
 TokenVerifier = Callable[[str], str]  # token -> user id, raises Unauthorized
+
+#: handler opt key: the route accepts ``?access_token=`` (GET event streams only)
+QUERY_TOKEN = "query_token"  # noqa: S105 - an opt key, not a secret
+
+
+def query_token_allowed(scope: Any) -> bool:
+    """May this request authenticate with ``?access_token=``? Only a GET to a handler that opts in."""
+    if scope.get("method") != "GET":
+        return False
+    opt = getattr(scope.get("route_handler"), "opt", None) or {}
+    return bool(opt.get(QUERY_TOKEN))
 
 
 def is_loopback(host: str) -> bool:
@@ -61,11 +77,15 @@ class BearerAuthMiddleware(AbstractAuthenticationMiddleware):
         path = connection.scope.get("path", "")
         header = connection.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-        if not token:
-            # EventSource cannot set headers: allow ?access_token= for GET streams
+        public = path in PUBLIC_EXACT or path.startswith(PUBLIC_PREFIXES)
+        if not token and "access_token" in connection.query_params and not public:
+            if not query_token_allowed(connection.scope):
+                raise Unauthorized(
+                    "?access_token= is accepted only on GET event streams; send 'Authorization: Bearer …'"
+                )
             token = connection.query_params.get("access_token", "")
         if not token:
-            if path in PUBLIC_EXACT or path.startswith(PUBLIC_PREFIXES):
+            if public:
                 return AuthenticationResult(user=None, auth=None)
             raise Unauthorized("missing 'Authorization: Bearer …' header")
         if self.require_loopback_peer:

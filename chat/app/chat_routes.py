@@ -125,7 +125,7 @@ async def ask(
     return sse_response(chat, gen, after)
 
 
-@get("/v1/sessions/{session_id:str}/stream")
+@get("/v1/sessions/{session_id:str}/stream", opt={"query_token": True})  # EventSource-compatible (chat.app.auth)
 async def resume_stream(
     request: Request[Any, Any, Any],
     chat: NamedDependency[ChatService],

@@ -12,12 +12,16 @@ from typing import Any
 from litestar import Litestar, Request, Response, get
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
 
 from chat.app import chat_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
+from chat.app.docs_ui import LocalSwaggerPlugin, docs_asset_handlers, swagger_dir
+from chat.app.guards import RequestGuard, security_headers
+from chat.app.health import StarvationProbe
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
 from ingest.api import IngestController, OpsController
@@ -31,6 +35,8 @@ log = get_logger(__name__)
 ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
     (errors.LimitExceeded, 429),
     (errors.PayloadTooLarge, 413),
+    (errors.RequestTimeout, 408),
+    (errors.MisdirectedRequest, 421),
     (errors.UnsupportedMediaType, 415),
     (errors.ItemTooLarge, 413),
     (errors.InvalidInput, 400),
@@ -47,6 +53,9 @@ ERROR_STATUS: tuple[tuple[type[errors.DocchatError], int], ...] = (
 )
 
 
+_CLOSE_AFTER = frozenset({408, 413, 415, 421})
+
+
 def status_for(exc: errors.DocchatError) -> int:
     for cls, status in ERROR_STATUS:
         if isinstance(exc, cls):
@@ -59,7 +68,8 @@ def _docchat_error_handler(request: Request[Any, Any, Any], exc: errors.DocchatE
     if status >= 500:
         log.error("request_failed", path=request.url.path, code=exc.code, status=status, exc_info=exc)
     body: dict[str, Any] = {"code": exc.code, "message": exc.message}
-    headers: dict[str, str] = {}
+    # refused before the body was read (or while it stalls): close, so unread bytes never parse as a request
+    headers: dict[str, str] = {"Connection": "close"} if status in _CLOSE_AFTER else {}
     if isinstance(exc, errors.LimitExceeded):  # which limit, and when trying again can succeed
         body.update(limit=exc.limit, retry_after=exc.retry_after)
         headers["Retry-After"] = str(exc.retry_after)
@@ -67,11 +77,30 @@ def _docchat_error_handler(request: Request[Any, Any, Any], exc: errors.DocchatE
 
 
 def _http_error_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    if isinstance(exc, ValidationException):
+        return _validation_error(exc)
+    if exc.status_code == 413:
+        return Response({"error": {"code": "payload_too_large", "message": "the request body is too large"}},
+                        status_code=413)
     return Response(
         {"error": {"code": "http_error", "message": str(exc.detail)}},
         status_code=exc.status_code,
         headers=exc.headers,
     )
+
+
+def _validation_error(exc: ValidationException) -> Response[Any]:
+    """400 naming each field that failed (``title: Expected `str`, got `int```), never echoing the query string."""
+    fields: list[dict[str, str]] = []
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        if isinstance(item, dict):
+            key = str(item.get("key") or "body")
+            source = getattr(item.get("source"), "value", item.get("source"))
+            fields.append({"field": "body" if key == "data" else key, "source": str(source or ""),
+                           "message": str(item.get("message", ""))})
+    what = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "the request is not valid"
+    return Response({"error": {"code": "invalid_input", "message": f"invalid request: {what}", "fields": fields}},
+                    status_code=400)
 
 
 def _unexpected_error_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -80,8 +109,16 @@ def _unexpected_error_handler(request: Request[Any, Any, Any], exc: Exception) -
 
 
 @get("/healthz", exclude_from_auth=True, sync_to_thread=False)
-def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+def healthz(request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
+    """200 ``{"status": "ok"}``; 503 ``{"status": "starved", …}`` while the event loop or the request thread
+    pool lags more than ``DOCCHAT_HEALTH_MAX_LAG_SECONDS`` (see ``chat/app/health.py``)."""
+    probe = request.app.state.get("health")
+    if not isinstance(probe, StarvationProbe) or not probe.enabled:
+        return Response({"status": "ok"})
+    healthy, lag = probe.report()
+    body: dict[str, Any] = {"status": "ok" if healthy else "starved", "loop_lag_s": lag.loop_s,
+                            "pool_lag_s": lag.pool_s}
+    return Response(body, status_code=200 if healthy else 503)
 
 
 #: each group of routes and the dependencies its handlers take (a group is served when they are provided:
@@ -96,7 +133,7 @@ ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
 def route_handlers(svc: Services) -> list[Any]:
     """Every handler of the app: health, the chat API, the ingest API and (when enabled) the web UI.
     OpenAPI docs are served at ``/schema`` by Litestar itself."""
-    handlers: list[Any] = [healthz]
+    handlers: list[Any] = [healthz, *docs_asset_handlers()]
     for needs, group in ROUTES:
         if needs <= svc.dependencies.keys():
             handlers += group
@@ -119,22 +156,36 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
     if local and not is_loopback(settings.server.host):
         raise errors.ConfigError("local mode (dev tokens) may only listen on loopback; set DOCCHAT_BACKEND=aws")
     verifier = dev_token_verifier if local else svc.token_verifier()
+    probe = StarvationProbe(settings.server.health_max_lag_seconds)
     return Litestar(
         route_handlers=route_handlers(svc),
         dependencies={
             "services": Provide(lambda: svc, sync_to_thread=False),
             **{name: Provide(_constant(dep), sync_to_thread=False) for name, dep in svc.dependencies.items()},
         },
-        middleware=[DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local)],
+        middleware=[
+            DefineMiddleware(RequestGuard, settings=settings),  # Host, body type/size/depth/pace: before auth
+            DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local),
+        ],
+        before_send=[security_headers()],
         exception_handlers={
             errors.DocchatError: _docchat_error_handler,
             HTTPException: _http_error_handler,
             Exception: _unexpected_error_handler,
         },
-        on_startup=[svc.start],
-        on_shutdown=[svc.stop],
-        openapi_config=OpenAPIConfig(title="docchat", version="0.1.0", path="/schema"),
+        on_startup=[svc.start, probe.start],
+        on_shutdown=[probe.stop, svc.stop],
+        openapi_config=_openapi_config(),
         cors_config=CORSConfig(allow_origins=[]) if not local else None,
-        request_max_body_size=settings.ingest.max_upload_bytes + 1024 * 1024,
-        state={"services": svc},  # type: ignore[arg-type]
+        request_max_body_size=settings.server.max_json_body_bytes,  # the upload route sets its own (none)
+        state={"services": svc, "health": probe},  # type: ignore[arg-type]
     )
+
+
+def _openapi_config() -> OpenAPIConfig:
+    """``/schema/openapi.json``, and Swagger UI at ``/schema`` served from our origin (``chat/app/docs_ui.py``).
+    Litestar's stock docs pages (scripts from public CDNs) are never served."""
+    plugins: list[Any] = [JsonRenderPlugin()]
+    if swagger_dir() is not None:
+        plugins.insert(0, LocalSwaggerPlugin())
+    return OpenAPIConfig(title="docchat", version="0.1.0", path="/schema", render_plugins=plugins)

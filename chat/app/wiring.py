@@ -84,6 +84,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         retriever=retriever,
         ingest=ingest.reader,
         limits=limits,
+        masker=ingest.masker,
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]

@@ -20,13 +20,13 @@ import asyncio
 from typing import Any
 
 from chat.core import events
-from chat.core.agent_tools import ToolRunner, ToolScope, error_result, sources_from_history
+from chat.core.agent_tools import DetectorMasker, ToolRunner, ToolScope, error_result, sources_from_history
 from chat.core.citations import citations_for, cited_refs, max_ref_number
 from chat.core.context import fit_context
 from chat.core.generations import Generation
 from chat.core.history import load_history, repaired, save_summary
 from chat.core.partial import interrupted_blocks
-from chat.core.ports import DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker, SessionStorePort
 from chat.core.prompt import SYSTEM_PROMPT, build_request
 from chat.core.replay import replay_stored_answer
 from chat.core.titles import set_title
@@ -34,10 +34,11 @@ from chat.core.tools import TOOLS
 from chat.core.turn import AskContext, TurnState
 from chat.core.turn_writer import TurnWriter, run_to_end
 from chat.models.accumulator import MessageAccumulator
+from chat.models.factory import is_remote_model
 from chat.models.port import PURPOSE_ANSWER, ChatModel, ModelRequest
 from store.blocks import assert_pairs_ok, message_usage
 from store.config import Settings
-from store.errors import DocchatError
+from store.errors import DocchatError, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -55,11 +56,16 @@ class Agent:
         retriever: DocumentSearch | None = None,
         ingest: DocumentReader | None = None,
         search_k: int = 8,
+        masker: PiiMasker | None = None,
     ) -> None:
         self.model = model
         self.sessions = sessions
         self.settings = settings
-        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k)
+        # a remote model sees documents' personal data masked; the embedded reader reads the original
+        if is_remote_model(settings) and masker is None and settings.ingest.pii_mode == "mask":
+            masker = DetectorMasker()
+        self.tools = ToolRunner(retriever=retriever, ingest=ingest, search_k=search_k,
+                                masker=masker if is_remote_model(settings) else None)
         self.writer = TurnWriter(sessions, model.model_id)
 
     # --- the loop ------------------------------------------------------------------
@@ -78,6 +84,10 @@ class Agent:
             gen.publish("done", events.done(state.last_seq, state.stop_reason if complete else "interrupted"))
             raise
         except DocchatError as exc:
+            if isinstance(exc, NotFound) and await self._session_gone(ctx):  # deleted meanwhile (any process)
+                log.info("answer_ended", session_id=ctx.session_id, reason="session_deleted")
+                gen.publish("done", events.done(None, "session_deleted"))
+                return
             log.warning("answer_failed", session_id=ctx.session_id, code=exc.code, error_type=type(exc).__name__)
             await run_to_end(self.writer.save_partial(ctx, state))
             gen.publish("error", events.error(exc.code, exc.message))
@@ -156,6 +166,13 @@ class Agent:
             state.citations_sent = True
             for citation in citations_for(state.answer_text, state.refs.sources):
                 gen.publish("citation", citation)
+
+    async def _session_gone(self, ctx: AskContext) -> bool:
+        try:
+            await asyncio.to_thread(self.sessions.get_session, ctx.session_id)
+        except NotFound:
+            return True
+        return False
 
     async def _build_request(self, ctx: AskContext, state: TurnState) -> ModelRequest:
         """Fit the history into the window (storing a new summary when one is made), then lay out the request."""

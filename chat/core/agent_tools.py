@@ -11,6 +11,7 @@ remembered in a ``RefBook`` so the answer's citations can be resolved. A failing
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,9 +19,10 @@ from typing import Any
 from chat.core import events
 from chat.core.citations import Source
 from chat.core.generations import Generation
-from chat.core.ports import DocumentReader, DocumentSearch
+from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker
 from chat.core.tools import validate_tool_input
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
+from ingest.pii.masking import mask_all
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
@@ -105,10 +107,16 @@ def _bbox_from_list(raw: Any) -> dict[str, float] | None:
 
 
 class ToolRunner:
-    def __init__(self, *, retriever: DocumentSearch | None, ingest: DocumentReader | None, search_k: int = 8) -> None:
+    """Runs the tools. With a ``masker`` (given when the model is a remote one), what a tool result shows the
+    model — passage and page text, file names — is masked; the sources kept for citations (the owner's view)
+    keep the original text."""
+
+    def __init__(self, *, retriever: DocumentSearch | None, ingest: DocumentReader | None, search_k: int = 8,
+                 masker: PiiMasker | None = None) -> None:
         self.retriever = retriever
         self.ingest = ingest
         self.search_k = search_k
+        self.masker = masker
 
     async def run(
         self, gen: Generation, refs: RefBook, scope: ToolScope, tool_uses: list[dict[str, Any]]
@@ -159,7 +167,7 @@ class ToolRunner:
         found = await self.retriever.search(query, SearchFilter.for_projects(projects), k=self.search_k)
         hits = list(found)[: self.search_k]
         first = refs.next_s
-        text = format_search_results(hits, first)
+        text = format_search_results(await self._masked_hits(scope, hits), first)
         for i, hit in enumerate(hits):
             ref = f"S{first + i}"
             refs.sources[ref] = _hit_source(ref, hit)
@@ -184,7 +192,48 @@ class ToolRunner:
             text=content.text,
             chunk_id=None,
         )
+        if self.masker is not None:
+            file_name, text = await self.masker.mask_texts(scope.user_id, content.document_id,
+                                                           [content.file_name, content.text])
+            content = _MaskedPage(content.document_id, file_name, content.page, text, content.page_count)
         return format_page(content, ref), 1
+
+    async def _masked_hits(self, scope: ToolScope, hits: Sequence[Any]) -> list[Any]:
+        """The hits as the model may see them: each document's texts masked in one call (one numbering)."""
+        if self.masker is None or not hits:
+            return list(hits)
+        masker = self.masker
+        by_doc: dict[str, list[int]] = {}
+        for i, hit in enumerate(hits):
+            by_doc.setdefault(str(hit.document_id), []).append(i)
+
+        async def one(doc: str, idx: list[int]) -> list[str]:
+            texts = [str(hits[idx[0]].file_name), *(str(hits[i].text) for i in idx)]
+            return await masker.mask_texts(scope.user_id, doc, texts)
+
+        masked = await asyncio.gather(*(one(doc, idx) for doc, idx in by_doc.items()))
+        out = list(hits)
+        for (_doc, idx), texts in zip(by_doc.items(), masked, strict=True):
+            for i, text in zip(idx, texts[1:], strict=True):
+                out[i] = dataclasses.replace(hits[i], text=text, file_name=texts[0])
+        return out
+
+
+class DetectorMasker:
+    """The fallback ``PiiMasker`` when chat is built without ingest's (tests, tools): the detectors alone,
+    one numbering per call — so a remote model is never sent an unmasked value by omission."""
+
+    async def mask_texts(self, user_id: str, document_id: str, texts: Sequence[str]) -> list[str]:
+        return mask_all(texts)
+
+
+@dataclass(frozen=True, slots=True)
+class _MaskedPage:
+    document_id: str
+    file_name: str
+    page: int
+    text: str
+    page_count: int
 
 
 def error_result(tool_use_id: str, reason: str) -> dict[str, Any]:

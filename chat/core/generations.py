@@ -13,6 +13,11 @@ applies the disconnect policy explicitly:
 * ``finish`` (option C): the generation runs to the end in the background.
 
 A finished generation stays replayable for ``generation_retention_seconds``.
+
+Across processes (several API tasks) one generation per session is held by a lease in the session table
+(``chat.core.shared``): the process holding it runs the generation (role ``owner``); another process that
+serves a resume or a retried ``turn_id`` of it runs a *follower* (role ``follower``) that republishes the
+owner's checkpointed events here, with their original positions.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from store.logging import get_logger
 log = get_logger(__name__)
 
 DisconnectPolicy = Literal["partial", "finish"]
+Role = Literal["local", "owner", "follower"]
 
 
 @dataclass(slots=True)
@@ -50,6 +56,18 @@ class Generation:
     subscribers: int = 0
     task: asyncio.Task[None] | None = None
     _grace_handle: asyncio.TimerHandle | None = None
+    #: ``local`` (no lease: one process), ``owner`` (holds the session's lease), ``follower`` (mirrors an owner)
+    role: Role = "local"
+    #: epoch seconds until which a follower on another process has clients reading (owner: no disconnect stop)
+    watched_until: float = 0.0
+    #: set once the lease outcome is known (owner / follower / refused); ``claim_error`` says why it was refused
+    claimed: asyncio.Event = field(default_factory=asyncio.Event)
+    claim_error: BaseException | None = None
+    #: the owner learnt that it no longer holds the lease (the session was deleted, or it stalled past expiry)
+    lease_lost: bool = False
+    #: owner: set once the lease is released; ``done`` reaches clients only then, so a client's next question
+    #: on any process never finds the lease still held
+    released: asyncio.Event | None = None
 
     # --- publishing --------------------------------------------------------------
 
@@ -57,14 +75,30 @@ class Generation:
         if self.finished:
             raise RuntimeError("generation already finished")
         ev = events.make_event(self.generation_id, self._next, event, data)
-        self._next += 1
+        self._append(ev)
+        return ev
+
+    def mirror(self, n: int, event: str, data: dict[str, Any]) -> None:
+        """A follower republishes the owner's event ``n`` (already seen or after the end: ignored)."""
+        if self.finished or n < self._next or event not in events.EVENT_NAMES:
+            return
+        if n > self._next:  # the owner's checkpoint no longer holds what lies between: restart the buffer there
+            self._events.clear()
+            self._base = self._next = n
+        self._append(events.make_event(self.generation_id, n, event, data))  # type: ignore[arg-type]
+
+    def _append(self, ev: ChatEvent) -> None:
+        self._next = ev.n + 1
         self._events.append(ev)
         if len(self._events) > self.max_events:
             drop = len(self._events) - self.max_events // 2
             del self._events[:drop]
             self._base += drop
         self._wake()
-        return ev
+
+    def buffered(self) -> list[ChatEvent]:
+        """The events still in the bounded buffer, oldest first."""
+        return list(self._events)
 
     def finish(self) -> None:
         if not self.finished:
@@ -128,6 +162,9 @@ class Generation:
                     )
                     yield gap_ev.wire
                 if batch:
+                    if self.released is not None and batch[-1].event == "done" and not self.released.is_set():
+                        await self.released.wait()
+                        continue  # re-read: nothing is lost, the batch is taken again from the cursor
                     cursor = batch[-1].n
                     yield b"".join(e.wire for e in batch) if len(batch) > 1 else batch[0].wire
                     last_sent = loop.time()
@@ -185,6 +222,13 @@ class GenerationRegistry:
         run: Callable[[Generation], Awaitable[None]],
     ) -> Generation:
         """Register a generation and start ``run(gen)`` as a task; one running generation per session."""
+        gen = self.reserve(generation_id=generation_id, session_id=session_id, user_id=user_id, turn_id=turn_id)
+        gen.claimed.set()
+        self.launch(gen, run)
+        return gen
+
+    def reserve(self, *, generation_id: str, session_id: str, user_id: str, turn_id: str) -> Generation:
+        """Register a generation that has no task yet (it counts as running); ``Conflict`` if one is running."""
         if self.running(session_id) is not None:
             raise Conflict("a generation is already running for this session; stop it or resume its stream")
         gen = Generation(
@@ -195,6 +239,22 @@ class GenerationRegistry:
             max_events=self.max_events,
         )
         self._by_session[session_id] = gen
+        return gen
+
+    def discard(self, gen: Generation) -> None:
+        """Forget ``gen`` (a refused claim, a follower nobody reads) and end it for any relay still attached."""
+        if self._by_session.get(gen.session_id) is gen:
+            del self._by_session[gen.session_id]
+        gen.finish()
+
+    def launch(
+        self,
+        gen: Generation,
+        run: Callable[[Generation], Awaitable[None]],
+        on_done: Callable[[Generation], Awaitable[None]] | None = None,
+    ) -> None:
+        """Run ``run(gen)`` as the generation's task; ``on_done(gen)`` runs after it, whatever happened."""
+        session_id, generation_id = gen.session_id, gen.generation_id
 
         async def runner() -> None:
             try:
@@ -207,10 +267,16 @@ class GenerationRegistry:
                     gen.publish("error", events.error("internal", "the answer failed"))
             finally:
                 gen.finish()
+                if on_done is not None:
+                    try:
+                        await asyncio.shield(on_done(gen))
+                    except asyncio.CancelledError:
+                        pass
+                    except Exception as exc:
+                        log.warning("generation_cleanup_failed", session_id=session_id, error_type=type(exc).__name__)
 
         gen.task = asyncio.get_running_loop().create_task(runner(), name=f"generation:{generation_id}")
         gen.task.add_done_callback(lambda _t: gen.finish())  # also when cancelled before it ever ran
-        return gen
 
     def subscribe(self, gen: Generation) -> None:
         gen.subscribers += 1
@@ -238,10 +304,23 @@ class GenerationRegistry:
             if pending:
                 log.warning("generation_stop_slow", session_id=gen.session_id)
 
+    def cancel(self, gen: Generation) -> None:
+        """Stop ``gen`` now without waiting (a stop flag seen in the lease, a lost lease)."""
+        gen.stop_requested = True
+        self._cancel(gen)
+
     def _cancel(self, gen: Generation) -> None:
         gen._grace_handle = None
         if gen.subscribers and not gen.stop_requested:
             return
+        if not gen.stop_requested and gen.watched_until > time.time():
+            # clients of a follower on another process are reading it: look again when their watch lapses
+            delay = max(0.05, gen.watched_until - time.time())
+            gen._grace_handle = asyncio.get_running_loop().call_later(delay, self._cancel, gen)
+            return
+        if gen.role == "follower":  # a follower nobody reads stops following; the owner is not touched
+            if self._by_session.get(gen.session_id) is gen:
+                del self._by_session[gen.session_id]
         if gen.task is not None and not gen.task.done():
             gen.task.cancel()
 

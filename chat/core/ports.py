@@ -8,6 +8,10 @@ that and nothing else. The model port is ``chat.models.port.ChatModel``.
 * ``DocumentReader`` — what chat needs from ingest (projects and pages), async; a document or
   project that is not the user's raises ``store.errors.NotFound``.
 * ``DocumentSearch`` — ``retrieval.search.Retriever.search``, async.
+* ``PiiMasker`` — ``ingest.pii.service.DocumentMasker``: a document's texts with personal data replaced by
+  placeholders, for what goes to a remote model (async).
+* ``GenerationLeasePort`` — ``store.session_lease.SessionLeases``: the session's generation lease, its
+  stop flag and progress checkpoint (blocking; one generation per session across processes).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, Protocol
 from chat.models.tool_format import PageLike
 from retrieval.types import Hit, SearchFilter, SearchMode
 from store.items import ItemTable
+from store.session_lease import Checkpoint, Lease
 
 
 class SessionStorePort(Protocol):
@@ -86,3 +91,56 @@ class ChatLimits(Protocol):
     async def admit_question(self, user_id: str) -> AnswerLeasePort: ...
 
     async def admit_session(self, user_id: str) -> None: ...
+
+
+class PiiMasker(Protocol):
+    """A document's texts as a remote model may see them: personal data replaced by typed placeholders
+    (``[PHONE_1]``, the same for the same value in the whole document); unchanged where the document's
+    project has ``pii_mode=off``. Another user's document raises ``NotFound``."""
+
+    async def mask_texts(self, user_id: str, document_id: str, texts: Sequence[str]) -> list[str]: ...
+
+
+class GenerationLeasePort(Protocol):
+    """The calls chat makes on ``store.session_lease.SessionLeases`` (all blocking)."""
+
+    def acquire(
+        self, session_id: str, *, generation_id: str, turn_id: str, user_id: str, owner: str, lease_s: float
+    ) -> tuple[bool, Lease]: ...
+
+    def get(self, session_id: str) -> Lease | None: ...
+
+    def renew(self, session_id: str, generation_id: str, lease_s: float) -> Lease | None: ...
+
+    def release(self, session_id: str, generation_id: str) -> bool: ...
+
+    def request_stop(self, session_id: str) -> Lease | None: ...
+
+    def watch(self, session_id: str, generation_id: str, until: float) -> bool: ...
+
+    def write_checkpoint(
+        self,
+        session_id: str,
+        *,
+        generation_id: str,
+        turn_id: str,
+        user_id: str,
+        events: str,
+        last_n: int,
+        finished: bool,
+        first: bool = False,
+    ) -> bool: ...
+
+    def finish(
+        self,
+        session_id: str,
+        *,
+        generation_id: str,
+        turn_id: str,
+        user_id: str,
+        events: str,
+        last_n: int,
+        first: bool = False,
+    ) -> bool: ...
+
+    def read_checkpoint(self, session_id: str) -> Checkpoint | None: ...

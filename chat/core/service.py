@@ -18,11 +18,12 @@ from chat.core.agent import Agent
 from chat.core.answer_guard import run_bounded
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
-from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, SessionStorePort
+from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, GenerationLeasePort, PiiMasker, SessionStorePort
+from chat.core.shared import SharedGenerations
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
-from store.errors import Conflict, InvalidInput, NotFound
+from store.errors import InvalidInput, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -45,6 +46,8 @@ class ChatService:
         ingest: DocumentReader | None = None,
         registry: GenerationRegistry | None = None,
         limits: ChatLimits | None = None,
+        masker: PiiMasker | None = None,
+        leases: GenerationLeasePort | None = None,
     ) -> None:
         self.settings = settings
         self.limits = limits  # per-user limits (store/usage_limits.py); None = unlimited
@@ -57,12 +60,18 @@ class ChatService:
             grace_s=settings.chat.disconnect_grace_seconds,
             retention_s=settings.chat.generation_retention_seconds,
         )
+        if leases is None:  # the lease lives in the session table: one generation per session across processes
+            from store.session_lease import SessionLeases
+
+            leases = SessionLeases(sessions.items, ttl_days=settings.store.session_ttl_days)
+        self.shared = SharedGenerations(self.registry, leases, settings.chat)
         self.agent = Agent(
             model=model,
             sessions=sessions,
             settings=settings,
             retriever=retriever,
             ingest=ingest,
+            masker=masker,
         )
 
     # --- lifecycle -------------------------------------------------------------------
@@ -136,7 +145,7 @@ class ChatService:
 
     async def get_session(self, user_id: str, session_id: str) -> dict[str, Any]:
         meta = await self._meta(user_id, session_id)
-        gen = self.registry.running(session_id)
+        generating = await self.shared.generating(session_id)
         return {
             "session_id": session_id,
             "title": meta.get("title"),
@@ -145,7 +154,7 @@ class ChatService:
             "updated_at": meta.get("updated_at"),
             "last_seq": meta.get("last_seq"),
             "usage": usage_totals(meta.get("usage") or {}),
-            "generating": gen is not None,
+            "generating": generating,
         }
 
     async def rename_session(self, user_id: str, session_id: str, title: str) -> dict[str, Any]:
@@ -156,9 +165,7 @@ class ChatService:
 
     async def delete_session(self, user_id: str, session_id: str) -> None:
         await self._meta(user_id, session_id)
-        gen = self.registry.running(session_id)
-        if gen is not None:
-            await self.registry.stop(gen)
+        await self.shared.stop(session_id, timeout_s=5.0)  # here or on another process: its partial is saved first
         await asyncio.to_thread(self.sessions.delete_session, session_id, user_id=user_id)
 
     async def display_messages(self, user_id: str, session_id: str) -> list[dict[str, Any]]:
@@ -181,8 +188,8 @@ class ChatService:
         if turn_id is not None and (not turn_id or len(turn_id) > 100 or not turn_id.replace("-", "").isalnum()):
             raise InvalidInput("turn_id must be 1-100 letters, digits or dashes")
         current = self.registry.get(session_id)
-        if turn_id and current is not None and current.turn_id == turn_id:
-            return current, 0  # a retry of the same request: replay it instead of answering twice
+        if turn_id and current is not None and current.turn_id == turn_id and current.user_id == user_id:
+            return await self.shared.claimed(current), 0  # a retry of the same request: replay it, never answer twice
         try:
             projects = await self._projects_for(user_id, project_id or meta.get("project_id"))
         except NotFound:
@@ -198,22 +205,22 @@ class ChatService:
             needs_title=not meta.get("title"),
             last_seq_before=int(meta.get("last_seq") or 0),
         )
-        if self.registry.running(session_id) is not None:
-            raise Conflict("a generation is already running for this session; stop it or resume its stream")
-        lease = await self.limits.admit_question(user_id) if self.limits is not None else None
+        # a retry of the answer running (here or on another process) follows it: not counted as a new question
+        counted = self.limits is not None and not await self.shared.answering(session_id, user_id, ctx.turn_id)
+        lease = await self.limits.admit_question(user_id) if counted and self.limits is not None else None
         timeout_s = self.settings.chat.answer_timeout_seconds
         try:
-            gen = self.registry.begin(
-                generation_id=uuid.uuid4().hex[:16],
-                session_id=session_id,
-                user_id=user_id,
-                turn_id=ctx.turn_id,
+            # across processes: the session's lease decides who answers; a retry follows the running answer
+            gen = await self.shared.begin(
+                session_id=session_id, user_id=user_id, turn_id=ctx.turn_id,
                 run=lambda g: run_bounded(g, lambda g2: self.agent.run(g2, ctx), timeout_s=timeout_s, lease=lease),
             )
         except BaseException:
             if lease is not None:
                 await lease.release()
             raise
+        if gen.role == "follower" and lease is not None:  # another process answers it: no slot held here
+            await lease.release()
         return gen, 0
 
     async def _projects_for(self, user_id: str, project_id: str | None) -> Sequence[str]:
@@ -226,20 +233,11 @@ class ChatService:
         self, user_id: str, session_id: str, last: tuple[str, int] | None
     ) -> tuple[Generation, int] | None:
         await self._meta(user_id, session_id)
-        gen = self.registry.get(session_id)
-        if gen is None or gen.user_id != user_id:
-            return None
-        if last is not None and last[0] == gen.generation_id:
-            return gen, last[1]
-        return gen, 0  # unknown or older generation id: the whole current generation
+        return await self.shared.resume(session_id, user_id, last)
 
     async def stop_generation(self, user_id: str, session_id: str) -> dict[str, Any]:
         await self._meta(user_id, session_id)
-        gen = self.registry.running(session_id)
-        if gen is None:
-            return {"stopped": False}
-        await self.registry.stop(gen)
-        return {"stopped": True, "turn_id": gen.turn_id}
+        return await self.shared.stop(session_id)
 
 
 def _clean_title(title: str) -> str:

@@ -1,4 +1,7 @@
-"""A session's title after its first exchange: the question truncated (local) or the cheap title model."""
+"""A session's title after its first exchange: the question truncated (local) or the cheap title model.
+
+The title model is remote: with ``DOCCHAT_PII_MODE=mask`` the question and answer it is sent are masked
+(``ingest.pii.masking``), so a title may read "Call [PHONE_1]" but never holds the number."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import json
 
 from chat.core.ports import SessionStorePort
 from chat.models.port import PURPOSE_TITLE, ChatModel, ModelRequest
+from ingest.pii.masking import mask_all
 from store.config import Settings
 from store.logging import get_logger
 
@@ -57,7 +61,10 @@ async def make_title(model: ChatModel, settings: Settings, question: str, answer
     """Local model: the first question, truncated. Bedrock: the cheap title model via ``complete``."""
     if settings.chat.chat_model == "local":
         return truncate_title(question)
-    message = await model.complete(title_request(question, answer, model=settings.chat.bedrock_title_model_id))
+    sent_q, sent_a = question, answer
+    if settings.ingest.pii_mode == "mask":  # the title model is remote: no personal data in what it is sent
+        sent_q, sent_a = mask_all([question, answer])
+    message = await model.complete(title_request(sent_q, sent_a, model=settings.chat.bedrock_title_model_id))
     text = "".join(b.get("text", "") for b in message.get("content", []) if b.get("type") == "text")
     return truncate_title(text.strip().strip('"') or question)
 

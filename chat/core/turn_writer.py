@@ -24,6 +24,7 @@ from chat.core.partial import interrupted_blocks
 from chat.core.ports import SessionStorePort
 from chat.core.turn import AskContext, TurnState, Write, WriteKind
 from store.block_repair import TOOL_INTERRUPTED
+from store.errors import NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
@@ -152,5 +153,7 @@ class TurnWriter:
             state.stop_reason = "interrupted"
             await self.write_answer(ctx, state, blocks)
             state.answer_text = "".join(str(b.get("text", "")) for b in blocks)
+        except NotFound:  # the session was deleted while it was being answered: nothing to keep
+            log.info("partial_not_saved", session_id=ctx.session_id, reason="session_deleted")
         except Exception as exc:  # saving must never mask the original outcome
             log.error("partial_save_failed", session_id=ctx.session_id, error_type=type(exc).__name__, exc_info=exc)

@@ -24,3 +24,9 @@ def build_chat_model(settings: Settings, *, purpose: str = PURPOSE_ANSWER) -> Ch
     from chat.models.local import LocalModel
 
     return LocalModel(context_window=settings.chat.context_window_tokens)
+
+
+def is_remote_model(settings: Settings) -> bool:
+    """Whether the configured chat model runs outside this service (Bedrock): what it is sent must be masked
+    (``DOCCHAT_PII_MODE``); the embedded extractive model reads the owner's original text."""
+    return settings.chat.chat_model != "local"

@@ -253,3 +253,32 @@ def test_a_project_with_documents_is_not_removed_by_delete_project_items(store) 
     empty = store.create_project("alice", "Empty")["project_id"]
     store.delete_project_items("alice", empty)
     assert [p["name"] for p in store.list_projects("alice")] == ["P"]
+
+
+def test_project_pii_mode_override_and_segment_findings(store, items):
+    pid = store.create_project("alice", "P")["project_id"]
+    assert store.get_project("alice", pid)["pii_mode"] is None and store.project_pii_mode(pid) is None
+    assert store.set_project_pii_mode("alice", pid, "off")["pii_mode"] == "off"
+    assert store.project_pii_mode(pid) == "off" and store.list_projects("alice")[0]["pii_mode"] == "off"
+    assert items.get(f"PROJ#{pid}", "META")["data"]["name"] == "P"  # the rest of the project is kept
+    with pytest.raises(InvalidInput):
+        store.set_project_pii_mode("alice", pid, "loud")
+    with pytest.raises(NotFound):
+        store.set_project_pii_mode("bob", pid, "mask")
+    store.set_project_pii_mode("alice", pid, None)
+    assert store.project_pii_mode(pid) is None and "pii_mode" not in items.get(f"PROJ#{pid}", "META")["data"]
+
+    c = store.create_workflow(_doc("alice", pid))
+    _, claim = store.claim(c.document_id, c.workflow_id, lease_s=60)
+    store.put_segment(claim, 1, s3_key="k", image_uri="u", meta={"page": 1, "chars": 10})
+    finding = {"type": "PHONE", "page": 1, "bbox": [72.0, 100.0, 150.0, 112.0], "start": 7, "end": 20}
+    store.set_segment_pii(c.workflow_id, 1, [finding])
+    seg = store.get_segment(c.workflow_id, 1)
+    assert seg["pii"] == [finding] and seg["pii_count"] == 1 and seg["s3_key"] == "k" and seg["chars"] == 10
+    store.set_segment_pii(c.workflow_id, 9, [finding])  # no such segment: nothing is created
+    assert store.get_segment(c.workflow_id, 9) is None
+    from store.workflow_segments import MAX_PII_FINDINGS
+
+    store.set_segment_pii(c.workflow_id, 1, [finding] * (MAX_PII_FINDINGS + 5))  # a contact list: item stays small
+    seg = store.get_segment(c.workflow_id, 1)
+    assert len(seg["pii"]) == MAX_PII_FINDINGS and seg["pii_count"] == MAX_PII_FINDINGS + 5 and seg["pii_truncated"]

@@ -17,7 +17,8 @@ MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js"
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
-    return TestClient(app=create_app(settings, services=Services(settings=settings, web_ui=True)))
+    return TestClient(app=create_app(settings, services=Services(settings=settings, web_ui=True)),
+                      base_url="http://localhost")
 
 
 @pytest.fixture
@@ -117,7 +118,67 @@ def test_api_routes_still_need_a_token(local: Settings) -> None:
     """Making the UI public must not open anything else: the API next to it still wants a token."""
     # the auth middleware answers before any handler runs, so the services behind the routes are never called
     services = Services(settings=local, dependencies={"uploads": object(), "documents": object()}, web_ui=True)
-    with TestClient(app=create_app(local, services=services)) as client:
+    with TestClient(app=create_app(local, services=services), base_url="http://localhost") as client:
         assert client.get("/").status_code == 200
         for path in ("/v1/projects", "/v1/projects/p1/documents", "/v1/workflows/w1"):
             assert client.get(path).status_code == 401, path
+
+
+# --- issue 13 item 13: odd static names, headers, the docs UIs -----------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/static/%00", "/static/app.js%00", "/static/" + "a" * 256,
+                                  "/static/" + "b" * 5000 + ".js", "/static/%2e%2e%2fweb_routes.py",
+                                  "/static/", "/static/sub/app.js"])
+def test_odd_static_names_are_404_not_500(local: Settings, path: str) -> None:
+    with _client(local) as client:
+        r = client.get(path)
+    assert r.status_code == 404, (path, r.status_code, r.text[:200])
+
+
+def test_index_content_type_has_one_charset(local: Settings) -> None:
+    with _client(local) as client:
+        r = client.get("/")
+    assert r.headers["content-type"] == "text/html; charset=utf-8"
+
+
+def test_nosniff_everywhere_and_a_csp_on_the_schema(local: Settings) -> None:
+    with _client(local) as client:
+        for path in ("/", "/static/app.js", "/static/nope.js", "/v1/config", "/schema", "/schema/openapi.json",
+                     "/healthz", "/no/such/route"):
+            r = client.get(path)
+            assert r.headers.get("x-content-type-options") == "nosniff", path
+        for path in ("/schema", "/schema/swagger", "/schema/openapi.json"):
+            csp = client.get(path).headers.get("content-security-policy", "")
+            assert "frame-ancestors 'none'" in csp and "object-src 'none'" in csp, path
+
+
+def test_the_docs_ui_serves_no_third_party_scripts(tmp_path: Path) -> None:
+    """``/schema`` is Swagger UI from our origin (swagger-ui-py's files), in aws mode too; the stock CDN pages
+    (ReDoc, Elements, RapiDoc) are gone."""
+    import re
+
+    aws = Settings.from_env({}, backend="aws", data_dir=tmp_path, cognito_user_pool_id="us-east-1_X",
+                            cognito_client_id="c")
+    services = Services(settings=aws, web_ui=True, verifier=lambda token: "u")
+    with TestClient(app=create_app(aws, services=services), base_url="http://docchat.example.com") as client:
+        spec = client.get("/schema/openapi.json")
+        assert spec.status_code == 200 and spec.json()["info"]["title"] == "docchat"
+        for path in ("/schema", "/schema/swagger"):
+            r = client.get(path)
+            assert r.status_code == 200
+            sources = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+            assert sources and all(src.startswith("/schema/assets/") for src in sources), sources
+            assert "<script>" not in r.text  # no inline script: the CSP allows none
+            assert r.headers["content-security-policy"].startswith("default-src 'self'; script-src 'self';")
+            for src in sources:
+                asset = client.get(src)
+                assert asset.status_code == 200 and asset.content, src
+        assert client.get("/schema/assets/swagger-ui-bundle.js").headers["content-type"].startswith("text/javascript")
+        for path in ("/schema/assets/index.html", "/schema/assets/%00", "/schema/assets/" + "a" * 300):
+            assert client.get(path).status_code == 404, path
+        for path in ("/schema/redoc", "/schema/elements", "/schema/rapidoc"):
+            r = client.get(path)
+            assert "cdn." not in r.text and "unpkg" not in r.text, path
+        page = client.get("/")
+        assert page.status_code == 200 and "https://" not in page.text  # the app page: own scripts only

@@ -97,9 +97,9 @@ async def test_dev_tokens_are_refused_from_a_non_loopback_peer(tmp_path: Path) -
     h = make_harness(tmp_path, ScriptedModel(["x"]))
     app = h.app()
     remote = httpx.ASGITransport(app=app, client=("10.1.2.3", 5000))
-    async with httpx.AsyncClient(transport=remote, base_url="http://docchat") as c:
+    async with httpx.AsyncClient(transport=remote, base_url="http://localhost") as c:
         r = await c.get("/v1/sessions", headers=ALICE)
         assert r.status_code == 401 and "loopback" in r.json()["error"]["message"]
     local = httpx.ASGITransport(app=app, client=("127.0.0.1", 5000))
-    async with httpx.AsyncClient(transport=local, base_url="http://docchat") as c:
+    async with httpx.AsyncClient(transport=local, base_url="http://localhost") as c:
         assert (await c.get("/v1/sessions", headers=ALICE)).status_code == 200
