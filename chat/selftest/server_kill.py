@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from chat.selftest.client import Answer, ask, check_history, client, new_session, seed_project
 from chat.selftest.procs import Processes
 from chat.selftest.report import Result
@@ -22,6 +24,8 @@ from store.config import Settings
 
 QUESTION = "What was the revenue in 2024?"
 MOMENTS = ("in_tool_round", "after_events", "after_delay")
+#: the default generation_lease_seconds (15) and a margin: a session refused longer than this fails
+LEASE_BOUND_S = 25.0
 
 
 async def _cut_batch(port: int, sids: list[str], rng: random.Random, moment: str, kill: asyncio.Event,
@@ -46,6 +50,22 @@ async def _cut_batch(port: int, sids: list[str], rng: random.Random, moment: str
         return [t.result() for t in done]
 
 
+async def _answer_after_restart(c: httpx.AsyncClient, sid: str, turn_id: str, blocked: list[float]) -> Answer:
+    """The session's next question after a restart. The killed process's generation lease (chat.core.shared)
+    is not renewed any more but stays live until ``generation_lease_seconds`` (15 s) after its last renewal:
+    until then the question gets 409 "already running". That wait is recorded in ``blocked`` (a finding in
+    the notes); a session still refused after the lease's bound fails."""
+    t0 = time.monotonic()
+    while True:
+        a = await ask(c, sid, QUESTION, turn_id=turn_id)
+        if a.status != 409 or time.monotonic() - t0 > LEASE_BOUND_S:
+            break
+        await asyncio.sleep(0.5)
+    if time.monotonic() - t0 > 0.5:
+        blocked.append(time.monotonic() - t0)
+    return a
+
+
 def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 10, seed: int = 0,
         budget_s: float = 900.0, seed_pages: int = 2, **server: Any) -> tuple[Result, int]:
     """Starts ``docchat up`` on ``work/data`` (with ``server`` settings) and leaves the last one running:
@@ -66,6 +86,7 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
 
     sids = asyncio.run(setup())
     cut = kills = 0
+    blocked: list[float] = []  # seconds a session answered 409 "already running" after a restart
     while cut < answers and time.monotonic() - t0 < budget_s:
         batch = sids[: min(concurrency, answers - cut)]
         moment = MOMENTS[kills % len(MOMENTS)]
@@ -92,7 +113,7 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
         async def follow_up(batch: list[str] = batch, round_no: int = kills,
                             port: int = port) -> list[tuple[str, Answer]]:
             async with client(port, "alice") as c:
-                return [(sid, await ask(c, sid, QUESTION, turn_id=f"f{round_no}-{i}"))
+                return [(sid, await _answer_after_restart(c, sid, f"f{round_no}-{i}", blocked))
                         for i, sid in enumerate(batch)]
 
         for sid, a in asyncio.run(follow_up()):
@@ -108,6 +129,7 @@ def run(procs: Processes, work: Path, *, answers: int = 100, concurrency: int = 
             result.fail(problem)
     sessions.close()
     result.notes.update(kills=kills, **dict(moments), **dict(seen), sessions=len(sids),
-                        sessions_repaired_on_load=repaired)
+                        sessions_repaired_on_load=repaired, blocked_by_stale_lease=len(blocked),
+                        longest_block_s=round(max(blocked, default=0.0), 1))
     result.seconds = time.monotonic() - t0
     return result, port
