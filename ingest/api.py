@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.di import NamedDependency
+from litestar.openapi.spec import OpenAPIFormat, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -30,6 +32,18 @@ from store.errors import InvalidInput, NotFound
 
 def _user(request: Request[Any, Any, Any]) -> str:
     return str(request.user)
+
+
+@dataclass
+class UploadOperation(Operation):
+    """The upload's OpenAPI operation: the handler streams the body itself (no ``data`` parameter), so its
+    multipart ``file`` part is declared here — clients and schema fuzzers (``docchat selftest``) see it."""
+
+    def __post_init__(self) -> None:
+        file_part = Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY)
+        form = Schema(type=OpenAPIType.OBJECT, properties={"file": file_part}, required=["file"])
+        self.request_body = RequestBody(content={"multipart/form-data": OpenAPIMediaType(schema=form)},
+                                        required=True, description="the document: one multipart part named file")
 
 
 class IngestController(Controller):
@@ -68,7 +82,7 @@ class IngestController(Controller):
 
     # the body is streamed to a temp file under its own limit (DOCCHAT_MAX_UPLOAD_BYTES), not the JSON limit
     @post("/projects/{project_id:str}/documents", status_code=202, request_max_body_size=None,
-          opt={"streamed_body": True})
+          opt={"streamed_body": True}, operation_class=UploadOperation)
     async def upload(self, request: Request[Any, Any, Any], uploads: NamedDependency[Uploads],
                      project_id: FromPath[str]) -> Response[dict[str, Any]]:
         user = _user(request)

@@ -1,5 +1,5 @@
 """The ``docchat`` command line: ``up``, ``serve``, ``worker``, ``ingest``, ``ask``, ``eval``, ``dlq``,
-``aws bootstrap``, ``dev-token``.
+``aws bootstrap``, ``dev-token``, ``selftest``.
 
 Each subcommand imports its implementation lazily so ``docchat --help`` is fast.
 """
@@ -214,6 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_answers_eval_arguments(ev_ans)
     ev_ans.set_defaults(func=_cmd_eval_answers)
+    from chat.cli.selftest import add_parser as add_selftest_parser
+
+    add_selftest_parser(sub)  # docchat selftest faults|load
     return parser
 
 
