@@ -113,7 +113,8 @@ class SessionLeases:
     # --- the lease -------------------------------------------------------------------------
 
     def acquire(
-        self, session_id: str, *, generation_id: str, turn_id: str, user_id: str, owner: str, lease_s: float
+        self, session_id: str, *, generation_id: str, turn_id: str, user_id: str, owner: str, lease_s: float,
+        owner_gone: Callable[[str], bool] | None = None,
     ) -> tuple[bool, Lease]:
         """Take the session's lease: ``(True, ours)``, or ``(False, the live lease someone else holds)``.
 
@@ -128,7 +129,11 @@ class SessionLeases:
             current = self.get(session_id)
             now = self._clock()
             if current is not None and current.live(now):
-                return False, current
+                # a live lease whose owner is known to be gone (its process no longer exists: kill -9, a crash)
+                # is taken over at once instead of after its expiry
+                if owner_gone is None or current.owner == owner or not owner_gone(current.owner):
+                    return False, current
+                log.info("lease_taken_over", session_id=session_id, generation_id=current.generation_id)
             item: Item = {
                 "PK": pk,
                 "SK": LEASE_SK,

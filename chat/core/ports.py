@@ -16,7 +16,7 @@ that and nothing else. The model port is ``chat.models.port.ChatModel``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from chat.models.tool_format import PageLike
@@ -114,7 +114,8 @@ class GenerationLeasePort(Protocol):
     """The calls chat makes on ``store.session_lease.SessionLeases`` (all blocking)."""
 
     def acquire(
-        self, session_id: str, *, generation_id: str, turn_id: str, user_id: str, owner: str, lease_s: float
+        self, session_id: str, *, generation_id: str, turn_id: str, user_id: str, owner: str, lease_s: float,
+        owner_gone: Callable[[str], bool] | None = None,
     ) -> tuple[bool, Lease]: ...
 
     def get(self, session_id: str) -> Lease | None: ...

@@ -46,6 +46,26 @@ def process_owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 
+def owner_gone(owner: str) -> bool:
+    """Whether the process named by a lease's ``owner`` (``host:pid:tail``) is known to be gone: it ran on this
+    host and no process has its pid any more. Unknown (another host, a pid in use — perhaps reused) → False,
+    and the lease is left to expire."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True  # not us (the tail differs): an earlier process whose pid we now have
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # exists, not ours to signal
+        return False
+    return False
+
+
 class SharedGenerations:
     """Begin, resume and stop generations so that they hold across processes (``leases`` None: this process only)."""
 
@@ -92,6 +112,7 @@ class SharedGenerations:
                 user_id=user_id,
                 owner=self.owner,
                 lease_s=self.lease_s,
+                owner_gone=owner_gone,
             )
             if won:
                 gen.role = "owner"

@@ -170,3 +170,32 @@ def test_finish_is_the_final_checkpoint_and_the_release_at_once(env: Any) -> Non
                                        last_n=1, finished=False, first=True)
     assert leases.get(sid).generation_id == "g2" and leases.get(sid).state == "running"
     assert leases.read_checkpoint(sid).generation_id == "g1" and leases.read_checkpoint(sid).events == "[]"
+
+
+def test_a_live_lease_whose_owner_process_is_gone_is_taken_over_at_once(env: Any) -> None:
+    """kill -9 of the answering server: the restarted one need not wait out the lease (issue 13, faults suite)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from chat.core.shared import owner_gone
+
+    store, leases, _ = env
+    here = socket.gethostname()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead_owner = f"{here}:{int(dead.stdout)}:abc123"  # a process that has exited
+    sid = store.create_session("alice")
+    assert take(leases, sid, "g1", owner=dead_owner)[0]
+    won, lease = leases.acquire(sid, generation_id="g2", turn_id="t2", user_id="alice", owner="p2", lease_s=10.0,
+                                owner_gone=owner_gone)
+    assert won and lease.generation_id == "g2"
+    # a live owner (here: the parent of this test process), another host, or no check: the lease holds
+    live = f"{here}:{os.getppid()}:def456"
+    for owner, check in ((live, owner_gone), ("elsewhere:12345:x", owner_gone), (dead_owner, None)):
+        sid = store.create_session("alice")
+        assert take(leases, sid, "g1", owner=owner)[0]
+        won, held = leases.acquire(sid, generation_id="g2", turn_id="t2", user_id="alice", owner="p2",
+                                   lease_s=10.0, owner_gone=check)
+        assert not won and held.generation_id == "g1"
