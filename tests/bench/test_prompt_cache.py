@@ -63,7 +63,9 @@ def test_prefix_cache_hits_ttl_and_min_tokens() -> None:
 async def test_cache_hit_ratio_of_a_20_turn_conversation() -> None:
     rows = await simulate_conversation(20)
     assert len(rows) == 20 and all(r.requests == 2 for r in rows)
-    assert rows[0].cache_read == 0
+    # nothing was cached before the first turn: what it reads (its tool round's second request reading the
+    # system + tools prefix the first wrote) it wrote itself
+    assert rows[0].cache_read <= rows[0].cache_write
     assert summarize(rows, from_turn=3) >= 0.90
     ratios = [r.hit_ratio for r in rows]
     assert all(b >= a for a, b in itertools.pairwise(ratios[2:]))  # only grows as history grows
