@@ -3,7 +3,9 @@
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
 ``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → (``bda_processor``, ``transcribe``,
 ``webcrawler``, ``segment_analyzer``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
-``chunking`` → ``indexing`` → ``document_summarizer`` (skipped).
+``chunking`` → ``keyword_indexing`` (the chunks without vectors: BM25-searchable, the workflow's "searchable"
+moment) → ``indexing`` (the vectors filled in behind it; "ready" when the workflow completes) →
+``document_summarizer`` (skipped).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -48,9 +50,13 @@ log = get_logger(__name__)
 
 #: chunks per index call
 INDEX_BATCH = 64
+#: chunks per keyword-only write (no embedding: one write for most documents)
+KEYWORD_BATCH = 1024
 #: rendering of long documents is split over this many sandboxed children (pages interleaved)
 RENDER_PROCESSES = 2
 PARALLEL_MIN_PAGES = 8
+#: nice increment of the rendering children of a PDF: the text path (segments, keyword index, embedding) first
+RENDER_NICE = 5
 #: pages whose segments are built together (table detection is batched per window)
 BUILD_WINDOW = 32
 #: steps not built yet (later issue) — recorded as skipped with this reason
@@ -66,6 +72,9 @@ DEFERRED = {
 
 class ChunkIndexer(Protocol):
     """The part of ``retrieval.search.Retriever`` the pipeline uses."""
+
+    async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
+        """Write chunks without vectors (keyword-searchable at once); ``index_chunks`` later adds the vectors."""
 
     async def index_chunks(self, chunks: Sequence[Chunk]) -> None: ...
 
@@ -91,10 +100,11 @@ class Job:
         self.language = str(data.get("language") or "en")
         self.file_name = str(data.get("file_name") or "document")
         self.lost = threading.Event()
+        self.stop = threading.Event()  # another step of this run failed: background work stops
         self.wid = claim.workflow_id
 
     def check(self) -> None:
-        if self.lost.is_set():
+        if self.lost.is_set() or self.stop.is_set():
             raise ClaimLost(self.wid)
 
 
@@ -134,24 +144,33 @@ class Pipeline:
             for name, reason in DEFERRED.items():
                 if name != "document_summarizer" and name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
-            # rendering and the text layer are independent: run them side by side (separate children)
-            first = [("segment_prep", self._segment_prep), ("format_parser", self._format_parser)]
-            results = await asyncio.gather(*(self._step(job, name, fn) for name, fn in first if name not in done),
-                                           return_exceptions=True)  # both finish before an error propagates
-            for res in results:
-                if isinstance(res, BaseException):
-                    raise res
-            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                             ("pii", self._pii)):
-                if name not in done:
-                    await self._step(job, name, fn)
-            if "chunking" not in done or "indexing" not in done:
-                current = ["chunking"]
-                try:
-                    await self._chunk_and_index(job, current)
-                except Exception as exc:
-                    await self._record_failure(job, current[0], exc)
-                    raise
+            # rendering (for the viewer and OCR) runs behind the text path: segments, chunks and the keyword index
+            # wait for it only when a page needs OCR (issue 18); it is over before the workflow completes
+            render = (asyncio.create_task(self._step(job, "segment_prep", self._segment_prep))
+                      if "segment_prep" not in done else None)
+            try:
+                if "format_parser" not in done:
+                    await self._step(job, "format_parser", self._format_parser)
+                if render is not None and await asyncio.to_thread(self._needs_pages, job):
+                    await render
+                for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
+                                 ("pii", self._pii)):
+                    if name not in done:
+                        await self._step(job, name, fn)
+                if "chunking" not in done or "indexing" not in done:
+                    current = ["chunking"]
+                    try:
+                        await self._chunk_and_index(job, current, keywords_done="keyword_indexing" in done)
+                    except Exception as exc:
+                        await self._record_failure(job, current[0], exc)
+                        raise
+                if render is not None:
+                    await render
+            finally:  # both finish before an error propagates (the renderer writes into this job's blobs)
+                if render is not None:
+                    if not render.done():
+                        job.stop.set()
+                    await asyncio.gather(render, return_exceptions=True)
             if "document_summarizer" not in done:
                 await asyncio.to_thread(self.store.record_step, claim, "document_summarizer", "skipped",
                                         reason=DEFERRED["document_summarizer"])
@@ -209,7 +228,8 @@ class Pipeline:
         lock = threading.Lock()
 
         def render(pages: list[int]) -> None:
-            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings):
+            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings,
+                                   nice=RENDER_NICE if job.kind == "pdf" else 0):
                 self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
                 meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
                         "height_px": rp.height_px}
@@ -245,6 +265,20 @@ class Pipeline:
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
+
+    def _needs_pages(self, job: Job) -> bool:
+        """Whether the steps after ``format_parser`` need the rendered pages (OCR, image uploads)."""
+        return job.kind != "pdf" or bool(self._get_json(ocr_pages_key(job.wid), default=[]))
+
+    def _page_meta(self, job: Job, page: int, text_raw: dict[str, Any] | None) -> dict[str, Any]:
+        """The page's size: from its text layer (no rendering needed), else from its rendered page."""
+        from ingest.steps.segment_prep import pixel_size
+
+        if text_raw and text_raw.get("width_pt") and text_raw.get("height_pt"):
+            w_pt, h_pt = float(text_raw["width_pt"]), float(text_raw["height_pt"])
+            w_px, h_px = pixel_size(w_pt, h_pt, self.settings.ingest.render_dpi)
+            return {"width_pt": w_pt, "height_pt": h_pt, "width_px": w_px, "height_px": h_px}
+        return cast(dict[str, Any], self._get_json(meta_key(job.wid, page)))
 
     def _engine(self, language: str) -> Any:
         from ingest.steps.ocr import select_engine
@@ -296,14 +330,16 @@ class Pipeline:
             window = range(start, min(total, start + BUILD_WINDOW - 1) + 1)
             texts: dict[int, Any] = {}
             ocrs: dict[int, Any] = {}
+            metas: dict[int, dict[str, Any]] = {}
             for page in window:
                 text_raw = self._get_json(text_key(job.wid, page), default=None)
                 ocr_raw = self._get_json(ocr_key(job.wid, page), default=None)
+                metas[page] = self._page_meta(job, page, text_raw)
                 texts[page] = rebuild(PageText, text_raw, {"lines": Line}) if text_raw else None
                 ocrs[page] = rebuild(OcrResult, ocr_raw, {"lines": OcrLine}) if ocr_raw else None
             tables = self._tables(job, texts, ocrs)
             for page in window:
-                meta = self._get_json(meta_key(job.wid, page))
+                meta = metas[page]
                 seg = build_segment(page, texts[page], ocrs[page], width_pt=meta["width_pt"],
                                     height_pt=meta["height_pt"], width_px=meta["width_px"],
                                     height_px=meta["height_px"], tables=tables.get(page))
@@ -352,7 +388,9 @@ class Pipeline:
                 log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
         return out
 
-    async def _chunk_and_index(self, job: Job, current: list[str]) -> None:
+    async def _chunk_and_index(self, job: Job, current: list[str], *, keywords_done: bool = False) -> None:
+        """Chunk, write the chunks without vectors (searchable), then embed them in batches (ready). A redelivery
+        after the keyword write keeps the document searchable and only fills the vectors (same chunk ids)."""
         from ingest.steps.chunk import chunk_segments
 
         claim = job.claim
@@ -368,10 +406,22 @@ class Pipeline:
                                 total=len(chunks))
         self._hit("chunking", len(chunks))
         job.check()
+        if not keywords_done:
+            current[0] = "keyword_indexing"
+            await asyncio.to_thread(self.store.record_step, claim, "keyword_indexing", "in_progress", done=0,
+                                    total=len(chunks))
+            # ids are deterministic: re-indexing overwrites; deleting first drops chunks a re-run no longer makes
+            await self.indexer.delete_document(claim.project_id, claim.document_id)
+            for start in range(0, len(chunks), KEYWORD_BATCH):
+                job.check()
+                await self.indexer.index_keywords(chunks[start:start + KEYWORD_BATCH])
+            await asyncio.to_thread(self.store.record_step, claim, "keyword_indexing", "completed", done=len(chunks),
+                                    total=len(chunks))
+            log.info("document_searchable", workflow_id=job.wid, chunks=len(chunks))
+            self._hit("keyword_indexing", len(chunks))
+        job.check()
         current[0] = "indexing"
         await asyncio.to_thread(self.store.record_step, claim, "indexing", "in_progress", done=0, total=len(chunks))
-        # ids are deterministic: re-indexing overwrites; deleting first drops chunks a re-run no longer makes
-        await self.indexer.delete_document(claim.project_id, claim.document_id)
         mark = [0.0]
         for start in range(0, len(chunks), INDEX_BATCH):
             job.check()

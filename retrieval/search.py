@@ -51,6 +51,10 @@ class Retriever:
     async def close(self) -> None:
         await self.index.close()
 
+    async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
+        """Write ``chunks`` without vectors: keyword-searchable now, ``index_chunks`` fills the vectors in."""
+        await self.index.upsert_text(chunks)
+
     async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
         """Embed (off the event loop) and upsert ``chunks`` in rounds of ``EMBED_BATCH``."""
         for start in range(0, len(chunks), EMBED_BATCH):
