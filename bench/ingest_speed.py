@@ -16,7 +16,9 @@ whatever load the machine has:
 - ``to_ready_s``: upload → the workflow is ``completed`` (every vector written);
 - ``indexing_ratio``: chunks/s of the vector fill inside the pipeline ÷ the embedder's own chunks/s on the same
   chunk texts (batches of ``EMBED_BATCH``), measured after the run in the same process;
-- ``peak_rss_mb``: this process and its children (sandboxes).
+- ``peak_rss_mb``: this process and its children (sandboxes);
+- ``embedder_loaded_after_start_s``: the model loads in the background from ``Retriever.start``; the upload goes in
+  right after start-up, as the first upload after ``docchat up`` would.
 """
 
 from __future__ import annotations
@@ -150,9 +152,10 @@ async def run_bench(pdfs: list[Path], data_dir: Path, tmp: Path) -> dict[str, An
     settings = Settings.from_env(data_dir=data_dir, backend="local")
     t_load = time.perf_counter()
     retriever = build_retriever(settings)
-    await retriever.start()
-    await asyncio.to_thread(retriever.embedder.embed_passages, ["warm up"])
-    load_s = time.perf_counter() - t_load
+    await retriever.start()  # the model loads in the background: the upload below does not wait for it
+    warm = asyncio.ensure_future(retriever.warmed())
+    warm.add_done_callback(lambda _: marks_load.append(time.perf_counter() - t_load))
+    marks_load: list[float] = []
     parts = build_ingest(settings, items=open_item_table(settings, "workflows"),
                          blobs=open_blob_store(settings, "documents"), index=retriever)
     project = await parts.uploads.create_project("bench", "bench")
@@ -165,7 +168,9 @@ async def run_bench(pdfs: list[Path], data_dir: Path, tmp: Path) -> dict[str, An
         watches.append(_Watch(parts, retriever, project["project_id"], res.document_id, res.workflow_id, t0))
     marks = await asyncio.gather(*(w.run(answer=len(pdfs) == 1) for w in watches))
     await runner.stop()
-    out: dict[str, Any] = {"embedder": retriever.embedder.model_id, "embedder_load_s": round(load_s, 2)}
+    await warm
+    out: dict[str, Any] = {"embedder": retriever.embedder.model_id,
+                           "embedder_loaded_after_start_s": round(marks_load[0], 2) if marks_load else None}
     if len(pdfs) == 1:
         m = marks[0]
         steps = m.pop("steps")  # type: ignore[misc]

@@ -7,6 +7,7 @@ adapters are async themselves.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,11 +45,34 @@ class Retriever:
         self.index = index
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
         self.query_max_chars = query_max_chars
+        self._warm: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
+        """Open the index, and build/load the embedding model in the background (issue 18: the first upload
+        after start-up must not pay for it; a first embed call meanwhile waits on the embedder's own lock)."""
         await self.index.ensure()
+        load = getattr(self.embedder, "load", None)
+        if callable(load) and self._warm is None:
+            self._warm = asyncio.ensure_future(asyncio.to_thread(self._load, load))
+
+    @staticmethod
+    def _load(load: Callable[[], object]) -> None:
+        t0 = time.perf_counter()
+        try:
+            load()
+        except Exception as exc:  # the first embed call raises it again, where it is handled
+            log.warning("embedder_preload_failed", error=type(exc).__name__)
+            return
+        log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2))
+
+    async def warmed(self) -> None:
+        """Wait for the background model load (if any) to finish."""
+        if self._warm is not None:
+            await asyncio.shield(self._warm)
 
     async def close(self) -> None:
+        if self._warm is not None and not self._warm.done():
+            await asyncio.gather(self._warm, return_exceptions=True)  # a thread cannot be cancelled
         await self.index.close()
 
     async def index_keywords(self, chunks: Sequence[Chunk]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from retrieval.lance_index import LanceIndex
@@ -10,7 +12,7 @@ from retrieval.search import Retriever, build_retriever
 from retrieval.types import SearchFilter
 from store.config import Settings
 from store.errors import ConfigError, InvalidInput
-from tests.retrieval.conftest import ToyEmbedder, chunk
+from tests.retrieval.conftest import DIM, ToyEmbedder, chunk
 from tests.retrieval.fake_opensearch import FakeOpenSearch
 
 
@@ -136,3 +138,28 @@ async def test_a_long_question_is_searched_by_its_head_not_refused(tmp_path) -> 
 def test_build_retriever_takes_the_query_cap_from_settings(tmp_path) -> None:
     settings = Settings(data_dir=tmp_path, query_max_chars=321)
     assert build_retriever(settings, embedder=ToyEmbedder()).query_max_chars == 321
+
+
+async def test_start_loads_the_embedding_model_in_the_background(tmp_path) -> None:
+    """Issue 18: start-up does not wait for the model, and neither does the first upload after it."""
+    import threading
+
+    from retrieval.lance_index import LanceIndex
+
+    release = threading.Event()
+
+    class SlowLoad(ToyEmbedder):
+        loads = 0
+
+        def load(self) -> None:
+            SlowLoad.loads += 1
+            release.wait(10)
+
+    r = Retriever(SlowLoad(), LanceIndex(tmp_path / "lance", DIM))
+    await asyncio.wait_for(r.start(), 5)  # returns while the model is still loading
+    assert SlowLoad.loads == 1 and r._warm is not None and not r._warm.done()
+    release.set()
+    await asyncio.wait_for(r.warmed(), 5)
+    await r.start()  # a second start does not load again
+    await r.close()
+    assert SlowLoad.loads == 1
