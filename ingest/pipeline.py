@@ -309,12 +309,14 @@ class Pipeline:
         done = total - len(todo)
         mark = [0.0]
         self.store.record_step(job.claim, "paddleocr_processor", "in_progress", done=done, total=total)
-        for page in todo:
-            png = self.blobs.get(page_png_key(job.wid, page))
-            result = engine.recognize(png, language=job.language)
-            self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
-            done += 1
-            self._progress(job, "paddleocr_processor", done, total, mark)
+        from ingest.steps.ocr_batch import batches, recognize_pages
+
+        for run in batches(todo, self.settings.ingest.ocr_batch_pages):  # pages per engine call (GPU: one predict)
+            pngs = [self.blobs.get(page_png_key(job.wid, page)) for page in run]
+            for page, result in zip(run, recognize_pages(engine, pngs, language=job.language), strict=True):
+                self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
+                done += 1
+                self._progress(job, "paddleocr_processor", done, total, mark)
         self.store.update_preprocess(job.claim, "ocr", "completed")
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
 
