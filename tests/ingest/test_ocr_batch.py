@@ -113,3 +113,19 @@ async def test_the_pipeline_ocrs_pages_in_batches_of_ocr_batch_pages(settings, s
     worker = Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock)
     assert await worker.run_once() == "completed"
     assert calls == [2, 1]
+
+
+def test_the_gpu_check_renders_scans_with_their_reference_and_scores_them(tmp_path) -> None:
+    """The CPU-testable parts of ``bench/gpu_check.py`` (the GPU runs are ``scripts/gpu-check.sh``)."""
+    from bench.gpu_check import cer, passages, run_ocr, scanned_pages
+    from ingest.sample_docs import write_text_pdf
+
+    write_text_pdf(tmp_path / "a.pdf", 3, lines=20)
+    pages = scanned_pages(tmp_path, 2, 100)
+    assert len(pages) == 2 and all(png.startswith(b"\x89PNG") and len(ref.split()) >= 30 for png, ref in pages)
+    assert cer("Net  sales", "net sales") == 0.0 and cer("", "abcd") == 1.0
+    chunks = passages(pages, 5, words=20)
+    assert len(chunks) == 5 and all(len(c.split()) == 20 for c in chunks)
+    pipe = FakePaddle3()
+    rate, texts = run_ocr(_engine(pipe), pages, batch=2)
+    assert pipe.calls == [2] and texts == ["page 0", "page 1"] and rate > 0
