@@ -253,13 +253,14 @@ class Pipeline:
             self._put_json(ocr_pages_key(job.wid), list(range(1, total + 1)))
             self.store.record_step(job.claim, "format_parser", "skipped", reason="an image has no text layer")
             return
-        from ingest.steps.format_parser import iter_text_layer
+        from ingest.steps.text_layer import iter_text_and_words
 
         todo = [p for p in range(1, total + 1) if not self.blobs.exists(text_key(job.wid, p))]
         done = total - len(todo)
         mark = [0.0]
-        for pt in iter_text_layer(job.path, job.kind, todo, settings=self.settings):
-            self._put_json(text_key(job.wid, pt.page), dataclasses.asdict(pt))
+        for pt, words in iter_text_and_words(job.path, todo, settings=self.settings):
+            # the words of a likely table page come from the same child: segment_builder needs no sandbox of its own
+            self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
             done += 1
             self._progress(job, "format_parser", done, total, mark)
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
@@ -333,13 +334,16 @@ class Pipeline:
             texts: dict[int, Any] = {}
             ocrs: dict[int, Any] = {}
             metas: dict[int, dict[str, Any]] = {}
+            words: dict[int, list[Any]] = {}
             for page in window:
                 text_raw = self._get_json(text_key(job.wid, page), default=None)
+                if text_raw and text_raw.get("table_words") is not None:
+                    words[page] = text_raw["table_words"]
                 ocr_raw = self._get_json(ocr_key(job.wid, page), default=None)
                 metas[page] = self._page_meta(job, page, text_raw)
                 texts[page] = rebuild(PageText, text_raw, {"lines": Line}) if text_raw else None
                 ocrs[page] = rebuild(OcrResult, ocr_raw, {"lines": OcrLine}) if ocr_raw else None
-            tables = self._tables(job, texts, ocrs)
+            tables = self._tables(job, texts, ocrs, words)
             for page in window:
                 meta = metas[page]
                 seg = build_segment(page, texts[page], ocrs[page], width_pt=meta["width_pt"],
@@ -365,13 +369,25 @@ class Pipeline:
         run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
                      progress=lambda done, total: self._progress(job, "pii", done, total, mark))
 
-    def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
-        """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""
+    def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any],
+                words: dict[int, list[Any]] | None = None) -> dict[int, list[Any]]:
+        """Tables on the pages where one is likely; a detection failure costs the tables, not the document.
+        ``words``: those read with the text layer (``ingest.steps.text_layer``); other pages are read here."""
+        from ingest.steps.table_grid import Word, find_tables
         from ingest.steps.tables import likely_table, pdf_tables, tables_from_ocr
 
         out: dict[int, list[Any]] = {}
         layer_pages = [p for p, t in texts.items() if t is not None and not t.needs_ocr and ocrs.get(p) is None
                        and likely_table(t)]
+        for page in [p for p in layer_pages if words and p in words]:
+            layer_pages.remove(page)
+            try:
+                found = find_tables([Word(*w) for w in (words or {})[page]], page)
+            except Exception as exc:
+                log.warning("tables_failed", workflow_id=job.wid, source="text_layer", error=type(exc).__name__)
+                continue
+            if found:
+                out[page] = found
         if layer_pages and job.kind == "pdf":
             try:
                 out.update(pdf_tables(job.path, layer_pages, settings=self.settings))
