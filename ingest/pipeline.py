@@ -256,13 +256,26 @@ class Pipeline:
         from ingest.steps.text_layer import iter_text_and_words
 
         todo = [p for p in range(1, total + 1) if not self.blobs.exists(text_key(job.wid, p))]
-        done = total - len(todo)
+        done = [total - len(todo)]
         mark = [0.0]
-        for pt, words in iter_text_and_words(job.path, todo, settings=self.settings):
-            # the words of a likely table page come from the same child: segment_builder needs no sandbox of its own
-            self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
-            done += 1
-            self._progress(job, "format_parser", done, total, mark)
+        lock = threading.Lock()
+
+        def read(pages: list[int]) -> None:
+            for pt, words in iter_text_and_words(job.path, pages, settings=self.settings):
+                # a likely table page's words come from the same child: segment_builder needs no sandbox of its own
+                self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
+                with lock:
+                    done[0] += 1
+                    self._progress(job, "format_parser", done[0], total, mark)
+
+        # the text layer is the critical path (segments, then searchable): long documents over two children
+        n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
+        if n == 1:
+            read(todo)
+        else:
+            with ThreadPoolExecutor(n, thread_name_prefix="text") as pool:
+                for fut in [pool.submit(read, todo[i::n]) for i in range(n)]:
+                    fut.result()
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)

@@ -116,3 +116,31 @@ def test_pixel_size_matches_the_rendered_page(tmp_path) -> None:
     for dpi in (72, 150, 201):
         (rp,) = list(render_pages(pdf, "pdf", [1], dpi))
         assert pixel_size(rp.width_pt, rp.height_pt, dpi) == (rp.width_px, rp.height_px)
+
+
+async def test_the_text_layer_of_a_long_document_is_read_by_two_children(settings, store, blobs, queue, indexer,
+                                                                          clock, tmp_path, monkeypatch):
+    """Issue 18: the text layer is the critical path; every page is read once, across both children."""
+    import threading
+
+    import ingest.pipeline as pipeline_mod
+    import ingest.steps.text_layer as text_layer
+
+    monkeypatch.setattr(pipeline_mod, "PARALLEL_MIN_PAGES", 1)
+    calls: list[list[int]] = []
+    threads: set[str] = set()
+    real = text_layer.iter_text_and_words
+
+    def spy(path, pages, **kw):
+        calls.append(list(pages))
+        threads.add(threading.current_thread().name)
+        yield from real(path, pages, **kw)
+
+    monkeypatch.setattr(text_layer, "iter_text_and_words", spy)
+    _, c = _submit(store, blobs, queue, tmp_path, pages=4)
+    worker = Worker(store=store, queue=queue, pipeline=Pipeline(settings, store, blobs, indexer), settings=settings,
+                    clock=clock)
+    assert await worker.run_once() == "completed"
+    assert sorted(calls) == [[1, 3], [2, 4]] and len(threads) == 2
+    assert store.get_workflow("alice", c.workflow_id)["steps"]["format_parser"]["done"] == 4
+    assert [s["segment_index"] for s in store.list_segments(c.workflow_id).items] == [1, 2, 3, 4]
