@@ -90,8 +90,8 @@ def gpu_memory_mb() -> dict[str, float]:
         import paddle
 
         out["paddle_peak_mb"] = round(paddle.device.cuda.max_memory_allocated() / 2**20, 1)
-    except Exception:  # no paddle, or a CPU build
-        pass
+    except Exception as exc:  # no paddle, or a CPU build
+        out["paddle_peak_mb_error"] = type(exc).__name__  # type: ignore[assignment]
     return out
 
 

@@ -8,9 +8,9 @@ measurements in the README), all in ``retrieval/fusion.py``.
 Filters (project, documents) are applied as pre-filters in both sub-searches, backed by scalar indices.
 Upserts go through ``merge_insert`` on the deterministic ``chunk_id``, so re-indexing a document
 replaces its chunks instead of duplicating them. ``upsert_text`` writes chunks with a null vector (searchable by
-BM25 at once, issue 18); a later ``upsert`` of the same ids fills the vectors in. Once the table holds ``ann_min_rows`` chunks an ANN
-index (IVF + HNSW with scalar-quantised vectors, cosine) is built; below that, exact search is fast
-enough. The LanceDB API is synchronous here; every call runs in a worker thread.
+BM25 at once, issue 18); a later ``upsert`` of the same ids fills the vectors in. Once the table holds
+``ann_min_rows`` chunks an ANN index (IVF + HNSW with scalar-quantised vectors, cosine) is built; below that,
+exact search is fast enough. The LanceDB API is synchronous here; every call runs in a worker thread.
 
 Another process (``docchat worker`` next to ``docchat serve``) writes to the same table, so reads are
 opened with a bounded ``read_consistency_interval`` (``read_consistency_seconds``, default 1 s): a read that

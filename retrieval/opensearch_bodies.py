@@ -108,7 +108,7 @@ def pipeline_body(keyword_weight: float, technique: str = "min_max") -> dict[str
 
 def document_source(chunk: Chunk, vector: Sequence[float] | None) -> dict[str, Any]:
     """The stored document; without a vector (keyword-searchable first, issue 18) the field is left out."""
-    source = {
+    source: dict[str, Any] = {
         "chunk_id": chunk.chunk_id,
         "project_id": chunk.project_id,
         "document_id": chunk.document_id,

@@ -12,7 +12,6 @@ then renders page *n+1*; the parent yields each page as it arrives. A page large
 from __future__ import annotations
 
 import dataclasses
-
 import io
 import math
 from collections.abc import Iterator, Sequence
