@@ -109,29 +109,44 @@ class _Watch:
     def _mark(self, name: str) -> None:
         self.marks.setdefault(name, round(time.perf_counter() - self.t0, 2))
 
-    async def run(self, *, answer: bool = True) -> dict[str, float]:
+    async def run(self, *, answer: bool = True) -> dict[str, Any]:
+        """Three pollers side by side (a search waiting on the model must not delay the status marks)."""
         from retrieval.types import SearchFilter
 
         flt = SearchFilter(self.project_id, document_ids=(self.document_id,))
         pflt = SearchFilter(self.project_id)
-        while True:
-            view = await self.parts.documents.workflow_status("bench", self.workflow_id)
-            steps = view["steps"]
-            if steps["segment_builder"]["status"] == "completed":
-                self._mark("to_segments_s")
-            if "to_searchable_s" not in self.marks:
+        done = asyncio.Event()
+
+        async def keyword() -> None:
+            while not done.is_set() and "to_searchable_s" not in self.marks:
                 if await self.retriever.index.search(QUESTION, None, flt, k=1, mode="keyword"):
                     self._mark("to_searchable_s")
-            if answer and "to_first_answer_s" not in self.marks:
+                await asyncio.sleep(POLL_S)
+
+        async def ask() -> None:
+            while answer and not done.is_set() and "to_first_answer_s" not in self.marks:
                 hits = await self.retriever.search(QUESTION, pflt, k=8)
                 if hits and _cites(hits, self.document_id):
                     self._mark("to_first_answer_s")
-            if view["status"] in ("completed", "failed"):
-                self._mark("to_ready_s")
-                self.marks["status"] = view["status"]  # type: ignore[assignment]
-                self.marks["steps"] = view["steps"]  # type: ignore[assignment]
-                return self.marks
-            await asyncio.sleep(POLL_S)
+                await asyncio.sleep(POLL_S)
+
+        async def status() -> dict[str, Any]:
+            while True:
+                view = await self.parts.documents.workflow_status("bench", self.workflow_id)
+                if view["steps"]["segment_builder"]["status"] == "completed":
+                    self._mark("to_segments_s")
+                if view["status"] in ("completed", "failed"):
+                    self._mark("to_ready_s")
+                    return view
+                await asyncio.sleep(POLL_S)
+
+        tasks = [asyncio.create_task(keyword()), asyncio.create_task(ask())]
+        view = await status()
+        if view["status"] == "completed":  # ready: both must find it now; give them a last round
+            await asyncio.sleep(2 * POLL_S)
+        done.set()
+        await asyncio.gather(*tasks)
+        return {**self.marks, "status": view["status"], "steps": view["steps"]}
 
 
 def _step_span(step: dict[str, Any]) -> float:
@@ -158,25 +173,35 @@ async def run_bench(pdfs: list[Path], data_dir: Path, tmp: Path) -> dict[str, An
     marks_load: list[float] = []
     parts = build_ingest(settings, items=open_item_table(settings, "workflows"),
                          blobs=open_blob_store(settings, "documents"), index=retriever)
-    project = await parts.uploads.create_project("bench", "bench")
     runner = parts.runner(reserve_high=False, wait_seconds=0.2)
     await runner.start()
-    t0 = time.perf_counter()
-    watches = []
-    for pdf in pdfs:
-        res = await parts.uploads.accept_upload("bench", project["project_id"], received(pdf, tmp))
-        watches.append(_Watch(parts, retriever, project["project_id"], res.document_id, res.workflow_id, t0))
-    marks = await asyncio.gather(*(w.run(answer=len(pdfs) == 1) for w in watches))
-    await runner.stop()
-    await warm
-    out: dict[str, Any] = {"embedder": retriever.embedder.model_id,
-                           "embedder_loaded_after_start_s": round(marks_load[0], 2) if marks_load else None}
-    if len(pdfs) == 1:
-        m = marks[0]
-        steps = m.pop("steps")  # type: ignore[misc]
-        out.update(m)
-        out["step_s"] = {k: round(_step_span(v), 2) for k, v in steps.items()  # type: ignore[attr-defined]
-                         if v.get("status") == "completed"}
+    out: dict[str, Any] = {"embedder": retriever.embedder.model_id}
+    # one PDF: uploaded right after start-up, then once more (another project) with everything warm
+    rounds = ("", "second_") if len(pdfs) == 1 else ("",)
+    for prefix in rounds:
+        project = await parts.uploads.create_project("bench", f"bench{prefix}")
+        t0 = time.perf_counter()
+        watches = []
+        for pdf in pdfs:
+            res = await parts.uploads.accept_upload("bench", project["project_id"], received(pdf, tmp))
+            watches.append(_Watch(parts, retriever, project["project_id"], res.document_id, res.workflow_id, t0))
+        marks = await asyncio.gather(*(w.run(answer=len(pdfs) == 1) for w in watches))
+        if len(pdfs) > 1:
+            ready = [m.get("to_ready_s", 0.0) for m in marks]
+            searchable = [m.get("to_searchable_s", 0.0) for m in marks]
+            out.update({"documents": len(pdfs), "to_all_searchable_s": max(searchable), "to_all_ready_s": max(ready),
+                        "to_first_searchable_s": min(searchable),
+                        "failed": sum(1 for m in marks if m.get("status") != "completed")})
+            continue
+        m = dict(marks[0])
+        steps = m.pop("steps")
+        out.update({prefix + k: v for k, v in m.items()})
+        out[prefix + "step_s"] = {k: round(_step_span(v), 2) for k, v in steps.items()  # type: ignore[attr-defined]
+                                  if v.get("status") == "completed"}
+        if prefix:
+            continue
+        await warm
+        out["embedder_loaded_after_start_s"] = round(marks_load[0], 2) if marks_load else None
         fill = steps.get("indexing") or {}  # type: ignore[attr-defined]
         n = int(fill.get("total") or 0)
         texts = await _chunk_texts(retriever, project["project_id"], watches[0].document_id)
@@ -187,12 +212,8 @@ async def run_bench(pdfs: list[Path], data_dir: Path, tmp: Path) -> dict[str, An
         inside = n / max(1e-9, _step_span(fill))
         out.update({"chunks": n, "pipeline_chunks_per_s": round(inside, 2), "embedder_chunks_per_s": round(alone, 2),
                     "indexing_ratio": round(inside / alone, 3) if alone else None})
-    else:
-        ready = [m.get("to_ready_s", 0.0) for m in marks]
-        searchable = [m.get("to_searchable_s", 0.0) for m in marks]
-        out.update({"documents": len(pdfs), "to_all_searchable_s": max(searchable), "to_all_ready_s": max(ready),
-                    "to_first_searchable_s": min(searchable),
-                    "failed": sum(1 for m in marks if m.get("status") != "completed")})
+    await runner.stop()
+    await warm
     await parts.close()
     await retriever.close()
     return out
@@ -236,9 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         res = asyncio.run(run_bench(pdfs, data, Path(tmp)))
     out: dict[str, Any] = {"bench": "ingest_speed", "file": pdfs[0].name if len(pdfs) == 1 else str(args.all),
                            **raw, **res}
-    for key in ("to_segments_s", "to_searchable_s", "to_first_answer_s", "to_ready_s", "to_all_searchable_s"):
+    for key in ("to_segments_s", "to_searchable_s", "to_first_answer_s", "to_ready_s", "to_all_searchable_s",
+                "second_to_searchable_s", "second_to_first_answer_s"):
         if out.get(key):
-            out[key.replace("to_", "x_raw_").removesuffix("_s")] = round(out[key] / raw["raw_s"], 2)
+            out[key.replace("to_", "x_raw_", 1).removesuffix("_s")] = round(out[key] / raw["raw_s"], 2)
     out.update(_peak())
     print(json.dumps(out), flush=True)
     return 0

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from retrieval.embed_batcher import EmbedBatcher
 from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
 from store.config import Settings
@@ -46,6 +47,7 @@ class Retriever:
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
         self.query_max_chars = query_max_chars
         self._warm: asyncio.Future[None] | None = None
+        self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
 
     async def start(self) -> None:
         """Open the index, and build/load the embedding model in the background (issue 18: the first upload
@@ -83,7 +85,7 @@ class Retriever:
         """Embed (off the event loop) and upsert ``chunks`` in rounds of ``EMBED_BATCH``."""
         for start in range(0, len(chunks), EMBED_BATCH):
             part = chunks[start : start + EMBED_BATCH]
-            vectors = await asyncio.to_thread(self.embedder.embed_passages, [c.text for c in part])
+            vectors = await self.batcher.embed_passages([c.text for c in part])
             await self.index.upsert(part, vectors)
             if progress is not None:
                 progress(start + len(part), len(chunks))
@@ -102,6 +104,10 @@ class Retriever:
             log.info("search_query_capped", chars=len(query), max_chars=self.query_max_chars)
             query = cap_query(query, self.query_max_chars)
         query = expand_query(query, self.lexicon)
+        if mode == "hybrid" and self._warm is not None and not self._warm.done():
+            # the model is still loading (start-up): BM25 answers now instead of the question waiting for it
+            log.info("search_keyword_while_model_loads")
+            mode = "keyword"
         vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
         return await self.index.search(query, vector, flt, k=k, mode=mode)
 
