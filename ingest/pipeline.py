@@ -165,7 +165,11 @@ class Pipeline:
                         await self._record_failure(job, current[0], exc)
                         raise
                 if render is not None:
-                    await render
+                    try:
+                        await render
+                    except Exception:
+                        await self._unindex(job)  # a document that fails must not stay searchable
+                        raise
             finally:  # both finish before an error propagates (the renderer writes into this job's blobs)
                 if render is not None:
                     if not render.done():
@@ -177,6 +181,16 @@ class Pipeline:
             return job.page_count
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    async def _unindex(self, job: Job) -> None:
+        """Take the document's chunks out of the index; a redelivery indexes them again."""
+        claim = job.claim
+        try:
+            await self.indexer.delete_document(claim.project_id, claim.document_id)
+            for name in ("keyword_indexing", "indexing"):
+                await asyncio.to_thread(self.store.record_step, claim, name, "pending")
+        except Exception:  # the original error matters more
+            log.warning("unindex_failed", workflow_id=job.wid)
 
     async def _step(self, job: Job, name: str, fn: Callable[[Job], None]) -> None:
         job.check()

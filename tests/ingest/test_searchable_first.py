@@ -144,3 +144,27 @@ async def test_the_text_layer_of_a_long_document_is_read_by_two_children(setting
     assert sorted(calls) == [[1, 3], [2, 4]] and len(threads) == 2
     assert store.get_workflow("alice", c.workflow_id)["steps"]["format_parser"]["done"] == 4
     assert [s["segment_index"] for s in store.list_segments(c.workflow_id).items] == [1, 2, 3, 4]
+
+
+async def test_a_rendering_failure_after_searchable_takes_the_document_out_of_the_index(
+        settings, store, blobs, queue, indexer, clock, tmp_path):
+    import threading
+
+    from store.errors import PermanentError
+
+    _, c = _submit(store, blobs, queue, tmp_path, pages=3)
+    searchable = threading.Event()
+
+    def fault(name, n):
+        if name == "keyword_indexing":
+            searchable.set()
+        elif name == "segment_prep" and n == 1:
+            assert searchable.wait(timeout=30)
+            raise PermanentError("page 2 cannot be rendered")
+
+    worker = Worker(store=store, queue=queue, pipeline=Pipeline(settings, store, blobs, indexer, fault=fault),
+                    settings=settings, clock=clock)
+    assert await worker.run_once() == "failed"
+    assert indexer.keyword_writes > 0 and indexer.index == {}  # it was searchable, it is not any more
+    view = store.get_workflow("alice", c.workflow_id)
+    assert view["status"] == "failed" and view["steps"]["keyword_indexing"]["status"] == "pending"
