@@ -30,7 +30,7 @@ class _NoIndex:
     async def index_keywords(self, chunks: Any) -> None:
         return None
 
-    async def index_chunks(self, chunks: Any) -> None:
+    async def index_chunks(self, chunks: Any, progress: Any = None) -> None:
         return None
 
     async def delete_document(self, project_id: str, document_id: str) -> None:

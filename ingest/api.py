@@ -140,6 +140,12 @@ class IngestController(Controller):
                         workflow_id: FromPath[str]) -> dict[str, Any]:
         return await documents.reprocess(_user(request), workflow_id)
 
+    @get("/documents/{document_id:str}")
+    async def document(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
+                       document_id: FromPath[str]) -> dict[str, Any]:
+        """The document, its newest workflow's status and its summary (title, outline, text; kind)."""
+        return await documents.document(_user(request), document_id)
+
     @get("/documents/{document_id:str}/pages/{page_file:str}", media_type="image/png")
     async def page_png(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                        document_id: FromPath[str], page_file: FromPath[str]) -> Response[bytes]:

@@ -10,6 +10,7 @@ starts anything: the caller owns the lifecycle (start the retriever, start/stop 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from ingest.uploads import Uploads
 from store.blobs import BlobStore
 from store.config import Settings
 from store.items import ItemTable
+from store.metrics import MetricsRecorder
 from store.usage_limits import UsageLimits
 from store.workflows import WorkflowStore
 
@@ -37,6 +39,22 @@ def build_queue(settings: Settings) -> JobQueue:
                            high_share=q.high_priority_share)
     return SqliteJobQueue(settings.server.data_dir / "queue.db", max_receives=settings.queue.queue_max_receives,
                           high_share=settings.queue.high_priority_share)
+
+
+def analysis_model_factory(settings: Settings) -> Callable[[], Any] | None:
+    """``DOCCHAT_ANALYSIS_MODEL=bedrock``: a factory of the Claude page analyzer (a client per run)."""
+    if settings.ingest.analysis_model != "bedrock":
+        return None
+
+    def make() -> Any:
+        from ingest.analysis.bedrock import BedrockPageAnalyzer
+        from store.clients import anthropic_bedrock_client
+
+        # our own retries (throttling, malformed answers): none inside the SDK
+        return BedrockPageAnalyzer.from_settings(anthropic_bedrock_client(settings).with_options(max_retries=0),
+                                                 settings)
+
+    return make
 
 
 @dataclass(frozen=True)
@@ -63,12 +81,15 @@ class IngestParts:
 
 
 def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, index: ChunkIndexer,
-                 queue: JobQueue | None = None, limits: UsageLimits | None = None) -> IngestParts:
+                 queue: JobQueue | None = None, limits: UsageLimits | None = None,
+                 metrics: MetricsRecorder | None = None) -> IngestParts:
     """Wire ingest over an item table and blob store; ``index`` is the retriever (chunks in, deletes)."""
     store = WorkflowStore(items)
     queue = queue if queue is not None else build_queue(settings)
-    pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key))
+    pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key),
+                        analysis_model=analysis_model_factory(settings))
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
+    pipeline.metrics = uploads.metrics = metrics  # the read models (issue 17): the workers read pipeline.metrics
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
                        IngestReader(uploads, documents), masker=DocumentMasker(settings, store=store, blobs=blobs))

@@ -23,10 +23,12 @@ async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None
     from ingest.build import build_ingest
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table
+    from store.metrics_open import open_recorder
 
     retriever = build_retriever(settings)
+    metrics = open_recorder(settings)  # the read models (issue 17): LATEST and the 1/5-minute aggregates
     ingest = build_ingest(settings, items=open_item_table(settings, "workflows"),
-                          blobs=open_blob_store(settings, "documents"), index=retriever)
+                          blobs=open_blob_store(settings, "documents"), index=retriever, metrics=metrics)
     # dedicated pools: only the lanes asked for, no reserved high-lane worker; long polls (10 s) between jobs
     runner = ingest.runner(lanes=LANES[lanes], concurrency=concurrency, reserve_high=False, wait_seconds=10.0)
     await retriever.start()
@@ -37,9 +39,13 @@ async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None
             loop.add_signal_handler(sig, stop.set)
     backend = settings.server.backend
     print(f"docchat worker: {concurrency} worker(s) on the {lanes} lane(s), backend {backend}", flush=True)
+    if metrics is not None:
+        metrics.start()
     try:
         await runner.run(stop)
     finally:
+        if metrics is not None:
+            await asyncio.to_thread(metrics.stop)
         await ingest.close()
         await retriever.close()
 

@@ -23,6 +23,7 @@ from ingest.queue import PRIORITIES, DeadLetter, JobQueue
 from store.config import Settings
 from store.errors import Conflict, Forbidden, NotFound, RetryableError
 from store.logging import get_logger
+from store.metrics import MetricsRecorder, record_safely
 from store.workflows import WorkflowRecord, WorkflowStore
 
 log = get_logger(__name__)
@@ -95,6 +96,7 @@ class DeadLetters:
         self.store = store
         self.queue = queue
         self.admins = admins
+        self.metrics: MetricsRecorder | None = None  # the read models (store/metrics.py), set by the wiring
 
     def _groups(self, *, hold_seconds: int) -> list[_Group]:
         by_wf: dict[str, list[DeadLetter]] = {}
@@ -143,6 +145,9 @@ class DeadLetters:
             results.append({"document_id": g.document_id, "workflow_id": g.workflow_id, "result": outcome})
         for did in sorted((wanted or set()) - found):
             results.append({"document_id": did, "workflow_id": None, "result": "not_dead_lettered"})
+        gone = sum(r["result"] not in ("busy", "not_dead_lettered") for r in results)
+        if gone:  # the read model's LATEST dead-letter count (the workers add one per dead letter)
+            record_safely(self.metrics, latest_add={"dlq": -gone})
         return {"items": results, "redriven": sum(r["result"] == "redriven" for r in results)}
 
     def _redrive_one(self, g: _Group) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +14,13 @@ from ingest.jobs import enqueue
 from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
-from ingest.results import meta_key, page_png_key, segment_key, workflow_prefix
+from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
+from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import Conflict, NotFound, RetryableError
 from store.logging import get_logger
+from store.review import ReviewStore
 from store.workflow_views import TERMINAL
 from store.workflows import WorkflowStore
 
@@ -54,6 +56,7 @@ class Documents:
         self.blobs = blobs
         self.queue = queue
         self.index = index  # search entries go first when a document is deleted
+        self.audit = AuditLog(store.items, retention_days=settings.ingest.audit_retention_days, clock=store.clock)
 
     # --- listing and status -------------------------------------------------------------------------
 
@@ -97,6 +100,7 @@ class Documents:
         for item in page.items:
             idx = int(item["segment_index"])
             seg = await asyncio.to_thread(self._json, segment_key(workflow_id, idx))
+            layout = await asyncio.to_thread(self._json_or_none, analysis_key(workflow_id, idx))
             out.append({
                 "segment_index": idx,
                 "page": seg.get("page", idx),
@@ -109,8 +113,18 @@ class Documents:
                 "height": seg.get("height"),
                 "image_url": f"/v1/documents/{view['document_id']}/pages/{idx}.png",
                 "pii": item.get("pii", []),  # personal data found: type, page, bbox, start, end (ingest.pii)
+                "analysis": layout,  # segment_analyzer's layout JSON (blocks, reading order, key-values), or None
+                "image_analysis": item.get("image_analysis") or [],
             })
         return {"workflow_id": workflow_id, "items": out, "next_cursor": page.cursor}
+
+    def _json_or_none(self, key: str) -> dict[str, Any] | None:
+        from store.errors import NotFound
+
+        try:
+            return self._json(key)
+        except NotFound:
+            return None
 
     def _json(self, key: str) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.blobs.get(key))
@@ -162,6 +176,27 @@ class Documents:
             "total_segments": int(data.get("total_segments") or 0),
         }
 
+    async def document(self, user_id: str, document_id: str) -> dict[str, Any]:
+        """``GET /v1/documents/{id}``: the document with its summary (``document_summarizer``; None until then)."""
+        info = await self.document_info(user_id, document_id)
+        info["summary"] = await asyncio.to_thread(self.store.document_summary, str(info["project_id"]), document_id)
+        return info
+
+    async def document_summaries(self, user_id: str, project_ids: Sequence[str], *,
+                                 limit: int = 200) -> list[dict[str, Any]]:
+        """The documents of the user's projects with their summaries (what chat's ``list_documents`` tool shows)."""
+        out: list[dict[str, Any]] = []
+        for pid in project_ids:
+            await asyncio.to_thread(self.store.get_project, user_id, pid)  # NotFound unless the user's
+            cursor: str | None = None
+            while len(out) < limit:
+                page = await asyncio.to_thread(self.store.list_documents, pid, limit=100, cursor=cursor)
+                out += [{"project_id": pid, **d} for d in page.items]
+                cursor = page.cursor
+                if cursor is None:
+                    break
+        return out[:limit]
+
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
         """The page's text with its tables as Markdown (caption, header, rows) — ``ingest.page_text``."""
         info = await self.document_info(user_id, document_id)
@@ -184,6 +219,8 @@ class Documents:
                                     store=self.store)
         except RetryableError as exc:  # it is in the outbox: the sweeper sends its job later
             log.warning("enqueue_deferred", workflow_id=workflow_id, error=exc.message)
+        await asyncio.to_thread(self.audit.record, str(wf.project_id), actor=user_id, action="reprocess",
+                                document_id=wf.document_id, extra={"workflow_id": workflow_id})
         return {"workflow_id": workflow_id, "document_id": wf.document_id, "status": "pending"}
 
     async def delete_document(self, user_id: str, project_id: str, document_id: str) -> None:
@@ -199,6 +236,10 @@ class Documents:
             if wf.file_key:
                 await asyncio.to_thread(self.blobs.delete, wf.file_key)
         await asyncio.to_thread(self.store.delete_document_items, project_id, document_id, wfs)
+        # its review items go; the audit log stays (its own partition, TTL-retained), with this deletion in it
+        await asyncio.to_thread(ReviewStore(self.store.items).delete_document, project_id, document_id)
+        await asyncio.to_thread(self.audit.record, project_id, actor=user_id, action="delete", document_id=document_id,
+                                extra={"workflows": [wf.workflow_id for wf in wfs]})
         log.info("document_deleted", project_id=project_id, document_id=document_id, workflows=len(wfs))
 
     async def delete_project(self, user_id: str, project_id: str) -> None:

@@ -1,11 +1,13 @@
 """The seed-000 steps in order, each recorded on ``WF#/STEP``, with bounded memory and fixed result keys.
 
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
-``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → (``bda_processor``, ``transcribe``,
-``webcrawler``, ``segment_analyzer``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
-``chunking`` → ``keyword_indexing`` (the chunks without vectors: BM25-searchable, the workflow's "searchable"
-moment) → ``indexing`` (the vectors filled in behind it; "ready" when the workflow completes) →
-``document_summarizer`` (skipped).
+``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → ``segment_analyzer`` (page
+layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → ``field_extractor`` → (``bda_processor``,
+``transcribe``, ``webcrawler``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
+``chunking`` (heading paths, no headers/footers) → ``keyword_indexing`` (the chunks without vectors:
+BM25-searchable, the workflow's "searchable" moment) → ``indexing`` (the vectors filled in behind it; "ready" when
+the workflow completes) → ``document_summarizer`` (``ingest.steps.summarize_step``: extractive locally, Claude with
+``DOCCHAT_ANALYSIS_MODEL=bedrock`` on the masked text; stored on the document item).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -44,6 +46,7 @@ from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import DocchatError
 from store.logging import get_logger
+from store.metrics import MetricsRecorder, record_safely
 from store.workflows import Claim, WorkflowStore
 
 log = get_logger(__name__)
@@ -60,9 +63,7 @@ DEFERRED = {
     "bda_processor": "Bedrock Data Automation is not enabled in this deployment",
     "transcribe": "audio/video uploads are not supported yet",
     "webcrawler": "web sources are not supported yet",
-    "segment_analyzer": "Claude segment analysis comes in a later release",
     "graph_builder": "the entity graph comes with segment analysis in a later release",
-    "document_summarizer": "document summaries come with Claude analysis in a later release",
 }
 
 
@@ -72,7 +73,9 @@ class ChunkIndexer(Protocol):
     async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
         """Write chunks without vectors (keyword-searchable at once); ``index_chunks`` later adds the vectors."""
 
-    async def index_chunks(self, chunks: Sequence[Chunk]) -> None: ...
+    async def index_chunks(
+        self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None
+    ) -> None: ...
 
     async def delete_document(self, project_id: str, document_id: str) -> None: ...
 
@@ -114,6 +117,8 @@ class Pipeline(PipelineSteps):
         *,
         uri_for: Callable[[str], str] | None = None,
         fault: FaultHook | None = None,
+        analysis_model: Callable[[], Any] | None = None,
+        summary_model: Any | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -121,8 +126,11 @@ class Pipeline(PipelineSteps):
         self.indexer = indexer
         self.uri_for = uri_for or (lambda key: key)
         self.fault = fault
+        self.analysis_model = analysis_model  # a factory of ingest.analysis.bedrock.BedrockPageAnalyzer
+        self.summary_model = summary_model  # a ``SummaryModel`` (tests); None = built from settings when needed
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
+        self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
 
     # --- driver --------------------------------------------------------------------------------------
 
@@ -138,7 +146,7 @@ class Pipeline(PipelineSteps):
                 job.lost = lost
             await asyncio.to_thread(self._download, claim, job.path)
             for name, reason in DEFERRED.items():
-                if name != "document_summarizer" and name not in done:
+                if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
             # rendering (for the viewer and OCR) runs behind the text path: segments, chunks and the keyword index
             # wait for it only when a page needs OCR (issue 18); it is over before the workflow completes
@@ -150,7 +158,8 @@ class Pipeline(PipelineSteps):
                 if render is not None and await asyncio.to_thread(self._needs_pages, job):
                     await render
                 for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                                 ("pii", self._pii)):
+                                 ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
+                                 ("field_extractor", self._field_extractor)):
                     if name not in done:
                         await self._step(job, name, fn)
                 if "chunking" not in done or "indexing" not in done:
@@ -172,8 +181,7 @@ class Pipeline(PipelineSteps):
                         job.stop.set()
                     await asyncio.gather(render, return_exceptions=True)
             if "document_summarizer" not in done:
-                await asyncio.to_thread(self.store.record_step, claim, "document_summarizer", "skipped",
-                                        reason=DEFERRED["document_summarizer"])
+                await self._summarize(job)
             return job.page_count
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -187,7 +195,9 @@ class Pipeline(PipelineSteps):
         except Exception as exc:
             await self._record_failure(job, name, exc)
             raise
-        log.info("step_done", workflow_id=job.wid, step=name, seconds=round(time.perf_counter() - t0, 3))
+        seconds = time.perf_counter() - t0
+        log.info("step_done", workflow_id=job.wid, step=name, seconds=round(seconds, 3))
+        record_safely(self.metrics, timings={f"step_seconds.{name}": seconds})
 
     async def _record_failure(self, job: Job, name: str, exc: Exception) -> None:
         if isinstance(exc, ClaimLost):
@@ -316,6 +326,7 @@ class Pipeline(PipelineSteps):
             for page, result in zip(run, recognize_pages(engine, pngs, language=job.language), strict=True):
                 self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
                 done += 1
+                record_safely(self.metrics, counts={"ocr_pages": 1})
                 self._progress(job, "paddleocr_processor", done, total, mark)
         self.store.update_preprocess(job.claim, "ocr", "completed")
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
@@ -358,15 +369,6 @@ class Pipeline(PipelineSteps):
                 )
                 self._progress(job, "segment_builder", page, total, mark)
         self.store.record_step(job.claim, "segment_builder", "completed", done=total, total=total)
-
-    def _pii(self, job: Job) -> None:
-        """Personal data per segment and the document's placeholder numbering (``ingest.pii.step``)."""
-        from ingest.pii.step import effective_mode, run_pii_step
-
-        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(job.claim.project_id))
-        mark = [0.0]
-        run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
-                     progress=lambda done, total: self._progress(job, "pii", done, total, mark))
 
     # --- blob helpers ----------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The pipeline's page helpers and its last two steps, apart from the driver (``ingest/pipeline.py``).
+"""The pipeline's page helpers, its analysis steps (``pii``, ``segment_analyzer``, ``field_extractor``,
+``document_summarizer``) and its indexing steps, apart from the driver (``ingest/pipeline.py``).
 
 ``keyword_indexing`` writes the chunks without vectors (BM25 finds the document at once: "searchable"), then
 ``indexing`` fills the vectors in, ``INDEX_BATCH`` chunks at a time ("ready" once the workflow completes);
@@ -10,10 +11,10 @@ sizes come from the text layer, so segments need no rendered page; table words c
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-from ingest.results import SegmentSequence, meta_key, ocr_pages_key, page_png_key, segment_key
+from ingest.results import SegmentSequence, meta_key, ocr_pages_key, page_png_key
 from store.blobs import BlobStore
 from store.config import Settings
 from store.logging import get_logger
@@ -37,9 +38,49 @@ class PipelineSteps:
     _get_json: Callable[..., Any]
     _progress: Callable[..., None]
     _hit: Callable[[str, int], None]
+    _record_failure: Callable[..., Awaitable[None]]
+    uri_for: Callable[[str], str]
+    analysis_model: Callable[[], Any] | None
+    summary_model: Any | None
+
+    async def _summarize(self, job: Any) -> None:
+        from ingest.steps.summarize_step import run_summarizer
+
+        job.check()
+        try:
+            await run_summarizer(self.settings, self.store, self.blobs, job.claim, file_name=job.file_name,
+                                 page_count=job.page_count, model=self.summary_model)
+        except Exception as exc:
+            await self._record_failure(job, "document_summarizer", exc)
+            raise
+
+    def _pii(self, job: Any) -> None:
+        """Personal data per segment and the document's placeholder numbering (``ingest.pii.step``)."""
+        from ingest.pii.step import effective_mode, run_pii_step
+
+        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(job.claim.project_id))
+        mark = [0.0]
+        run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
+                     progress=lambda done, total: self._progress(job, "pii", done, total, mark))
+
+    def _field_extractor(self, job: Any) -> None:
+        """Key fields with confidence (``fields.json``); doubtful ones open review items (issue 15)."""
+        from ingest.steps.field_step import run_field_extractor
+
+        run_field_extractor(self, job)  # records the step
+
+    def _segment_analyzer(self, job: Any) -> None:
+        from ingest.steps.segment_analyzer import SegmentAnalyzerStep
+
+        mark = [0.0]
+        SegmentAnalyzerStep(self.settings, self.store, self.blobs, uri_for=self.uri_for, model=self.analysis_model).run(
+            job.claim, job.page_count, lambda d, t: self._progress(job, "segment_analyzer", d, t, mark))
 
     def _needs_pages(self, job: Any) -> bool:
-        """Whether the steps after ``format_parser`` need the rendered pages (OCR, image uploads)."""
+        """Whether the steps after ``format_parser`` need the rendered pages (OCR, image uploads, and Claude's
+        segment analysis, which is sent each page's image)."""
+        if self.settings.ingest.analysis_model == "bedrock" and self.analysis_model is not None:
+            return True
         return job.kind != "pdf" or bool(self._get_json(ocr_pages_key(job.wid), default=[]))
 
     def _page_meta(self, job: Any, page: int, text_raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -107,7 +148,9 @@ class PipelineSteps:
         claim = job.claim
         job.check()
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "in_progress")
-        segments = SegmentSequence(lambda page: self._get_json(segment_key(job.wid, page)), job.page_count)
+        from ingest.steps.segment_analyzer import segment_with_layout
+
+        segments = SegmentSequence(lambda page: segment_with_layout(self.blobs, job.wid, page), job.page_count)
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
             file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,
@@ -136,8 +179,9 @@ class PipelineSteps:
         mark = [0.0]
         for start in range(0, len(chunks), INDEX_BATCH):
             job.check()
-            batch = chunks[start:start + INDEX_BATCH]
-            await self.indexer.index_chunks(batch)
-            await asyncio.to_thread(self._progress, job, "indexing", start + len(batch), len(chunks), mark)
+            # progress per embedding round (a few chunks), written at most every 0.5 s: it keeps moving
+            await self.indexer.index_chunks(
+                chunks[start:start + INDEX_BATCH],
+                progress=lambda d, _t, s=start: self._progress(job, "indexing", s + d, len(chunks), mark))
         await asyncio.to_thread(self.store.record_step, claim, "indexing", "completed", done=len(chunks),
                                 total=len(chunks))

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from store.config import Settings
 
-__all__ = ["SegmentSequence", "blob_uri", "meta_key", "ocr_key", "ocr_pages_key", "original_key", "page_png_key",
-           "pii_key", "rebuild", "segment_key", "text_key", "workflow_prefix"]
+__all__ = ["SegmentSequence", "analysis_key", "analysis_styles_key", "blob_uri", "fields_key", "meta_key", "ocr_key",
+           "ocr_pages_key", "original_key", "page_png_key", "pii_key", "rebuild", "segment_key", "text_key",
+           "workflow_prefix"]
 
 
 def blob_uri(settings: Settings, key: str) -> str:
@@ -48,6 +49,20 @@ def text_key(wid: str, page: int) -> str:
 
 def ocr_key(wid: str, page: int) -> str:
     return f"workflows/{wid}/ocr/{page:04d}.json"
+
+
+def fields_key(wid: str) -> str:
+    """The document's key fields (issue 15: ``ingest/steps/fields.py``)."""
+    return f"workflows/{wid}/fields.json"
+
+
+def analysis_key(wid: str, page: int) -> str:
+    """segment_analyzer's layout JSON of a page (``ingest.analysis.layout``)."""
+    return f"workflows/{wid}/analysis/{page:04d}.json"
+
+
+def analysis_styles_key(wid: str) -> str:
+    return f"workflows/{wid}/analysis/styles.json"
 
 
 def ocr_pages_key(wid: str) -> str:

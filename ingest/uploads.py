@@ -16,10 +16,12 @@ from ingest.parse_pool import ParsePool, upload_limits
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
 from ingest.upload import ReceivedFile
+from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
 from store.errors import RetryableError, UnsupportedMediaType
 from store.logging import get_logger
+from store.metrics import MetricsRecorder, record_safely
 from store.usage_limits import UsageLimits
 from store.workflows import NewDocument, WorkflowStore, new_id
 
@@ -49,11 +51,13 @@ class Uploads:
         self.store = store
         self.blobs = blobs
         self.queue = queue
+        self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
         self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
         #: opens an uploaded file (``inspect_document`` at upload limits); runs on ``parse_pool``, never on
         #: the request pool (see ``ingest.parse_pool``)
         self.inspector = inspector or _inspect
         self.parse_pool = ParsePool.from_settings(settings)
+        self.audit = AuditLog(store.items, retention_days=settings.ingest.audit_retention_days, clock=store.clock)
 
     # --- projects -----------------------------------------------------------------------------------
 
@@ -131,7 +135,13 @@ class Uploads:
                 log.warning("enqueue_deferred", workflow_id=wid, error=exc.message)
             log.info("document_accepted", project_id=project_id, document_id=did, workflow_id=wid,
                      pages=info.page_count, kind=kind, priority=priority)
+            record_safely(self.metrics, counts={"uploads": 1}, user=user_id, project=project_id,
+                          usage={"uploads": 1, "pages": int(info.page_count or 0)},
+                          latest_add={"docs.pending": 1})
             accepted = True
+            await asyncio.to_thread(self.audit.record, project_id, actor=user_id, action="upload", document_id=did,
+                                    after=f"sha256:{received.sha256}", extra={"workflow_id": wid,
+                                                                              "pages": info.page_count})
             return UploadResult(did, wid, "pending", created=True, page_count=info.page_count)
         finally:
             if refund_pages is not None and not accepted:  # a failed or duplicate upload costs no pages

@@ -28,7 +28,9 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from typing import Any, Literal
+
+import structlog
 
 from ingest.jobs import enqueue
 from ingest.pipeline import ClaimLost, Pipeline
@@ -44,10 +46,12 @@ from store.errors import (
     UpstreamError,
 )
 from store.logging import get_logger
+from store.metrics import record_safely
 from store.workflows import Claim, WorkflowStore
 
 log = get_logger(__name__)
 
+DEPTH_EVERY_S = 10.0  # how often a worker reads the queue depths for the LATEST item
 ErrorClass = Literal["retryable", "permanent"]
 Outcome = Literal["completed", "failed", "retry", "noop", "lost"]
 
@@ -105,6 +109,7 @@ class Worker:
         self.visibility = int(settings.queue.queue_lease_seconds)
         self.heartbeat_seconds = heartbeat_seconds or max(1.0, self.visibility / 3)
         self.clock = clock
+        self._depth_at = -DEPTH_EVERY_S
         self._beats = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{self.name}-heartbeat")
 
     async def run_once(self, wait_seconds: float = 0.0) -> Outcome | None:
@@ -134,12 +139,40 @@ class Worker:
     async def handle(self, msg: Message) -> Outcome:
         wid = str(msg.body.get("workflow_id", ""))
         did = str(msg.body.get("document_id", ""))
+        with structlog.contextvars.bound_contextvars(workflow_id=wid, document_id=did):
+            return await self._handle(msg, wid, did)
+
+    def _metrics(self, **event: Any) -> None:
+        record_safely(getattr(self.pipeline, "metrics", None), **event)
+
+    async def _queue_depths(self) -> dict[str, Any]:
+        """``queue_depth.<lane>`` for ``LATEST``, read at most every ``DEPTH_EVERY_S`` per worker."""
+        now = time.monotonic()
+        if getattr(self.pipeline, "metrics", None) is None or now - self._depth_at < DEPTH_EVERY_S:
+            return {}
+        self._depth_at = now
+        out: dict[str, Any] = {}
+        for lane in PRIORITIES:
+            with contextlib.suppress(Exception):
+                out[f"queue_depth.{lane}"] = await asyncio.to_thread(self.queue.depth, lane)
+        return out
+
+    async def _handle(self, msg: Message, wid: str, did: str) -> Outcome:
         outcome, claim = await asyncio.to_thread(self.store.claim, did, wid, lease_s=self.visibility)
         if claim is None:
             log.info("job_noop", worker=self.name, workflow_id=wid, state=outcome, receives=msg.receive_count)
             await asyncio.to_thread(self.queue.delete, msg)
             return "noop"
         log.info("job_claimed", worker=self.name, workflow_id=wid, attempt=claim.attempts, queue=msg.priority)
+        self._metrics(latest_add={"workers_busy": 1, "docs.in_progress": 1,
+                                  **({"docs.pending": -1} if claim.attempts <= 1 else {})},
+                      latest_put=await self._queue_depths())
+        try:
+            return await self._run_claimed(msg, claim, wid)
+        finally:
+            self._metrics(latest_add={"workers_busy": -1, "docs.in_progress": -1})
+
+    async def _run_claimed(self, msg: Message, claim: Claim, wid: str) -> Outcome:
         lost = threading.Event()
         beat = asyncio.create_task(self._heartbeat(msg, claim, lost))
         t0 = time.perf_counter()
@@ -163,8 +196,12 @@ class Worker:
             log.warning("job_complete_lost", worker=self.name, workflow_id=wid)
             return "lost"
         await asyncio.to_thread(self.queue.delete, msg)
-        log.info("job_completed", worker=self.name, workflow_id=wid, pages=total,
-                 seconds=round(time.perf_counter() - t0, 3))
+        seconds = time.perf_counter() - t0
+        log.info("job_completed", worker=self.name, workflow_id=wid, pages=total, seconds=round(seconds, 3))
+        owner = str(claim.item.get("owner") or "") or None
+        self._metrics(counts={"docs_completed": 1, "pages_processed": total}, timings={"job_seconds": seconds},
+                      user=owner, project=claim.project_id, usage={"pages_processed": total},
+                      latest_add={"docs.completed": 1})
         return "completed"
 
     def _still_ours(self, did: str, wid: str, claim_id: str) -> bool:
@@ -174,6 +211,13 @@ class Worker:
     async def _failed(self, msg: Message, claim: Claim, exc: BaseException) -> Outcome:
         kind = classify(exc)
         reason = describe(exc)
+        code = exc.code if isinstance(exc, DocchatError) else type(exc).__name__
+        last = kind == "permanent" or msg.receive_count >= self.queue.max_receives
+        self._metrics(counts={f"errors.{code}": 1, **({"docs_failed": 1} if last else {})},
+                      latest_add={"docs.failed": 1, **({"dlq": 1} if kind != "permanent" and last else {})}
+                      if last else None,
+                      latest_put={"last_error": {"workflow_id": claim.workflow_id, "code": code,
+                                                 "reason": reason[:300], "at": round(self.clock(), 3)}})
         if kind == "permanent":
             await asyncio.to_thread(self.store.fail, claim, error=reason, retryable=False)
             await asyncio.to_thread(self.queue.delete, msg)

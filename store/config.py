@@ -90,6 +90,14 @@ class ServerSettings:
     keep_alive_timeout_seconds: int = _num(5, ge=1, le=3600)
     #: /healthz answers 503 when the event loop or the request thread pool lags more than this; 0 = never
     health_max_lag_seconds: float = _num(2.0, ge=0.0)
+    #: the server the CLI clients (``docchat ingest``/``ask``) talk to (DOCCHAT_URL); empty = the URL the last
+    #: ``docchat up`` wrote to ``cli_config_file``, else http://<host>:<port>. ``--url`` overrides both.
+    url: str = ""
+    #: local mode: the user the CLI acts as, and the name the browser's sign-in form offers (so files uploaded
+    #: from either land with the same user); empty = the OS user. ``--user`` overrides it.
+    local_user: str = ""
+    #: written by ``docchat up`` ({"url", "user"}), read by the CLI clients when neither --url nor DOCCHAT_URL is set
+    cli_config_file: Path = field(default_factory=lambda: Path.home() / ".config" / "docchat" / "cli.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +185,30 @@ class IngestSettings:
     #: pages per OCR engine call: PaddleOCR predicts a list of pages at once on the GPU (issue 18); the CPU
     #: engines take one page per call whatever this says
     ocr_batch_pages: int = _num(8, ge=1, le=256)
+    #: issue 15 (seed 004): the review rules' defaults (a project's ``field_rules`` overrides them) — amounts need
+    #: this confidence to be accepted without a person, every other key field DOCCHAT_FIELD_MIN_CONFIDENCE
+    field_amount_min_confidence: float = _num(0.98, ge=0.0, le=1.0)
+    field_min_confidence: float = _num(0.9, ge=0.0, le=1.0)
+    field_required: str = "total,date"  # comma-separated key fields a document must have (else: review)
+    #: AUDIT# items outlive the document by this TTL (append-only; never deleted with the content)
+    audit_retention_days: int = _num(3650, ge=1, le=36500)
+    #: segment analysis and document summaries: local = layout analysis from the text layer / OCR geometry + an
+    #: extractive summary (nothing is generated); bedrock = Claude (``analysis_model_id``) per page and on the
+    #: (masked) page texts / page summaries
+    analysis_model: Literal["local", "bedrock"] = "local"
+    analysis_model_id: str = "us.anthropic.claude-haiku-4-5-20251001-v1:0"
+    analysis_concurrency: int = _num(4, ge=1, le=32)  # parallel page requests (bedrock)
+    analysis_max_retries: int = _num(3, ge=0, le=10)  # per page: throttling / malformed output retries
+    analysis_token_budget: int = _num(2_000_000, ge=0)  # per document input+output tokens; 0 = unlimited
+    analysis_max_output_tokens: int = _num(4096, ge=256, le=64_000)  # per page answer
+    analysis_timeout_seconds: float = _num(120.0, gt=0.0)  # per page request
+    #: document_summarizer on Bedrock: the most input tokens one call carries (longer documents are
+    #: summarised part by part, then the parts together: map-reduce), the output tokens of one call, and the
+    #: document's whole budget (input + output of every call; page texts are clipped to stay within it)
+    summary_call_input_tokens: int = _num(24_000, ge=1000, le=180_000)
+    summary_output_tokens: int = _num(1024, ge=64, le=8192)
+    summary_document_tokens: int = _num(120_000, ge=2000, le=2_000_000)
+    summary_concurrency: int = _num(4, ge=1, le=32)  # parallel Bedrock calls of one document's map step
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +287,9 @@ class AuthSettings:
     #: operators (the /v1/ops API: dead-letter queues), comma-separated user ids; empty = every local user in
     #: local mode, and in aws mode members of the Cognito group ``admin`` (also admins when this is set)
     admin_users: str = ""
+    #: reviewers (issue 15): comma-separated user ids who may review the projects shared with them (aws mode:
+    #: also members of the Cognito/OIDC group ``reviewer``); a project's owner always reviews it
+    reviewer_users: str = ""
     #: a generic OIDC issuer (Entra ID, Okta, Keycloak, Auth0, a local one): the exact ``iss`` of its tokens;
     #: https, or http on a loopback host. Set, it replaces the issuer derived from the Cognito pool.
     oidc_issuer: str | None = None
@@ -283,6 +318,22 @@ class LimitsSettings:
     limit_sessions_per_day: int = _num(200, ge=0)
 
 
+@dataclass(frozen=True, slots=True)
+class MetricsSettings:
+    """Read models for operations (seed 003, ``store/metrics.py``): ``LATEST`` and per-minute / 5-minute
+    aggregate items written as work happens, read by ``/v1/ops/*`` and ``/v1/usage``."""
+
+    metrics_enabled: bool = True
+    #: how often a process writes its coalesced counters (one UpdateItem per touched item); 0 = every event
+    metrics_flush_seconds: float = _num(1.0, ge=0.0, le=60.0)
+    #: how often a user's usage-by-day item is written (users ask rarely: a longer wait coalesces more)
+    metrics_usage_flush_seconds: float = _num(60.0, ge=0.0, le=900.0)
+    #: seed 003 TTLs: 1-minute "raw-resolution" items (the 1 h window), 5-minute GRAPH#5M items (6/12/24 h)
+    metrics_raw_ttl_hours: int = _num(2, ge=1, le=48)
+    metrics_bucket_ttl_hours: int = _num(48, ge=24, le=24 * 14)
+    metrics_usage_ttl_days: int = _num(400, ge=1)  # per-user / per-project usage by day
+
+
 SECTIONS: dict[str, type[Any]] = {
     "server": ServerSettings,
     "aws": AwsSettings,
@@ -293,6 +344,7 @@ SECTIONS: dict[str, type[Any]] = {
     "chat": ChatSettings,
     "auth": AuthSettings,
     "limits": LimitsSettings,
+    "metrics": MetricsSettings,
 }
 
 
@@ -334,7 +386,7 @@ def setting_fields() -> Iterator[SettingField]:
 class Settings:
     """Every knob of the service, in sections. Build with flat names: ``Settings(data_dir=…, chat_model=…)``."""
 
-    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "queue", "retrieval", "server", "store")
+    __slots__ = ("auth", "aws", "chat", "ingest", "limits", "metrics", "queue", "retrieval", "server", "store")
     server: ServerSettings
     aws: AwsSettings
     store: StoreSettings
@@ -344,6 +396,7 @@ class Settings:
     chat: ChatSettings
     auth: AuthSettings
     limits: LimitsSettings
+    metrics: MetricsSettings
 
     _SECTION_NAMES: ClassVar[tuple[str, ...]] = tuple(SECTIONS)
 

@@ -27,6 +27,9 @@ class IndexSpec:
 
 GSI1 = IndexSpec("GSI1", "GSI1PK", "GSI1SK")
 GSI2 = IndexSpec("GSI2", "GSI2PK", "GSI2SK")
+#: Issue 15: the review queue by project and status (``GSI2PK=REVIEWQ#{pid}#{status}``) — an overloaded, sparse
+#: use of GSI2 (only ``REVIEW#`` items carry that key), so CDK, bootstrap and SQLite need no new index.
+REVIEW_INDEX = GSI2
 
 
 @dataclass(frozen=True, slots=True)

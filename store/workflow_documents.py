@@ -3,7 +3,8 @@ deleting — the document half of ``WorkflowStore``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from store.errors import Conflict, NotFound, TransactionConflict
 from store.items import (
@@ -11,6 +12,7 @@ from store.items import (
     ConditionCheck,
     Delete,
     Equals,
+    Exists,
     Item,
     ItemTable,
     KeyRange,
@@ -22,7 +24,7 @@ from store.items import (
     query_all,
 )
 from store.workflow_outbox import outbox_entry
-from store.workflow_types import Created, NewDocument, WorkflowRecord, key_id, new_id, now_iso, safe_id
+from store.workflow_types import Claim, Created, NewDocument, WorkflowRecord, key_id, new_id, now_iso, safe_id
 from store.workflow_views import ANALYSIS_STATUS_PK, STEPS, Status, new_step
 
 
@@ -108,8 +110,32 @@ class DocumentsMixin:
         docs = []
         for it in page.items:
             data = it.get("data") or {}
-            docs.append({"document_id": key_id(it["SK"], "DOC#"), **data})
+            doc = {"document_id": key_id(it["SK"], "DOC#"), **data}
+            if it.get("summary"):
+                doc["summary"] = it["summary"]
+            docs.append(doc)
         return Page(docs, page.cursor)
+
+    # --- the document summary (document_summarizer) ----------------------------------------------
+
+    def put_document_summary(self, claim: Claim, summary: Mapping[str, Any]) -> None:
+        """Store the summary on the document item (``PROJ#/DOC#``, top-level ``summary``: no transition rewrites
+        it), conditional on the claim like every other write of a running workflow."""
+        ops: list[WriteOp] = [
+            ConditionCheck(f"DOC#{claim.document_id}", f"WF#{claim.workflow_id}", Equals("claim_id", claim.claim_id)),
+            Update(f"PROJ#{claim.project_id}", f"DOC#{claim.document_id}", set={"summary": dict(summary)},
+                   condition=Exists("PK")),
+        ]
+        try:
+            self.items.transact_write(ops)
+        except (TransactionConflict, Conflict):
+            raise Conflict("the workflow's claim was lost (or the document deleted) before its summary was stored") \
+                from None
+
+    def document_summary(self, project_id: str, document_id: str) -> dict[str, Any] | None:
+        item = self.items.get(f"PROJ#{project_id}", f"DOC#{document_id}")
+        summary = (item or {}).get("summary")
+        return dict(summary) if isinstance(summary, Mapping) else None
 
     def document_workflow(self, owner: str, document_id: str) -> WorkflowRecord:
         """The newest workflow of a document the owner may see."""

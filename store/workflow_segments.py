@@ -33,6 +33,15 @@ class SegmentsMixin:
                 "pii_truncated": len(findings) > len(kept)}
         self.items.put({**item, "data": data})
 
+    def set_segment_analysis(self, claim: Claim, index: int, *, analysis_key: str,
+                             image_analysis: list[dict[str, Any]], meta: Mapping[str, Any]) -> None:
+        """Point ``WF#/SEG#{index:04d}`` at its analysis JSON (``analysis_key``) and keep the figure analyses
+        (``image_analysis``: type, bbox, caption, description) and counts on the item; a rerun overwrites."""
+        it = self.items.get(f"WF#{claim.workflow_id}", f"SEG#{index:04d}")
+        data = dict((it or {}).get("data") or {"segment_index": index})
+        data.update({"analysis_key": analysis_key, "image_analysis": image_analysis, "analysis": dict(meta)})
+        self.items.put({"PK": f"WF#{claim.workflow_id}", "SK": f"SEG#{index:04d}", "data": data})
+
     def list_segments(self, workflow_id: str, *, limit: int = 20, cursor: str | None = None) -> Page:
         page = self.items.query(f"WF#{workflow_id}", sk=KeyRange(begins_with="SEG#"), limit=limit, cursor=cursor)
         return Page([dict(it.get("data") or {}) for it in page.items], page.cursor)

@@ -113,6 +113,7 @@ class StepsMixin:
         done: int | None = None,
         total: int | None = None,
         reason: str | None = None,
+        usage: Mapping[str, Any] | None = None,
     ) -> Item:
         """Write one step's state on ``WF#/STEP`` (conditional on the claim)."""
         if name not in STEP_NAMES:
@@ -135,6 +136,8 @@ class StepsMixin:
             cur["done"] = done
         if total is not None:
             cur["total"] = total
+        if usage is not None:  # model usage of the step (tokens, requests, retries)
+            cur["usage"] = dict(usage)
         self.items.update(f"WF#{claim.workflow_id}", "STEP", set={name: cur, "updated_at": now},
                           condition=Equals("claim_id", claim.claim_id))
         return cur

@@ -22,7 +22,8 @@ STEPS: Final[tuple[tuple[str, str], ...]] = (
     ("webcrawler", "Crawl web pages"),
     ("segment_builder", "Build segments"),
     ("pii", "Find personal data"),
-    ("segment_analyzer", "Analyze segments (Claude)"),
+    ("segment_analyzer", "Analyze page layout"),
+    ("field_extractor", "Extract key fields"),
     ("graph_builder", "Build the entity graph"),
     ("chunking", "Chunk text"),
     ("keyword_indexing", "Make keyword-searchable"),  # issue 18: BM25 finds the chunks before their vectors exist
@@ -97,5 +98,5 @@ def workflow_view(step: Item, wf: Item) -> Item:
 
 
 def _public_step(step: Mapping[str, Any]) -> dict[str, Any]:
-    keys: Sequence[str] = ("status", "label", "started_at", "ended_at", "error", "reason", "done", "total")
+    keys: Sequence[str] = ("status", "label", "started_at", "ended_at", "error", "reason", "done", "total", "usage")
     return {k: step.get(k) for k in keys if k in step or k in ("status", "label", "started_at", "ended_at", "error")}

@@ -11,7 +11,8 @@ PK                         SK                   what
 ``PROJ#{pid}``             ``STATS``            read model (seed 003): ``documents``, ``pages`` and one counter
                                                 per status, updated in the same transaction as every transition
 ``PROJ#{pid}``             ``DOC#{did}``        ``data`` {file_name, file_type, page_count, size, workflow_id, status,
-                                                error (the failure reason, None otherwise)}
+                                                error (the failure reason, None otherwise)}; ``summary`` (the
+                                                document_summarizer's record: kind, title, text, outline, lead)
 ``PROJ#{pid}``             ``WF#{wid}``         ``data`` {file_name, status, document_id, error}
 ``PROJ#{pid}``             ``HASH#{sha256}``    content-hash claim: the same bytes in a project → the same ids
 ``DOC#{did}``              ``WF#{wid}``         ``data`` {project_id, file_uri, file_name, file_type, status,

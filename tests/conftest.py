@@ -234,3 +234,19 @@ def session_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     store = SessionStore(items, blobs, inline_max_bytes=8 * 1024)
     request.addfinalizer(store.close)
     return store
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cli_config_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`docchat up` records its URL for the CLI (DOCCHAT_CLI_CONFIG_FILE, default ~/.config/docchat/cli.json): in
+    tests that file lives in a temporary directory, so no test reads or writes the developer's own."""
+    key = "DOCCHAT_CLI_CONFIG_FILE"
+    old = os.environ.get(key)
+    os.environ[key] = str(tmp_path_factory.mktemp("cli-config") / "cli.json")
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = old

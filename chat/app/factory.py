@@ -17,7 +17,7 @@ from litestar.middleware.base import DefineMiddleware
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from chat.app import chat_routes
+from chat.app import chat_routes, ops_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
 from chat.app.docs_ui import LocalSwaggerPlugin, docs_asset_handlers, swagger_dir
 from chat.app.guards import RequestGuard, security_headers
@@ -25,6 +25,7 @@ from chat.app.health import StarvationProbe
 from chat.app.web_routes import web_route_handlers
 from chat.app.wiring import Services, build_services
 from ingest.api import IngestController, OpsController
+from ingest.review_api import ReviewController
 from store import errors
 from store.config import Settings
 from store.logging import get_logger
@@ -127,6 +128,8 @@ ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"uploads", "documents"}), (IngestController,)),
     (frozenset({"dead_letters"}), (OpsController,)),
+    (frozenset({"reviews"}), (ReviewController,)),  # issue 15: review queue, audit log, export
+    (frozenset({"ops"}), ops_routes.ROUTES),
 )
 
 
@@ -149,6 +152,16 @@ def _constant(value: Any) -> Any:
     return provide
 
 
+def _request_middleware(svc: Services) -> list[Any]:
+    """Latency by route and the request id (``chat/app/prom.py``), when the ops views are wired."""
+    ops = svc.dependencies.get("ops")
+    if ops is None:
+        return []
+    from chat.app.prom import request_middleware
+
+    return [request_middleware(ops.prom)]
+
+
 def create_app(settings: Settings, *, services: Services | None = None) -> Litestar:
     """Build the app. ``services`` defaults to ``build_services(settings)`` (started on app start-up)."""
     svc = services if services is not None else build_services(settings)
@@ -165,6 +178,7 @@ def create_app(settings: Settings, *, services: Services | None = None) -> Lites
         },
         middleware=[
             DefineMiddleware(RequestGuard, settings=settings),  # Host, body type/size/depth/pace: before auth
+            *_request_middleware(svc),  # latency by route, request id (chat/app/prom.py)
             DefineMiddleware(BearerAuthMiddleware, verifier=verifier, require_loopback_peer=local),
         ],
         before_send=[security_headers()],

@@ -10,6 +10,7 @@ paths and every handler here is also marked ``exclude_from_auth``.
 
 from __future__ import annotations
 
+import getpass
 import mimetypes
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,7 @@ def client_config(settings: Settings) -> dict[str, Any]:
             "render_dpi": settings.ingest.render_dpi,
             "max_upload_bytes": settings.ingest.max_upload_bytes,
         }
-    return {
+    cfg: dict[str, Any] = {
         "mode": settings.server.backend,
         "cognito_domain": (_cognito_origin(settings.auth.cognito_domain)
                            if aws and settings.auth.cognito_domain else None),
@@ -94,6 +95,10 @@ def client_config(settings: Settings) -> dict[str, Any]:
         "render_dpi": settings.ingest.render_dpi,
         "max_upload_bytes": settings.ingest.max_upload_bytes,
     }
+    if not aws:
+        # the name the sign-in form offers: the CLI's default user too (DOCCHAT_LOCAL_USER, else the OS user)
+        cfg["default_user"] = settings.server.local_user or getpass.getuser()
+    return cfg
 
 
 def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]:
@@ -118,25 +123,36 @@ def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]
             },
         )
 
+    ops_path = web_dir / "ops.html"
+
+    @get(["/ops", "/usage"], exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
+    def ops_page() -> Response[bytes]:
+        """The Operations and Usage pages (``ops.html``; the data calls need a token like any API call)."""
+        return Response(ops_path.read_bytes(), media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": csp, "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache"})
+
     @get("/v1/config", exclude_from_auth=True, sync_to_thread=False, tags=["web"])
     def web_config() -> dict[str, Any]:
         """How the browser signs in: ``{mode, cognito_domain, client_id, render_dpi, max_upload_bytes}``
         (plus ``oidc_issuer`` with a generic OpenID Connect issuer)."""
         return config
 
-    # the shipped files by name (a flat folder): a name that is not one of them is 404 — no path to
-    # normalise, so no traversal, and no NUL byte or 300-character name ever reaches the file system
-    files = {p.name: p for p in sorted(web_dir.iterdir()) if p.is_file()} if web_dir.is_dir() else {}
+    # the shipped files by their exact relative name ("app.js", "vendor/uplot/uPlot.min.css"): a name that is
+    # not one of them is 404 — no path to normalise, so no traversal, and no NUL byte or 300-character name
+    # ever reaches the file system
+    files = ({p.relative_to(web_dir).as_posix(): p for p in sorted(web_dir.rglob("*")) if p.is_file()}
+             if web_dir.is_dir() else {})
 
-    @get("/static/{name:str}", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False,
+    @get("/static/{name:path}", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False,
          name="web_static")
     def static(name: FromPath[str]) -> Response[bytes]:
-        path = files.get(name)
+        path = files.get(name.lstrip("/"))
         if path is None:
             raise NotFound("no such file")
-        media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        if name.endswith(".js"):
+        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if path.name.endswith(".js"):
             media_type = "text/javascript"  # module scripts need a JavaScript type whatever the OS's table says
         return Response(path.read_bytes(), media_type=media_type, headers={"Cache-Control": "no-cache"})
 
-    return [index, web_config, static]
+    return [index, ops_page, web_config, static]

@@ -69,6 +69,14 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
     retriever = build_retriever(settings)
+    from chat.app.prom import Prom
+    from store.metrics_open import open_metrics_store, open_recorder
+
+    metrics_store = open_metrics_store(settings)  # the read models (issue 17): written as work happens
+    metrics = open_recorder(settings, metrics_store)
+    prom = Prom()
+    if metrics is not None:
+        metrics.listeners.append(prom.listener)
     limits = open_usage_limits(settings)  # per-user limits, shared by chat and ingest (issue 13 item 8)
     ingest = build_ingest(
         settings,
@@ -76,6 +84,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         blobs=open_blob_store(settings, "documents"),
         index=retriever,
         limits=limits,
+        metrics=metrics,
     )
     chat = ChatService(
         settings=settings,
@@ -85,6 +94,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         ingest=ingest.reader,
         limits=limits,
         masker=ingest.masker,
+        metrics=metrics,
     )
     on_start: list[Hook] = [retriever.start]
     on_stop: list[Hook] = [chat.stop]
@@ -101,19 +111,39 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close, _closer(limits.close)]
     from ingest.dlq import Admins, DeadLetters
+    from ingest.review import Reviews
 
     identify = getattr(verifier, "identify", None)  # the token's groups (DOCCHAT_OIDC_GROUPS_CLAIM): "admin"
     admins = Admins(settings, groups_of=(lambda token: identify(token).groups) if identify is not None else None)
     dead_letters = DeadLetters(settings, store=ingest.store, queue=ingest.queue, admins=admins)
+    dead_letters.metrics = metrics
+    from chat.app.ops_routes import Ops
+    from ingest.queue import PRIORITIES
+
+    prom.watch_streams(chat.registry.streams_open)
+    prom.watch_queue(lambda: {lane: ingest.queue.depth(lane) for lane in PRIORITIES})
+    ops = Ops(store=metrics_store, admins=admins, prom=prom, recorder=metrics, aws=settings.server.backend == "aws")
+    if metrics is not None:
+        on_start.insert(0, _starter(metrics.start))
+        on_stop.append(_closer(metrics.stop))
     return Services(
         settings=settings,
         dependencies={"chat": chat, "uploads": ingest.uploads, "documents": ingest.documents,
-                      "dead_letters": dead_letters},  # the operators' dead-letter queues (ingest/dlq.py)
+                      "dead_letters": dead_letters,  # the operators' dead-letter queues (ingest/dlq.py)
+                      "reviews": Reviews(settings, store=ingest.store, blobs=ingest.blobs, index=ingest.index),
+                      "ops": ops},  # read models, /metrics (chat/app/ops_routes.py)
         on_start=on_start,
         on_stop=on_stop,
         verifier=verifier,
         web_ui=True,
     )
+
+
+def _starter(start: Callable[[], None]) -> Hook:
+    async def hook() -> None:
+        start()
+
+    return hook
 
 
 def _closer(close: Callable[[], None]) -> Hook:

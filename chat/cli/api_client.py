@@ -4,14 +4,19 @@ running service: its URL, error translation, and the workflow-events SSE stream.
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
 from collections.abc import AsyncGenerator
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from store.config import Settings
 from store.errors import InvalidInput, NotFound, UpstreamError
+from store.logging import get_logger
+
+log = get_logger(__name__)
 
 #: the workflow events after which nothing more comes
 TERMINAL_EVENTS = ("completed", "failed")
@@ -19,12 +24,55 @@ _STREAM_TIMEOUT = httpx.Timeout(30.0, read=None)  # a long step sends nothing fo
 RETRY_DELAY_S = 1.0  # the wait before reopening a dropped workflow stream
 
 
-def base_url(settings: Settings, url: str | None) -> str:
-    """``url`` if given, else the configured host/port (a wildcard listen address becomes loopback)."""
-    if url:
-        return url.rstrip("/")
+def listen_url(settings: Settings) -> str:
+    """The configured host/port as a URL a client can use (a wildcard listen address becomes loopback)."""
     host = "127.0.0.1" if settings.server.host in ("0.0.0.0", "::", "") else settings.server.host  # noqa: S104 - a client address
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
     return f"http://{host}:{settings.server.port}"
+
+
+def read_cli_config(settings: Settings) -> dict[str, str]:
+    """What the last ``docchat up`` wrote (``{"url", "user"}``); {} when there is none or it is unreadable."""
+    try:
+        data = json.loads(settings.server.cli_config_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if k in ("url", "user") and isinstance(v, str) and v} if isinstance(
+        data, dict) else {}
+
+
+def write_cli_config(settings: Settings) -> Path | None:
+    """``docchat up`` records its URL and the default local user, so ``docchat ingest/ask`` find it."""
+    path = settings.server.cli_config_file
+    body = {"url": listen_url(settings), "user": default_user(settings, None, config={})}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        log.warning("cli_config_not_written", path=str(path), error=str(exc))
+        return None
+    return path
+
+
+def base_url(settings: Settings, url: str | None) -> str:
+    """Where the CLI finds the server, first match: ``--url``, ``DOCCHAT_URL``, the URL the last ``docchat up``
+    wrote (``DOCCHAT_CLI_CONFIG_FILE``), the configured host/port."""
+    chosen = url or settings.server.url or read_cli_config(settings).get("url")
+    return chosen.rstrip("/") if chosen else listen_url(settings)
+
+
+def default_user(settings: Settings, user: str | None, *, config: dict[str, str] | None = None) -> str:
+    """The local-mode user: ``--user``, ``DOCCHAT_LOCAL_USER``, the user the last ``docchat up`` offered the
+    browser, the OS user — the browser's sign-in form offers the same name, so both land with one user."""
+    if user:
+        return user
+    if settings.server.local_user:
+        return settings.server.local_user
+    saved = (read_cli_config(settings) if config is None else config).get("user")
+    return saved or getpass.getuser()
 
 
 def check_response(r: httpx.Response) -> Any:

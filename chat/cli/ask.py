@@ -10,7 +10,6 @@ the conversation can be continued with ``--session``.
 
 from __future__ import annotations
 
-import getpass
 import json
 import logging
 import sys
@@ -19,7 +18,7 @@ from typing import Any, TextIO
 
 import httpx
 
-from chat.cli.api_client import base_url, check_response
+from chat.cli.api_client import base_url, check_response, default_user
 from chat.core.events import SSEParser
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput, NotFound
@@ -150,7 +149,7 @@ def run_ask(
     if token is None:
         if settings.server.backend != "local":
             raise InvalidInput("aws mode needs --token (a Cognito ID or access token)")
-        token = "dev:" + (user or getpass.getuser())
+        token = "dev:" + default_user(settings, user)
     timeout = httpx.Timeout(10.0, read=max(60.0, settings.chat.sse_keepalive_seconds * 4))
     headers = {"Authorization": f"Bearer {token}"}
     try:

@@ -8,22 +8,26 @@ the reason).
 from __future__ import annotations
 
 import asyncio
-import getpass
 import logging
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 import httpx
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Column
 
-from chat.cli.api_client import TERMINAL_EVENTS, base_url, check_response, workflow_events
+from chat.cli.api_client import TERMINAL_EVENTS, base_url, check_response, default_user, workflow_events
 from store.config import Settings
 from store.errors import DocchatError, InvalidInput, UpstreamError
+
+BAR_WIDTH = 24
+NAME_MAX = 60  # the widest the name column gets
+STEP_MIN = 30  # what the step text keeps at least ("processing: Index chunks 16/28")
 
 
 async def ensure_project(client: httpx.AsyncClient, name: str, language: str | None) -> str:
@@ -58,13 +62,33 @@ def _step_label(view: dict[str, Any]) -> str:
     return str(view.get("status", ""))
 
 
+class _ReadProgress:
+    """A binary file whose reads move an upload's progress bar (httpx streams the multipart body by reads)."""
+
+    def __init__(self, fh: BinaryIO, size: int, on_read: Callable[[int, int], None]) -> None:
+        self._fh, self._size, self._done, self._on_read = fh, size, 0, on_read
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._fh.read(n)
+        self._done += len(data)
+        self._on_read(self._done, self._size)
+        return data
+
+    def __getattr__(self, name: str) -> Any:  # fileno, seek, tell: httpx measures the length with them
+        return getattr(self._fh, name)
+
+
 async def _follow(client: httpx.AsyncClient, res: FileResult, progress: Progress, task: TaskID) -> None:
-    """Read the workflow's SSE stream until a terminal event (``workflow_events`` reconnects if it drops)."""
+    """Read the workflow's SSE stream until a terminal event (``workflow_events`` reconnects if it drops).
+
+    The bar that showed the upload now shows the processing: the workflow's progress and its current step."""
     async with aclosing(workflow_events(client, str(res.workflow_id), http_timeout=None)) as events:
         async for event, view in events:
             res.status = str(view.get("status"))
             res.pages = view.get("page_count") or res.pages
-            progress.update(task, completed=float(view.get("progress") or 0) * 100, step=_step_label(view))
+            step = _step_label(view)
+            progress.update(task, completed=float(view.get("progress") or 0) * 100,
+                            step=f"processing: {step}" if event not in TERMINAL_EVENTS else step)
             if event in TERMINAL_EVENTS:
                 res.error = view.get("error")
                 done = "[green]completed" if event == "completed" else f"[red]failed: {res.error}"
@@ -76,9 +100,15 @@ async def _follow(client: httpx.AsyncClient, res: FileResult, progress: Progress
 async def _ingest_one(client: httpx.AsyncClient, project_id: str, path: Path, progress: Progress) -> FileResult:
     res = FileResult(path)
     task = progress.add_task(path.name, total=100, step="uploading")
+
+    def sent(done: int, size: int) -> None:
+        progress.update(task, completed=100 * done / size if size else 0,
+                        step=f"uploading {done * 100 // size if size else 0}%")
+
     try:
         with path.open("rb") as fh:  # httpx streams the multipart body from the file
-            r = await client.post(f"/v1/projects/{project_id}/documents", files={"file": (path.name, fh)},
+            body_file = cast(BinaryIO, _ReadProgress(fh, os.fstat(fh.fileno()).st_size, sent))
+            r = await client.post(f"/v1/projects/{project_id}/documents", files={"file": (path.name, body_file)},
                                   timeout=httpx.Timeout(30.0, write=None, read=600.0))
         body = check_response(r)
     except (DocchatError, OSError) as exc:
@@ -86,6 +116,8 @@ async def _ingest_one(client: httpx.AsyncClient, project_id: str, path: Path, pr
         progress.update(task, step=f"[red]rejected: {res.error}")
         return res
     res.document_id, res.workflow_id, res.pages = body["document_id"], body["workflow_id"], body.get("page_count")
+    # uploaded: the same bar now follows the processing, from 0 %
+    progress.update(task, completed=0, step="processing: queued")
     if r.status_code == 200:
         progress.update(task, step="already uploaded; following it")
     await _follow(client, res, progress, task)
@@ -99,7 +131,7 @@ async def ingest_files(
     if token is None:
         if settings.server.backend == "aws":
             raise InvalidInput("aws mode needs --token (a Cognito ID or access token)")
-        token = "dev:" + (user or getpass.getuser())
+        token = "dev:" + default_user(settings, user)
     console = console or Console(stderr=True)
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=base_url(settings, url), headers=headers, timeout=30.0) as client:
@@ -108,14 +140,25 @@ async def ingest_files(
         except httpx.TransportError as exc:
             raise UpstreamError(f"cannot reach the service at {base_url(settings, url)}; "
                                 "is 'docchat up' running?") from exc
-        columns = (
-            TextColumn("{task.description}", style="bold",
-                       table_column=Column(min_width=8, max_width=28, no_wrap=True, overflow="ellipsis")),
-            BarColumn(bar_width=24), TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
-            TextColumn("{task.fields[step]}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis")),
-        )
-        with Progress(*columns, console=console) as progress:
+        with Progress(*progress_columns([Path(f).name for f in files], console.width), console=console) as progress:
             return list(await asyncio.gather(*(_ingest_one(client, project_id, Path(f), progress) for f in files)))
+
+
+def progress_columns(names: Sequence[str], width: int) -> tuple[ProgressColumn, ...]:
+    """Name | bar | % | elapsed | step. The name column is as wide as the longest name, up to what the terminal
+    leaves after the fixed columns and room for the step (names were cut at 10 characters at 120 columns)."""
+    fixed = BAR_WIDTH + 5 + 8 + 4 * 1  # bar, "100%", "0:00:12", the gaps
+    room = max(10, min(NAME_MAX, width - fixed - STEP_MIN))
+    name_width = max(8, min(room, max((len(n) for n in names), default=8)))
+    return (
+        TextColumn("{task.description}", style="bold",
+                   table_column=Column(width=name_width, no_wrap=True, overflow="ellipsis")),
+        BarColumn(bar_width=BAR_WIDTH, table_column=Column(width=BAR_WIDTH, no_wrap=True)),
+        TextColumn("{task.percentage:>3.0f}%", table_column=Column(width=4, no_wrap=True)),
+        TimeElapsedColumn(table_column=Column(width=7, no_wrap=True)),
+        TextColumn("{task.fields[step]}", table_column=Column(
+            width=max(STEP_MIN, width - fixed - name_width - 1), no_wrap=True, overflow="ellipsis")),
+    )
 
 
 def run_ingest(settings: Settings, files: Sequence[str], *, project: str, url: str | None = None,

@@ -34,7 +34,11 @@ def _cmd_up(args: argparse.Namespace, settings: Settings) -> int:
 
         return run_aws_local(settings, api_processes=args.api_processes, port=args.port)
     from chat.app.server import run_up
+    from chat.cli.api_client import default_user, listen_url, write_cli_config
 
+    if write_cli_config(settings) is not None:  # `docchat ingest/ask` without --url find this server
+        print(f"docchat ingest/ask will use {listen_url(settings)} as user {default_user(settings, None, config={})}"
+              f" (recorded in {settings.server.cli_config_file})", flush=True)
     return run_up(settings)
 
 
@@ -121,6 +125,12 @@ def _cmd_dev_token(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+URL_HELP = ("service URL (default: DOCCHAT_URL, else the URL the last `docchat up` recorded, "
+            "else http://<DOCCHAT_HOST>:<DOCCHAT_PORT>)")
+USER_HELP = ("local mode: the user name in the dev token (default: DOCCHAT_LOCAL_USER, else the user `docchat up` "
+             "recorded, else the OS user — the name the browser's sign-in offers)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docchat", description="Chat with your documents.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -159,18 +169,18 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     ask.add_argument("--project", default=None, help="search only this project (name or id)")
     ask.add_argument("--session", default=None, help="continue this session (id printed by an earlier ask)")
-    ask.add_argument("--url", default=None, help="service URL (default: http://<DOCCHAT_HOST>:<DOCCHAT_PORT>)")
+    ask.add_argument("--url", default=None, help=URL_HELP)
     ask.add_argument("--token", default=None, help="bearer token (aws mode); local mode uses dev:<user>")
-    ask.add_argument("--user", default=None, help="local mode: the user name in the dev token (default: you)")
+    ask.add_argument("--user", default=None, help=USER_HELP)
     ask.set_defaults(func=_cmd_ask)
 
     ing = sub.add_parser("ingest", help="upload files to a project and follow their analysis (progress bars)")
     ing.add_argument("files", nargs="+", metavar="FILE")
     ing.add_argument("--project", required=True, help="project name (or id); created if missing")
     ing.add_argument("--language", default=None, help="language of a new project (en, ko, …)")
-    ing.add_argument("--url", default=None, help="service URL (default: http://<DOCCHAT_HOST>:<DOCCHAT_PORT>)")
+    ing.add_argument("--url", default=None, help=URL_HELP)
     ing.add_argument("--token", default=None, help="bearer token (aws mode); local mode uses dev:<user>")
-    ing.add_argument("--user", default=None, help="local mode: the user name in the dev token (default: you)")
+    ing.add_argument("--user", default=None, help=USER_HELP)
     ing.set_defaults(func=_cmd_ingest)
 
     wk = sub.add_parser("worker", help="run ingest workers against the configured queue (SQS or SQLite)")
@@ -220,6 +230,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`docchat ask … | head`): no traceback; further writes go nowhere
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what the shell reports for a command that died of a broken pipe
 
 
 if __name__ == "__main__":

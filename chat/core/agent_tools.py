@@ -1,8 +1,10 @@
-"""The document tools behind the agent: ``search_documents`` and ``read_page``, ownership-checked.
+"""The document tools behind the agent: ``search_documents``, ``read_page`` and ``list_documents``, ownership-checked.
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
 of the user in one index query; a ``project_id`` argument must be one of them). ``read_page`` goes through
-``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document. Each
+``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document;
+``list_documents`` lists the documents of the same projects with their stored summaries (ranked by a
+``query`` topic when one is given; ``chat.models.catalog``). Each
 source a tool returns is numbered (``S<n>``/``P<n>``, unique across the conversation) and
 remembered in a ``RefBook`` so the answer's citations can be resolved. A failing tool becomes an
 ``is_error`` tool_result with a reason the model can read; nothing else of the failure reaches it.
@@ -12,15 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from chat.core import events
 from chat.core.citations import Source
 from chat.core.generations import Generation
-from chat.core.ports import DocumentReader, DocumentSearch, PiiMasker
+from chat.core.ports import DocumentCatalog, DocumentReader, DocumentSearch, PiiMasker
 from chat.core.tools import validate_tool_input
+from chat.models.catalog import LIST_DOCUMENTS, format_document_list, rank
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
 from ingest.pii.masking import mask_all
 from retrieval.types import SearchFilter
@@ -28,6 +31,9 @@ from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
 
 log = get_logger(__name__)
+
+#: documents in one ``list_documents`` result
+LIST_LIMIT = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +154,8 @@ class ToolRunner:
             return await self._search_documents(refs, scope, str(args.get("query", "")), args.get("project_id"))
         if name == "read_page":
             return await self._read_page(refs, scope, str(args.get("document_id", "")), args.get("page"))
+        if name == LIST_DOCUMENTS:
+            return await self._list_documents(scope, str(args.get("query") or ""), args.get("project_id"))
         raise InvalidInput(f"unknown tool {name!r}")
 
     async def _search_documents(self, refs: RefBook, scope: ToolScope, query: str, project_id: Any) -> tuple[str, int]:
@@ -173,6 +181,42 @@ class ToolRunner:
             refs.sources[ref] = _hit_source(ref, hit)
         refs.next_s = first + len(hits)
         return text, len(hits)
+
+    async def _list_documents(self, scope: ToolScope, query: str, project_id: Any) -> tuple[str, int]:
+        lister = getattr(self.ingest, "document_summaries", None)
+        if lister is None:
+            raise NotFound("listing documents is not available")
+        if project_id:
+            if str(project_id) not in scope.project_ids:
+                raise NotFound(f"project {project_id!r} not found")
+            projects: tuple[str, ...] = (str(project_id),)
+        else:
+            projects = scope.project_ids
+        if not projects:
+            raise NotFound("there are no projects yet; upload documents first")
+        docs = list(await cast(DocumentCatalog, self.ingest).document_summaries(scope.user_id, projects))
+        if query:
+            docs = [d for _, d in rank(query, [_flat(d) for d in docs])]
+        docs = docs[:LIST_LIMIT]
+        if self.masker is not None:  # a remote model sees the summaries masked, like every other document text
+            docs = list(await asyncio.gather(*(self._masked_listing(scope, d) for d in docs)))
+        return format_document_list(docs), len(docs)
+
+    async def _masked_listing(self, scope: ToolScope, doc: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One listing item with its file name, title, summary text and headings masked (one numbering)."""
+        assert self.masker is not None
+        raw = doc.get("summary")
+        summary: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        outline = [dict(h) for h in summary.get("outline") or [] if isinstance(h, Mapping)]
+        texts = [str(doc.get("file_name", "")), str(summary.get("title", "")), str(summary.get("text", "")),
+                 *(str(h.get("text", "")) for h in outline)]
+        masked = await self.masker.mask_texts(scope.user_id, str(doc.get("document_id", "")), texts)
+        for h, text in zip(outline, masked[3:], strict=True):
+            h["text"] = text
+        out = {**doc, "file_name": masked[0]}
+        if summary:
+            out["summary"] = {**summary, "title": masked[1], "text": masked[2], "outline": outline}
+        return out
 
     async def _read_page(self, refs: RefBook, scope: ToolScope, document_id: str, page: Any) -> tuple[str, int]:
         if self.ingest is None:
@@ -234,6 +278,14 @@ class _MaskedPage:
     page: int
     text: str
     page_count: int
+
+
+def _flat(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A listing item with its summary's fields alongside (what ``rank`` scores); the summary stays."""
+    raw = doc.get("summary")
+    summary: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    return {**doc, "title": summary.get("title", ""), "outline": summary.get("outline") or [],
+            "summary_text": summary.get("text", "")}
 
 
 def error_result(tool_use_id: str, reason: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 from chat.core.agent_tools import sources_from_history
 from chat.core.citations import Source, citations_for
 from chat.core.partial import is_interrupted
+from chat.models.tool_format import parse_results, tool_result_text
 from store.block_repair import is_repaired, repair_history
 
 Turn = dict[str, Any]  # {"seq", "role", "content": [blocks], "usage"?, "interrupted"?, "created_at"?}
@@ -79,6 +80,7 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     sources: dict[str, Source] = {}
     current: dict[str, Any] | None = None
+    tool_ids: dict[str, dict[str, Any]] = {}  # tool_use id -> its entry in the answer's "tools"
     for turn in with_repairs(turns):
         blocks = _blocks(turn)
         role = turn.get("role")
@@ -95,6 +97,11 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
                 for b in blocks:
                     if isinstance(b, dict) and b.get("is_error") and current["tools"]:
                         current["tools"][-1]["error"] = True
+                    elif isinstance(b, dict) and b.get("type") == "tool_result":
+                        # a reopened chat shows the search line's result count as the live one did
+                        used = tool_ids.get(str(b.get("tool_use_id")))
+                        if used is not None and used["name"] == "search_documents":
+                            used["results"] = len(parse_results(tool_result_text(b)))
             continue
         if current is None:
             current = {
@@ -114,7 +121,9 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
             current["citations"] = citations_for(current["text"], sources)
         for b in blocks:
             if isinstance(b, dict) and b.get("type") == "tool_use":
-                current["tools"].append({"name": b.get("name"), "summary": _tool_summary(b)})
+                used = {"name": b.get("name"), "summary": _tool_summary(b), "input": b.get("input") or {}}
+                current["tools"].append(used)
+                tool_ids[str(b.get("id"))] = used
         u = turn.get("usage") or {}
         for k in _USAGE_KEYS:
             current["usage"][k] += int(u.get(k, 0) or 0)

@@ -68,6 +68,8 @@ class Generation:
     #: owner: set once the lease is released; ``done`` reaches clients only then, so a client's next question
     #: on any process never finds the lease still held
     released: asyncio.Event | None = None
+    #: sees every published event (the read models' answer metrics: chat/core/answer_metrics.py)
+    observer: Callable[[EventName, dict[str, Any]], None] | None = None
 
     # --- publishing --------------------------------------------------------------
 
@@ -75,6 +77,11 @@ class Generation:
         if self.finished:
             raise RuntimeError("generation already finished")
         ev = events.make_event(self.generation_id, self._next, event, data)
+        if self.observer is not None:
+            try:
+                self.observer(event, data)
+            except Exception as exc:  # metrics never break an answer
+                log.warning("generation_observer_failed", error_type=type(exc).__name__)
         self._append(ev)
         return ev
 
@@ -203,6 +210,10 @@ class GenerationRegistry:
 
     def __len__(self) -> int:
         return len(self._by_session)
+
+    def streams_open(self) -> int:
+        """SSE relays attached right now (``/metrics``)."""
+        return sum(g.subscribers for g in self._by_session.values())
 
     def get(self, session_id: str) -> Generation | None:
         self._evict()

@@ -71,6 +71,15 @@ class DocumentReader(Protocol):
         ...
 
 
+class DocumentCatalog(Protocol):
+    """The ``DocumentReader`` that also lists documents with their summaries (``list_documents``)."""
+
+    async def document_summaries(self, user_id: str, project_ids: Sequence[str]) -> Sequence[Mapping[str, Any]]:
+        """Each document of the projects (already checked to be the user's): ``document_id``, ``file_name``,
+        ``page_count``, ``status`` and ``summary`` (None until ``document_summarizer`` stored one)."""
+        ...
+
+
 class DocumentSearch(Protocol):
     """Hybrid search over the indexed chunks of one project (``SearchFilter``)."""
 

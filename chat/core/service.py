@@ -14,8 +14,11 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import structlog
+
 from chat.core.agent import Agent
 from chat.core.answer_guard import run_bounded
+from chat.core.answer_metrics import AnswerMetrics
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
 from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, GenerationLeasePort, PiiMasker, SessionStorePort
@@ -23,8 +26,9 @@ from chat.core.shared import SharedGenerations
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
-from store.errors import Conflict, InvalidInput, NotFound
+from store.errors import InvalidInput, NotFound
 from store.logging import get_logger
+from store.metrics import MetricsRecorder
 
 log = get_logger(__name__)
 
@@ -48,8 +52,10 @@ class ChatService:
         limits: ChatLimits | None = None,
         masker: PiiMasker | None = None,
         leases: GenerationLeasePort | None = None,
+        metrics: MetricsRecorder | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics  # the read models (store/metrics.py); None = not recorded
         self.limits = limits  # per-user limits (store/usage_limits.py); None = unlimited
         self.sessions = sessions
         self.model = model
@@ -205,10 +211,11 @@ class ChatService:
             needs_title=not meta.get("title"),
             last_seq_before=int(meta.get("last_seq") or 0),
         )
-        if self.registry.running(session_id) is not None:
-            raise Conflict("a generation is already running for this session; stop it or resume its stream")
-        lease = await self.limits.admit_question(user_id) if self.limits is not None else None
+        # a retry of the answer running (here or on another process) follows it: not counted as a new question
+        counted = self.limits is not None and not await self.shared.answering(session_id, user_id, ctx.turn_id)
+        lease = await self.limits.admit_question(user_id) if counted and self.limits is not None else None
         timeout_s = self.settings.chat.answer_timeout_seconds
+        structlog.contextvars.bind_contextvars(session_id=session_id)  # the answer's task inherits it
         try:
             # across processes: the session's lease decides who answers; a retry follows the running answer
             gen = await self.shared.begin(
@@ -219,6 +226,9 @@ class ChatService:
             if lease is not None:
                 await lease.release()
             raise
+        if self.metrics is not None and gen.role != "follower":  # set before the answer's task first runs
+            gen.observer = AnswerMetrics(self.metrics, user=user_id,
+                                         project=projects[0] if len(projects) == 1 else None)
         if gen.role == "follower" and lease is not None:  # another process answers it: no slot held here
             await lease.release()
         return gen, 0

@@ -351,3 +351,15 @@ class SharedGenerations:
             return False
         lease = await asyncio.to_thread(self.leases.get, session_id)
         return lease is not None and lease.live(time.time())
+
+    async def answering(self, session_id: str, user_id: str, turn_id: str) -> bool:
+        """Whether ``turn_id`` of ``user_id`` is being answered in the session already, here or on another process
+        (a retry of it follows that answer: it is not a new question)."""
+        gen = self.registry.get(session_id)
+        if gen is not None and gen.turn_id == turn_id and gen.user_id == user_id:
+            return True
+        if self.leases is None:
+            return False
+        lease = await asyncio.to_thread(self.leases.get, session_id)
+        return (lease is not None and lease.live(time.time()) and lease.turn_id == turn_id
+                and lease.user_id == user_id)

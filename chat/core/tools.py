@@ -10,11 +10,32 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chat.models.catalog import LIST_DOCUMENTS
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, tool_result_text
 from store.errors import InvalidInput
 
 #: Sorted by name: the tools are the start of the cached prefix and must never reorder.
 TOOLS: list[dict[str, Any]] = [
+    {
+        "name": LIST_DOCUMENTS,
+        "description": (
+            "List the user's uploaded documents with each one's summary: title, a short summary and the outline "
+            "of its headings with page numbers. Use it for questions about the documents themselves — what a "
+            "document is about, which document covers a topic, what has been uploaded — then search or read "
+            "pages for details. Summaries are not citable passages: name the document and its pages instead."
+        ),
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "a topic: documents whose summary covers it come first"},
+                "project_id": {
+                    "type": "string",
+                    "description": "limit the list to one project (defaults to the conversation's project)",
+                },
+            },
+            "additionalProperties": False,
+        },
+    },
     {
         "name": READ_PAGE,
         "description": (
@@ -95,6 +116,16 @@ def validate_tool_input(name: str, tool_input: Any) -> dict[str, Any]:
                 raise InvalidInput("search_documents: 'project_id' must be a string")
             out["project_id"] = project_id
         return out
+    if name == LIST_DOCUMENTS:
+        args: dict[str, Any] = {}
+        for key in ("query", "project_id"):
+            value = tool_input.get(key)
+            if value is not None:
+                if not isinstance(value, str):
+                    raise InvalidInput(f"list_documents: {key!r} must be a string")
+                if value.strip():
+                    args[key] = value.strip()[:MAX_QUERY_CHARS]
+        return args
     if name == READ_PAGE:
         document_id = tool_input.get("document_id")
         page = tool_input.get("page")

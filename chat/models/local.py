@@ -1,7 +1,9 @@
 """The embedded default model: an honest extractive answerer.
 
 No LLM runs on the embedded backend. ``LocalModel`` still behaves like Claude on the wire:
-for a new question it emits a real ``tool_use`` of ``search_documents``; given the tool
+for a new question it emits a real ``tool_use`` of ``search_documents`` (``list_documents`` for "what is
+this document about?" / "which document covers X?", answered from the stored summaries,
+``chat.models.catalog``); given the tool
 result the reader (``chat.models.reader``) states the value it found with its citation ``[S#]`` /
 ``[P#]`` and the exact supporting quote — or says plainly that the documents don't say — and notes
 that the answer is extractive. Everything is streamed as Anthropic Messages
@@ -21,6 +23,15 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from chat.models.accumulator import complete_via_stream
+from chat.models.catalog import (
+    LIST_DOCUMENTS,
+    CatalogQuestion,
+    about_answer,
+    catalog_question,
+    parse_document_list,
+    search_answer,
+    which_answer,
+)
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
@@ -91,6 +102,27 @@ def _sources_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[l
                         seen.add(src["ref"])
                         sources.append(src)
     return sources, any_result
+
+
+def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[list[dict[str, Any]], bool, bool]:
+    """The documents of ``list_documents`` results after ``index``; whether there was one; whether any other
+    tool result (a search) came after ``index``."""
+    docs: list[dict[str, Any]] = []
+    found = other = False
+    for m in messages[index + 1 :]:
+        if m.get("role") != "user" or not isinstance(m.get("content"), list):
+            continue
+        for block in m["content"]:
+            if isinstance(block, Mapping) and block.get("type") == "tool_result" and not block.get("is_error"):
+                text = tool_result_text(block)
+                if "<document_list" in text:
+                    found = True
+                    docs += parse_document_list(text)
+                else:
+                    other = True
+            elif isinstance(block, Mapping) and block.get("type") == "tool_result":
+                other = True
+    return docs, found, other
 
 
 def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
@@ -180,11 +212,39 @@ class LocalModel:
         sources, any_result = _sources_after(request.messages, index)
         tool_names = {str(t.get("name")) for t in request.tools}
         tools_allowed = (request.tool_choice or {}).get("type") != "none"
+        about = catalog_question(question)
+        if about is not None:
+            reply = self._catalog_reply(request.messages, index, about, sources, tool_names, tools_allowed)
+            if reply is not None:
+                return reply
         if not any_result and SEARCH_DOCUMENTS in tool_names and tools_allowed:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in per_name_questions(question)))
         answer = extractive_answer(question, sources)
+        return Reply(Text(answer, chunk=self.chunk_chars))
+
+    def _catalog_reply(self, messages: Sequence[Mapping[str, Any]], index: int, cq: CatalogQuestion,
+                       sources: Sequence[Mapping[str, Any]], tool_names: set[str], tools_allowed: bool) -> Reply | None:
+        """"What is this document about?" / "Which document covers X?": ``list_documents``, then the summaries;
+        a topic no summary covers is searched for. None: answer as any other question."""
+        docs, listed, searched = _listings_after(messages, index)
+        if not listed:  # (a failed listing is not asked for again: the question is answered like any other)
+            if not searched and LIST_DOCUMENTS in tool_names and tools_allowed:
+                return Reply(ToolUse(LIST_DOCUMENTS, {"query": cq.topic} if cq.topic else {},
+                                     id="toolu_local_" + uuid.uuid4().hex[:20]))
+            return None
+        if cq.kind == "about":
+            return Reply(Text(about_answer(docs), chunk=self.chunk_chars))
+        answer = which_answer(cq.topic, docs)
+        if answer is None and sources:
+            answer = search_answer(cq.topic, sources)
+        elif answer is None and not searched and SEARCH_DOCUMENTS in tool_names and tools_allowed:
+            return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(cq.topic, 1000)},
+                                 id="toolu_local_" + uuid.uuid4().hex[:20]))
+        if answer is None:
+            answer = (f"None of your documents' titles, outlines or summaries mention {cq.topic}, and I found no "
+                      "passage about it. (Extractive mode: no generative model is configured.)")
         return Reply(Text(answer, chunk=self.chunk_chars))
 
     def _answer(self, request: ModelRequest) -> tuple[Reply, int]:

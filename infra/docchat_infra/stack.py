@@ -23,6 +23,7 @@ from .auth import Auth
 from .bedrock import invoke_statements
 from .config import STACK_OWNED_SETTINGS, InfraConfig
 from .network import Network
+from .observability import Observability
 from .outputs import env_var, output_key
 from .queues import IngestQueues
 from .roles import AppRoles, allow_consume, allow_items, allow_objects, allow_send, allow_statements
@@ -164,7 +165,9 @@ class DocchatStack(Stack):
             environment=worker_env,
             log_group=worker_logs,
         )
-        self._dead_letter_alarms(config, queues)
+        topic = self._dead_letter_alarms(config, queues)
+        Observability(self, "Observability", queues=queues, api_logs=api_logs, worker_logs=worker_logs,
+                      topic=topic)  # the operations dashboard and alarms (issue 17)
 
         # --- outputs ---------------------------------------------------------------------------------------
         # every setting the service runs with, except the container's own (where it listens, log format), so
@@ -179,7 +182,7 @@ class DocchatStack(Stack):
         CfnOutput(self, "ApiLogGroup", value=api_logs.log_group_name, description="API logs")
         CfnOutput(self, "WorkerLogGroup", value=worker_logs.log_group_name, description="worker logs")
 
-    def _dead_letter_alarms(self, config: InfraConfig, queues: IngestQueues) -> None:
+    def _dead_letter_alarms(self, config: InfraConfig, queues: IngestQueues) -> sns.Topic:
         topic = sns.Topic(self, "AlarmTopic", enforce_ssl=True)
         if config.alarm_email:
             topic.add_subscription(subscriptions.EmailSubscription(config.alarm_email))
@@ -197,6 +200,7 @@ class DocchatStack(Stack):
                 alarm_description=f"ingest jobs reached the {name.lower()} dead-letter queue",
             )
             alarm.add_alarm_action(cw_actions.SnsAction(topic))
+        return topic
 
 
 _RETENTION = {

@@ -10,6 +10,12 @@ quote can be placed on the right page of a spanning chunk) and each line's box w
 line starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are deterministic:
 ``f"{document_id}:{index:05d}"``.
 
+Layout (a segment's ``layout``, segment_analyzer's JSON, when present): running headers/footers are left
+out; a heading starts a new chunk (without overlap) once the current one is half full; every chunk's
+text starts with the heading path it is under (``Liquidity and Capital Resources ›
+Cash flows``, its own leading heading not repeated), so a section's name is searched with its text;
+figure descriptions (Bedrock analysis) are text lines of their page.
+
 Tables (a segment's ``table_grids``, see :mod:`ingest.steps.table_chunks`) are not flat text: each
 becomes chunks of caption + Markdown header + a run of whole rows (``| label | v1 | … |``), every chunk
 repeating the caption and header, so one row is found and quoted with its column names; the chunk's
@@ -28,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.steps.table_chunks import TableBlock, TableRow, fit_head, merge_continued, segment_items
+from ingest.steps.table_chunks import TableBlock, TableRow, _bbox, fit_head, merge_continued, segment_items
 from retrieval.types import BBox, Chunk
 
 _CJK = (
@@ -38,6 +44,9 @@ _CJK = (
 )
 _TOKEN_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}\W_]+|[^\s]")
 _PIECE_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
+#: a heading's text in a chunk's heading path is cut to this many characters
+HEADING_PATH_CHARS = 100
+PATH_SEP = " › "
 
 
 def count_tokens(text: str) -> int:
@@ -55,6 +64,8 @@ class _Unit:
     page: int
     bbox: tuple[float, float, float, float] | None
     tokens: int
+    section: tuple[str, ...] = ()  # the heading path this line is under (its own heading last, if one)
+    heading: bool = False  # the line is (the first line of) a heading
 
 
 def chunk_segments(
@@ -104,11 +115,16 @@ def _text_chunks(units: list[_Unit], first: int, meta: _Meta, max_tokens: int, o
     while start < len(units):
         end, used = start, 0
         while end < len(units) and (end == start or used + units[end].tokens <= max_tokens):
+            if end > start and units[end].heading and used >= max_tokens // 2:
+                break  # a section starts: a new chunk, when this one is half full
             used += units[end].tokens
             end += 1
         chunks.append(_chunk(units[start:end], first + len(chunks), meta))
         if end >= len(units):
             break
+        if units[end].heading:  # no overlap into a new section
+            start = end
+            continue
         # The overlap plus the next line must still fit in one chunk, or the chunk would be all overlap.
         budget = min(overlap_tokens, max_tokens - units[end].tokens)
         start, tail = _overlap_start(units, start, end, budget)
@@ -191,8 +207,11 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
 
 def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Unit | TableBlock]:
     units: list[_Unit | TableBlock] = []
+    stack: list[tuple[int, str]] = []  # (level, heading text): the current heading path
     for seg in sorted(segments, key=lambda s: int(s.get("page", 0))):
         page = int(seg.get("page", 0))
+        seg, roles, figures = _apply_layout(seg)
+        seen_blocks: set[str] = set()
         for item in segment_items(seg):
             if isinstance(item, TableBlock):
                 if item.rows:
@@ -202,12 +221,53 @@ def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Un
             text = " ".join(text.split())
             if not text:
                 continue
+            role = roles.get((item[0], bbox))
+            heading = False
+            if role is not None and role[0] not in seen_blocks:
+                seen_blocks.add(role[0])
+                while stack and stack[-1][0] >= role[1]:
+                    stack.pop()
+                stack.append((role[1], role[2]))
+                heading = True
+            section = tuple(t for _, t in stack)
             tokens = count_tokens(text)
             if tokens <= piece_tokens:
-                units.append(_Unit(text, page, bbox, tokens))
+                units.append(_Unit(text, page, bbox, tokens, section, heading))
             else:
-                units.extend(_Unit(piece, page, bbox, count_tokens(piece)) for piece in _split(text, piece_tokens))
+                units.extend(_Unit(piece, page, bbox, count_tokens(piece), section)
+                             for piece in _split(text, piece_tokens))
+        for text, bbox in figures:  # figure descriptions (Bedrock analysis) are searchable text
+            units.append(_Unit(text, page, bbox, count_tokens(text), tuple(t for _, t in stack)))
     return units
+
+
+def _apply_layout(seg: Mapping[str, Any]) -> tuple[Mapping[str, Any], dict[Any, tuple[str, int, str]], list[Any]]:
+    """The segment without its running headers/footers, its heading lines ((text, box) → (block id, level,
+    heading text)) and its figure descriptions, from segment_analyzer's layout (``seg["layout"]``)."""
+    layout = seg.get("layout")
+    if not isinstance(layout, Mapping):
+        return seg, {}, []
+    lines = list(seg.get("lines") or ())
+    drop: set[int] = set()
+    roles: dict[Any, tuple[str, int, str]] = {}
+    figures: list[Any] = []
+    for block in layout.get("blocks") or ():
+        kind = block.get("type")
+        idx = [int(i) for i in block.get("lines") or () if isinstance(i, int) and 0 <= i < len(lines)]
+        if kind in ("header", "footer"):
+            drop.update(idx)
+        elif kind in ("heading", "title") and idx:
+            text = " ".join(str(block.get("text") or "").split())[:HEADING_PATH_CHARS]
+            level = int(block.get("level") or (0 if kind == "title" else 1))
+            for i in idx:
+                roles[(str(lines[i].get("text", "")), _bbox(lines[i].get("bbox")))] = (str(block.get("id")), level,
+                                                                                       text)
+        elif kind == "figure" and block.get("description"):
+            desc = " ".join(str(block["description"]).split())
+            figures.append((f"Figure: {desc}", _bbox(block.get("bbox"))))
+    if drop:
+        seg = {**seg, "lines": [ln for i, ln in enumerate(lines) if i not in drop]}
+    return seg, roles, figures
 
 
 def _split(text: str, max_tokens: int) -> list[str]:
@@ -252,6 +312,13 @@ def _chunk(units: Sequence[_Unit], index: int, meta: _Meta) -> Chunk:
     size = 0
     page_offsets: list[tuple[int, int]] = []
     line_boxes: list[tuple[int, BBox]] = []
+    first = units[0]
+    path = first.section[:-1] if first.heading else first.section
+    if path:  # the section the chunk is in, searched with it ("Liquidity and Capital Resources › Cash flows")
+        parts.append(PATH_SEP.join(path))  # the first line's "\n" separator follows (same page)
+        size = len(parts[0])
+        page_offsets.append((first.page, 0))
+        previous = first.page
     for unit in units:
         if previous is not None:
             sep = "\n\n" if unit.page != previous else "\n"

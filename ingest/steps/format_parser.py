@@ -33,6 +33,11 @@ _MAX_OBJECTS_SCANNED = 5000
 _FPDF_PAGEOBJ_IMAGE = 3
 _FPDF_PAGEOBJ_FORM = 5
 _CID_RE = re.compile(r"\(cid:\d+\)")
+#: a line's font size, weight and name are read from its 1st, (N+1)th, (2N+1)th ... glyph (each read costs
+#: three PDFium calls; lines are almost always one style, and the majority of the samples decides)
+STYLE_SAMPLE = 3
+#: bold font names: "Arial-BoldMT", "Helvetica-Black", "NimbusRomNo9L-Medi", TeX's "CMBX10" / "SFBX1000"
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-medi|^(?:cm|sf|lm|ec)bx|bx\d|,bold")
 
 
 @wire_type
@@ -40,6 +45,9 @@ _CID_RE = re.compile(r"\(cid:\d+\)")
 class Line:
     text: str
     bbox: BBoxT  # (x0, y0, x1, y1) in PDF points from the page's top-left
+    size: float = 0.0  # the line's font size in points (most of its glyphs; from PDFium's loose glyph boxes)
+    bold: bool = False  # most of its glyphs are bold (font weight ≥ 600 or a bold font flag)
+    font: str = ""  # the base font name of most of its glyphs (subset prefix dropped)
 
 
 @wire_type
@@ -53,6 +61,7 @@ class PageText:
     #: the page size (``page.get_size()``, as rendering sees it): segments need no rendered page (issue 18)
     width_pt: float = 0.0
     height_pt: float = 0.0
+    images: list[BBoxT] = field(default_factory=list)  # boxes of image objects (points, top-left), largest first
 
 
 def extract_text_layer(
@@ -168,7 +177,8 @@ def _page_text(pdfium: Any, page: Any, number: int) -> PageText:
         lines, chars, degenerate, unmapped, dropped = _lines(raw, textpage.raw, left, top)
     finally:
         textpage.close()
-    objects, coverage = _image_coverage(raw, page.raw, (right - left) * (top - bottom))
+    images: list[BBoxT] = []
+    objects, coverage = _image_coverage(raw, page.raw, (right - left) * (top - bottom), images, left, top)
     text = "\n".join(line.text for line in lines)
     measured = [ln.bbox for ln in lines if len(ln.text) >= 3 and ln.bbox[2] > ln.bbox[0]]
     vertical = sum(1 for x0, y0, x1, y1 in measured if (y1 - y0) > 2 * (x1 - x0))
@@ -177,7 +187,7 @@ def _page_text(pdfium: Any, page: Any, number: int) -> PageText:
     needs_ocr, reason = judge_text_layer(text, stats)
     w_pt, h_pt = page.get_size()
     return PageText(page=number, text=text, lines=lines, needs_ocr=needs_ocr, reason=reason, width_pt=float(w_pt),
-                    height_pt=float(h_pt))
+                    height_pt=float(h_pt), images=images)
 
 
 def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int, int, int, int]:
@@ -187,9 +197,12 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     buf: list[str] = []
     box: list[float] | None = None
     chars = degenerate = unmapped = dropped = 0
+    sizes: dict[float, int] = {}  # the line's glyph heights (loose boxes: font ascent..descent) → count
+    heavy = [0, 0, 0]  # the line's bold sampled glyphs, glyphs, sampled glyphs
+    fonts: dict[str, int] = {}  # the line's font names → glyphs
 
     def flush() -> None:
-        nonlocal buf, box, dropped
+        nonlocal buf, box, dropped, sizes, fonts
         line = "".join(buf).strip()
         junk = sum(1 for c in line if _is_junk_char(c))
         if junk and junk * 2 > sum(1 for c in line if not c.isspace()):
@@ -200,8 +213,12 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
         if line:
             bbox = (0.0, 0.0, 0.0, 0.0) if box is None else (
                 round(box[0] - left, 2), round(top - box[3], 2), round(box[2] - left, 2), round(top - box[1], 2))
-            lines.append(Line(text=line, bbox=bbox))
-        buf, box = [], None
+            size = max(sizes.items(), key=lambda kv: (kv[1], kv[0]))[0] if sizes else 0.0
+            font = max(fonts.items(), key=lambda kv: kv[1])[0] if fonts else ""
+            lines.append(Line(text=line, bbox=bbox, size=size, bold=heavy[2] > 0 and heavy[0] * 2 > heavy[2],
+                              font=font))
+        buf, box, sizes, fonts = [], None, {}, {}
+        heavy[0] = heavy[1] = heavy[2] = 0
 
     # Per char index: FPDFText_GetText's buffer leaves out PDFium's end-of-line hyphen markers (code 2) and
     # writes two units for a character beyond the BMP, so reading it by char index drifts (text and boxes
@@ -209,6 +226,12 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     unicode = raw.FPDFText_GetUnicode
     by_l, by_r, by_b, by_t = ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_), ctypes.byref(t_)
     get_box, map_error = raw.FPDFText_GetCharBox, raw.FPDFText_HasUnicodeMapError
+    loose, text_obj = raw.FPDFText_GetLooseCharBox, raw.FPDFText_GetTextObject
+    bold_of = _BoldFonts(raw)
+    last_obj: Any = None
+    last_bold, last_font = False, ""
+    rect = raw.FS_RECTF()
+    by_rect = ctypes.byref(rect)
     high = 0  # a pending UTF-16 high surrogate
     for i in range(max(n, 0)):
         code = unicode(tp, i)
@@ -239,6 +262,18 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
         if x1 - x0 < 0.05 or y1 - y0 < 0.05:
             degenerate += 1
             continue
+        if heavy[1] % STYLE_SAMPLE == 0 and loose(tp, i, by_rect):  # a line's style from every Nth glyph
+            h = round(abs(rect.top - rect.bottom) * 2) / 2  # half-point buckets
+            sizes[h] = sizes.get(h, 0) + 1
+            obj = text_obj(tp, i)
+            key = ctypes.cast(obj, ctypes.c_void_p).value
+            if key != last_obj:
+                last_obj, (last_bold, last_font) = key, bold_of(obj)
+            heavy[2] += 1
+            if last_bold:
+                heavy[0] += 1
+            fonts[last_font] = fonts.get(last_font, 0) + 1
+        heavy[1] += 1
         if box is None:
             box = [x0, y0, x1, y1]
         else:
@@ -254,8 +289,36 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     return lines, chars, degenerate, unmapped, dropped
 
 
-def _image_coverage(raw: Any, page: Any, page_area: float) -> tuple[int, float]:
-    """(object count, share of the page covered by images), looking inside form XObjects."""
+class _BoldFonts:
+    """``(bold, base font name)`` of a text object's font, cached per font: PDFium's per-glyph weight is
+    unreliable (``Arial-BoldMT`` reports 380), so the font's name, weight and force-bold flag are all consulted."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.cache: dict[int | None, tuple[bool, str]] = {}
+        self.buf = ctypes.create_string_buffer(128)
+
+    def __call__(self, obj: Any) -> tuple[bool, str]:
+        if not obj:
+            return False, ""
+        font = self.raw.FPDFTextObj_GetFont(obj)
+        key = ctypes.cast(font, ctypes.c_void_p).value
+        if key not in self.cache:
+            bold, name = False, ""
+            if font:
+                n = self.raw.FPDFFont_GetBaseFontName(font, self.buf, len(self.buf))
+                name = self.buf.value.decode("latin-1", "replace").rsplit("+", 1)[-1][:48] if n > 0 else ""
+                bold = (_BOLD_NAME.search(name.lower()) is not None
+                        or self.raw.FPDFFont_GetWeight(font) >= 600
+                        or bool(self.raw.FPDFFont_GetFlags(font) & 0x40000))
+            self.cache[key] = (bold, name)
+        return self.cache[key]
+
+
+def _image_coverage(raw: Any, page: Any, page_area: float, boxes: list[BBoxT] | None = None, left: float = 0.0,
+                    top: float = 0.0) -> tuple[int, float]:
+    """(object count, share of the page covered by images), looking inside form XObjects; the image boxes
+    (points from the top-left, largest first, at most 32) are appended to ``boxes``."""
     count = raw.FPDFPage_CountObjects(page)
     if count <= 0 or page_area <= 0:
         return max(count, 0), 0.0
@@ -275,5 +338,12 @@ def _image_coverage(raw: Any, page: Any, page_area: float) -> tuple[int, float]:
         elif kind == _FPDF_PAGEOBJ_IMAGE and raw.FPDFPageObj_GetBounds(
             obj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)
         ):
-            covered += max(0.0, fr.value - fl.value) * max(0.0, ft.value - fb.value)
+            area = max(0.0, fr.value - fl.value) * max(0.0, ft.value - fb.value)
+            covered += area
+            if boxes is not None and area > 0:
+                boxes.append((round(fl.value - left, 2), round(top - ft.value, 2), round(fr.value - left, 2),
+                              round(top - fb.value, 2)))
+    if boxes is not None:
+        boxes.sort(key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))
+        del boxes[32:]
     return count, min(1.0, covered / page_area)

@@ -34,22 +34,22 @@ def build_segment(
     tables: Sequence[Table | Rows] | None = None,
 ) -> dict[str, Any]:
     """The segment for ``page`` — keys: page, text, source ("text_layer"|"ocr"|"empty"), lines
-    [{text, bbox (points, top-left), confidence}], tables [table → [row → [cell]]], table_grids
-    [``Table.to_json()``], width, height (points), plus diagnostics: ocr_engine, ocr_confidence (mean),
-    text_layer_issue."""
+    [{text, bbox (points, top-left), confidence, size? (font size), bold?, font? (base font name)}],
+    tables [table → [row → [cell]]], table_grids [``Table.to_json()``], width, height (points), images?
+    (image boxes, text layer), plus diagnostics: ocr_engine, ocr_confidence (mean), text_layer_issue."""
     grids = [t if isinstance(t, Table) else _from_rows(t, page) for t in (tables or [])]
     lines: list[dict[str, Any]] = []
     source = "empty"
     layer_ok = text_layer is not None and not text_layer.needs_ocr and bool(text_layer.text.strip())
     if layer_ok and text_layer is not None:
         source = "text_layer"
-        lines = [{"text": ln.text, "bbox": _round(ln.bbox), "confidence": 1.0} for ln in text_layer.lines]
+        lines = [_layer_line(ln, 1.0) for ln in text_layer.lines]
     elif ocr is not None and ocr.lines:
         source = "ocr"
         lines = _ocr_lines(ocr, width_pt, height_pt, width_px, height_px)
     elif text_layer is not None and text_layer.text.strip():
         source = "text_layer"
-        lines = [{"text": ln.text, "bbox": _round(ln.bbox), "confidence": 0.5} for ln in text_layer.lines]
+        lines = [_layer_line(ln, 0.5) for ln in text_layer.lines]
     text = "\n".join(str(ln["text"]) for ln in lines)
     if not text and source == "text_layer" and text_layer is not None:
         text = text_layer.text
@@ -63,6 +63,8 @@ def build_segment(
         "width": round(float(width_pt), 2),
         "height": round(float(height_pt), 2),
     }
+    if source == "text_layer" and text_layer is not None and text_layer.images:
+        segment["images"] = [_round(b) for b in text_layer.images]
     if ocr is not None:
         segment["ocr_engine"] = ocr.engine
         if ocr.lines:
@@ -70,6 +72,17 @@ def build_segment(
     if text_layer is not None and text_layer.reason:
         segment["text_layer_issue"] = text_layer.reason
     return segment
+
+
+def _layer_line(ln: Any, confidence: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": ln.text, "bbox": _round(ln.bbox), "confidence": confidence}
+    if getattr(ln, "size", 0.0):
+        out["size"] = ln.size
+    if getattr(ln, "bold", False):
+        out["bold"] = True
+    if getattr(ln, "font", ""):
+        out["font"] = ln.font
+    return out
 
 
 def _from_rows(rows: Rows, page: int) -> Table:

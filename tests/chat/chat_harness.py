@@ -62,6 +62,7 @@ class FakeIngest:
 
     projects: dict[str, str] = field(default_factory=dict)  # project_id -> owner
     docs: dict[str, Doc] = field(default_factory=dict)
+    summaries: dict[str, dict[str, Any]] = field(default_factory=dict)  # document_id -> stored summary
 
     async def get_project(self, user_id: str, project_id: str) -> dict[str, Any]:
         if self.projects.get(project_id) != user_id:
@@ -70,6 +71,13 @@ class FakeIngest:
 
     async def list_projects(self, user_id: str) -> list[dict[str, Any]]:
         return [{"project_id": p} for p, owner in sorted(self.projects.items()) if owner == user_id]
+
+    async def document_summaries(self, user_id: str, project_ids: Any) -> list[dict[str, Any]]:
+        for pid in project_ids:
+            await self.get_project(user_id, pid)
+        return [{"document_id": d.document_id, "project_id": d.project_id, "file_name": d.file_name,
+                 "page_count": len(d.pages), "status": "completed", "summary": self.summaries.get(d.document_id)}
+                for d in self.docs.values() if d.project_id in project_ids]
 
     async def read_page(self, user_id: str, document_id: str, page: int) -> Page:
         doc = self.docs.get(document_id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -39,13 +40,16 @@ class RecordingIndexer:
             self.index[c.chunk_id] = c
             self.vectors.discard(c.chunk_id)
 
-    async def index_chunks(self, chunks: Sequence[Chunk]) -> None:
+    async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
         if self.fail_next:
             raise self.fail_next.pop(0)
-        self.upserts += len(chunks)
-        for c in chunks:
-            self.index[c.chunk_id] = c
-            self.vectors.add(c.chunk_id)
+        for start in range(0, len(chunks), 8):  # like the Retriever: a progress tick per embedding round
+            for c in chunks[start:start + 8]:
+                self.index[c.chunk_id] = c
+                self.vectors.add(c.chunk_id)
+            self.upserts += len(chunks[start:start + 8])
+            if progress is not None:
+                await asyncio.to_thread(progress, min(start + 8, len(chunks)), len(chunks))
 
     async def delete_document(self, project_id: str, document_id: str) -> None:
         for cid in [k for k, c in self.index.items() if c.document_id == document_id]:

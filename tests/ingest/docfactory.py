@@ -99,3 +99,28 @@ def encrypted_pdf(password: str = "secret") -> bytes:
     buf = io.BytesIO()
     writer.write(buf)
     return buf.getvalue()
+
+
+def styled_pdf(pages: Sequence[Sequence[tuple[int, str]]], *, size: tuple[int, int] = (612, 792)) -> bytes:
+    """Like ``text_pdf`` with a font size per line: ``[[(24, "Title"), (11, "Body text."), …], …]``."""
+    objects: list[bytes] = []
+    n_pages = len(pages)
+    font_id = 3 + 2 * n_pages
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n_pages))
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
+    for i, lines in enumerate(pages):
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {size[0]} {size[1]}] "
+            f"/Resources << /Font << /F1 {font_id} 0 R >> >> /Contents {4 + 2 * i} 0 R >>".encode()
+        )
+        ops = ["BT"]
+        y = size[1] - 72
+        for font_size, line in lines:
+            esc = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"/F1 {font_size} Tf 1 0 0 1 72 {y} Tm ({esc}) Tj")
+            y -= font_size + 8
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    return helvetica_pdf(objects)

@@ -109,7 +109,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         wf = (await client.get(f"/v1/workflows/{wid}", headers=ALICE)).json()
         assert wf["status"] == "completed" and wf["total_segments"] == 3 and wf["document_id"] == did
         assert wf["steps"]["segment_prep"]["status"] == "completed"
-        assert wf["steps"]["segment_analyzer"]["status"] == "skipped"
+        assert wf["steps"]["segment_analyzer"]["status"] == "completed"
 
         first = (await client.get(f"/v1/workflows/{wid}/segments", params={"limit": 2}, headers=ALICE)).json()
         assert [s["page"] for s in first["items"]] == [1, 2] and first["next_cursor"]
@@ -119,6 +119,11 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         seg = first["items"][1]
         assert seg["text"].startswith("Page 2") and seg["source"] == "text_layer"
         assert seg["lines"][0]["bbox"] and seg["image_url"] == f"/v1/documents/{did}/pages/2.png"
+        # segment_analyzer's layout: blocks in reading order over the page's lines, nothing invented
+        layout = seg["analysis"]
+        assert layout["page"] == 2 and layout["source"] == "local" and layout["summary"] is None
+        assert layout["blocks"] and layout["reading_order"] == [b["id"] for b in layout["blocks"]]
+        assert " ".join(b["text"] for b in layout["blocks"]).startswith("Page 2")
 
         png = await client.get(f"/v1/documents/{did}/pages/2.png", headers=ALICE)
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
@@ -133,6 +138,12 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         docs = (await client.get(f"/v1/projects/{pid}/documents", headers=ALICE)).json()["items"]
         assert len(docs) == 1 and docs[0]["status"] == "completed" and docs[0]["page_count"] == 3
         assert docs[0]["file_name"] == "report.pdf"
+        summary = docs[0]["summary"]  # document_summarizer (extractive on the embedded default)
+        assert summary["kind"] == "extractive" and summary["page_count"] == 3
+        assert wf["steps"]["document_summarizer"]["status"] == "completed"
+        doc = (await client.get(f"/v1/documents/{did}", headers=ALICE)).json()
+        assert doc["document_id"] == did and doc["project_id"] == pid and doc["summary"] == summary
+        assert doc["file_name"] == "report.pdf" and doc["status"] == "completed"
         project = (await client.get(f"/v1/projects/{pid}", headers=ALICE)).json()
         assert project["counts"]["completed"] == 1 and project["documents"] == 1
 
@@ -147,7 +158,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
 
         for path in (f"/v1/projects/{pid}", f"/v1/projects/{pid}/documents", f"/v1/workflows/{wid}",
                      f"/v1/workflows/{wid}/segments", f"/v1/workflows/{wid}/events",
-                     f"/v1/documents/{did}/pages/1.png"):
+                     f"/v1/documents/{did}/pages/1.png", f"/v1/documents/{did}"):
             assert (await client.get(path, headers=BOB)).status_code == 404, path
         assert (await _upload(client, pid, "x.pdf", pdf, headers=BOB)).status_code == 404
         assert (await client.post(f"/v1/workflows/{wid}/reprocess", headers=BOB)).status_code == 404

@@ -115,7 +115,7 @@ async def test_the_project_api_sets_and_clears_a_projects_pii_mode(settings, ite
     app = create_app(settings, services=Services(settings, dependencies={"uploads": parts.uploads,
                                                                          "documents": parts.documents}))
     alice, bob = {"Authorization": "Bearer dev:alice"}, {"Authorization": "Bearer dev:bob"}
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://docchat") as c:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
         r = await c.post("/v1/projects", json={"name": "HR", "pii_mode": "off"}, headers=alice)
         assert r.status_code == 201 and r.json()["pii_mode"] == "off"
         pid = r.json()["project_id"]

@@ -42,9 +42,13 @@ def _worker(settings, store, blobs, queue, retriever, clock, fault=None):
                   settings=settings, clock=clock)
 
 
+#: words of the body text ("Page N …" is the running header, which chunking leaves out)
+QUERY = "contract payment invoice"
+
+
 async def _ids(retriever, pid, did, mode):
     flt = SearchFilter(pid, document_ids=(did,))
-    hits = await retriever.index.search("page line text", toy_vector("page line text"), flt, k=500, mode=mode)
+    hits = await retriever.index.search(QUERY, toy_vector(QUERY), flt, k=500, mode=mode)
     return [h.chunk_id for h in hits]
 
 
@@ -65,7 +69,7 @@ async def test_searchable_before_ready_and_a_crash_between_loses_and_duplicates_
     assert total > 1 and await retriever.index.count(SearchFilter(pid)) == total  # every chunk, as a row
     assert await _ids(retriever, pid, c.document_id, "keyword")  # found by BM25
     assert await _ids(retriever, pid, c.document_id, "vector") == []  # no vector written yet
-    assert (await retriever.index.search("page line text", toy_vector("page line text"),
+    assert (await retriever.index.search(QUERY, toy_vector(QUERY),
                                          SearchFilter(pid), k=3, mode="hybrid"))  # hybrid finds them by BM25
 
     clock.t += settings.queue.queue_visibility_seconds + 1  # the dead worker's lease and visibility run out

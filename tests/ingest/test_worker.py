@@ -44,12 +44,14 @@ async def test_a_job_runs_every_step_and_completes(settings, store, blobs, queue
     view = store.get_workflow("alice", c.workflow_id)
     assert view["status"] == "completed" and view["progress"] == 1.0 and view["total_segments"] == PAGES
     steps = view["steps"]
-    for name in ("segment_prep", "format_parser", "segment_builder", "chunking", "indexing"):
+    for name in ("segment_prep", "format_parser", "segment_builder", "segment_analyzer", "chunking", "indexing"):
         assert steps[name]["status"] == "completed" and steps[name]["ended_at"], name
     assert steps["paddleocr_processor"]["status"] == "skipped"  # every page has a text layer
-    for name in ("bda_processor", "transcribe", "webcrawler", "segment_analyzer", "graph_builder",
-                 "document_summarizer"):
+    for name in ("bda_processor", "transcribe", "webcrawler", "graph_builder"):
         assert steps[name]["status"] == "skipped" and steps[name]["reason"], name
+    assert steps["document_summarizer"]["status"] == "completed"  # the extractive summary (embedded default)
+    summary = store.list_documents(pid).items[0]["summary"]
+    assert summary["kind"] == "extractive" and summary["page_count"] == PAGES and summary["text"]
     segs = store.list_segments(c.workflow_id).items
     assert [s["segment_index"] for s in segs] == [1, 2, 3] and all(s["source"] == "text_layer" for s in segs)
     assert blobs.exists(f"workflows/{c.workflow_id}/pages/0002.png")

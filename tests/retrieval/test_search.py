@@ -40,8 +40,8 @@ async def test_index_search_delete_round_trip(tmp_path) -> None:
     ]
     ticks: list[tuple[int, int]] = []
     await r.index_chunks(chunks, progress=lambda d, t: ticks.append((d, t)))
-    assert emb.passage_calls == [64, 7]  # embedded in rounds
-    assert ticks == [(64, 71), (71, 71)]
+    assert emb.passage_calls == [8] * 8 + [7]  # embedded in small rounds: a progress tick every few chunks
+    assert ticks == [(n, 71) for n in range(8, 72, 8)] + [(71, 71)]
     hits = await r.search("매출 총이익", SearchFilter("p1"), k=3)
     assert hits[0].chunk_id == "d2:00000"
     kw = await r.search("topic7", SearchFilter("p1"), k=3, mode="keyword")

@@ -282,3 +282,25 @@ def test_project_pii_mode_override_and_segment_findings(store, items):
     store.set_segment_pii(c.workflow_id, 1, [finding] * (MAX_PII_FINDINGS + 5))  # a contact list: item stays small
     seg = store.get_segment(c.workflow_id, 1)
     assert len(seg["pii"]) == MAX_PII_FINDINGS and seg["pii_count"] == MAX_PII_FINDINGS + 5 and seg["pii_truncated"]
+
+
+def test_document_summary_on_the_document_item_on_every_backend(store, items) -> None:
+    pid = store.create_project("alice", "P")["project_id"]
+    c = store.create_workflow(_doc("alice", pid))
+    assert store.document_summary(pid, c.document_id) is None and "summary" not in store.list_documents(pid).items[0]
+    _, claim = store.claim(c.document_id, c.workflow_id, lease_s=60)
+    summary = {"kind": "extractive", "title": "Report", "text": "Revenue grew. 매출 증가.", "page_count": 3,
+               "outline": [{"level": 1, "text": "Results", "page": 2}], "lead": ["Revenue grew."]}
+    store.put_document_summary(claim, summary)
+    assert store.complete(claim, total_segments=3)  # the completion transition keeps it
+    assert store.document_summary(pid, c.document_id) == summary
+    [doc] = store.list_documents(pid).items
+    assert doc["summary"] == summary and doc["status"] == "completed"
+    assert items.get(f"PROJ#{pid}", f"DOC#{c.document_id}")["summary"] == summary  # seed 000: the document item
+    # only the claim holder writes it
+    stale = type(claim)(claim.workflow_id, claim.document_id, claim.project_id, "old-claim", 1, claim.item)
+    with pytest.raises(Conflict):
+        store.put_document_summary(stale, {"kind": "extractive", "text": "overwritten"})
+    wfs = store.document_for_delete("alice", pid, c.document_id)
+    store.delete_document_items(pid, c.document_id, wfs)
+    assert store.document_summary(pid, c.document_id) is None

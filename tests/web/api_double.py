@@ -8,6 +8,7 @@ The end-to-end test (``test_e2e.py``) runs the same UI against a real ``docchat 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import mimetypes
@@ -30,6 +31,12 @@ def sse(events: list[Event], *, generation: str = "g1", first: int = 1) -> str:
     for i, (name, data) in enumerate(events):
         out.append(f"id: {generation}.{first + i}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n")
     return "".join(out)
+
+
+def _multipart_file(body: bytes) -> tuple[str, bytes]:
+    """(file name, bytes) of the multipart field "file" of an upload."""
+    m = re.search(rb'filename="([^"]*)"\r\n(?:[^\r\n]+\r\n)*\r\n(.*?)\r\n--', body or b"", re.S)
+    return (m.group(1).decode(), m.group(2)) if m else ("", b"")
 
 
 def page_png(width: int = 1275, height: int = 1650) -> bytes:
@@ -67,6 +74,12 @@ class ApiDouble:
     _held: Any = None
     log: list[dict[str, Any]] = field(default_factory=list)
     on_request: Callable[[str, str], None] | None = None
+    #: workflows whose event stream never answers (a document that takes long to process)
+    hang_workflows: set[str] = field(default_factory=set)
+    #: uploads whose file name contains one of these keys are refused with this message (HTTP 415)
+    reject_uploads: dict[str, str] = field(default_factory=dict)
+    #: (project, sha-1 of the file bytes) -> document_id, for duplicate uploads
+    _hashes: dict[tuple[str, str], str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _png: bytes | None = None
 
@@ -101,7 +114,7 @@ class ApiDouble:
             return
         body = request.post_data
         data = json.loads(body) if body and headers.get("content-type", "").startswith("application/json") else None
-        self._api(route, method, path, query, data, headers)
+        self._api(route, method, path, query, data, headers, request)
 
     def _static(self, route: Any, path: str) -> None:
         name = "index.html" if path == "/" else path[len("/static/"):]
@@ -112,7 +125,8 @@ class ApiDouble:
         ctype = "text/javascript" if name.endswith(".js") else mimetypes.guess_type(name)[0] or "text/plain"
         route.fulfill(status=200, body=file.read_bytes(), headers={"Content-Type": ctype})
 
-    def _api(self, route: Any, method: str, path: str, query: dict[str, list[str]], data: Any, headers: Any) -> None:
+    def _api(self, route: Any, method: str, path: str, query: dict[str, list[str]], data: Any, headers: Any,
+             request: Any = None) -> None:
         m = re.fullmatch(r"/v1/sessions(?:/([^/]+))?(?:/(messages|stream|stop))?", path)
         if m:
             self._sessions(route, method, m.group(1), m.group(2), query, data, headers)
@@ -130,10 +144,24 @@ class ApiDouble:
         if m:
             pid = m.group(1)
             if method == "POST":
+                name, content = _multipart_file(request.post_data_buffer if request is not None else b"")
+                for key, message in self.reject_uploads.items():
+                    if key in name:
+                        err = {"code": "unsupported_media_type", "message": message}
+                        route.fulfill(status=415, json={"error": err})
+                        return
+                digest = hashlib.sha1(content).hexdigest()
+                known = self._hashes.get((pid, digest))
+                if known is not None:
+                    old = next(d for d in self.documents[pid] if d["document_id"] == known)
+                    route.fulfill(status=200, json={"document_id": known, "workflow_id": old["workflow_id"],
+                                                    "status": old["status"], "duplicate": True})
+                    return
                 n = sum(len(v) for v in self.documents.values()) + 1
                 doc = {"document_id": f"d{n}", "workflow_id": f"w{n}", "status": "pending"}
-                self.documents[pid].insert(0, {**doc, "file_name": f"upload-{n}.pdf", "page_count": None})
-                route.fulfill(status=202, json=doc)
+                self._hashes[(pid, digest)] = doc["document_id"]
+                self.documents[pid].insert(0, {**doc, "file_name": name or f"upload-{n}.pdf", "page_count": None})
+                route.fulfill(status=202, json={**doc, "duplicate": False})
             else:
                 route.fulfill(json={"items": self.documents.get(pid, [])})
             return
@@ -155,6 +183,8 @@ class ApiDouble:
             route.fulfill(status=204, body="")
             return
         m = re.fullmatch(r"/v1/workflows/([^/]+)/events", path)
+        if m and m.group(1) in self.hang_workflows:
+            return  # never answers
         if m:
             events = self.workflow_events.get(m.group(1), [])
             route.fulfill(status=200, body=sse(events, generation=m.group(1)),

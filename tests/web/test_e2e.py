@@ -66,7 +66,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[s
     port = _free_port()
     log_path = data_dir / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOCCHAT_")}
-    env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local"})
+    env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local",
+                "DOCCHAT_CLI_CONFIG_FILE": str(data_dir / "cli.json")})  # never the developer's own
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [*_docchat(), "up", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
@@ -213,6 +214,11 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     page.wait_for_selector(".doc[data-status='completed']", timeout=120_000)
     ready = page.inner_text(".doc[data-status='completed']")
     assert "handbook.pdf" in ready and "Ready · 3 pages" in ready
+    # document_summarizer: the ready document expands to its (extractive) summary and outline
+    page.click(".doc[data-status='completed'] .doc-summary > summary")
+    summary = page.inner_text(".doc[data-status='completed'] .doc-summary-body")
+    assert "Extractive summary" in summary and "This handbook describes how we work together." in summary
+    assert "Section 4: Time off" in page.inner_text(".doc[data-status='completed'] .doc-outline")
     states = [s for s in page.evaluate("window.__docStates") if s["name"] == "handbook.pdf"]
     statuses = [s["status"] for s in states]
     assert statuses[0] == "uploading" and statuses[-1] == "completed"
@@ -236,7 +242,10 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     assert "search" in page.inner_text(".message.assistant .activity")
     chip = page.locator(".message.assistant .chip").first
     chip_text = chip.inner_text().strip()
-    assert re.fullmatch(r"handbook\.pdf · p\. [123]", chip_text), chip_text
+    # the chip carries the S numbers the answer's text uses, then the file and page
+    assert re.fullmatch(r"S\d+(, S\d+)*\s+handbook\.pdf · p\. [123]", chip_text), chip_text
+    refs = re.findall(r"S\d+", chip_text.split("handbook")[0])
+    assert all(f"[{r}]" in answer or r in answer for r in refs), (refs, answer)
     cited_page = int(chip_text.rsplit(" ", 1)[1])
     assert page.locator("#session-list .session").count() == 1
     screenshot(page, "e2e-2-answer")
@@ -283,7 +292,8 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     assert titles == ["ノートPCの交換 · 노트북", first_title]
     screenshot(page, "e2e-4-renamed")
     page.hover(f"[data-session-id='{second_id}']")
-    page.locator(f"[data-session-id='{second_id}'] .session-action").nth(1).click()  # delete (dialog accepted)
+    page.locator(f"[data-session-id='{second_id}'] .session-action").nth(1).click()  # delete
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()  # the in-app confirmation
     page.wait_for_selector(f"[data-session-id='{second_id}']", state="detached")
 
     # --- reload: the list persists; the first chat reopens with its answer and chip ------------------
@@ -297,6 +307,16 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     assert "25 days of paid vacation" in page.inner_text(".message.assistant .md")
     assert page.locator(".doc[data-status='completed']").count() == 1
     screenshot(page, "e2e-5-reloaded")
+
+    # --- questions about the documents themselves: answered from the stored summary -------------------
+    page.click("#new-chat")
+    page.wait_for_selector("#messages .empty")
+    page.fill("#composer-input", "What is this document about?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".message.assistant:not(.streaming)", timeout=60_000)
+    about = page.inner_text(".message.assistant .md")
+    assert "handbook.pdf" in about and "This handbook describes how we work together." in about, about
+    assert "Section 4: Time off" in about and "Extractive summary" in about
 
 
 def _save_readme_screenshot(page: Any) -> None:

@@ -330,9 +330,9 @@ def test_rename_and_delete_a_session(page: Any) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')")
     assert api.sessions[1]["title"] == "두 번째 대화"
-    page.once("dialog", lambda d: d.accept())
     page.hover("[data-session-id='s2']")
     page.get_by_role("button", name="Delete chat “두 번째 대화”").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#session-list .session-title:text('두 번째 대화')", state="detached")
     assert [s["session_id"] for s in api.sessions] == ["s1"]
 
@@ -364,11 +364,46 @@ def test_delete_a_ready_document(page: Any) -> None:
     ]
     _open(page, api)
     page.wait_for_selector(".doc[data-document-id='d1']")
-    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Delete old.pdf").click()
+    # an in-app dialog, not the browser's confirm(); Cancel keeps the document
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Cancel").click()
+    page.wait_for_selector("dialog.confirm-dialog", state="detached")
+    assert len(api.documents["p1"]) == 2
+    page.get_by_role("button", name="Delete old.pdf").click()
+    screenshot(page, "ui-confirm-dialog")
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector(".doc[data-document-id='d1']", state="detached")
     assert [d["document_id"] for d in api.documents["p1"]] == ["d2"]
     assert page.is_visible(".doc[data-document-id='d2']")
+
+
+def test_expanding_a_document_shows_its_summary_and_outline(page: Any) -> None:
+    api = ApiDouble()
+    summary = {"kind": "extractive", "title": "Harbor Bridge Inspection Report", "page_count": 3,
+               "text": "The inspection covered every span.\nCorrosion: found on the north pylon.",
+               "outline": [{"level": 1, "text": "Harbor Bridge Inspection Report", "page": 1},
+                           {"level": 2, "text": "1. Findings <b>bold</b>", "page": 2}], "lead": []}
+    api.documents["p1"] = [
+        {"document_id": "d1", "workflow_id": "w1", "status": "completed", "file_name": "bridge.pdf", "page_count": 3,
+         "summary": summary},
+        {"document_id": "d2", "workflow_id": "w2", "status": "completed", "file_name": "plain.pdf", "page_count": 1},
+    ]
+    _open(page, api)
+    page.wait_for_selector(".doc[data-document-id='d1']")
+    assert not page.is_visible(".doc[data-document-id='d2'] .doc-summary")  # nothing to expand yet
+    assert not page.is_visible(".doc[data-document-id='d1'] .doc-summary-body")  # collapsed
+    page.click(".doc[data-document-id='d1'] .doc-summary > summary")
+    body = ".doc[data-document-id='d1'] .doc-summary-body"
+    page.wait_for_selector(body, state="visible")
+    assert page.inner_text(f"{body} .doc-summary-kind").startswith("Extractive summary")
+    assert page.inner_text(f"{body} .doc-summary-title") == "Harbor Bridge Inspection Report"
+    assert page.locator(f"{body} .doc-summary-text").all_inner_texts() == [
+        "The inspection covered every span.", "Corrosion: found on the north pylon."]
+    items = page.locator(f"{body} .doc-outline li")
+    assert items.count() == 2 and items.nth(1).get_attribute("data-level") == "1"
+    assert items.nth(1).inner_text() == "1. Findings <b>bold</b> p. 2"  # text, never markup
+    assert page.locator(f"{body} b").count() == 0
+    screenshot(page, "ui-document-summary")
 
 
 def test_phone_width_layout(browser: Any) -> None:
@@ -493,8 +528,11 @@ def test_delete_the_current_project(page: Any) -> None:
     _open(page, api)
     page.select_option("#project-select", "p2")
     page.wait_for_selector(".doc[data-document-id='d9']")
-    page.once("dialog", lambda d: d.accept())
+    # not a permanent red link: behind "Project settings", confirmed in an in-app dialog
+    assert not page.get_by_role("button", name="Delete this project").is_visible()
+    page.click("#project-actions summary")
     page.get_by_role("button", name="Delete this project").click()
+    page.locator("dialog.confirm-dialog").get_by_role("button", name="Delete").click()
     page.wait_for_selector("#project-select option[value='p2']", state="detached")
     assert [p["project_id"] for p in api.projects] == ["p1"]
     assert page.eval_on_selector("#project-select", "el => el.value") == "p1"

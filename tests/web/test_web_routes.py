@@ -13,7 +13,7 @@ from chat.app.wiring import Services
 from store.config import Settings
 
 MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
-           "sessions.js", "sse.js", "viewer.js"]
+           "ops.js", "review.js", "sessions.js", "sse.js", "viewer.js"]
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
@@ -47,6 +47,19 @@ def test_static_files_are_served(local: Settings, name: str) -> None:
     if name.endswith(".js"):
         # browsers refuse module scripts served with a non-JavaScript MIME type
         assert "javascript" in r.headers["content-type"]
+
+
+@pytest.mark.parametrize("path", ["/ops", "/usage"])
+def test_operations_pages_are_public_locked_down_and_chart_locally(local: Settings, path: str) -> None:
+    with _client(local) as client:
+        r = client.get(path)
+        assert r.status_code == 200 and "script-src 'self'" in r.headers["content-security-policy"]
+        assert '<script src="/static/vendor/uplot/uPlot.iife.min.js"></script>' in r.text and "https://" not in r.text
+        for name in ("uPlot.iife.min.js", "uPlot.min.css", "LICENSE"):
+            vendored = client.get(f"/static/vendor/uplot/{name}")
+            assert vendored.status_code == 200
+            assert vendored.content == (WEB_DIR / "vendor" / "uplot" / name).read_bytes()
+    assert "MIT License" in (WEB_DIR / "vendor" / "uplot" / "LICENSE").read_text()
 
 
 def test_every_shipped_module_is_checked() -> None:
@@ -85,6 +98,9 @@ def test_config_local(local: Settings) -> None:
     assert body["cognito_domain"] is None and body["client_id"] is None
     assert body["render_dpi"] == local.ingest.render_dpi
     assert body["max_upload_bytes"] == local.ingest.max_upload_bytes
+    import getpass
+
+    assert body["default_user"] == (local.server.local_user or getpass.getuser())  # the CLI's default user too
 
 
 def test_config_aws_names_the_hosted_ui(tmp_path: Path) -> None:

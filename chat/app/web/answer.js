@@ -27,8 +27,12 @@ export class AnswerView {
     this.activity = h("ul.activity", { "aria-label": "Tool activity" });
     this.chips = h("div.citations", { role: "group", "aria-label": "Sources" });
     this.meta = h("div.meta");
+    this.copyButton = h("button.ghost.small.copy-answer", {
+      type: "button", text: "Copy", "aria-label": "Copy the answer", hidden: true, onclick: () => this.copy(),
+    });
+    this.actions = h("div.answer-actions", {}, this.copyButton);
     this.el = h("article.message.assistant", { "aria-label": "Answer" },
-      this.activity, this.body, this.chips, this.meta);
+      this.activity, this.body, this.chips, this.actions, this.meta);
     this.el.addEventListener("click", (e) => {
       const ref = e.target.closest?.("sup.ref");
       if (!ref) return;
@@ -54,6 +58,18 @@ export class AnswerView {
   setText(text) {
     this.text = text || "";
     this.render();
+    this.copyButton.hidden = !this.text.trim();
+  }
+
+  /** Copy the answer as Markdown (tables, lists and [S#] references as written). */
+  async copy() {
+    try {
+      await navigator.clipboard.writeText(this.text);
+      this.copyButton.textContent = "Copied";
+    } catch {
+      this.copyButton.textContent = "Copy failed";
+    }
+    setTimeout(() => { this.copyButton.textContent = "Copy"; }, 1500);
   }
 
   render() {
@@ -96,16 +112,24 @@ export class AnswerView {
         type: "button", dataset: { pageKey },
         title: c.quote ? c.quote : label,
         "aria-label": `Open source: ${label}`,
-      }, icon("doc", 14), h("span.chip-label", { text: label }));
+      }, icon("doc", 14), h("span.chip-refs"), h("span.chip-label", { text: label }));
       chip._citations = [c];
       chip.addEventListener("click", () => this.onCitation(chip._citations[0], chip._citations));
       this.chips.append(chip);
     }
+    // the chip carries the S numbers the text uses ("S1, S3"), so [S3] in the answer finds its chip
+    const refs = [...new Set(chip._citations.map((x) => x.ref).filter(Boolean))];
+    chip.querySelector(".chip-refs").textContent = refs.join(", ");
+    chip.querySelector(".chip-refs").hidden = !refs.length;
+    chip.dataset.refs = refs.join(" ");
+    const label = chip.querySelector(".chip-label").textContent;
+    chip.setAttribute("aria-label", `Open source ${refs.join(", ")}: ${label}`.replace("source : ", "source: "));
     this.render();
   }
 
   finish(data) {
     this.setStreaming(false);
+    this.copyButton.hidden = !this.text.trim();
     for (const li of this.activity.querySelectorAll("li.running")) li.className = "done";
     this.activity.classList.add("settled");
     const reason = data && data.stop_reason;
@@ -115,10 +139,15 @@ export class AnswerView {
     if (!this.text.trim() && !notes[reason]) this.note("No answer text.");
   }
 
+  /** Token counts (a "usage" event per model round: they add up). "input" is the uncached part only, so the
+   * input shown is uncached + read from cache + written to cache (it said "0 in" when all came from the cache). */
   usage(u) {
     if (!u) return;
-    const cached = u.cache_read ? ` · ${u.cache_read} from cache` : "";
-    this.meta.dataset.usage = `${u.input ?? 0} in · ${u.output ?? 0} out${cached}`;
+    const t = this.tokens || (this.tokens = { input: 0, output: 0, cache_read: 0, cache_write: 0 });
+    for (const k of Object.keys(t)) t[k] += Number(u[k]) || 0;
+    const input = t.input + t.cache_read + t.cache_write;
+    const cached = t.cache_read ? ` (${t.cache_read} from cache)` : "";
+    this.meta.dataset.usage = `${input} in${cached} · ${t.output} out`;
     this.meta.title = `tokens: ${this.meta.dataset.usage}`;
   }
 

@@ -3,12 +3,14 @@ import { Api, ApiError, Unreachable, sleep } from "./api.js";
 import { CognitoAuth, LocalAuth, OidcAuth, recentUsers } from "./auth.js";
 import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
-import { $, announce, clear, h } from "./dom.js";
+import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
+import { ReviewPanel } from "./review.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
+const LAST_CHAT_KEY = "docchat.lastChat";
 
 // ---- the "cannot reach the server" banner ------------------------------------------------------
 
@@ -81,6 +83,7 @@ async function boot() {
   const config = await loadConfig();
   const Aws = config.oidc_issuer ? OidcAuth : CognitoAuth;
   const auth = config.mode === "aws" ? new Aws(config) : new LocalAuth();
+  if (config.mode !== "aws") auth.defaultUser = config.default_user || null;
   let signedIn = false;
   try {
     signedIn = await auth.restore();
@@ -107,6 +110,8 @@ function showSignIn(auth, error = "") {
   const form = $("#signin-form");
   form.hidden = false;
   const input = $("#signin-name");
+  // offer the CLI's default user (docchat ingest/ask act as it), so files from both land with one user
+  if (!input.value && auth.defaultUser) input.value = auth.defaultUser;
   const recent = $("#signin-recent");
   clear(recent);
   const names = recentUsers();
@@ -147,14 +152,24 @@ function startApp(config, auth) {
   });
   const state = { projects: [], projectId: null };
   const storageKey = `${PROJECT_KEY}:${auth.user}`;
+  const lastChatKey = `${LAST_CHAT_KEY}:${auth.user}`;
+  const forgetChat = (id) => { if (localStorage.getItem(lastChatKey) === id) localStorage.removeItem(lastChatKey); };
+  const cleanUrl = () => history.replaceState(null, "", location.pathname + location.search);
 
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
+  const review = new ReviewPanel({ api, dialog: $("#review"), getProjectId: () => state.projectId, onError: showError });
+  $("#open-review").onclick = () => review.open();
   const layout = wireLayout();
 
   const sessions = new SessionsPanel({
     api, list: $("#session-list"), status: $("#session-status"),
     onOpen: (id) => { route(id); layout.closePanels(); },
-    onDeleted: (id) => { if (chat.sessionId === id) route(null); },
+    onDeleted: (id) => {
+      forgetChat(id);
+      // the open chat was deleted: a new chat, the address replaced (Back must not lead to the deleted chat);
+      // another chat was deleted: the open chat and its address stay
+      if (chat.sessionId === id || sessions.currentId === id) { cleanUrl(); applyRoute(); }
+    },
     onError: showError,
   });
 
@@ -167,7 +182,9 @@ function startApp(config, auth) {
       sessions.currentId = s.session_id;
       sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
       history.replaceState(null, "", `#s=${encodeURIComponent(s.session_id)}`);
+      localStorage.setItem(lastChatKey, s.session_id);
     },
+    onMissing: (id) => { forgetChat(id); sessions.select(null); cleanUrl(); },
     onTurnDone: async (id) => {
       // the server titles a chat after its first exchange: pick the title up
       try {
@@ -190,7 +207,7 @@ function startApp(config, auth) {
 
   const documents = new DocumentsPanel({
     api, list: $("#document-list"), dropzone: $("#dropzone"), fileInput: $("#file-input"),
-    maxBytes: config.max_upload_bytes,
+    maxBytes: config.max_upload_bytes, user: auth.user,
     // the first upload creates a project; the panel keeps its in-flight rows (no reload)
     ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT, { reload: false })),
     onError: showError,
@@ -222,7 +239,7 @@ function startApp(config, auth) {
 
   function setProject(id, reload = true) {
     state.projectId = id || null;
-    $("#delete-project").hidden = !state.projectId;
+    $("#project-actions").hidden = !state.projectId;
     if (id) localStorage.setItem(storageKey, id);
     if (reload) documents.load(state.projectId);
     else documents.projectId = state.projectId;
@@ -256,7 +273,11 @@ function startApp(config, auth) {
     const id = state.projectId;
     const project = state.projects.find((p) => p.project_id === id);
     const name = project ? project.name || id : "this project";
-    if (!id || !confirm(`Delete the project “${name}” and all its documents? This cannot be undone.`)) return;
+    if (!id) return;
+    const ok = await confirmDialog(`Delete the project “${name}” and all its documents? This cannot be undone.`,
+      { title: "Delete project" });
+    if (!ok) return;
+    $("#project-actions").open = false;
     try {
       await api.del(`/v1/projects/${encodeURIComponent(id)}`);
     } catch (err) {
@@ -282,12 +303,18 @@ function startApp(config, auth) {
     const id = m ? decodeURIComponent(m[1]) : null;
     sessions.select(id);
     if (!id) { chat.newChat(); return; }
+    localStorage.setItem(lastChatKey, id);
     if (id !== chat.sessionId || !chat.busy) chat.open(id);
   }
 
   window.addEventListener("popstate", applyRoute);
   sessions.reset();
-  loadProjects().then(applyRoute);
+  loadProjects().then(() => {
+    // opening the app at "/" reopens the chat you were in last (a reload no longer starts an empty one)
+    const last = localStorage.getItem(lastChatKey);
+    if (!location.hash && last) history.replaceState(null, "", `#s=${encodeURIComponent(last)}`);
+    applyRoute();
+  });
 }
 
 /** Narrow screens: the chats list and the documents panel slide over the conversation. */

@@ -26,7 +26,24 @@ export class ChatPane {
       if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
         e.preventDefault();
         this.submit();
+      } else if (e.key === "ArrowUp" && !this.input.value && !e.isComposing) {
+        // ↑ in the empty box: edit the last question (to correct it and send it again)
+        const last = [...this.messages.querySelectorAll(".message.user .user-text")].pop();
+        if (last) {
+          e.preventDefault();
+          this.input.value = last.textContent;
+          this.autosize();
+          this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+        }
       }
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      // Esc stops the answer being written
+      if (e.key === "Escape" && this.busy) { e.preventDefault(); this.stopAnswer(); return; }
+      // "/" outside a text field focuses the message box (the search over your documents)
+      const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select, [contenteditable]");
+      if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.input.focus(); }
     });
     this.input.addEventListener("input", () => this.autosize());
     this.stop.addEventListener("click", () => this.stopAnswer());
@@ -83,6 +100,7 @@ export class ChatPane {
       if (err instanceof ApiError && err.status === 404) {
         this.messages.append(h("p.muted.center", { text: "This chat no longer exists." }));
         this.sessionId = null;
+        this.onMissing?.(sessionId);
       } else {
         this.messages.append(h("p.error-text.center", { text: `Could not load this chat: ${err.message}` }));
       }
@@ -110,7 +128,9 @@ export class ChatPane {
     if (m.usage) view.usage(m.usage);
     if (m.interrupted || m.stop_reason === "interrupted") view.note("Stopped — the partial answer was saved.");
     for (const [i, t] of (m.tools || []).entries()) {
-      view.tool({ ...t, id: `stored-${i}`, status: t.error ? "error" : "done" });
+      // with its input the stored call reads like the live one ("searching: “q” — 3 results")
+      const summary = t.input && Object.keys(t.input).length ? undefined : t.summary;
+      view.tool({ ...t, summary, id: `stored-${i}`, status: t.error ? "error" : "done" });
     }
     view.activity.classList.add("settled");
   }

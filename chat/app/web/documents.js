@@ -1,10 +1,13 @@
 // The documents panel of the current project: drag-and-drop upload of several files, a progress
-// bar per document fed by the workflow's SSE events, the failure reason, the ready documents.
+// bar per document fed by the workflow's SSE events, the failure reason, the ready documents — each
+// expandable to its summary and outline of headings (document_summarizer).
 import { ApiError, Unreachable, isAbort, sleep } from "./api.js";
-import { announce, clear, formatBytes, h, icon } from "./dom.js";
+import { announce, clear, confirmDialog, formatBytes, h, icon } from "./dom.js";
 
 const TERMINAL = new Set(["completed", "failed"]);
-const UPLOAD_CONCURRENCY = 2;
+// files sent at once; their processing is watched separately (it never holds up the next upload)
+export const UPLOAD_CONCURRENCY = 3;
+const FAILED_KEY = "docchat.failedUploads";
 
 const STATUS_TEXT = {
   uploading: "Uploading",
@@ -12,7 +15,56 @@ const STATUS_TEXT = {
   in_progress: "Analyzing",
   completed: "Ready",
   failed: "Failed",
+  duplicate: "Already in this project",
 };
+
+/** Uploads that failed before the server took them, kept per user and project until dismissed. */
+export class FailedUploads {
+  constructor(user, storage = globalThis.localStorage) {
+    this.key = `${FAILED_KEY}:${user || ""}`;
+    this.storage = storage;
+  }
+
+  all() {
+    try {
+      const v = JSON.parse(this.storage?.getItem(this.key) || "{}");
+      return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+    } catch {
+      return {};
+    }
+  }
+
+  list(projectId) {
+    const items = this.all()[projectId];
+    return Array.isArray(items) ? items : [];
+  }
+
+  save(projectId, items) {
+    const all = this.all();
+    if (items.length) all[projectId] = items.slice(-50);
+    else delete all[projectId];
+    try { this.storage?.setItem(this.key, JSON.stringify(all)); } catch { /* storage full or disabled */ }
+  }
+
+  add(projectId, entry) {
+    this.save(projectId, [...this.list(projectId).filter((e) => e.id !== entry.id), entry]);
+  }
+
+  remove(projectId, id) {
+    this.save(projectId, this.list(projectId).filter((e) => e.id !== id));
+  }
+}
+
+let localIds = 0;
+
+/** A file name as text pieces with a line-break opportunity (<wbr>) after "_", "-", ".", "/" and spaces and
+ * between lower→upper case, so a long name wraps between its parts ("normal_4pages" / ".pdf"), not mid-word. */
+export function breakable(name) {
+  const parts = String(name).split(/(?<=[_\-./\s])|(?=\.[^.]+$)|(?<=[a-z])(?=[A-Z])/u).filter(Boolean);
+  const out = [];
+  parts.forEach((p, i) => { if (i) out.push(document.createElement("wbr")); out.push(p); });
+  return out;
+}
 
 /** The step being worked on, from a workflow's steps map ({name: {status, label}}). */
 export function currentStep(steps) {
@@ -27,10 +79,12 @@ export function currentStep(steps) {
 }
 
 class DocumentRow {
-  constructor(doc, onDelete = null) {
+  constructor(doc, onDelete = null, actions = {}) {
+    this.localId = doc.local_id || `u${Date.now().toString(36)}${(localIds++).toString(36)}`;
+    this.file = actions.file || null;
     this.documentId = doc.document_id || null;
     this.workflowId = doc.workflow_id || null;
-    this.name = h("span.doc-name", { text: doc.file_name || "document" });
+    this.name = h("span.doc-name", {}, ...breakable(doc.file_name || "document"));
     this.state = h("span.doc-state");
     this.del = h("button.icon-button.doc-delete", {
       type: "button", "aria-label": `Delete ${doc.file_name || "document"}`, title: "Delete", hidden: true,
@@ -38,8 +92,22 @@ class DocumentRow {
     }, icon("trash"));
     this.bar = h("progress.doc-progress", { max: "1", value: "0", "aria-label": `Progress of ${doc.file_name}` });
     this.reason = h("p.doc-reason.error-text", { hidden: true });
+    this.summaryBody = h("div.doc-summary-body");
+    this.summary = h("details.doc-summary", { hidden: true },
+      h("summary", { text: "Summary and outline" }), this.summaryBody);
+    this.summaryShown = null;
+    // a failed upload (the server never took it) or a duplicate: Retry / Dismiss
+    this.retry = h("button.ghost.small.doc-retry", {
+      type: "button", text: "Retry", "aria-label": `Retry uploading ${doc.file_name || "document"}`, hidden: true,
+      onclick: () => actions.onRetry?.(this),
+    });
+    this.dismiss = h("button.ghost.small.doc-dismiss", {
+      type: "button", text: "Dismiss", "aria-label": `Dismiss ${doc.file_name || "document"}`, hidden: true,
+      onclick: () => actions.onDismiss?.(this),
+    });
+    this.actions = h("div.doc-actions", { hidden: true }, this.retry, this.dismiss);
     this.el = h("li.doc", {}, h("div.doc-line", {}, icon("doc"), this.name,
-      this.state, this.del), this.bar, this.reason);
+      this.state, this.del), this.bar, this.reason, this.actions, this.summary);
     this.update(doc);
   }
 
@@ -61,13 +129,16 @@ class DocumentRow {
       if (doc.searchable) text = "Searchable";
       if (step) text = `${text}: ${step}`;
       if (progress !== null) text += ` ${Math.round(progress * 100)}%`;
+    } else if (status === "duplicate") {
+      progress = 1;
+      if (doc.existing_name && doc.existing_name !== doc.file_name) text = `${text} (as “${doc.existing_name}”)`;
     } else if (status === "completed") {
       progress = 1;
       const pages = doc.page_count ?? doc.total_segments;
       text = pages ? `Ready · ${pages} page${pages === 1 ? "" : "s"}` : "Ready";
     }
     this.state.textContent = text;
-    if (status === "completed" || status === "failed") {
+    if (status === "completed" || status === "failed" || status === "duplicate") {
       this.bar.hidden = true;
     } else {
       this.bar.hidden = false;
@@ -79,6 +150,39 @@ class DocumentRow {
     const reason = status === "failed" ? (doc.error?.message || doc.error || doc.reason || "unknown reason") : "";
     this.reason.hidden = !reason;
     this.reason.textContent = reason ? String(reason) : "";
+    const local = !this.documentId && (status === "failed" || status === "duplicate");
+    this.actions.hidden = !local;
+    this.dismiss.hidden = !local;
+    this.retry.hidden = !(local && status === "failed");
+    if (doc.summary && typeof doc.summary === "object") this.showSummary(doc.summary);
+  }
+
+  /** The stored summary: what kind it is, the title, the text, the outline (headings with their pages). */
+  showSummary(summary) {
+    const key = JSON.stringify(summary);
+    if (key === this.summaryShown) return;
+    this.summaryShown = key;
+    clear(this.summaryBody);
+    const kind = summary.kind === "generated"
+      ? `Summary written by ${summary.model || "the analysis model"}`
+      : "Extractive summary (quoted from the document)";
+    this.summaryBody.append(h("p.doc-summary-kind.muted.small", { text: kind }));
+    if (summary.title) this.summaryBody.append(h("p.doc-summary-title", { text: summary.title }));
+    for (const para of String(summary.text || "").split("\n").filter((x) => x.trim())) {
+      this.summaryBody.append(h("p.doc-summary-text", { text: para }));
+    }
+    const outline = Array.isArray(summary.outline) ? summary.outline : [];
+    if (outline.length) {
+      const top = Math.min(...outline.map((o) => Number(o.level) || 1));
+      this.summaryBody.append(h("p.doc-outline-label.small", { text: "Outline" }), h("ol.doc-outline", {},
+        outline.map((o) => h("li", { dataset: { level: String(Math.max(0, (Number(o.level) || 1) - top)) } },
+          h("span.doc-outline-text", { text: String(o.text || "") }),
+          o.page ? h("span.doc-outline-page.muted", { text: ` p. ${o.page}` }) : null))));
+    }
+    if (!summary.title && !summary.text && !outline.length) {
+      this.summaryBody.append(h("p.muted.small", { text: "No text was found to summarise." }));
+    }
+    this.summary.hidden = false;
   }
 }
 
@@ -91,7 +195,11 @@ export class DocumentsPanel {
     Object.assign(this, opts);
     this.projectId = null;
     this.rows = new Map(); // document_id -> row
+    this.failed = new FailedUploads(opts.user);
+    this.uploading = 0;
     this.watchers = new AbortController();
+    // closing the tab while files are still being sent would drop them: ask first
+    window.addEventListener("beforeunload", (e) => { if (this.uploading > 0) e.preventDefault(); });
     this.wireDropzone();
   }
 
@@ -142,7 +250,11 @@ export class DocumentsPanel {
     }
     if (projectId !== this.projectId) return;
     clear(this.list);
-    if (!docs.length) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
+    const failed = this.failed.list(projectId);
+    if (!docs.length && !failed.length) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
+    for (const f of failed) {
+      this.list.append(this.newRow({ local_id: f.id, file_name: f.file_name, status: "failed", error: f.reason }).el);
+    }
     docs.sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
     for (const d of docs) {
       const row = new DocumentRow(d, (r) => this.remove(r));
@@ -151,6 +263,32 @@ export class DocumentsPanel {
       if (!TERMINAL.has(row.status) && row.workflowId) this.watch(row, this.watchers.signal);
       else if (row.status === "failed" && !d.error && row.workflowId) this.explainFailure(row);
     }
+  }
+
+  newRow(doc, file = null) {
+    return new DocumentRow(doc, (r) => this.remove(r), {
+      file, onRetry: (r) => this.retryRow(r), onDismiss: (r) => this.dismissRow(r),
+    });
+  }
+
+  dismissRow(row) {
+    if (this.projectId) this.failed.remove(this.projectId, row.localId);
+    row.el.remove();
+    announce(`Dismissed ${row.name.textContent}`);
+    if (!this.list.querySelector(".doc")) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
+  }
+
+  /** Send a failed upload again; after a reload the file itself is gone, so the file chooser opens. */
+  retryRow(row) {
+    if (!row.file) {
+      this.dismissRow(row);
+      this.fileInput.click();
+      return;
+    }
+    if (this.projectId) this.failed.remove(this.projectId, row.localId);
+    const file = row.file;
+    row.el.remove();
+    this.upload([file]);
   }
 
   async upload(files) {
@@ -164,21 +302,35 @@ export class DocumentsPanel {
     }
     this.list.querySelector(".placeholder")?.remove();
     const queue = files.map((file) => {
-      const row = new DocumentRow({ file_name: file.name, status: "uploading", progress: 0 }, (r) => this.remove(r));
+      const row = this.newRow({ file_name: file.name, status: "uploading", progress: 0 }, file);
       this.list.prepend(row.el);
       return { file, row };
     });
     announce(`Uploading ${files.length} file${files.length === 1 ? "" : "s"}`);
     const signal = this.watchers.signal;
+    this.uploading += queue.length;
+    // a few files are sent at once; each one's processing is watched on its own (not awaited here), so a
+    // slow document never holds up the next upload and an instant rejection shows at once
     const worker = async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) await this.uploadOne(projectId, job.file, job.row, signal);
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        try {
+          await this.uploadOne(projectId, job.file, job.row, signal);
+        } finally {
+          this.uploading--;
+        }
+      }
     };
     await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, files.length) }, worker));
   }
 
+  failUpload(projectId, row, reason) {
+    row.update({ status: "failed", error: reason });
+    this.failed.add(projectId, { id: row.localId, file_name: row.name.textContent, reason, at: Date.now() });
+  }
+
   async uploadOne(projectId, file, row, signal) {
     if (this.maxBytes && file.size > this.maxBytes) {
-      row.update({ status: "failed", error: `${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(this.maxBytes)}.` });
+      this.failUpload(projectId, row, `${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(this.maxBytes)}.`);
       return;
     }
     let reply;
@@ -188,26 +340,35 @@ export class DocumentsPanel {
     } catch (err) {
       if (isAbort(err)) { row.el.remove(); return; }
       const reason = err instanceof Unreachable ? "the server could not be reached" : err.message;
-      row.update({ status: "failed", error: reason });
+      this.failUpload(projectId, row, reason);
       return;
     }
     const existing = this.rows.get(reply.document_id);
-    if (existing && existing !== row) {
-      // the same bytes were uploaded before: the server returned the existing document
-      row.el.remove();
-      existing.el.classList.add("flash");
+    if (reply.duplicate || (existing && existing !== row)) {
+      // the same bytes were uploaded before: the server returned the existing document; say so on this row
+      // (Dismiss removes it) and point at the existing one
+      const existingName = existing ? existing.name.textContent : null;
+      row.update({ file_name: file.name, status: "duplicate", existing_name: existingName });
+      if (existing) {
+        existing.el.classList.remove("flash");
+        void existing.el.offsetWidth; // restart the animation
+        existing.el.classList.add("flash");
+      }
       announce(`${file.name} is already in this project`);
       return;
     }
     row.update({ ...reply, file_name: file.name, status: reply.status || "pending", progress: 0 });
     this.rows.set(row.documentId, row);
-    if (!TERMINAL.has(row.status) && row.workflowId) await this.watch(row, signal);
+    // watched separately: the next upload starts now
+    if (!TERMINAL.has(row.status) && row.workflowId) this.watch(row, signal);
   }
 
   /** Delete a document after confirmation: its pages, segments and search entries go with it. */
   async remove(row) {
     const name = row.name.textContent;
-    if (!confirm(`Delete “${name}”? Answers will no longer cite it. This cannot be undone.`)) return;
+    const ok = await confirmDialog(`Delete “${name}”? Answers will no longer cite it. This cannot be undone.`,
+      { title: "Delete document" });
+    if (!ok) return;
     try {
       await this.api.del(`/v1/projects/${encodeURIComponent(this.projectId)}/documents/${encodeURIComponent(row.documentId)}`);
     } catch (err) {

@@ -90,3 +90,27 @@ export function icon(name, size = 16) {
   svg.append(path);
   return svg;
 }
+
+/**
+ * An in-app confirmation (instead of the browser's confirm()): resolves true when the user confirms.
+ * Escape, the backdrop or "Cancel" resolve false. The dialog is modal and keeps focus inside.
+ */
+export function confirmDialog(message, { title = "Are you sure?", confirmLabel = "Delete", danger = true } = {}) {
+  return new Promise((resolve) => {
+    const ok = h(danger ? "button.danger" : "button.primary", { type: "button", value: "ok", text: confirmLabel });
+    const cancel = h("button.ghost", { type: "button", value: "cancel", text: "Cancel" });
+    const dialog = h("dialog.confirm-dialog", { "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+      h("h2", { id: "confirm-title", text: title }),
+      h("p", { id: "confirm-text", text: message }),
+      h("div.confirm-actions", {}, cancel, ok));
+    let answer = false;
+    const done = (value) => { answer = value; dialog.close(); };
+    ok.addEventListener("click", () => done(true));
+    cancel.addEventListener("click", () => done(false));
+    dialog.addEventListener("click", (e) => { if (e.target === dialog) done(false); });
+    dialog.addEventListener("close", () => { dialog.remove(); resolve(answer); });
+    document.body.append(dialog);
+    dialog.showModal();
+    cancel.focus();
+  });
+}

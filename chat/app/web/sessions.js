@@ -1,7 +1,7 @@
 // The sidebar: the user's chats, newest activity first, loaded page by page as the list scrolls;
 // new, rename (inline), delete.
 import { ApiError } from "./api.js";
-import { announce, clear, h, icon, relativeTime } from "./dom.js";
+import { announce, clear, confirmDialog, h, icon, relativeTime } from "./dom.js";
 
 const PAGE = 30;
 
@@ -172,7 +172,7 @@ export class SessionsPanel {
   async remove(id) {
     const li = this.find(id);
     const title = li ? li.querySelector(".session-title").textContent : "this chat";
-    if (!confirm(`Delete “${title}”? This cannot be undone.`)) return;
+    if (!(await confirmDialog(`Delete “${title}”? This cannot be undone.`, { title: "Delete chat" }))) return;
     try {
       await this.api.del(`/v1/sessions/${encodeURIComponent(id)}`);
     } catch (err) {

@@ -36,6 +36,10 @@ export function boxToPercent(box, imageWidth, imageHeight, { dpi = 150, page = n
   };
 }
 
+const ZOOM_STEP = 1.25;
+const MIN_ZOOM = 0.25;
+const MAX_ZOOM = 6;
+
 export class PageViewer {
   constructor({ api, dpi }) {
     this.api = api;
@@ -55,6 +59,89 @@ export class PageViewer {
     this.dialog.addEventListener("click", (e) => { if (e.target === this.dialog) this.dialog.close(); });
     this.prev.addEventListener("click", () => this.show(this.page - 1));
     this.next.addEventListener("click", () => this.show(this.page + 1));
+    this.body = document.getElementById("viewer-body");
+    this.zoomLabel = document.getElementById("viewer-fit");
+    this.zoom = 1; // 1 = the page fills the viewer's width ("fit width")
+    this.wireZoom();
+  }
+
+  // ---- zoom and pan: wheel (Ctrl/⌘ or a trackpad pinch), two-finger pinch, +/−, fit width, drag ----
+
+  wireZoom() {
+    document.getElementById("viewer-zoom-in").addEventListener("click", () => this.setZoom(this.zoom * ZOOM_STEP));
+    document.getElementById("viewer-zoom-out").addEventListener("click", () => this.setZoom(this.zoom / ZOOM_STEP));
+    this.zoomLabel.addEventListener("click", () => this.setZoom(1));
+    this.dialog.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement) return;
+      if (e.key === "+" || e.key === "=") { e.preventDefault(); this.setZoom(this.zoom * ZOOM_STEP); }
+      else if (e.key === "-" || e.key === "_") { e.preventDefault(); this.setZoom(this.zoom / ZOOM_STEP); }
+      else if (e.key === "0") { e.preventDefault(); this.setZoom(1); }
+    });
+    // a plain wheel scrolls (pans); Ctrl/⌘ + wheel, and a trackpad pinch (which arrives as ctrlKey wheel), zoom
+    this.body.addEventListener("wheel", (e) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      this.setZoom(this.zoom * Math.exp(-e.deltaY / 300), { x: e.clientX, y: e.clientY });
+    }, { passive: false });
+    const pointers = new Map();
+    let pinch = null;
+    let drag = null;
+    this.body.addEventListener("pointerdown", (e) => {
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: this.zoom };
+        drag = null;
+      } else if (pointers.size === 1 && e.pointerType === "mouse" && e.button === 0) {
+        drag = { x: e.clientX, y: e.clientY, left: this.body.scrollLeft, top: this.body.scrollTop };
+      }
+    });
+    this.body.addEventListener("pointermove", (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch && pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        const dist = Math.hypot(a.x - b.x, a.y - b.y);
+        this.setZoom(pinch.zoom * dist / pinch.dist, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+      } else if (drag) {
+        this.body.scrollLeft = drag.left - (e.clientX - drag.x);
+        this.body.scrollTop = drag.top - (e.clientY - drag.y);
+      }
+    });
+    const up = (e) => {
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (!pointers.size) drag = null;
+    };
+    for (const type of ["pointerup", "pointercancel", "pointerleave"]) this.body.addEventListener(type, up);
+    new ResizeObserver(() => this.applyZoom()).observe(this.body);
+  }
+
+  /** The width the page has at zoom 1: the viewer body's inner width. */
+  fitWidth() {
+    const style = getComputedStyle(this.body);
+    return Math.max(100, this.body.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight));
+  }
+
+  /** Zoom to `zoom` (× fit width), keeping the point under `at` (client coordinates) in place. */
+  setZoom(zoom, at = null) {
+    const z = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, zoom));
+    const rect = this.body.getBoundingClientRect();
+    const ax = at ? at.x - rect.left : this.body.clientWidth / 2;
+    const ay = at ? at.y - rect.top : this.body.clientHeight / 2;
+    const ratio = z / this.zoom;
+    const left = (this.body.scrollLeft + ax) * ratio - ax;
+    const top = (this.body.scrollTop + ay) * ratio - ay;
+    this.zoom = z;
+    this.applyZoom();
+    this.body.scrollLeft = left;
+    this.body.scrollTop = top;
+  }
+
+  applyZoom() {
+    this.pageEl.style.width = `${Math.round(this.fitWidth() * this.zoom)}px`;
+    this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
+    this.pageEl.classList.toggle("zoomed", this.zoom > 1.001);
   }
 
   /** Open the page of a citation. Its own quoted lines are highlighted and its own quote is shown; the other
@@ -72,7 +159,8 @@ export class PageViewer {
       this.boxes.push(...boxesOf(other).map((b) => ({ ...b, current: false })));
     }
     this.quoteText = citation.quote || "";
-    if (!this.dialog.open) this.dialog.showModal();
+    if (!this.dialog.open) { this.dialog.showModal(); this.zoom = 1; }
+    this.applyZoom();
     this.show(this.citedPage);
   }
 

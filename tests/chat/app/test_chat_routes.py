@@ -49,8 +49,8 @@ async def test_sessions_crud_list_order_cursor_and_usage(tmp_path: Path) -> None
         assert [i["role"] for i in items] == ["user", "assistant"]
         answer = items[1]
         assert answer["text"] == "It grew [S1]." and answer["tools"] == [
-            {"name": "search_documents", "summary": "searched: revenue"}
-        ]
+            {"name": "search_documents", "summary": "searched: revenue", "input": {"query": "revenue"}, "results": 1}
+        ]  # input and the result count: a reopened chat shows the search line as the live answer did
         assert answer["citations"][0]["document_id"] == "d1" and answer["usage"]["cache_read"] == 150
         assert "tool_result" not in str(items) and "<search_results" not in str(items)
         # rename, delete

@@ -278,7 +278,7 @@ async def test_the_app_answers_200_401_and_503(idp: Provider, tmp_path: Path) ->
     app = create_app(s, services=Services(settings=s, dependencies={"chat": h.chat},
                                           verifier=OidcVerifier.from_settings(s)))
     transport = httpx.ASGITransport(app=app, client=("10.0.0.7", 5000))  # aws mode: any peer
-    async with httpx.AsyncClient(transport=transport, base_url="http://docchat") as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
         ok = await c.get("/v1/sessions", headers={"Authorization": f"Bearer {idp.token(sub='alice')}"})
         assert ok.status_code == 200, ok.text
         dev = await c.get("/v1/sessions", headers={"Authorization": "Bearer dev:alice"})
@@ -289,7 +289,7 @@ async def test_the_app_answers_200_401_and_503(idp: Provider, tmp_path: Path) ->
     down_app = create_app(s, services=Services(settings=s, dependencies={"chat": h.chat},
                                                verifier=OidcVerifier.from_settings(s)))
     transport = httpx.ASGITransport(app=down_app, client=("10.0.0.7", 5000))
-    async with httpx.AsyncClient(transport=transport, base_url="http://docchat") as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
         r = await c.get("/v1/sessions", headers={"Authorization": f"Bearer {idp.token()}"})
     assert r.status_code == 503
     assert r.json()["error"] == {"code": "auth_unavailable", "message": r.json()["error"]["message"]}

@@ -80,7 +80,7 @@ async def test_a_remote_model_never_receives_an_unmasked_value(tmp_path: Path) -
     await svc.start()
     try:
         transport = httpx.ASGITransport(app=create_app(settings, services=svc))
-        async with httpx.AsyncClient(transport=transport, base_url="http://docchat", headers=ALICE,
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost", headers=ALICE,
                                      timeout=60) as c:
             pid, wid, did = await _ingest(c)
             document_id.append(did)

@@ -25,6 +25,7 @@ from store.blobs import FileBlobStore
 from store.blocks import assert_pairs_ok
 from store.schema import SESSIONS_TABLE
 from store.sessions import SessionStore
+from store.usage_limits import open_usage_limits
 from tests.chat.chat_harness import (
     ALICE,
     EventReader,
@@ -47,12 +48,14 @@ class Pair:
     b: Harness
 
 
-def _harness(tmp_path: Path, items: Any, model: Any, **overrides: Any) -> Harness:
+def _harness(tmp_path: Path, items: Any, model: Any, *, with_limits: bool = False, **overrides: Any) -> Harness:
     settings = settings_for(tmp_path, **{**FAST, **overrides})
     ingest = sample_ingest()
     retriever = FakeRetriever(ingest)
     sessions = SessionStore(items, FileBlobStore(tmp_path / "blobs" / "sessions"))
-    chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=retriever, ingest=ingest)
+    limits = open_usage_limits(settings) if with_limits else None  # one limits.db in the shared data dir
+    chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=retriever, ingest=ingest,
+                       limits=limits)
     return Harness(settings, chat, ingest, retriever, sessions, model)
 
 
@@ -202,6 +205,25 @@ async def test_twenty_concurrent_retries_on_one_process_are_not_409(tmp_path: Pa
         assert [r.status_code for r in rs] == [200] * 20
         assert {parse_sse(r.content)[-1][1]["stop_reason"] for r in rs} == {"end_turn"}
     assert len(pair.a.model.requests) == 1
+
+
+async def test_retries_of_one_turn_are_one_question_for_the_usage_limits(tmp_path: Path,
+                                                                          request: pytest.FixtureRequest) -> None:
+    """A retried turn_id follows its answer; it takes no answer slot and no question of the minute's budget."""
+    limits = {"limit_concurrent_answers": 1, "limit_questions_per_minute": 2}
+    items = lambda: make_item_table("sqlite", SESSIONS_TABLE, request, tmp_path)  # noqa: E731
+    a = _harness(tmp_path, items(), slow(delay=0.005), with_limits=True, **limits)
+    b = _harness(tmp_path, items(), ScriptedModel(["process B must not answer"]), with_limits=True, **limits)
+    async with two_servers(Pair(a, b)) as (ca, cb):
+        sid = (await ca.post("/v1/sessions", json={})).json()["session_id"]
+        body = {"text": "q", "turn_id": "turn-9"}
+        first = asyncio.ensure_future(ca.post(f"/v1/sessions/{sid}/messages", json=body))
+        await asyncio.sleep(0.1)  # the answer runs
+        retries = await asyncio.gather(*((ca if i % 2 else cb).post(f"/v1/sessions/{sid}/messages", json=body)
+                                         for i in range(8)))
+        assert [r.status_code for r in [await first, *retries]] == [200] * 9
+        other = await ca.post(f"/v1/sessions/{sid}/messages", json={"text": "next", "turn_id": "turn-10"})
+        assert other.status_code == 200  # the second question of the minute: still within the budget
 
 
 async def test_deleting_the_session_elsewhere_ends_the_answer_quietly(tmp_path: Path, backend: Any) -> None:

@@ -22,14 +22,14 @@ from tests.chat.chat_harness import ALICE, make_harness
 def test_build_services_wires_every_dependency_on_embedded_defaults(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
     svc = build_services(settings, model=ScriptedModel(["x"]))
-    assert list(svc.dependencies) == ["chat", "uploads", "documents", "dead_letters"]
+    assert list(svc.dependencies) == ["chat", "uploads", "documents", "dead_letters", "reviews", "ops"]
     chat = svc.dependencies["chat"]
     assert isinstance(chat, ChatService)
     assert chat.retriever is svc.dependencies["documents"].index  # one retriever for ingest and chat
-    # chat reads ingest through its port and nothing else: three async calls
+    # chat reads ingest through its port and nothing else: four async calls
     reader = chat.ingest
     public = sorted(n for n in dir(reader) if not n.startswith("_"))
-    assert public == ["get_project", "list_projects", "read_page"]
+    assert public == ["document_summaries", "get_project", "list_projects", "read_page"]
     assert all(inspect.iscoroutinefunction(getattr(reader, n)) for n in public)
     app = create_app(settings, services=svc)
     paths = {r.path for r in app.routes}

@@ -98,7 +98,8 @@ async def test_the_messages_view_shows_the_repaired_answer(tmp_path: Path) -> No
     ]
     answer = items[1]
     assert answer["interrupted"] is True and answer["text"] == INTERRUPTED_TEXT and answer["seq"] == 2
-    assert answer["tools"] == [{"name": "search_documents", "summary": "searched: ", "error": True}]
+    assert answer["tools"] == [{"name": "search_documents", "summary": "searched: ", "input": {},
+                                 "error": True}]
 
 
 def test_the_newest_question_is_shown_as_stored_its_answer_may_still_be_running() -> None:
@@ -108,5 +109,6 @@ def test_the_newest_question_is_shown_as_stored_its_answer_may_still_be_running(
     call = {"seq": 2, "role": "assistant",
             "content": [{"type": "tool_use", "id": "t1", "name": "search_documents", "input": {"query": "x"}}]}
     items = display_items([q, call])
-    assert items[1]["tools"] == [{"name": "search_documents", "summary": "searched: x"}]
+    assert items[1]["tools"] == [{"name": "search_documents", "summary": "searched: x",
+                                 "input": {"query": "x"}}]
     assert "repaired" not in items[1] and items[1]["interrupted"] is False

@@ -73,7 +73,7 @@ def _harness(tmp_path: Path, chat_model: str, modes: dict[str, str] | None = Non
 
 async def _ask(h: Harness) -> list[tuple[str, dict[str, Any], str | None]]:
     transport = httpx.ASGITransport(app=h.app())
-    async with httpx.AsyncClient(transport=transport, base_url="http://docchat", headers=ALICE) as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost", headers=ALICE) as c:
         sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
         r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "How do I reach the customer about the loan?"})
         return parse_sse(r.content)

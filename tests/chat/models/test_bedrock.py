@@ -113,7 +113,7 @@ async def test_streams_thinking_text_and_tool_use_verbatim(fake: FakeBedrock) ->
     assert body["anthropic_version"]  # set by the SDK for Bedrock
     assert "model" not in body and "stream" not in body
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
-    assert [t["name"] for t in body["tools"]] == ["read_page", "search_documents"]
+    assert [t["name"] for t in body["tools"]] == ["list_documents", "read_page", "search_documents"]
     assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
     assert body["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}
     assert "anthropic_beta" not in body
