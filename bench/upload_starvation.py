@@ -27,6 +27,9 @@ BOB = {"Authorization": "Bearer dev:bob"}
 
 
 class _NoIndex:
+    async def index_keywords(self, chunks: Any) -> None:
+        return None
+
     async def index_chunks(self, chunks: Any, progress: Any = None) -> None:
         return None
 

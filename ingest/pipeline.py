@@ -4,9 +4,10 @@
 ``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → ``segment_analyzer`` (page
 layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → ``field_extractor`` → (``bda_processor``,
 ``transcribe``, ``webcrawler``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
-``chunking`` (heading paths, no headers/footers) → ``indexing`` → ``document_summarizer``
-(``ingest.steps.summarize_step``: extractive locally, Claude with ``DOCCHAT_ANALYSIS_MODEL=bedrock`` on the masked
-text; stored on the document item).
+``chunking`` (heading paths, no headers/footers) → ``keyword_indexing`` (the chunks without vectors:
+BM25-searchable, the workflow's "searchable" moment) → ``indexing`` (the vectors filled in behind it; "ready" when
+the workflow completes) → ``document_summarizer`` (``ingest.steps.summarize_step``: extractive locally, Claude with
+``DOCCHAT_ANALYSIS_MODEL=bedrock`` on the masked text; stored on the document item).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
 ``…/text/0007.json``, ``…/ocr/0007.json``, ``…/segments/0007.json``, ``WF#/SEG#0007``) and chunk ids are
@@ -30,8 +31,8 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ingest.filetypes import FileKind
+from ingest.pipeline_steps import PipelineSteps
 from ingest.results import (
-    SegmentSequence,
     meta_key,
     ocr_key,
     ocr_pages_key,
@@ -53,6 +54,8 @@ log = get_logger(__name__)
 #: rendering of long documents is split over this many sandboxed children (pages interleaved)
 RENDER_PROCESSES = 2
 PARALLEL_MIN_PAGES = 8
+#: nice increment of the rendering children of a PDF: the text path (segments, keyword index, embedding) first
+RENDER_NICE = 5
 #: pages whose segments are built together (table detection is batched per window)
 BUILD_WINDOW = 32
 #: steps not built yet (later issue) — recorded as skipped with this reason
@@ -66,6 +69,9 @@ DEFERRED = {
 
 class ChunkIndexer(Protocol):
     """The part of ``retrieval.search.Retriever`` the pipeline uses."""
+
+    async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
+        """Write chunks without vectors (keyword-searchable at once); ``index_chunks`` later adds the vectors."""
 
     async def index_chunks(
         self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None
@@ -93,14 +99,15 @@ class Job:
         self.language = str(data.get("language") or "en")
         self.file_name = str(data.get("file_name") or "document")
         self.lost = threading.Event()
+        self.stop = threading.Event()  # another step of this run failed: background work stops
         self.wid = claim.workflow_id
 
     def check(self) -> None:
-        if self.lost.is_set():
+        if self.lost.is_set() or self.stop.is_set():
             raise ClaimLost(self.wid)
 
 
-class Pipeline:
+class Pipeline(PipelineSteps):
     def __init__(
         self,
         settings: Settings,
@@ -141,41 +148,43 @@ class Pipeline:
             for name, reason in DEFERRED.items():
                 if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
-            # rendering and the text layer are independent: run them side by side (separate children)
-            first = [("segment_prep", self._segment_prep), ("format_parser", self._format_parser)]
-            results = await asyncio.gather(*(self._step(job, name, fn) for name, fn in first if name not in done),
-                                           return_exceptions=True)  # both finish before an error propagates
-            for res in results:
-                if isinstance(res, BaseException):
-                    raise res
-            for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                             ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
-                             ("field_extractor", self._field_extractor)):
-                if name not in done:
-                    await self._step(job, name, fn)
-            if "chunking" not in done or "indexing" not in done:
-                current = ["chunking"]
-                try:
-                    await self._chunk_and_index(job, current)
-                except Exception as exc:
-                    await self._record_failure(job, current[0], exc)
-                    raise
+            # rendering (for the viewer and OCR) runs behind the text path: segments, chunks and the keyword index
+            # wait for it only when a page needs OCR (issue 18); it is over before the workflow completes
+            render = (asyncio.create_task(self._step(job, "segment_prep", self._segment_prep))
+                      if "segment_prep" not in done else None)
+            try:
+                if "format_parser" not in done:
+                    await self._step(job, "format_parser", self._format_parser)
+                if render is not None and await asyncio.to_thread(self._needs_pages, job):
+                    await render
+                for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
+                                 ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
+                                 ("field_extractor", self._field_extractor)):
+                    if name not in done:
+                        await self._step(job, name, fn)
+                if "chunking" not in done or "indexing" not in done:
+                    current = ["chunking"]
+                    try:
+                        await self._chunk_and_index(job, current, keywords_done="keyword_indexing" in done)
+                    except Exception as exc:
+                        await self._record_failure(job, current[0], exc)
+                        raise
+                if render is not None:
+                    try:
+                        await render
+                    except Exception:
+                        await self._unindex(job)  # a document that fails must not stay searchable
+                        raise
+            finally:  # both finish before an error propagates (the renderer writes into this job's blobs)
+                if render is not None:
+                    if not render.done():
+                        job.stop.set()
+                    await asyncio.gather(render, return_exceptions=True)
             if "document_summarizer" not in done:
                 await self._summarize(job)
             return job.page_count
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-
-    async def _summarize(self, job: Job) -> None:
-        from ingest.steps.summarize_step import run_summarizer
-
-        job.check()
-        try:
-            await run_summarizer(self.settings, self.store, self.blobs, job.claim, file_name=job.file_name,
-                                 page_count=job.page_count, model=self.summary_model)
-        except Exception as exc:
-            await self._record_failure(job, "document_summarizer", exc)
-            raise
 
     async def _step(self, job: Job, name: str, fn: Callable[[Job], None]) -> None:
         job.check()
@@ -229,7 +238,8 @@ class Pipeline:
         lock = threading.Lock()
 
         def render(pages: list[int]) -> None:
-            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings):
+            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings,
+                                   nice=RENDER_NICE if job.kind == "pdf" else 0):
                 self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
                 meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
                         "height_px": rp.height_px}
@@ -253,15 +263,29 @@ class Pipeline:
             self._put_json(ocr_pages_key(job.wid), list(range(1, total + 1)))
             self.store.record_step(job.claim, "format_parser", "skipped", reason="an image has no text layer")
             return
-        from ingest.steps.format_parser import iter_text_layer
+        from ingest.steps.text_layer import iter_text_and_words
 
         todo = [p for p in range(1, total + 1) if not self.blobs.exists(text_key(job.wid, p))]
-        done = total - len(todo)
+        done = [total - len(todo)]
         mark = [0.0]
-        for pt in iter_text_layer(job.path, job.kind, todo, settings=self.settings):
-            self._put_json(text_key(job.wid, pt.page), dataclasses.asdict(pt))
-            done += 1
-            self._progress(job, "format_parser", done, total, mark)
+        lock = threading.Lock()
+
+        def read(pages: list[int]) -> None:
+            for pt, words in iter_text_and_words(job.path, pages, settings=self.settings):
+                # a likely table page's words come from the same child: segment_builder needs no sandbox of its own
+                self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
+                with lock:
+                    done[0] += 1
+                    self._progress(job, "format_parser", done[0], total, mark)
+
+        # the text layer is the critical path (segments, then searchable): long documents over two children
+        n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
+        if n == 1:
+            read(todo)
+        else:
+            with ThreadPoolExecutor(n, thread_name_prefix="text") as pool:
+                for fut in [pool.submit(read, todo[i::n]) for i in range(n)]:
+                    fut.result()
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
@@ -295,13 +319,15 @@ class Pipeline:
         done = total - len(todo)
         mark = [0.0]
         self.store.record_step(job.claim, "paddleocr_processor", "in_progress", done=done, total=total)
-        for page in todo:
-            png = self.blobs.get(page_png_key(job.wid, page))
-            result = engine.recognize(png, language=job.language)
-            self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
-            done += 1
-            record_safely(self.metrics, counts={"ocr_pages": 1})
-            self._progress(job, "paddleocr_processor", done, total, mark)
+        from ingest.steps.ocr_batch import batches, recognize_pages
+
+        for run in batches(todo, self.settings.ingest.ocr_batch_pages):  # pages per engine call (GPU: one predict)
+            pngs = [self.blobs.get(page_png_key(job.wid, page)) for page in run]
+            for page, result in zip(run, recognize_pages(engine, pngs, language=job.language), strict=True):
+                self._put_json(ocr_key(job.wid, page), dataclasses.asdict(result))
+                done += 1
+                record_safely(self.metrics, counts={"ocr_pages": 1})
+                self._progress(job, "paddleocr_processor", done, total, mark)
         self.store.update_preprocess(job.claim, "ocr", "completed")
         self.store.record_step(job.claim, "paddleocr_processor", "completed", done=total, total=total)
 
@@ -317,14 +343,19 @@ class Pipeline:
             window = range(start, min(total, start + BUILD_WINDOW - 1) + 1)
             texts: dict[int, Any] = {}
             ocrs: dict[int, Any] = {}
+            metas: dict[int, dict[str, Any]] = {}
+            words: dict[int, list[Any]] = {}
             for page in window:
                 text_raw = self._get_json(text_key(job.wid, page), default=None)
+                if text_raw and text_raw.get("table_words") is not None:
+                    words[page] = text_raw["table_words"]
                 ocr_raw = self._get_json(ocr_key(job.wid, page), default=None)
+                metas[page] = self._page_meta(job, page, text_raw)
                 texts[page] = rebuild(PageText, text_raw, {"lines": Line}) if text_raw else None
                 ocrs[page] = rebuild(OcrResult, ocr_raw, {"lines": OcrLine}) if ocr_raw else None
-            tables = self._tables(job, texts, ocrs)
+            tables = self._tables(job, texts, ocrs, words)
             for page in window:
-                meta = self._get_json(meta_key(job.wid, page))
+                meta = metas[page]
                 seg = build_segment(page, texts[page], ocrs[page], width_pt=meta["width_pt"],
                                     height_pt=meta["height_pt"], width_px=meta["width_px"],
                                     height_px=meta["height_px"], tables=tables.get(page))
@@ -338,83 +369,6 @@ class Pipeline:
                 )
                 self._progress(job, "segment_builder", page, total, mark)
         self.store.record_step(job.claim, "segment_builder", "completed", done=total, total=total)
-
-    def _pii(self, job: Job) -> None:
-        """Personal data per segment and the document's placeholder numbering (``ingest.pii.step``)."""
-        from ingest.pii.step import effective_mode, run_pii_step
-
-        mode = effective_mode(self.settings.ingest.pii_mode, self.store.project_pii_mode(job.claim.project_id))
-        mark = [0.0]
-        run_pii_step(self.store, self.blobs, job.claim, job.page_count, mode=mode,
-                     progress=lambda done, total: self._progress(job, "pii", done, total, mark))
-
-    def _field_extractor(self, job: Job) -> None:
-        """Key fields with confidence (``fields.json``); doubtful ones open review items (issue 15)."""
-        from ingest.steps.field_step import run_field_extractor
-
-        run_field_extractor(self, job)  # records the step
-
-    def _tables(self, job: Job, texts: dict[int, Any], ocrs: dict[int, Any]) -> dict[int, list[Any]]:
-        """Tables on the pages where one is likely; a detection failure costs the tables, not the document."""
-        from ingest.steps.tables import likely_table, pdf_tables, tables_from_ocr
-
-        out: dict[int, list[Any]] = {}
-        layer_pages = [p for p, t in texts.items() if t is not None and not t.needs_ocr and ocrs.get(p) is None
-                       and likely_table(t)]
-        if layer_pages and job.kind == "pdf":
-            try:
-                out.update(pdf_tables(job.path, layer_pages, settings=self.settings))
-            except Exception as exc:
-                log.warning("tables_failed", workflow_id=job.wid, source="text_layer", error=type(exc).__name__)
-        for page, ocr in ocrs.items():
-            if ocr is None or not ocr.lines or not likely_table(cast(Any, ocr)):
-                continue
-            try:
-                meta = self._get_json(meta_key(job.wid, page))
-                scale = (meta["width_pt"] / (ocr.width_px or meta["width_px"]),
-                         meta["height_pt"] / (ocr.height_px or meta["height_px"]))
-                out[page] = tables_from_ocr(self.blobs.get(page_png_key(job.wid, page)), ocr, page=page,
-                                            scale=scale)
-            except Exception as exc:
-                log.warning("tables_failed", workflow_id=job.wid, source="ocr", page=page, error=type(exc).__name__)
-        return out
-
-    def _segment_analyzer(self, job: Job) -> None:
-        from ingest.steps.segment_analyzer import SegmentAnalyzerStep
-
-        mark = [0.0]
-        SegmentAnalyzerStep(self.settings, self.store, self.blobs, uri_for=self.uri_for, model=self.analysis_model).run(
-            job.claim, job.page_count, lambda d, t: self._progress(job, "segment_analyzer", d, t, mark))
-
-    async def _chunk_and_index(self, job: Job, current: list[str]) -> None:
-        from ingest.steps.chunk import chunk_segments
-
-        claim = job.claim
-        job.check()
-        await asyncio.to_thread(self.store.record_step, claim, "chunking", "in_progress")
-        from ingest.steps.segment_analyzer import segment_with_layout
-
-        segments = SegmentSequence(lambda page: segment_with_layout(self.blobs, job.wid, page), job.page_count)
-        chunks = await asyncio.to_thread(
-            chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
-            file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,
-            overlap_tokens=self.settings.ingest.chunk_overlap_tokens, language=job.language,
-        )
-        await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
-                                total=len(chunks))
-        self._hit("chunking", len(chunks))
-        job.check()
-        current[0] = "indexing"
-        await asyncio.to_thread(self.store.record_step, claim, "indexing", "in_progress", done=0, total=len(chunks))
-        # ids are deterministic: re-indexing overwrites; deleting first drops chunks a re-run no longer makes
-        await self.indexer.delete_document(claim.project_id, claim.document_id)
-        mark = [0.0]
-        job.check()
-        # progress per embedding round (a few chunks), written at most every 0.5 s: it keeps moving
-        await self.indexer.index_chunks(
-            chunks, progress=lambda done, total: self._progress(job, "indexing", done, total, mark))
-        await asyncio.to_thread(self.store.record_step, claim, "indexing", "completed", done=len(chunks),
-                                total=len(chunks))
 
     # --- blob helpers ----------------------------------------------------------------------------------
 

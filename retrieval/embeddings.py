@@ -71,6 +71,10 @@ class LocalEmbedder:
                 log.info("embedder_loaded", model=self.model_id, threads=self._threads or "default")
             return self._model
 
+    def load(self) -> None:
+        """Build the model now (otherwise the first call does)."""
+        self._get()
+
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""
         return int(self._get().token_count(_clean(text)))

@@ -7,9 +7,10 @@ vector. Hybrid = vector top-N and BM25 top-N, each min-max normalised and combin
 measurements in the README), all in ``retrieval/fusion.py``.
 Filters (project, documents) are applied as pre-filters in both sub-searches, backed by scalar indices.
 Upserts go through ``merge_insert`` on the deterministic ``chunk_id``, so re-indexing a document
-replaces its chunks instead of duplicating them. Once the table holds ``ann_min_rows`` chunks an ANN
-index (IVF + HNSW with scalar-quantised vectors, cosine) is built; below that, exact search is fast
-enough. The LanceDB API is synchronous here; every call runs in a worker thread.
+replaces its chunks instead of duplicating them. ``upsert_text`` writes chunks with a null vector (searchable by
+BM25 at once, issue 18); a later ``upsert`` of the same ids fills the vectors in. Once the table holds
+``ann_min_rows`` chunks an ANN index (IVF + HNSW with scalar-quantised vectors, cosine) is built; below that,
+exact search is fast enough. The LanceDB API is synchronous here; every call runs in a worker thread.
 
 Another process (``docchat worker`` next to ``docchat serve``) writes to the same table, so reads are
 opened with a bounded ``read_consistency_interval`` (``read_consistency_seconds``, default 1 s): a read that
@@ -95,8 +96,8 @@ def filter_sql(flt: SearchFilter) -> str:
     return expr
 
 
-def _row(chunk: Chunk, vector: Sequence[float], dim: int) -> dict[str, Any]:
-    if len(vector) != dim:
+def _row(chunk: Chunk, vector: Sequence[float] | None, dim: int) -> dict[str, Any]:
+    if vector is not None and len(vector) != dim:
         raise InvalidInput(f"chunk {chunk.chunk_id} has a {len(vector)}-d vector, the index expects {dim}")
     return {
         "chunk_id": chunk.chunk_id,
@@ -111,7 +112,7 @@ def _row(chunk: Chunk, vector: Sequence[float], dim: int) -> dict[str, Any]:
         "bboxes": encode_bboxes(chunk.bboxes),
         "text": chunk.text,
         "text_terms": keyword_text(chunk.text),
-        "vector": [float(x) for x in vector],
+        "vector": None if vector is None else [float(x) for x in vector],
         "page_offsets": encode_page_offsets(chunk.page_offsets),
         "line_boxes": encode_line_boxes(chunk.line_boxes),
     }
@@ -250,14 +251,21 @@ class LanceIndex:
         if chunks:
             await asyncio.to_thread(self._upsert, chunks, vectors)
 
-    def _upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+    async def upsert_text(self, chunks: Sequence[Chunk]) -> None:
+        """Insert or replace chunks without their vectors (``vector`` null): BM25 finds them at once, vector
+        search skips them until ``upsert`` fills the vector in (hybrid ranks them by their keyword score)."""
+        if chunks:
+            await asyncio.to_thread(self._upsert, chunks, [None] * len(chunks))
+
+    def _upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float] | None]) -> None:
         rows = [_row(c, v, self._dim) for c, v in zip(chunks, vectors, strict=True)]
         seen: dict[str, dict[str, Any]] = {r["chunk_id"]: r for r in rows}  # last one wins within a batch
         data = pa.Table.from_pylist(list(seen.values()), schema=_schema(self._dim))
         tbl = self._table()
         with self._write_lock:
             try:
-                (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all().execute(data))
+                (tbl.merge_insert("chunk_id").when_matched_update_all().when_not_matched_insert_all()
+                 .execute(data, on_bad_vectors="null"))
             except (OSError, RuntimeError, ValueError) as exc:
                 raise UpstreamError(f"LanceDB upsert failed: {exc}") from exc
             self._writes_since_optimize += len(seen)

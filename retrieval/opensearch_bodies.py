@@ -106,8 +106,9 @@ def pipeline_body(keyword_weight: float, technique: str = "min_max") -> dict[str
     }
 
 
-def document_source(chunk: Chunk, vector: Sequence[float]) -> dict[str, Any]:
-    return {
+def document_source(chunk: Chunk, vector: Sequence[float] | None) -> dict[str, Any]:
+    """The stored document; without a vector (keyword-searchable first, issue 18) the field is left out."""
+    source: dict[str, Any] = {
         "chunk_id": chunk.chunk_id,
         "project_id": chunk.project_id,
         "document_id": chunk.document_id,
@@ -121,8 +122,10 @@ def document_source(chunk: Chunk, vector: Sequence[float]) -> dict[str, Any]:
         "page_offsets": encode_page_offsets(chunk.page_offsets),
         "line_boxes": encode_line_boxes(chunk.line_boxes),
         "text": chunk.text,
-        "vector": [float(x) for x in vector],
     }
+    if vector is not None:
+        source["vector"] = [float(x) for x in vector]
+    return source
 
 
 def filter_clauses(flt: SearchFilter) -> list[dict[str, Any]]:

@@ -135,11 +135,19 @@ class OpenSearchIndex:
         await self._client.close()
 
     # --- writes --------------------------------------------------------------------
+    async def upsert_text(self, chunks: Sequence[Chunk]) -> None:
+        """Index chunks without the ``vector`` field: BM25 finds them at once, k-NN skips a document that has no
+        vector until ``upsert`` rewrites it with one (issue 18)."""
+        await self._write(chunks, [None] * len(chunks))
+
     async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         if len(chunks) != len(vectors):
             raise InvalidInput(f"{len(chunks)} chunks but {len(vectors)} vectors")
+        await self._write(chunks, vectors)
+
+    async def _write(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float] | None]) -> None:
         for c, v in zip(chunks, vectors, strict=True):
-            if len(v) != self._dim:
+            if v is not None and len(v) != self._dim:
                 raise InvalidInput(f"chunk {c.chunk_id} has a {len(v)}-d vector, the index expects {self._dim}")
         latest = {c.chunk_id: (c, v) for c, v in zip(chunks, vectors, strict=True)}
         if not latest:

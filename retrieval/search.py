@@ -7,9 +7,11 @@ adapters are async themselves.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from retrieval.embed_batcher import EmbedBatcher
 from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
 from store.config import Settings
@@ -47,12 +49,40 @@ class Retriever:
         self.index = index
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
         self.query_max_chars = query_max_chars
+        self._warm: asyncio.Future[None] | None = None
+        self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
 
     async def start(self) -> None:
+        """Open the index, and build/load the embedding model in the background (issue 18: the first upload
+        after start-up must not pay for it; a first embed call meanwhile waits on the embedder's own lock)."""
         await self.index.ensure()
+        load = getattr(self.embedder, "load", None)
+        if callable(load) and self._warm is None:
+            self._warm = asyncio.ensure_future(asyncio.to_thread(self._load, load))
+
+    @staticmethod
+    def _load(load: Callable[[], object]) -> None:
+        t0 = time.perf_counter()
+        try:
+            load()
+        except Exception as exc:  # the first embed call raises it again, where it is handled
+            log.warning("embedder_preload_failed", error=type(exc).__name__)
+            return
+        log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2))
+
+    async def warmed(self) -> None:
+        """Wait for the background model load (if any) to finish."""
+        if self._warm is not None:
+            await asyncio.shield(self._warm)
 
     async def close(self) -> None:
+        if self._warm is not None and not self._warm.done():
+            await asyncio.gather(self._warm, return_exceptions=True)  # a thread cannot be cancelled
         await self.index.close()
+
+    async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
+        """Write ``chunks`` without vectors: keyword-searchable now, ``index_chunks`` fills the vectors in."""
+        await self.index.upsert_text(chunks)
 
     async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
         """Embed (off the event loop) in rounds of ``PROGRESS_BATCH`` and upsert in rounds of ``EMBED_BATCH``.
@@ -64,7 +94,8 @@ class Retriever:
         vectors: list[Sequence[float]] = []
         for start in range(0, len(chunks), PROGRESS_BATCH):
             part = chunks[start : start + PROGRESS_BATCH]
-            vectors.extend(await asyncio.to_thread(self.embedder.embed_passages, [c.text for c in part]))
+            # through the batcher: documents indexed at once share embed calls (issue 18)
+            vectors.extend(await self.batcher.embed_passages([c.text for c in part]))
             pending.extend(part)
             done = start + len(part)
             if len(pending) >= EMBED_BATCH or done == len(chunks):
@@ -87,6 +118,10 @@ class Retriever:
             log.info("search_query_capped", chars=len(query), max_chars=self.query_max_chars)
             query = cap_query(query, self.query_max_chars)
         query = expand_query(query, self.lexicon)
+        if mode == "hybrid" and self._warm is not None and not self._warm.done():
+            # the model is still loading (start-up): BM25 answers now instead of the question waiting for it
+            log.info("search_keyword_while_model_loads")
+            mode = "keyword"
         vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
         return await self.index.search(query, vector, flt, k=k, mode=mode)
 

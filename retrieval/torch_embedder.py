@@ -45,10 +45,14 @@ class TorchE5Embedder:
 
     def _encode(self, texts: Sequence[str], prefix: str, progress: Callable[[int, int], None] | None) -> list[Any]:
         torch = self._torch
-        out: list[Any] = []
+        out: list[Any] = [None] * len(texts)
+        # batches of similar lengths (issue 18): a batch is padded to its longest passage, so sorting by length
+        # first spends the GPU on tokens, not padding; results go back in the caller's order
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         with torch.inference_mode():
             for start in range(0, len(texts), self._batch_size):
-                batch = [prefix + (t if t.strip() else " ") for t in texts[start : start + self._batch_size]]
+                idx = order[start : start + self._batch_size]
+                batch = [prefix + (texts[i] if texts[i].strip() else " ") for i in idx]
                 enc = self._tok(
                     batch, padding=True, truncation=True, max_length=self._max_length, return_tensors="pt"
                 ).to(self._device)
@@ -56,7 +60,8 @@ class TorchE5Embedder:
                 mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
                 pooled = torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
-                out.extend(pooled.cpu().tolist())
+                for i, vec in zip(idx, pooled.cpu().tolist(), strict=True):
+                    out[i] = vec
                 if progress is not None:
                     progress(min(start + self._batch_size, len(texts)), len(texts))
         return out

@@ -112,6 +112,10 @@ class Index(Protocol):
     async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         """Insert or replace chunks by ``chunk_id``."""
 
+    async def upsert_text(self, chunks: Sequence[Chunk]) -> None:
+        """Insert or replace chunks by ``chunk_id`` without vectors: keyword (BM25) search finds them at once,
+        vector search only once ``upsert`` has given them one; hybrid ranks a vectorless chunk by BM25 alone."""
+
     async def delete_document(self, project_id: str, document_id: str) -> None: ...
 
     async def search(

@@ -182,6 +182,9 @@ class IngestSettings:
     upload_parse_queue: int = _num(16, ge=0, le=10_000)
     #: upload-time opening of a file is stopped after this (the worker's own parse keeps DOCCHAT_PARSE_TIMEOUT_SECONDS)
     upload_parse_timeout_seconds: float = _num(30.0, gt=0.0)
+    #: pages per OCR engine call: PaddleOCR predicts a list of pages at once on the GPU (issue 18); the CPU
+    #: engines take one page per call whatever this says
+    ocr_batch_pages: int = _num(8, ge=1, le=256)
     #: issue 15 (seed 004): the review rules' defaults (a project's ``field_rules`` overrides them) — amounts need
     #: this confidence to be accepted without a person, every other key field DOCCHAT_FIELD_MIN_CONFIDENCE
     field_amount_min_confidence: float = _num(0.98, ge=0.0, le=1.0)

@@ -26,6 +26,7 @@ STEPS: Final[tuple[tuple[str, str], ...]] = (
     ("field_extractor", "Extract key fields"),
     ("graph_builder", "Build the entity graph"),
     ("chunking", "Chunk text"),
+    ("keyword_indexing", "Make keyword-searchable"),  # issue 18: BM25 finds the chunks before their vectors exist
     ("indexing", "Index chunks"),
     ("document_summarizer", "Summarize the document"),
 )
@@ -38,6 +39,7 @@ STEP_WEIGHTS: Final[Mapping[str, float]] = {
     "segment_builder": 0.10,
     "pii": 0.02,
     "chunking": 0.05,
+    "keyword_indexing": 0.03,
     "indexing": 0.20,
 }
 ANALYSIS_STATUS_PK: Final = "STEP#ANALYSIS_STATUS"
@@ -84,6 +86,9 @@ def workflow_view(step: Item, wf: Item) -> Item:
         "steps": steps,
         "total_segments": int(data.get("total_segments") or 0),
         "progress": compute_progress(status, steps),
+        # the two moments of issue 18: keyword search finds the document / every vector is written
+        "searchable": status == "completed" or steps["keyword_indexing"]["status"] == "completed",
+        "ready": status == "completed",
         "attempts": int(wf.get("attempts") or 0),
         "updated_at": step.get("updated_at"),
     }

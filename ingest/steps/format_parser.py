@@ -58,6 +58,9 @@ class PageText:
     lines: list[Line] = field(default_factory=list)
     needs_ocr: bool = False
     reason: str | None = None
+    #: the page size (``page.get_size()``, as rendering sees it): segments need no rendered page (issue 18)
+    width_pt: float = 0.0
+    height_pt: float = 0.0
     images: list[BBoxT] = field(default_factory=list)  # boxes of image objects (points, top-left), largest first
 
 
@@ -182,7 +185,9 @@ def _page_text(pdfium: Any, page: Any, number: int) -> PageText:
     stats = LayerStats(chars=chars, degenerate_boxes=degenerate, unmapped=unmapped, image_coverage=coverage,
                        objects=objects, lines=len(measured), vertical_lines=vertical, junk_chars=dropped)
     needs_ocr, reason = judge_text_layer(text, stats)
-    return PageText(page=number, text=text, lines=lines, needs_ocr=needs_ocr, reason=reason, images=images)
+    w_pt, h_pt = page.get_size()
+    return PageText(page=number, text=text, lines=lines, needs_ocr=needs_ocr, reason=reason, width_pt=float(w_pt),
+                    height_pt=float(h_pt), images=images)
 
 
 def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int, int, int, int]:

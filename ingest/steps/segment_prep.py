@@ -11,6 +11,7 @@ then renders page *n+1*; the parent yields each page as it arrives. A page large
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Iterator, Sequence
@@ -45,6 +46,15 @@ class RenderedPage:
     dpi: float = 150.0
 
 
+def pixel_size(width_pt: float, height_pt: float, dpi: float) -> tuple[int, int]:
+    """The pixel size ``render_pages`` gives a page of this size at ``dpi`` (pure; pdfium rounds up), so a
+    segment can be built before its page is rendered."""
+    scale = dpi / 72.0
+    if width_pt > 0 and height_pt > 0 and (width_pt * scale) * (height_pt * scale) > MAX_RENDER_PIXELS:
+        scale = math.sqrt(MAX_RENDER_PIXELS / (width_pt * height_pt)) * 0.999
+    return math.ceil(width_pt * scale), math.ceil(height_pt * scale)
+
+
 def render_pages(
     path: Path,
     kind: FileKind,
@@ -54,13 +64,18 @@ def render_pages(
     settings: Settings | None = None,
     password: str | None = None,
     grayscale: bool | None = None,
+    nice: int = 0,
 ) -> Iterator[RenderedPage]:
     """Yield ``RenderedPage`` for each distinct 1-based page number in ``pages``, in ascending order.
+
+    ``nice`` lowers the children's priority: rendering for the viewer runs behind the text path (issue 18).
 
     ``grayscale`` defaults to ``Settings.render_grayscale`` (colour when no settings are given). Failures
     (corrupt page, crash, timeout per page, memory limit) raise ``PermanentError`` with a reason.
     """
     limits = Limits.from_settings(settings) if settings is not None else Limits()
+    if nice:
+        limits = dataclasses.replace(limits, nice=nice)
     if grayscale is None:
         grayscale = settings.ingest.render_grayscale if settings is not None else False
     wanted = sorted({int(p) for p in pages})

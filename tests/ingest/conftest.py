@@ -29,8 +29,16 @@ class RecordingIndexer:
 
     def __init__(self) -> None:
         self.index: dict[str, Chunk] = {}
+        self.vectors: set[str] = set()  # the chunk ids that have a vector (the others are keyword-only)
         self.upserts = 0
+        self.keyword_writes = 0
         self.fail_next: list[BaseException] = []
+
+    async def index_keywords(self, chunks: Sequence[Chunk]) -> None:
+        self.keyword_writes += len(chunks)
+        for c in chunks:
+            self.index[c.chunk_id] = c
+            self.vectors.discard(c.chunk_id)
 
     async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
         if self.fail_next:
@@ -38,6 +46,7 @@ class RecordingIndexer:
         for start in range(0, len(chunks), 8):  # like the Retriever: a progress tick per embedding round
             for c in chunks[start:start + 8]:
                 self.index[c.chunk_id] = c
+                self.vectors.add(c.chunk_id)
             self.upserts += len(chunks[start:start + 8])
             if progress is not None:
                 await asyncio.to_thread(progress, min(start + 8, len(chunks)), len(chunks))
@@ -45,6 +54,7 @@ class RecordingIndexer:
     async def delete_document(self, project_id: str, document_id: str) -> None:
         for cid in [k for k, c in self.index.items() if c.document_id == document_id]:
             del self.index[cid]
+            self.vectors.discard(cid)
 
 
 @pytest.fixture

@@ -37,6 +37,9 @@ SLOW_S = 1.5
 
 
 class _NoIndex:
+    async def index_keywords(self, chunks: Any) -> None:
+        return None
+
     async def index_chunks(self, chunks: Any, progress: Any = None) -> None:
         return None
 

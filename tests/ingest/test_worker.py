@@ -184,15 +184,21 @@ async def test_parallel_rendering_renders_every_page_once(settings, store, blobs
 
 async def test_tables_are_detected_only_where_likely_and_kept_as_rows(settings, store, blobs, queue, indexer, clock,
                                                                      tmp_path, monkeypatch):
+    import ingest.steps.table_grid as grid_mod
     import ingest.steps.tables as tables_mod
 
     asked = []
 
-    def fake_pdf_tables(path, pages, *, settings=None, borderless=False):
-        asked.append(list(pages))
-        return {p: [[["Item", "Qty"], ["bolts", "12"]]] for p in pages}
+    def fake_find_tables(words, page):
+        assert words  # read with the text layer, in the same sandboxed child (issue 18)
+        asked.append([page])
+        return [[["Item", "Qty"], ["bolts", "12"]]]
 
-    monkeypatch.setattr(tables_mod, "pdf_tables", fake_pdf_tables)
+    def no_second_sandbox(*a, **k):
+        raise AssertionError("the words of a likely table page come with the text layer")
+
+    monkeypatch.setattr(grid_mod, "find_tables", fake_find_tables)
+    monkeypatch.setattr(tables_mod, "pdf_tables", no_second_sandbox)
     rows = iter([["Quarterly figures"] + [f"{q} {q * 10} {q * 20} {q * 30}" for q in range(1, 6)],
                  ["Just prose on this page, nothing tabular at all."]])
     pid = store.create_project("alice", "T")["project_id"]

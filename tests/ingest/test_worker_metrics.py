@@ -46,7 +46,8 @@ async def test_a_completed_and_a_failed_job_update_latest_and_the_buckets(
     assert s["totals"]["docs_completed"] == 1 and s["totals"]["docs_failed"] == 1
     assert s["totals"]["pages_processed"] == PAGES and s["failure_rate"] == 0.5
     assert {"segment_prep", "format_parser", "segment_builder"} <= set(s["steps"])
-    assert s["steps"]["segment_prep"]["count"] == 2 and s["steps"]["format_parser"]["count"] == 1  # failed: none
+    # the failed job's rendering runs in the background and is stopped with it (issue 18) unless it was done first
+    assert s["steps"]["segment_prep"]["count"] in (1, 2) and s["steps"]["format_parser"]["count"] == 1  # failed: none
     assert s["errors"] == {"permanent": 1}
     assert usage(metrics, user="alice")["totals"]["pages_processed"] == PAGES
     assert metrics.get(GLOBAL_PK, bucket_sk(time.time())) is not None

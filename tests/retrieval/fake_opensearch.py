@@ -291,7 +291,7 @@ class FakeOpenSearch:
         if kind == "knn":
             ((field, spec),) = arg.items()
             flt = spec.get("filter")
-            cand = [d for d, doc in docs.items() if flt is None or self._matches(doc, flt)]
+            cand = [d for d, doc in docs.items() if (flt is None or self._matches(doc, flt)) and field in doc]
             scored = [(d, 1.0 / (1.0 + (1.0 - _cos(docs[d][field], spec["vector"])))) for d in cand]
             return sorted(scored, key=lambda kv: -kv[1])[: spec["k"]]
         if kind == "bool":

@@ -211,3 +211,29 @@ async def test_project_set_with_a_document_filter_and_without_projects(index: In
     assert [h.chunk_id for h in hits] == ["docX:00000"]
     with pytest.raises(InvalidInput):
         await index.search(q, toy_vector(q), SearchFilter.for_projects([]), k=3, mode="keyword")
+
+
+# --- searchable first, vectors after (issue 18) ----------------------------------------------------------------
+
+
+async def test_text_only_chunks_are_keyword_searchable_and_skipped_by_vector_search(index: Index) -> None:
+    await load(index, CORPUS[2:])  # docA is the one without vectors yet
+    await index.upsert_text(CORPUS[:2])
+    kw = await index.search("capital expenditure", None, P1, k=3, mode="keyword")
+    assert kw and kw[0].chunk_id == "docA:00001"
+    vec = await index.search("x", toy_vector(CORPUS[1].text), P1, k=10, mode="vector")
+    assert "docA:00001" not in {h.chunk_id for h in vec} and vec  # the others still answer
+    hybrid = await index.search("capital expenditure", toy_vector(CORPUS[1].text), P1, k=3)
+    assert hybrid[0].chunk_id == "docA:00001"  # found by BM25 alone
+
+
+async def test_vectors_filled_in_later_replace_the_text_only_rows(index: Index) -> None:
+    await index.upsert_text(CORPUS)
+    await index.upsert_text(CORPUS)  # a redelivery writes them again: still one row each
+    await load(index)  # the vectors arrive
+    vec = await index.search("x", toy_vector(CORPUS[1].text), P1, k=10, mode="vector")
+    assert vec[0].chunk_id == "docA:00001"
+    ids = [h.chunk_id for h in await index.search("x", toy_vector(CORPUS[0].text), P1, k=50, mode="vector")]
+    assert sorted(ids) == sorted(c.chunk_id for c in CORPUS if c.project_id == "p1")  # nothing lost, no duplicate
+    kw = await index.search("quarterly revenue", None, P1, k=10, mode="keyword")
+    assert [h.chunk_id for h in kw] == ["docA:00000"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from retrieval.lance_index import LanceIndex
@@ -10,7 +12,7 @@ from retrieval.search import Retriever, build_retriever
 from retrieval.types import SearchFilter
 from store.config import Settings
 from store.errors import ConfigError, InvalidInput
-from tests.retrieval.conftest import ToyEmbedder, chunk
+from tests.retrieval.conftest import DIM, ToyEmbedder, chunk
 from tests.retrieval.fake_opensearch import FakeOpenSearch
 
 
@@ -136,3 +138,78 @@ async def test_a_long_question_is_searched_by_its_head_not_refused(tmp_path) -> 
 def test_build_retriever_takes_the_query_cap_from_settings(tmp_path) -> None:
     settings = Settings(data_dir=tmp_path, query_max_chars=321)
     assert build_retriever(settings, embedder=ToyEmbedder()).query_max_chars == 321
+
+
+async def test_start_loads_the_embedding_model_in_the_background(tmp_path) -> None:
+    """Issue 18: start-up does not wait for the model, and neither does the first upload after it."""
+    import threading
+
+    from retrieval.lance_index import LanceIndex
+
+    release, started = threading.Event(), threading.Event()
+
+    class SlowLoad(ToyEmbedder):
+        loads = 0
+
+        def load(self) -> None:
+            SlowLoad.loads += 1
+            started.set()
+            release.wait(30)
+
+    r = Retriever(SlowLoad(), LanceIndex(tmp_path / "lance", DIM))
+    await asyncio.wait_for(r.start(), 30)  # returns while the model is still loading
+    assert await asyncio.to_thread(started.wait, 30)
+    assert SlowLoad.loads == 1 and r._warm is not None and not r._warm.done()
+    release.set()
+    await asyncio.wait_for(r.warmed(), 30)
+    await r.start()  # a second start does not load again
+    await r.close()
+    assert SlowLoad.loads == 1
+
+
+async def test_documents_indexed_at_once_share_embed_calls(tmp_path) -> None:
+    """Issue 18: two documents' rounds waiting together are embedded in one call; each gets its own vectors."""
+    from retrieval.embed_batcher import EmbedBatcher
+
+    calls: list[int] = []
+
+    class Recording(ToyEmbedder):
+        def embed_passages(self, texts):
+            calls.append(len(texts))
+            return super().embed_passages(texts)
+
+    r = Retriever(Recording(), LanceIndex(tmp_path / "lance", DIM))
+    await r.start()
+    a = [chunk("docA", i, f"alpha text number {i}") for i in range(3)]
+    b = [chunk("docB", i, f"beta words number {i}") for i in range(2)]
+    await asyncio.gather(r.index_chunks(a), r.index_chunks(b))
+    assert calls == [5] and r.batcher.calls == 1
+    hits = await r.search("beta words", SearchFilter("p1"), k=2, mode="vector")
+    assert {h.document_id for h in hits} == {"docB"}  # vectors went back to the right chunks
+
+    failing = EmbedBatcher(Recording(), max_texts=2)
+    failing.embedder.embed_passages = lambda texts: (_ for _ in ()).throw(RuntimeError("boom"))  # type: ignore
+    with pytest.raises(RuntimeError):
+        await failing.embed_passages(["x"])
+    await r.close()
+
+
+async def test_hybrid_search_answers_by_keyword_while_the_model_loads(tmp_path) -> None:
+    import threading
+
+    release = threading.Event()
+
+    class SlowLoad(ToyEmbedder):
+        def load(self) -> None:
+            release.wait(30)
+
+        def embed_query(self, text):
+            raise AssertionError("no query embedding before the model is loaded")
+
+    r = Retriever(SlowLoad(), LanceIndex(tmp_path / "lance", DIM))
+    await r.start()
+    await r.index.upsert_text([chunk("docA", 0, "capital expenditure was large")])
+    hits = await r.search("capital expenditure", SearchFilter("p1"), k=3)
+    assert [h.chunk_id for h in hits] == ["docA:00000"]
+    release.set()
+    await r.close()

@@ -117,6 +117,7 @@ class DocumentRow {
     if (doc.document_id) this.documentId = doc.document_id;
     if (doc.workflow_id) this.workflowId = doc.workflow_id;
     this.el.dataset.status = status;
+    this.el.dataset.searchable = doc.searchable || status === "completed" ? "true" : "false";
     if (this.documentId) this.el.dataset.documentId = this.documentId;
     let text = STATUS_TEXT[status] || status;
     let progress = typeof doc.progress === "number" ? doc.progress : null;
@@ -124,6 +125,8 @@ class DocumentRow {
       text = `Uploading ${Math.round((progress ?? 0) * 100)}%`;
     } else if (status === "in_progress" || status === "pending") {
       const step = currentStep(doc.steps) || doc.step_label || doc.label || null;
+      // issue 18: keyword search finds the document before its vectors are all written ("ready")
+      if (doc.searchable) text = "Searchable";
       if (step) text = `${text}: ${step}`;
       if (progress !== null) text += ` ${Math.round(progress * 100)}%`;
     } else if (status === "duplicate") {

@@ -1,0 +1,49 @@
+"""``format_parser``'s sandboxed pass, with the words of likely table pages read in the same pass (issue 18).
+
+Table detection used to open the PDF again in a sandbox of its own per window of ``BUILD_WINDOW`` pages (an
+interpreter start-up and the document re-parsed, in ``segment_builder``); now the child that reads the text
+layer also reads the words of each page where ``likely_table`` says a table may be, and the pipeline keeps them
+with the page's text. Same rules, same words (``page_words``), one child.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from ingest.sandbox import Limits, iter_sandboxed
+from ingest.steps.format_parser import PageText, _page_text
+from ingest.steps.tables import likely_table, page_words
+from store.config import Settings
+
+WordTuple = tuple[str, float, float, float, float]
+
+
+def iter_text_and_words(path: Path, pages: Sequence[int], *, settings: Settings | None = None,
+                        password: str | None = None) -> Iterator[tuple[PageText, list[WordTuple] | None]]:
+    """``(PageText, words or None)`` per page of a PDF, streamed from one sandboxed child (timeout per page)."""
+    wanted = [int(p) for p in pages]
+    if not wanted:
+        return
+    limits = Limits.from_settings(settings) if settings is not None else Limits()
+    for item in iter_sandboxed(_child, str(path), wanted, password, limits=limits, what="reading the text layer"):
+        text, words = item
+        yield text, (None if words is None else [tuple(w) for w in words])  # type: ignore[misc]
+
+
+def _child(path: str, pages: list[int], password: str | None) -> Iterator[tuple[PageText, list[WordTuple] | None]]:
+    import pypdfium2 as pdfium
+
+    from ingest.inspect import iter_pdf_pages
+
+    for number, page in iter_pdf_pages(path, pages, password):
+        pt = _page_text(pdfium, page, number)
+        words = None
+        if not pt.needs_ocr and likely_table(pt):
+            left, _bottom, _right, top = page.get_cropbox()
+            tp = page.get_textpage()
+            try:
+                words = page_words(pdfium.raw, tp.raw, left, top)
+            finally:
+                tp.close()
+        yield pt, words
