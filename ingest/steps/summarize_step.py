@@ -63,14 +63,21 @@ def masker(settings: Settings, store: WorkflowStore, blobs: BlobStore, claim: Cl
     return lambda text: mask(text, placeholders)
 
 
-def digests(blobs: BlobStore, workflow_id: str, page_count: int, *, page_chars: int) -> list[PageDigest]:
+def digests(blobs: BlobStore, workflow_id: str, page_count: int, *, page_chars: int,
+            use_analysis: bool = True) -> list[PageDigest]:
+    """Each page's digest, from the segment analyzer's layout where there is one. When that layout names no
+    heading anywhere in the document (one font size throughout), the summary's own heading rules (numbered
+    sections, short lines) are used instead: ``use_analysis=False``."""
     out: list[PageDigest] = []
+    analysed = False
     for page in range(1, page_count + 1):
         try:
             seg = json.loads(blobs.get(segment_key(workflow_id, page)))
         except NotFound:
             continue
-        d = page_digest(seg, page_analysis(blobs, workflow_id, page))
+        layout = page_analysis(blobs, workflow_id, page) if use_analysis else None
+        analysed = analysed or layout is not None
+        d = page_digest(seg, layout)
         kept, body = 0, []
         for para in d.body:  # bounded memory: a 3000-page document keeps what its summary may use
             if kept >= page_chars:
@@ -79,6 +86,8 @@ def digests(blobs: BlobStore, workflow_id: str, page_count: int, *, page_chars: 
             kept += len(body[-1])
         d.body = body
         out.append(d)
+    if analysed and not any(d.headings for d in out):
+        return digests(blobs, workflow_id, page_count, page_chars=page_chars, use_analysis=False)
     return out
 
 
