@@ -56,7 +56,7 @@ def owner_gone(owner: str) -> bool:
         return False
     pid = int(pid_text)
     if pid == os.getpid():
-        return True  # not us (the tail differs): an earlier process whose pid we now have
+        return False  # this process (another service in it, as in tests), or an earlier one with our pid: unknown
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
