@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import ClientError
 
 from store.dynamo_codec import (
-    THROTTLE_CODES,
     Expr,
+    call_with_retries,
     decode_cursor,
     deserialize_item,
     encode_cursor,
@@ -29,7 +29,7 @@ from store.dynamo_codec import (
     sk_condition,
     translate_error,
 )
-from store.errors import DocchatError, InvalidInput, ItemTooLarge, RetryableError, Throttled, TransactionConflict
+from store.errors import DocchatError, InvalidInput, ItemTooLarge, Throttled, TransactionConflict
 from store.items import (
     Condition,
     ConditionCheck,
@@ -88,22 +88,12 @@ class DynamoItemTable:
 
     def _call(self, op: str, **kwargs: Any) -> dict[str, Any]:
         """One API call, throttling retried with exponential backoff + full jitter, errors translated."""
-        for attempt in range(self.max_attempts):
-            try:
-                resp: dict[str, Any] = getattr(self.client, op)(**kwargs)
-                return resp
-            except ClientError as exc:
-                code = error_code(exc)
-                if code in THROTTLE_CODES and attempt + 1 < self.max_attempts:
-                    log.info("dynamodb_throttled", op=op, code=code, attempt=attempt + 1)
-                    self._backoff(attempt)
-                    continue
-                if code == "TransactionCanceledException":
-                    raise self._cancelled(exc) from exc
-                raise translate_error(exc, self.name) from exc
-            except BotoCoreError as exc:
-                raise RetryableError(f"DynamoDB request failed: {exc}", table=self.name) from exc
-        raise Throttled(f"DynamoDB {op} throttled", table=self.name)  # pragma: no cover - loop raises
+        try:
+            return call_with_retries(lambda: getattr(self.client, op)(**kwargs), op=op, table=self.name,
+                                     max_attempts=self.max_attempts, backoff=self._backoff,
+                                     keep=frozenset({"TransactionCanceledException"}))
+        except ClientError as exc:  # a cancelled transaction: its reasons say which condition failed
+            raise self._cancelled(exc) from exc
 
     def _cancelled(self, exc: ClientError) -> DocchatError:
         details: list[Mapping[str, Any]] = [dict(r) for r in exc.response.get("CancellationReasons", [])]

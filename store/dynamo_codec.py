@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
-from botocore.exceptions import ClientError
+from botocore.exceptions import BotoCoreError, ClientError
 
-from store.errors import ConfigError, Conflict, InvalidInput, ItemTooLarge, Throttled, UpstreamError
+from store.errors import ConfigError, Conflict, InvalidInput, ItemTooLarge, RetryableError, Throttled, UpstreamError
 from store.items import And, Condition, Equals, Exists, In, Item, KeyRange, NotExists, Or, Update
+from store.logging import get_logger
 from store.schema import MAX_ITEM_BYTES
+
+log = get_logger(__name__)
 
 THROTTLE_CODES = frozenset(
     {
@@ -202,3 +205,25 @@ def sk_condition(ex: Expr, attr: str, rng: KeyRange | None) -> str:
             raise InvalidInput(f"unknown sort-key operator {rng.op!r}")
         return f" AND {ex.name(attr)} {rng.op} {ex.value(rng.value)}"
     raise InvalidInput("KeyRange needs begins_with, between, or op and value")
+
+
+def call_with_retries(call: Callable[[], dict[str, Any]], *, op: str, table: str, max_attempts: int,
+                      backoff: Callable[[int], None], keep: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One DynamoDB call: throttling retried (``backoff(attempt)`` sleeps between tries), errors translated into
+    ours. A ``ClientError`` whose code is in ``keep`` is re-raised as it is, for the caller to read (a failed
+    condition, a cancelled transaction)."""
+    for attempt in range(max_attempts):
+        try:
+            return call()
+        except ClientError as exc:
+            code = error_code(exc)
+            if code in keep:
+                raise
+            if code in THROTTLE_CODES and attempt + 1 < max_attempts:
+                log.info("dynamodb_throttled", op=op, code=code, attempt=attempt + 1)
+                backoff(attempt)
+                continue
+            raise translate_error(exc, table) from exc
+        except BotoCoreError as exc:
+            raise RetryableError(f"DynamoDB request failed: {exc}", table=table) from exc
+    raise Throttled(f"DynamoDB {op} throttled", table=table)  # pragma: no cover - the loop raises

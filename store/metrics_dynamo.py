@@ -18,10 +18,11 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from store.dynamo_codec import THROTTLE_CODES, deserialize_item, error_code, serialize_item, translate_error
-from store.errors import RetryableError, Throttled
+from store.dynamo_codec import (
+    call_with_retries,
+    deserialize_item,
+    serialize_item,
+)
 from store.logging import get_logger
 from store.metrics import MetricUpdate, merge_writers
 from store.schema import PK, SK, TTL_ATTRIBUTE
@@ -49,20 +50,11 @@ class DynamoMetricsStore:
         pass
 
     def _call(self, op: str, **kwargs: Any) -> dict[str, Any]:
-        for attempt in range(self._max_attempts):
-            try:
-                resp: dict[str, Any] = getattr(self.client, op)(TableName=self.name, **kwargs)
-                return resp
-            except ClientError as exc:
-                code = error_code(exc)
-                if code in THROTTLE_CODES and attempt + 1 < self._max_attempts:
-                    log.info("dynamodb_throttled", op=op, code=code, attempt=attempt + 1)
-                    self._sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
-                    continue
-                raise translate_error(exc, self.name) from exc
-            except BotoCoreError as exc:
-                raise RetryableError(f"DynamoDB request failed: {exc}", table=self.name) from exc
-        raise Throttled(f"DynamoDB {op} throttled", table=self.name)  # pragma: no cover - the loop raises
+        return call_with_retries(lambda: getattr(self.client, op)(TableName=self.name, **kwargs), op=op,
+                                 table=self.name, max_attempts=self._max_attempts, backoff=self._backoff)
+
+    def _backoff(self, attempt: int) -> None:
+        self._sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
 
     def apply(self, update: MetricUpdate, *, writer: str) -> None:
         names: dict[str, str] = {}

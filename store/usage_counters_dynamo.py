@@ -21,10 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import ClientError
 
-from store.dynamo_codec import THROTTLE_CODES, error_code, translate_error
-from store.errors import RetryableError, Throttled
+from store.dynamo_codec import call_with_retries
 from store.logging import get_logger
 from store.schema import PK, SK, TTL_ATTRIBUTE
 from store.usage_counters import check_key
@@ -76,22 +75,15 @@ class DynamoUsageCounters:
 
     def _call(self, op: str, **kwargs: Any) -> dict[str, Any] | None:
         """One call (throttling retried with full jitter); None when its condition failed."""
-        for attempt in range(self._max_attempts):
-            try:
-                resp: dict[str, Any] = getattr(self.client, op)(TableName=self.name, **kwargs)
-                return resp
-            except ClientError as exc:
-                code = error_code(exc)
-                if code == _CONDITION_FAILED:
-                    return None
-                if code in THROTTLE_CODES and attempt + 1 < self._max_attempts:
-                    log.info("dynamodb_throttled", op=op, code=code, attempt=attempt + 1)
-                    self._sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
-                    continue
-                raise translate_error(exc, self.name) from exc
-            except BotoCoreError as exc:
-                raise RetryableError(f"DynamoDB request failed: {exc}", table=self.name) from exc
-        raise Throttled(f"DynamoDB {op} throttled", table=self.name)  # pragma: no cover - the loop raises
+        try:
+            return call_with_retries(lambda: getattr(self.client, op)(TableName=self.name, **kwargs), op=op,
+                                     table=self.name, max_attempts=self._max_attempts, backoff=self._backoff,
+                                     keep=frozenset({_CONDITION_FAILED}))
+        except ClientError:  # only the kept code comes through: the condition failed
+            return None
+
+    def _backoff(self, attempt: int) -> None:
+        self._sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
 
     # --- counters ------------------------------------------------------------------------------
 
