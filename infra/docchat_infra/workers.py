@@ -22,6 +22,7 @@ Two worker services share the capacity provider (seed 004's starvation rule):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from aws_cdk import Duration
 from aws_cdk import aws_applicationautoscaling as appscaling
@@ -199,66 +200,33 @@ class IngestWorkers(Construct):
 
     # ----------------------------------------------------------------------------------------------------
     def _scale_on_backlog(self, config: InfraConfig, queues: IngestQueues) -> None:
+        """The main pool: zero tasks when idle, more on the backlog of both lanes."""
         target = self.service.auto_scale_task_count(min_capacity=0, max_capacity=config.worker_max_tasks)
-        backlog = queues.backlog()
-        steps = backlog_steps(config.worker_backlog_per_task, config.worker_max_tasks)
+        self._backlog_scaling(
+            config, target, queues.backlog(), low=0, high=config.worker_max_tasks,
+            ids=("ScaleOut", "BacklogAlarm", "ScaleToZero", "IdleAlarm"),
+            out_text="ingest backlog: run workers", idle_text="ingest backlog empty: scale workers to zero",
+        )
 
-        scale_out = appscaling.StepScalingAction(
-            self,
-            "ScaleOut",
-            scaling_target=target,
-            adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
-            metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
-            cooldown=Duration.seconds(60),
-        )
-        threshold = steps[0][0]
-        for i, (lowest, tasks) in enumerate(steps):
-            upper = steps[i + 1][0] - threshold if i + 1 < len(steps) else None
-            scale_out.add_adjustment(adjustment=tasks, lower_bound=lowest - threshold, upper_bound=upper)
-        out_alarm = cloudwatch.Alarm(
-            self,
-            "BacklogAlarm",
-            metric=backlog,
-            threshold=threshold,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            evaluation_periods=1,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description="ingest backlog: run workers",
-        )
-        out_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_out))
-
-        scale_in = appscaling.StepScalingAction(
-            self,
-            "ScaleToZero",
-            scaling_target=target,
-            adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
-            metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
-            cooldown=Duration.seconds(60),
-        )
-        scale_in.add_adjustment(adjustment=0, upper_bound=0)
-        idle_alarm = cloudwatch.Alarm(
-            self,
-            "IdleAlarm",
-            metric=backlog,
-            threshold=0,
-            comparison_operator=cloudwatch.ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
-            evaluation_periods=config.worker_idle_minutes,
-            # SQS stops publishing metrics for a queue idle for hours: no data means nothing to do.
-            treat_missing_data=cloudwatch.TreatMissingData.BREACHING,
-            alarm_description="ingest backlog empty: scale workers to zero",
-        )
-        idle_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_in))
-
-    # ----------------------------------------------------------------------------------------------------
     def _scale_small_lane(self, config: InfraConfig, queues: IngestQueues) -> None:
         """The small-document lane: ``worker_small_min_tasks`` always, more on the high queue's backlog alone."""
         low, high = config.worker_small_min_tasks, config.worker_small_max_tasks
         target = self.small_service.auto_scale_task_count(min_capacity=low, max_capacity=high)
-        backlog = queues.backlog(lanes=("high",))
-        steps = backlog_steps(config.worker_backlog_per_task, high, low)
+        self._backlog_scaling(
+            config, target, queues.backlog(lanes=("high",)), low=low, high=high,
+            ids=("SmallScaleOut", "SmallBacklogAlarm", "SmallScaleIn", "SmallIdleAlarm"),
+            out_text="small-document backlog: grow the small-document lane",
+            idle_text="small-document backlog empty: back to the lane's minimum (never zero)",
+        )
+
+    def _backlog_scaling(self, config: InfraConfig, target: Any, backlog: cloudwatch.IMetric, *, low: int, high: int,
+                         ids: tuple[str, str, str, str], out_text: str, idle_text: str) -> None:
+        """Step scaling on ``backlog``: exact task counts by backlog step, back to ``low`` after the idle minutes."""
+        out_id, out_alarm_id, in_id, idle_alarm_id = ids
+        steps = backlog_steps(config.worker_backlog_per_task, high, low)  # from max(1, low) tasks up
         scale_out = appscaling.StepScalingAction(
             self,
-            "SmallScaleOut",
+            out_id,
             scaling_target=target,
             adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
             metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
@@ -270,18 +238,18 @@ class IngestWorkers(Construct):
             scale_out.add_adjustment(adjustment=tasks, lower_bound=lowest - threshold, upper_bound=upper)
         out_alarm = cloudwatch.Alarm(
             self,
-            "SmallBacklogAlarm",
+            out_alarm_id,
             metric=backlog,
             threshold=threshold,
             comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
             evaluation_periods=1,
             treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description="small-document backlog: grow the small-document lane",
+            alarm_description=out_text,
         )
         out_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_out))
         scale_in = appscaling.StepScalingAction(
             self,
-            "SmallScaleIn",
+            in_id,
             scaling_target=target,
             adjustment_type=appscaling.AdjustmentType.EXACT_CAPACITY,
             metric_aggregation_type=appscaling.MetricAggregationType.MAXIMUM,
@@ -290,12 +258,13 @@ class IngestWorkers(Construct):
         scale_in.add_adjustment(adjustment=low, upper_bound=0)
         idle_alarm = cloudwatch.Alarm(
             self,
-            "SmallIdleAlarm",
+            idle_alarm_id,
             metric=backlog,
             threshold=0,
             comparison_operator=cloudwatch.ComparisonOperator.LESS_THAN_OR_EQUAL_TO_THRESHOLD,
             evaluation_periods=config.worker_idle_minutes,
+            # SQS stops publishing metrics for a queue idle for hours: no data means nothing to do.
             treat_missing_data=cloudwatch.TreatMissingData.BREACHING,
-            alarm_description="small-document backlog empty: back to the lane's minimum (never zero)",
+            alarm_description=idle_text,
         )
         idle_alarm.add_alarm_action(cw_actions.ApplicationScalingAction(scale_in))
