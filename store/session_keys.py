@@ -7,6 +7,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from store.errors import InvalidInput, NotFound
@@ -64,6 +65,20 @@ def check_title(title: str | None) -> str | None:
     if len(title) > 200:
         raise InvalidInput("title must be at most 200 characters")
     return title or None
+
+
+#: most documents one chat's selection may name (issue 16)
+MAX_SELECTED_DOCUMENTS = 200
+
+
+def check_document_ids(document_ids: Sequence[str]) -> list[str]:
+    """A chat's document selection: 1-200 document ids, without repeats, in the given order."""
+    if isinstance(document_ids, str) or not all(isinstance(d, str) and ID_RE.match(d) for d in document_ids):
+        raise InvalidInput("document_ids must be a list of document ids")
+    clean = list(dict.fromkeys(document_ids))
+    if not 1 <= len(clean) <= MAX_SELECTED_DOCUMENTS:
+        raise InvalidInput(f"choose between 1 and {MAX_SELECTED_DOCUMENTS} documents (or all of the project)")
+    return clean
 
 
 def wrap_cursor(inner: str, user_id: str) -> str:

@@ -24,6 +24,7 @@ class SessionInfo(TypedDict):
     updated_at: str | None
     last_seq: int
     usage: dict[str, int]  # totals: input, output, cache_read, cache_write
+    document_ids: list[str] | None  # issue 16: the documents the chat searches; None = all of its projects
 
 
 class SessionPage(TypedDict):
@@ -59,6 +60,7 @@ def session_view(meta: Mapping[str, Any]) -> SessionInfo:
         "updated_at": meta.get("updated_at"),
         "last_seq": int(meta.get("last_seq", 0)),
         "usage": {k: int(meta.get(f"usage_{k}", 0)) for k in USAGE_KEYS},
+        "document_ids": [str(d) for d in meta["doc_selection"]] if meta.get("doc_selection") else None,
     }
 
 

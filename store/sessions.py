@@ -41,6 +41,7 @@ from store.session_keys import (
     TURN_RE,
     USAGE_KEYS,
     blob_key,
+    check_document_ids,
     check_sid,
     check_title,
     check_user,
@@ -156,6 +157,19 @@ class SessionStore:
         cond = Exists("PK") if user_id is None else Equals("owner", user_id)
         try:
             self.items.update(session_pk(session_id), META, set={"title": check_title(title)}, condition=cond)
+        except Conflict as exc:
+            raise NotFound(f"session {session_id} not found", session_id=session_id) from exc
+
+    def set_documents(self, session_id: str, document_ids: Sequence[str] | None, *, user_id: str | None = None) -> None:
+        """Issue 16: the documents the chat's search tools may use (``None`` = all of its projects'), on META."""
+        check_sid(session_id)
+        cond = Exists("PK") if user_id is None else Equals("owner", user_id)
+        pk = session_pk(session_id)
+        try:
+            if document_ids is None:
+                self.items.update(pk, META, remove=["doc_selection"], condition=cond)
+            else:
+                self.items.update(pk, META, set={"doc_selection": check_document_ids(document_ids)}, condition=cond)
         except Conflict as exc:
             raise NotFound(f"session {session_id} not found", session_id=session_id) from exc
 

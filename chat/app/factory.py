@@ -17,7 +17,7 @@ from litestar.middleware.base import DefineMiddleware
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from chat.app import chat_routes, ops_routes
+from chat.app import chat_routes, ops_routes, share_routes
 from chat.app.auth import BearerAuthMiddleware, dev_token_verifier, is_loopback
 from chat.app.docs_ui import LocalSwaggerPlugin, docs_asset_handlers, swagger_dir
 from chat.app.guards import RequestGuard, security_headers
@@ -126,6 +126,7 @@ def healthz(request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
 #: tests and benchmarks wire only the services they need)
 ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
+    (frozenset({"chat"}), tuple(share_routes.ROUTES)),  # issue 16: read-only shares, document selection
     (frozenset({"uploads", "documents"}), (IngestController,)),
     (frozenset({"dead_letters"}), (OpsController,)),
     (frozenset({"reviews"}), (ReviewController,)),  # issue 15: review queue, audit log, export

@@ -109,7 +109,9 @@ def web_route_handlers(settings: Settings, web_dir: Path = WEB_DIR) -> list[Any]
     csp = content_security_policy(settings)
     config = client_config(settings)
 
-    @get("/", exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
+    # "/s/<session id>": a chat shared read-only (issue 16) — the same page; it signs the viewer in and the API
+    # decides (owner or a user it is shared with; anyone else 404). No secret in the link.
+    @get(["/", "/s/{session_id:str}"], exclude_from_auth=True, include_in_schema=False, sync_to_thread=False)
     def index() -> Response[bytes]:
         # read per request: a few KB, and edits to the page show up without a restart
         return Response(

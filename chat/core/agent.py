@@ -146,7 +146,8 @@ class Agent:
                 ]
                 state.stop_reason = "max_tool_rounds"
             else:
-                results = await self.tools.run(gen, state.refs, ToolScope(ctx.user_id, ctx.project_ids), tool_uses)
+                scope = ToolScope(ctx.user_id, ctx.project_ids, ctx.document_ids)
+                results = await self.tools.run(gen, state.refs, scope, tool_uses)
             state.pending_results = results
             await self.writer.settle(state)
             results_turn = {"role": "user", "content": results}

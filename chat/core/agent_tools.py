@@ -42,6 +42,11 @@ class ToolScope:
 
     user_id: str
     project_ids: tuple[str, ...]
+    #: issue 16: the chat's document selection (``None`` = every document of the projects)
+    document_ids: tuple[str, ...] | None = None
+
+    def allows(self, document_id: str) -> bool:
+        return self.document_ids is None or document_id in self.document_ids
 
 
 @dataclass(slots=True)
@@ -172,7 +177,8 @@ class ToolRunner:
         if not projects:
             raise NotFound("there are no projects to search; upload documents first")
         # one embedding and one index query over all the projects, however many (issue 13 item 9)
-        found = await self.retriever.search(query, SearchFilter.for_projects(projects), k=self.search_k)
+        flt = SearchFilter.for_projects(projects, scope.document_ids)  # the index filters by document too
+        found = await self.retriever.search(query, flt, k=self.search_k)
         hits = list(found)[: self.search_k]
         first = refs.next_s
         text = format_search_results(await self._masked_hits(scope, hits), first)
@@ -195,6 +201,7 @@ class ToolRunner:
         if not projects:
             raise NotFound("there are no projects yet; upload documents first")
         docs = list(await cast(DocumentCatalog, self.ingest).document_summaries(scope.user_id, projects))
+        docs = [d for d in docs if scope.allows(str(d.get("document_id", "")))]
         if query:
             docs = [d for _, d in rank(query, [_flat(d) for d in docs])]
         docs = docs[:LIST_LIMIT]
@@ -225,6 +232,8 @@ class ToolRunner:
             page_no = int(page)
         except (TypeError, ValueError) as exc:
             raise NotFound("read_page needs an integer page") from exc
+        if not scope.allows(document_id):
+            raise NotFound(f"document {document_id!r} is not one of this chat's documents")
         content = await self.ingest.read_page(scope.user_id, document_id, page_no)
         ref = f"P{refs.next_p}"
         refs.next_p += 1

@@ -43,6 +43,10 @@ class SessionStorePort(Protocol):
 
     def delete_session(self, session_id: str, *, user_id: str | None = None) -> None: ...
 
+    def set_documents(
+        self, session_id: str, document_ids: Sequence[str] | None, *, user_id: str | None = None
+    ) -> None: ...
+
     def append_message(
         self,
         session_id: str,

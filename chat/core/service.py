@@ -29,6 +29,7 @@ from store.config import Settings
 from store.errors import InvalidInput, NotFound
 from store.logging import get_logger
 from store.metrics import MetricsRecorder
+from store.session_shares import SessionShares
 
 log = get_logger(__name__)
 
@@ -71,6 +72,8 @@ class ChatService:
 
             leases = SessionLeases(sessions.items, ttl_days=settings.store.session_ttl_days)
         self.shared = SharedGenerations(self.registry, leases, settings.chat)
+        # issue 16: read-only shares live in the session table too (SHARE# items, "shared with me" on GSI1)
+        self.shares = SessionShares(sessions.items, ttl_days=settings.store.session_ttl_days)
         self.agent = Agent(
             model=model,
             sessions=sessions,
@@ -149,10 +152,17 @@ class ChatService:
         ]
         return {"items": items, "next_cursor": page.get("next_cursor")}
 
+    async def _readable(self, user_id: str, session_id: str) -> tuple[Mapping[str, Any], str]:
+        """The session's META view and ``"owner"``/``"viewer"`` (issue 16: shared read-only); else ``NotFound``."""
+        return await asyncio.to_thread(self.shares.readable, session_id, user_id)
+
     async def get_session(self, user_id: str, session_id: str) -> dict[str, Any]:
-        meta = await self._meta(user_id, session_id)
+        meta, access = await self._readable(user_id, session_id)
         generating = await self.shared.generating(session_id)
         return {
+            "access": access,
+            "owner": meta.get("owner") if access == "viewer" else user_id,
+            "document_ids": meta.get("document_ids"),
             "session_id": session_id,
             "title": meta.get("title"),
             "project_id": meta.get("project_id"),
@@ -175,7 +185,7 @@ class ChatService:
         await asyncio.to_thread(self.sessions.delete_session, session_id, user_id=user_id)
 
     async def display_messages(self, user_id: str, session_id: str) -> list[dict[str, Any]]:
-        await self._meta(user_id, session_id)
+        await self._readable(user_id, session_id)  # the owner, or a user it is shared with (read-only)
         return display_items(await self._turns(session_id))
 
     # --- asking ------------------------------------------------------------------------
@@ -210,6 +220,7 @@ class ChatService:
             project_ids=tuple(projects),
             needs_title=not meta.get("title"),
             last_seq_before=int(meta.get("last_seq") or 0),
+            document_ids=tuple(meta["document_ids"]) if meta.get("document_ids") else None,
         )
         # a retry of the answer running (here or on another process) follows it: not counted as a new question
         counted = self.limits is not None and not await self.shared.answering(session_id, user_id, ctx.turn_id)
@@ -248,6 +259,30 @@ class ChatService:
     async def stop_generation(self, user_id: str, session_id: str) -> dict[str, Any]:
         await self._meta(user_id, session_id)
         return await self.shared.stop(session_id)
+
+
+    # --- issue 16: sharing read-only, the document selection ------------------------------
+
+    async def share(self, user_id: str, session_id: str, with_user: str) -> dict[str, Any]:
+        return dict(await asyncio.to_thread(self.shares.share, session_id, user_id, with_user))
+
+    async def unshare(self, user_id: str, session_id: str, with_user: str) -> None:
+        await asyncio.to_thread(self.shares.unshare, session_id, user_id, with_user)
+
+    async def list_shares(self, user_id: str, session_id: str) -> list[dict[str, Any]]:
+        return [dict(s) for s in await asyncio.to_thread(self.shares.list_shares, session_id, user_id)]
+
+    async def shared_with(self, user_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        return [dict(s) for s in await asyncio.to_thread(self.shares.shared_with, user_id, limit)]
+
+    async def set_documents(self, user_id: str, session_id: str, document_ids: list[str] | None) -> dict[str, Any]:
+        """Which documents the chat's tools use: ``None`` = all of its projects', else those ids (owner only).
+        The ids need no check here: the search filter keeps the chat's projects, and reading a page checks
+        the document's owner."""
+        await self._meta(user_id, session_id)
+        await asyncio.to_thread(self.sessions.set_documents, session_id, document_ids, user_id=user_id)
+        meta = await self._meta(user_id, session_id)
+        return {"session_id": session_id, "document_ids": meta.get("document_ids")}
 
 
 def _clean_title(title: str) -> str:

@@ -25,6 +25,8 @@ class AskContext:
     needs_title: bool = False
     #: the session's last seq when the request arrived: a user turn stored at or below it is a retry
     last_seq_before: int = 0
+    #: issue 16: the session's document selection (``None`` = all documents of ``project_ids``)
+    document_ids: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)

@@ -106,6 +106,8 @@ class FakeRetriever:
         for doc in self.ingest.docs.values():
             if doc.project_id not in flt.projects:
                 continue
+            if flt.document_ids is not None and doc.document_id not in flt.document_ids:
+                continue  # as the index adapters filter (retrieval/lance_index.py, opensearch_bodies.py)
             for i, text in enumerate(doc.pages, start=1):
                 score = len(words & {w.lower() for w in re.findall(r"\w+", text)})
                 if score:

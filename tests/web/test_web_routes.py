@@ -198,3 +198,13 @@ def test_the_docs_ui_serves_no_third_party_scripts(tmp_path: Path) -> None:
             assert "cdn." not in r.text and "unpkg" not in r.text, path
         page = client.get("/")
         assert page.status_code == 200 and "https://" not in page.text  # the app page: own scripts only
+
+
+def test_the_share_link_is_the_page_and_carries_no_secret(local: Settings) -> None:
+    """Issue 16: ``/s/<session id>`` serves the page (same CSP) without credentials; the API checks the viewer."""
+    with _client(local) as client:
+        r = client.get("/s/01JABCDEF")
+        index = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert r.content == index.content
+    assert r.headers["content-security-policy"] == index.headers["content-security-policy"]
