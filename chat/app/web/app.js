@@ -7,6 +7,7 @@ import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
 import { ReviewPanel } from "./review.js";
+import { SharedList, ShareControl, sharedRoute, showReadOnly } from "./share.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
@@ -156,6 +157,12 @@ function startApp(config, auth) {
   const forgetChat = (id) => { if (localStorage.getItem(lastChatKey) === id) localStorage.removeItem(lastChatKey); };
   const cleanUrl = () => history.replaceState(null, "", location.pathname + location.search);
 
+  // issue 16: a share link (/s/<id>) opens that chat read-only for the user it is shared with
+  let sharedId = sharedRoute();
+  const share = new ShareControl({ api, before: $("#user-name"), onError: showError });
+  const sharedList = new SharedList({ api, after: $("#new-chat"), currentId: sharedId });
+  sharedList.load();
+
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
   const review = new ReviewPanel({ api, dialog: $("#review"), getProjectId: () => state.projectId, onError: showError });
   $("#open-review").onclick = () => review.open();
@@ -180,6 +187,7 @@ function startApp(config, auth) {
     onCitation: (c, all) => viewer.open(c, all),
     onSessionCreated: (s) => {
       sessions.currentId = s.session_id;
+      share.setChat(s.session_id, "owner");
       sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
       history.replaceState(null, "", `#s=${encodeURIComponent(s.session_id)}`);
       localStorage.setItem(lastChatKey, s.session_id);
@@ -195,6 +203,13 @@ function startApp(config, auth) {
       }
     },
     onSessionInfo: (info) => {
+      share.setChat(info && info.session_id, info && info.access);
+      if (info && info.access === "viewer") { showReadOnly(info); return; }
+      if (info && sharedId === info.session_id) {
+        // the owner opened their own share link: the ordinary address of the chat
+        sharedId = null;
+        history.replaceState(null, "", `/#s=${encodeURIComponent(info.session_id)}`);
+      }
       // show the documents of the project this chat belongs to
       const pid = info && info.project_id;
       if (pid && pid !== state.projectId && state.projects.some((p) => p.project_id === pid)) {
@@ -293,6 +308,7 @@ function startApp(config, auth) {
 
   /** The open chat lives in the URL hash (#s=<id>), so reload and back/forward keep it. */
   function route(id) {
+    if (sharedId) { location.assign(id ? `/#s=${encodeURIComponent(id)}` : "/"); return; }  // leave the shared view
     const hash = id ? `#s=${encodeURIComponent(id)}` : "";
     if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
     applyRoute();
@@ -300,9 +316,14 @@ function startApp(config, auth) {
 
   function applyRoute() {
     const m = location.hash.match(/^#s=(.+)$/);
-    const id = m ? decodeURIComponent(m[1]) : null;
+    const id = m ? decodeURIComponent(m[1]) : sharedId;
     sessions.select(id);
-    if (!id) { chat.newChat(); return; }
+    if (!id) { share.setChat(null); chat.newChat(); return; }
+    if (id === sharedId) {
+      chat.missingText = "This chat does not exist or is not shared with you.";
+      if (id !== chat.sessionId) chat.open(id);
+      return;
+    }
     localStorage.setItem(lastChatKey, id);
     if (id !== chat.sessionId || !chat.busy) chat.open(id);
   }
@@ -312,7 +333,7 @@ function startApp(config, auth) {
   loadProjects().then(() => {
     // opening the app at "/" reopens the chat you were in last (a reload no longer starts an empty one)
     const last = localStorage.getItem(lastChatKey);
-    if (!location.hash && last) history.replaceState(null, "", `#s=${encodeURIComponent(last)}`);
+    if (!location.hash && last && !sharedId) history.replaceState(null, "", `#s=${encodeURIComponent(last)}`);
     applyRoute();
   });
 }

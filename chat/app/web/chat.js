@@ -98,7 +98,7 @@ export class ChatPane {
       if (isAbort(err)) return;
       clear(this.messages);
       if (err instanceof ApiError && err.status === 404) {
-        this.messages.append(h("p.muted.center", { text: "This chat no longer exists." }));
+        this.messages.append(h("p.muted.center", { text: this.missingText || "This chat no longer exists." }));
         this.sessionId = null;
         this.onMissing?.(sessionId);
       } else {
@@ -143,6 +143,7 @@ export class ChatPane {
       return;
     }
     if (sessionId === this.sessionId) this.onSessionInfo?.(info);
+    if (info && info.access === "viewer") return; // a chat shared with you: read it, never attach to its stream
     const running = info && (info.generating || info.running || info.status === "generating");
     if (!running || sessionId !== this.sessionId || this.busy) return;
     const view = new AnswerView(this.messages, { onCitation: this.onCitation });
