@@ -8,6 +8,8 @@ import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
 import { ReviewPanel } from "./review.js";
 import { SharedList, ShareControl, sharedRoute, showReadOnly } from "./share.js";
+import { DocPicker } from "./docpicker.js";
+import { Attachments } from "./attach.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
@@ -204,6 +206,7 @@ function startApp(config, auth) {
     },
     onSessionInfo: (info) => {
       share.setChat(info && info.session_id, info && info.access);
+      picker.setSession(info);
       if (info && info.access === "viewer") { showReadOnly(info); return; }
       if (info && sharedId === info.session_id) {
         // the owner opened their own share link: the ordinary address of the chat
@@ -219,6 +222,22 @@ function startApp(config, auth) {
     },
     onError: showError,
   });
+
+  // issue 16: the chat's documents (all of the project, or a selection) and files attached from the message box
+  const picker = new DocPicker({ api, getProjectId: () => state.projectId, onError: showError });
+  const attachments = new Attachments({
+    api, maxBytes: config.max_upload_bytes,
+    ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT)),
+    onSearchable: async (documentId, fileName) => {
+      await picker.include(documentId, fileName);
+      // show it in the documents panel (a reload of the list would cut the panel's own uploads short)
+      if (!documents.rows.has(documentId) && !documents.uploading) documents.load(state.projectId);
+    },
+    onError: showError,
+  });
+  chat.beforeSubmit = () => attachments.ready();
+  chat.afterSubmit = () => attachments.sent();
+  chat.beforeAsk = (sessionId, created) => picker.beforeAsk(sessionId, created);
 
   const documents = new DocumentsPanel({
     api, list: $("#document-list"), dropzone: $("#dropzone"), fileInput: $("#file-input"),
@@ -318,7 +337,7 @@ function startApp(config, auth) {
     const m = location.hash.match(/^#s=(.+)$/);
     const id = m ? decodeURIComponent(m[1]) : sharedId;
     sessions.select(id);
-    if (!id) { share.setChat(null); chat.newChat(); return; }
+    if (!id) { share.setChat(null); picker.setSession(null); chat.newChat(); return; }
     if (id === sharedId) {
       chat.missingText = "This chat does not exist or is not shared with you.";
       if (id !== chat.sessionId) chat.open(id);

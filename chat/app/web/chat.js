@@ -152,8 +152,23 @@ export class ChatPane {
   }
 
   async submit() {
+    if (!this.input.value.trim() || this.busy || this.waiting) return;
+    if (this.beforeSubmit) {
+      // issue 16: a question waits until the files attached to it are searchable
+      this.waiting = true;
+      this.send.disabled = true;
+      this.send.textContent = "Waiting…";
+      try {
+        if (!(await this.beforeSubmit())) return;
+      } finally {
+        this.waiting = false;
+        this.send.disabled = false;
+        this.send.textContent = "Send";
+      }
+    }
     const text = this.input.value.trim();
     if (!text || this.busy) return;
+    this.afterSubmit?.();
     this.input.value = "";
     this.autosize();
     await this.ask(text, newId());
@@ -184,6 +199,13 @@ export class ChatPane {
       return;
     }
     const sessionId = this.sessionId;
+    try {
+      await this.beforeAsk?.(sessionId, created); // issue 16: a new chat's document selection is stored first
+    } catch (err) {
+      this.setBusy(false);
+      view.error(`Could not set this chat's documents: ${err.message}`);
+      return;
+    }
     // a chat stays with the project it was started in (the server keeps it on the session)
     const body = { text, turn_id: turnId };
     if (created && projectId) body.project_id = projectId;
