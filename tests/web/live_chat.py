@@ -30,8 +30,7 @@ def live_chat(tmp_path: Path, model: Any) -> Iterator[tuple[str, Harness]]:
         async with serve(app) as base:
             box["base"] = base
             started.set()
-            while not stop.is_set():
-                await asyncio.sleep(0.05)
+            await asyncio.to_thread(stop.wait)
 
     thread = threading.Thread(target=lambda: asyncio.run(run()), daemon=True)
     thread.start()

@@ -111,19 +111,21 @@ export class AnswerView {
       chip = h("button.chip", {
         type: "button", dataset: { pageKey },
         title: c.quote ? c.quote : label,
-      }, h("span.visually-hidden", { text: "Open source " }), icon("doc", 14), h("span.chip-refs"),
-      h("span.visually-hidden", { text: " " }), h("span.chip-label", { text: label }));
+        "aria-label": `Open source ${label}`,
+      }, icon("doc", 14), h("span.chip-refs"), h("span.chip-label", { text: label }));
       chip._citations = [c];
       chip.addEventListener("click", () => this.onCitation(chip._citations[0], chip._citations));
       this.chips.append(chip);
     }
     // the chip carries the S numbers the text uses ("S1, S3"), so [S3] in the answer finds its chip
     const refs = [...new Set(chip._citations.map((x) => x.ref).filter(Boolean))];
-    chip.querySelector(".chip-refs").textContent = refs.join(", ");
+    chip.querySelector(".chip-refs").textContent = refs.length ? `${refs.join(", ")} ` : "";  // a word apart
     chip.querySelector(".chip-refs").hidden = !refs.length;
     chip.dataset.refs = refs.join(" ");
-    // the accessible name is the chip's own text ("Open source S1, S3 handbook.pdf · p. 2"): it contains what
-    // is seen, so speech input can click it by what it shows (axe: label-content-name-mismatch)
+    // the accessible name holds what the chip shows ("Open source S1, S3 handbook.pdf · p. 2"), so speech input
+    // can click it by what it shows (axe: label-content-name-mismatch)
+    const label = chip.querySelector(".chip-label").textContent;
+    chip.setAttribute("aria-label", `Open source ${[...refs.join(", ").split(" "), label].join(" ").trim()}`);
     this.render();
   }
 
