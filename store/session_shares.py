@@ -78,6 +78,8 @@ class SessionShares:
         check_user(owner)
         user_id = user_id.strip() if isinstance(user_id, str) else user_id
         check_user(user_id)
+        if len(user_id) > 128 or any(c in user_id for c in "#/\\") or not user_id.isprintable():
+            raise InvalidInput("not a user id: 1-128 printable characters without # / \\")  # as sign-in allows
         if user_id == owner:
             raise InvalidInput("a chat cannot be shared with its owner")
         self._owned_meta(session_id, owner)

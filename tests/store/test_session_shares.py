@@ -27,6 +27,9 @@ def test_share_is_owner_only_and_readable_by_owner_and_shared_users(session_stor
         shares.share(sid, "bob", "carol")  # a viewer cannot re-share
     with pytest.raises(InvalidInput):
         shares.share(sid, "alice", "alice")
+    for bad in ("", "   ", "a#b", "a/b", "a\tb", "u" * 129):
+        with pytest.raises(InvalidInput):
+            shares.share(sid, "alice", bad)
     assert [s["user"] for s in shares.list_shares(sid, "alice")] == ["bob"]
     with pytest.raises(NotFound):
         shares.list_shares(sid, "bob")

@@ -127,6 +127,11 @@ def test_main_page_viewer_and_dialogs_have_no_serious_violations(a11y_page: Any,
     page.wait_for_timeout(100)
     found["main-phone"] = run_axe(page, axe_source)
     screenshot(page, "a11y-main-phone")
+    page.emulate_media(color_scheme="dark")  # the dark palette holds the same contrast
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_timeout(100)
+    found["main-dark"] = run_axe(page, axe_source)
+    screenshot(page, "a11y-main-dark")
     bad = {k: v for k, v in found.items() if v}
     assert not bad, "\n".join(f"[{k}]\n{_explain(v)}" for k, v in bad.items())
     assert page.page_errors == []

@@ -158,12 +158,14 @@ export class ChatPane {
       this.waiting = true;
       this.send.disabled = true;
       this.send.textContent = "Waiting…";
+      this.send.setAttribute("aria-label", "Waiting for the attached files");
       try {
         if (!(await this.beforeSubmit())) return;
       } finally {
         this.waiting = false;
         this.send.disabled = false;
         this.send.textContent = "Send";
+        this.send.setAttribute("aria-label", "Send");
       }
     }
     const text = this.input.value.trim();

@@ -24,7 +24,7 @@ export class ShareControl {
       text: "Share", onclick: () => this.open() });
     before.before(this.button);
     this.input = h("input", { id: "share-user", name: "user", autocomplete: "off", maxlength: "128", required: true,
-      placeholder: "their sign-in name" });
+      placeholder: "their user id, e.g. bob" });
     this.error = h("p.error-text.small", { role: "alert" });
     this.list = h("ul.share-list", { "aria-label": "People this chat is shared with" });
     this.link = h("input", { id: "share-link", readonly: true, "aria-label": "Share link" });
