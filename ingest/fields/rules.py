@@ -52,6 +52,7 @@ class FieldRules:
 class Flag:
     field: str | None  # None: the document (a required field is missing)
     reason: str  # "low_confidence" | "total_mismatch" | "implausible_date" | "amount_out_of_range" | "missing"
+    #            | "sources_disagree" (the rules and Claude read different values: ``ingest.fields.model``)
     detail: str
 
 
@@ -76,6 +77,10 @@ def check(found: Sequence[Field], rules: FieldRules, *, today: date) -> list[Fla
                                   f"{(today + timedelta(days=rules.max_future_days)).isoformat()}"))
         if f.name in AMOUNT_FIELDS and rules.max_amount is not None and abs(Decimal(f.normalized)) > rules.max_amount:
             flags.append(Flag(f.name, "amount_out_of_range", f"{f.normalized} > {rules.max_amount}"))
+        disagree = f.evidence.get("disagree")
+        if disagree:
+            flags.append(Flag(f.name, "sources_disagree",
+                              f"the rules read {disagree.get('rules')}, the model read {disagree.get('model')}"))
         if f.name == "total":
             for check_name, ok in (f.evidence.get("checks") or {}).items():
                 if not ok:
