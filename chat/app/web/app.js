@@ -6,7 +6,7 @@ import { DocumentsPanel } from "./documents.js";
 import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
 import { PageViewer } from "./viewer.js";
-import { ReviewPanel } from "./review.js";
+import { ReviewPanel, ReviewSharing } from "./review.js";
 
 const PROJECT_KEY = "docchat.project";
 const DEFAULT_PROJECT = "My documents";
@@ -159,6 +159,7 @@ function startApp(config, auth) {
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
   const review = new ReviewPanel({ api, dialog: $("#review"), getProjectId: () => state.projectId, onError: showError });
   $("#open-review").onclick = () => review.open();
+  new ReviewSharing({ api, review, getProjectId: () => state.projectId, onError: showError }).loadShared();
   const layout = wireLayout();
 
   const sessions = new SessionsPanel({
