@@ -130,7 +130,7 @@ class ReviewStore:
         if puts or deletes:
             self.items.batch_write(puts=puts, deletes=deletes)
 
-    def shared_with(self, user: str, *, limit: int = 200) -> list[Item]:
+    def shared_with(self, user: str, *, limit: int = 200) -> Sequence[Item]:
         """The projects shared with ``user`` as the ``REVIEWER#`` index has them (callers check each META)."""
         page = self.items.query(f"REVIEWER#{user}", sk=KeyRange(begins_with="PROJ#"), limit=limit)
         return [dict(it.get("data") or {}) for it in page.items]
