@@ -212,13 +212,16 @@ class Reviews:
         return before, content_hash(seg["text"])
 
     async def _chunks(self, project_id: str, did: str, wid: str) -> list[Chunk]:
+        """The document's chunks exactly as the pipeline makes them (segments with their layout: running headers
+        left out, heading paths, figure descriptions), so the ones a correction changed are known by their ids."""
         from ingest.steps.chunk import chunk_segments
+        from ingest.steps.segment_analyzer import segment_with_layout
 
         wf = await asyncio.to_thread(self.store.items.get, f"DOC#{did}", f"WF#{wid}")
         wf_data = (wf or {}).get("data") or {}
 
         def load(p: int) -> dict[str, Any]:
-            return dict(json.loads(self.blobs.get(segment_key(wid, p))))
+            return segment_with_layout(self.blobs, wid, p)
 
         ing = self.settings.ingest
         return list(await asyncio.to_thread(
