@@ -140,6 +140,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
     rows = rows_of(segment.get("lines") or [])
     out: list[Field] = []
     summary = False  # below a "GST summary" table the amounts are per tax code, not the document's
+    doubts: list[list[str]]  # what ingest.fields.evidence finds against a value
     for i, row in enumerate(rows):
         summary = summary or bool(_SUMMARY.search(row.text))
         found = _label(row.text)
@@ -168,7 +169,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
                 got, used = dates(nxt.text, day_first=day_first), [row, nxt]
             if got:
                 d = got[0]
-                doubts: list[list[str]] = []
+                doubts = []
                 _confusable(doubts, text, d.start, d.end)
                 conf = min(r.confidence for r in used) * d.strength * (1.0 if len(used) == 1 else STRENGTH["next_row"])
                 out.append(Field(name, d.raw, d.value.isoformat(), page, _box(*used), source, conf,
