@@ -3,13 +3,15 @@
 
 Generic properties of how a value was read, none about a particular document set:
 
-- ``ocr_confusable`` — the value is glued to a letter OCR confuses with a digit (``1O.00``, ``2S/12/2023``): what
-  parsed may be a fragment of the printed value;
+- ``ocr_confusable`` — the value is glued to a letter OCR confuses with a digit (``1O.00``, ``9.0O``,
+  ``2S/12/2023``): what parsed may be a fragment of the printed value (not a currency prefix, not a tax code
+  after the cents);
 - ``digit_in_word`` — a company name with a digit inside a word (``SDN 8HD``, ``C0MPANY``): a misread character;
 - ``name_split`` — the organisation's row holds only its legal suffix (``SDN BHD``): the name is on another row;
 - ``ambiguous_value`` — the value's row holds more than one different amount with cents after the label;
 - ``candidates_disagree`` — the document prints other, different values for the field and no independent check
-  (arithmetic, repetition) picks one;
+  (arithmetic, repetition) picks one (a total before cash rounding, or one equal to the subtotal or the cash
+  tendered, is explained, no rival);
 - ``no_label`` — a date found by its shape only, with no label naming it.
 """
 
@@ -33,6 +35,26 @@ def confusable_neighbour(text: str, start: int, end: int) -> str | None:
     if end < len(text) and text[end] in CONFUSABLE and (end + 1 >= len(text) or not text[end + 1].isalpha()):
         return text[end]
     return None
+
+
+_CURRENCY_PREFIX = re.compile(r"^(?:RM|MYR|US\$|S\$|USD|SGD|KRW|JPY|EUR|GBP|[$₩¥￥€£])", re.IGNORECASE)
+
+
+def glued_digits(text: str, start: int, end: int, cents: bool) -> bool:
+    """An amount whose printed token mixes digits with digit-like letters (``1O.00``, ``9.0O``, ``S9.00``): what
+    parsed may be a fragment. A currency prefix is no misread, nor letters after an amount with cents (a tax
+    code such as ``9.00SR`` or ``9.00S``: a third decimal would be no amount)."""
+    left = start
+    while left > 0 and not text[left - 1].isspace():
+        left -= 1
+    right = end
+    while right < len(text) and not text[right].isspace():
+        right += 1
+    head = _CURRENCY_PREFIX.sub("", text[left:start])
+    tail = text[end:right]
+    if cents and tail.isalpha():
+        tail = ""
+    return any(ch in CONFUSABLE for ch in head + tail) or bool(re.match(r"[.,]\d?[A-Za-z|]", tail))
 
 
 def digit_in_word(text: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from ingest.fields.evidence import confusable_neighbour, digit_in_word, other_amounts, suffix_only
+from ingest.fields.evidence import confusable_neighbour, digit_in_word, glued_digits, other_amounts, suffix_only
 from ingest.fields.parse import Money, amounts, currency_of, dates
 
 AMOUNT_FIELDS = ("total", "subtotal", "tax", "service", "rounding", "cash", "change", "item")
@@ -193,7 +193,8 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
             continue
         a = money[-1]
         doubts = []
-        _confusable(doubts, text, a.start, a.end)
+        if glued_digits(text, a.start, a.end, a.decimals):
+            doubts.append(["ocr_confusable", "the amount is glued to letters OCR confuses with digits"])
         others = other_amounts([(str(x.value), x.decimals) for x in money], str(a.value)) if a.decimals else []
         if others:
             doubts.append(["ambiguous_value", f"the row also has {', '.join(others)}"])
@@ -340,10 +341,20 @@ def _arithmetic(best: dict[str, Field], items: Sequence[Field]) -> None:
         verdict("sum_of_items", sum((Decimal(i.normalized) for i in items), Decimal(0)), items)
     conf = _combine(total.confidence, *support) if support else total.confidence
     ev = dict(total.evidence, checks=checks)
-    if ev.get("alternatives") and not support and not ev.get("repeated"):
-        ev["doubts"] = [*ev.get("doubts", []), ["candidates_disagree", "other totals: " + ", ".join(ev["alternatives"])
+    rivals = [v for v in ev.get("alternatives") or () if not _explained(Decimal(v), t, best)]
+    if rivals and not support and not ev.get("repeated"):
+        ev["doubts"] = [*ev.get("doubts", []), ["candidates_disagree", "other totals: " + ", ".join(rivals)
                                                 + "; no check picks one"]]
     best["total"] = replace(total, confidence=conf, evidence=ev)
+
+
+def _explained(rival: Decimal, total: Decimal, best: Mapping[str, Field]) -> bool:
+    """Another value printed as a total that is no rival: the total before cash rounding (within ``ROUNDING``),
+    or the amount of another labelled field (the subtotal, the cash tendered) under a loose "total" label."""
+    if abs(rival - total) <= ROUNDING:
+        return True
+    return any(f is not None and Decimal(f.normalized) == rival
+               for f in (best.get(n) for n in ("subtotal", "cash", "tax", "service")))
 
 
 #: a check may be off by this much (cash rounding to 5 sen / 10 won)

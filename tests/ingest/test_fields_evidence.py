@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ingest.fields.evidence import confusable_neighbour, digit_in_word, suffix_only
+from ingest.fields.evidence import confusable_neighbour, digit_in_word, glued_digits, suffix_only
 from ingest.fields.extract import document_fields
 from ingest.fields.rules import FieldRules, check
 from tests.ingest.test_fields import seg
@@ -25,6 +25,9 @@ def test_helpers() -> None:
     assert confusable_neighbour("TOTAL 1O.00", 6, 7) == "O"  # "1" parsed, "O.00" left behind
     assert confusable_neighbour("TOTAL 10.00 SR", 6, 11) is None
     assert confusable_neighbour("TOTAL 10.00SR", 6, 11) is None  # a tax code glued on, not a misread digit
+    assert glued_digits("TOTAL 1O.00", 6, 7, False) and glued_digits("TOTAL 9.0O", 6, 7, False)
+    assert not glued_digits("TOTAL RM9.00", 8, 12, True) and not glued_digits("TOTAL 9.00SR", 6, 10, True)
+    assert not glued_digits("TOTAL (9.00)", 7, 11, True) and not glued_digits("합계 12,000원", 3, 9, False)
     assert digit_in_word("KEDAI MAJU SDN 8HD") and digit_in_word("C0MPANY") and not digit_in_word("7 ELEVEN STORE")
     assert suffix_only("SDN. BHD.") and not suffix_only("MAJU SDN BHD")
 
@@ -37,7 +40,11 @@ def test_a_clean_receipt_has_no_doubts() -> None:
 
 def test_a_value_glued_to_a_digit_like_letter_is_reviewed() -> None:
     assert "ocr_confusable" in _reasons([*HEAD, ("Date:", "12/05/2024"), ("TOTAL", "2l.20")], "total", conf=0.999)
+    assert "ocr_confusable" in _reasons([*HEAD, ("Date:", "12/05/2024"), ("TOTAL", "21.2O")], "total", conf=0.999)
     assert "ocr_confusable" in _reasons([*HEAD, ("Date:", "12/05/2024S"), ("TOTAL", "21.20")], "date", conf=0.999)
+    # a tax code after the cents is no misread
+    assert "ocr_confusable" not in _reasons([*HEAD, ("Date:", "12/05/2024"), ("TOTAL", "21.20SR")], "total",
+                                            conf=0.999)
 
 
 def test_company_names_with_a_misread_letter_or_only_a_suffix_are_reviewed() -> None:
@@ -64,6 +71,10 @@ def test_rival_totals_need_a_check_to_settle_them() -> None:
     settled = [*HEAD, ("Date:", "12/05/2024"), ("Grand Total", "21.20"), ("Sub Total", "26.00"), ("Tax", "1.20"),
                ("Grand Total", "27.20")]
     assert _reasons(settled, "total", conf={3: 0.5}) == set()
+    # the total before cash rounding, printed as a total too, is no rival
+    rounded = [*HEAD, ("Date:", "12/05/2024"), ("Grand Total", "21.22"), ("Rounding", "-0.02"),
+               ("Grand Total", "21.20")]
+    assert "candidates_disagree" not in _reasons(rounded, "total", conf={3: 0.5})
 
 
 def test_rival_dates_and_dates_without_a_label() -> None:
