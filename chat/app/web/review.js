@@ -81,7 +81,8 @@ export class ReviewPanel {
     if (!it) return;
     this.value.textContent = it.value ?? "(not found)";
     const reasons = (it.reasons || []).join("; ");
-    this.meta.textContent = `${it.field} · page ${it.page ?? "?"} · confidence ${it.confidence ?? "—"} · ${reasons}`;
+    const source = it.source ? ` · read by ${it.source}` : "";
+    this.meta.textContent = `${it.field} · page ${it.page ?? "?"} · confidence ${it.confidence ?? "—"}${source} · ${reasons}`;
     this.input.value = it.value ?? "";
     this.exports.replaceChildren(
       h("button.ghost.small", { type: "button", onclick: () => this.download(it.document_id, "markdown") }, "Export Markdown"),
