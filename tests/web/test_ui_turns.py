@@ -142,6 +142,10 @@ def _posted(page: Any, api: ApiDouble) -> list[str]:
     return api.posted  # type: ignore[attr-defined,no-any-return]
 
 
+def _listed(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#session-list .session", "els => els.map(e => e.dataset.sessionId)")  # type: ignore[no-any-return]
+
+
 def test_search_pin_and_export(page: Any, browser: Any) -> None:
     api = _api()
     _open(page, api)
@@ -157,11 +161,11 @@ def test_search_pin_and_export(page: Any, browser: Any) -> None:
     page.press("#chat-search-input", "Escape")
     assert page.is_visible("#session-list") and page.is_hidden("#chat-search-results")
     # pin the open chat (s2, the older one): it heads the list
-    assert page.eval_on_selector_all("#session-list .session", "els => els.map(e => e.dataset.sessionId)") == ["s1", "s2"]
+    assert _listed(page) == ["s1", "s2"]
     page.click("#pin-chat")
     page.wait_for_selector("#pin-chat[aria-pressed='true']")
     page.wait_for_selector("#session-list .session[data-pinned='true']")
-    assert page.eval_on_selector_all("#session-list .session", "els => els.map(e => e.dataset.sessionId)") == ["s2", "s1"]
+    assert _listed(page) == ["s2", "s1"]
     # export: a download named after the chat, with its questions and answers
     page.click("[data-session-id='s1'] .session-open")
     page.locator(".message.user", has_text="How many vacation days?").wait_for()
