@@ -70,6 +70,14 @@ def set_feedback(
         raise NotFound(f"answer {seq} not found in session {session_id}", session_id=session_id) from exc
 
 
+def get_feedback(items: ItemTable, session_id: str, seq: int) -> dict[str, Any] | None:
+    """The feedback stored on message ``seq`` (``None``: none, or no such message)."""
+    check_sid(session_id)
+    item = items.get(session_pk(session_id), msg_sk(seq), consistent=True) if isinstance(seq, int) else None
+    fb = item.get("feedback") if item else None
+    return dict(fb) if isinstance(fb, Mapping) else None
+
+
 def set_pinned(items: ItemTable, session_id: str, pinned: bool, *, user_id: str | None = None) -> None:
     """Pin or unpin the session (``NotFound`` if absent or not ``user_id``'s)."""
     check_sid(session_id)

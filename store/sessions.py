@@ -51,7 +51,14 @@ from store.session_keys import (
     unwrap_cursor,
     wrap_cursor,
 )
-from store.session_marks import check_feedback, index_sort_key, set_feedback, set_pinned, supersede_from
+from store.session_marks import (
+    check_feedback,
+    get_feedback,
+    index_sort_key,
+    set_feedback,
+    set_pinned,
+    supersede_from,
+)
 from store.session_records import MessagePage, SessionInfo, SessionPage, StoredMessage, message_view, session_view
 
 log = get_logger(__name__)
@@ -183,6 +190,9 @@ class SessionStore:
     ) -> dict[str, Any] | None:
         """Thumbs up/down (+ comment) on the answer ``seq``, stored on its MSG item; ``None`` clears it."""
         return set_feedback(self.items, session_id, seq, check_feedback(rating, comment), iso_ms(self._clock()))
+
+    def get_feedback(self, session_id: str, seq: int) -> dict[str, Any] | None:
+        return get_feedback(self.items, session_id, seq)
 
     def supersede_turn(self, session_id: str, seq: int) -> list[int]:
         """Mark the turn that starts at question ``seq`` (and everything after it) as replaced."""

@@ -223,12 +223,18 @@ class ChatService:
     async def set_feedback(
         self, user_id: str, session_id: str, seq: int, rating: str | None, comment: str | None
     ) -> dict[str, Any]:
-        """Thumbs up/down (+ comment) on an answer, stored on its message; counted in the usage read model."""
+        """Thumbs up/down (+ comment) on an answer, stored on its message; counted in the usage read model
+        (``feedback_up`` / ``feedback_down``)."""
         await self._meta(user_id, session_id)
+        before = await asyncio.to_thread(self.sessions.get_feedback, session_id, seq)
         feedback = await asyncio.to_thread(self.sessions.set_feedback, session_id, seq, rating, comment)
-        if feedback is not None:
-            name = f"feedback_{feedback['rating']}"
-            record_safely(self.metrics, counts={name: 1}, usage={name: 1}, user=user_id)
+        # the read models count ratings net: a changed rating moves from one counter to the other, a cleared
+        # one is taken back, a re-saved comment counts nothing
+        old, new = (before or {}).get("rating"), (feedback or {}).get("rating")
+        if old != new:
+            delta = {f"feedback_{r}": v for r, v in ((old, -1), (new, 1)) if r}
+            given = {f"feedback_{new}": 1} if new else None  # the ops series: ratings given per minute
+            record_safely(self.metrics, counts=given, usage=delta, user=user_id)
         log.info("feedback_set", session_id=session_id, seq=seq, rating=rating)
         return {"session_id": session_id, "seq": seq, "feedback": feedback}
 

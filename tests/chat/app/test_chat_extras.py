@@ -110,3 +110,29 @@ async def test_search_pin_and_export(tmp_path: Path) -> None:
         assert (await c.get(f"/v1/sessions/{a}/export", params={"format": "pdf"})).status_code == 400
         async with httpx.AsyncClient(base_url=base, headers=BOB) as bob:
             assert (await bob.get(f"/v1/sessions/{a}/export")).status_code == 404
+
+
+async def test_feedback_counts_are_net_in_the_usage_read_model(tmp_path: Path) -> None:
+    from store.metrics import MetricsRecorder, SqliteMetricsStore
+    from store.metrics_views import usage
+
+    h = make_harness(tmp_path, _model("Revenue grew 12% [S1]."))
+    store = SqliteMetricsStore(tmp_path / "metrics.db")
+    h.chat.metrics = MetricsRecorder(store, flush_seconds=0, usage_flush_seconds=0)
+    async with serve(h.app()) as base, httpx.AsyncClient(base_url=base, headers=ALICE) as c:
+        sid = (await c.post("/v1/sessions", json={})).json()["session_id"]
+        await _ask(c, sid, "How did revenue do?")
+        seq = (await c.get(f"/v1/sessions/{sid}/messages")).json()["items"][1]["seq"]
+        url = f"/v1/sessions/{sid}/messages/{seq}/feedback"
+        await c.put(url, json={"rating": "down"})
+        await c.put(url, json={"rating": "down", "comment": "a comment re-saves the same rating"})
+        h.chat.metrics.flush(everything=True)
+        assert usage(store, user="alice")["totals"].get("feedback_down") == 1
+        await c.put(url, json={"rating": "up"})
+        h.chat.metrics.flush(everything=True)
+        totals = usage(store, user="alice")["totals"]
+        assert (totals.get("feedback_down"), totals.get("feedback_up")) == (0, 1)
+        await c.put(url, json={"rating": None})
+        h.chat.metrics.flush(everything=True)
+        assert usage(store, user="alice")["totals"].get("feedback_up") == 0
+    store.close()
