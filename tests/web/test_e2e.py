@@ -330,6 +330,7 @@ def _save_readme_screenshot(page: Any) -> None:
     img.save(out, optimize=True)
 
 
+@pytest.mark.slow  # ~20 s on a loaded 2-core machine; the same UI runs in make test against the API double
 def test_feedback_sources_regenerate_and_export_on_the_real_server(server: str, browser: Any, tmp_path: Path) -> None:
     """Issue 16 against ``docchat up``: thumbs down + comment survive a reload, the sources panel shows the
     search's relevance, regenerate leaves one turn, the Markdown export has the footnote and the feedback."""

@@ -3,6 +3,22 @@
 import { announce, h } from "./dom.js";
 
 const LABELS = { up: "Good answer", down: "Bad answer" };
+// stroke icons (no emoji: a machine without an emoji font shows boxes)
+const THUMBS = {
+  up: "M7 11v9H4v-9h3zM7 11l4-8c1.7 0 2.6 1 2.3 2.7L12.8 9H19c1.2 0 2 1 1.8 2.2l-1.3 7c-.2 1-1 1.8-2 1.8H7",
+  down: "M7 13V4H4v9h3zM7 13l4 8c1.7 0 2.6-1 2.3-2.7L12.8 15H19c1.2 0 2-1 1.8-2.2l-1.3-7c-.2-1-1-1.8-2-1.8H7",
+};
+
+function thumb(rating) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", width: "16", height: "16", "aria-hidden": "true",
+    class: "icon" })) svg.setAttribute(k, v);
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", THUMBS[rating]);
+  svg.append(path);
+  return svg;
+}
 
 export class FeedbackControls {
   /** @param {{api, sessionId: string, seq: number, feedback?: {rating, comment}|null, onError?: (e) => void}} opts */
@@ -14,8 +30,8 @@ export class FeedbackControls {
     for (const rating of ["up", "down"]) {
       this.buttons[rating] = h(`button.ghost.small.feedback-${rating}`, {
         type: "button", "aria-label": LABELS[rating], title: LABELS[rating], "aria-pressed": "false",
-        text: rating === "up" ? "👍" : "👎", onclick: () => this.rate(this.rating === rating ? null : rating),
-      });
+        onclick: () => this.rate(this.rating === rating ? null : rating),
+      }, thumb(rating));
     }
     this.input = h("input.feedback-comment", {
       type: "text", maxlength: 2000, placeholder: "Add a comment (optional)", "aria-label": "Feedback comment",
