@@ -129,7 +129,7 @@ export class ChatPane {
     }
     const view = new AnswerView(this.messages, { onCitation: this.onCitation });
     this.turns.decorateAnswer(view);
-    if (m.seq) this.attachFeedback(view, m.seq, m.feedback);
+    if (m.seq && !m.repaired) this.attachFeedback(view, m.seq, m.feedback);
     for (const c of m.citations || []) view.citation(c);
     view.setText(m.text || "");
     if (m.usage) view.usage(m.usage);

@@ -136,3 +136,24 @@ async def test_feedback_counts_are_net_in_the_usage_read_model(tmp_path: Path) -
         h.chat.metrics.flush(everything=True)
         assert usage(store, user="alice")["totals"].get("feedback_up") == 0
     store.close()
+
+
+def test_markdown_export_footnotes_groups_unknown_refs_and_unicode_titles() -> None:
+    from chat.core.chat_export import file_name, to_markdown
+    from chat.core.chat_search import match, snippet
+
+    c1 = {"ref": "S1", "file_name": "a.pdf", "page": 2, "quote": "line one\nline two", "score": 0.5}
+    c3 = {"ref": "S3", "file_name": "b.pdf", "page": 7, "quote": ""}
+    items = [{"role": "user", "text": "연차는?\n두 줄"},
+             {"role": "assistant", "text": "Both [S1, S3]; not [S9]. Again [S1].", "citations": [c1, c3],
+              "feedback": {"rating": "down"}}]
+    md = to_markdown({"title": "연차 질문"}, items, exported_at="2026-01-01")
+    assert "> 연차는?\n> 두 줄" in md
+    assert "Both [^1][^2]; not [S9]. Again [^1]." in md
+    assert "[^1]: a.pdf, page 2, relevance 0.5 — “line one line two”" in md
+    assert "[^2]: b.pdf, page 7\n" in md
+    assert "**Feedback:** 👎 not helpful" in md
+    assert file_name({"title": "연차 질문 / 2026"}) == "연차-질문--2026.md" and file_name({}) == "chat.md"
+    assert match("Budget 2026", [], ["budget"]) == {"in": "title", "snippet": None}
+    assert match(None, ["nothing here"], ["budget"]) is None
+    assert snippet("x " * 200 + "needle " + "y " * 200, "needle").startswith("…")
