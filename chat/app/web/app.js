@@ -5,6 +5,7 @@ import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
 import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
+import { ChatSearch, ChatTools } from "./chat_tools.js";
 import { PageViewer } from "./viewer.js";
 import { ReviewPanel, ReviewSharing } from "./review.js";
 
@@ -174,12 +175,22 @@ function startApp(config, auth) {
     onError: showError,
   });
 
+  const tools = new ChatTools({
+    api, root: $("#chat-tools"), pin: $("#pin-chat"), exportButton: $("#export-chat"),
+    onPinned: () => sessions.reset(), onError: showError,
+  });
+  new ChatSearch({
+    api, input: $("#chat-search-input"), results: $("#chat-search-results"), list: $("#session-list"),
+    onOpen: (id) => { route(id); layout.closePanels(); }, onError: showError,
+  });
+
   const chat = new ChatPane({
     api, messages: $("#messages"), input: $("#composer-input"), form: $("#composer"),
     send: $("#send"), stop: $("#stop"),
     getProjectId: () => state.projectId,
     onCitation: (c, all) => viewer.open(c, all),
     onSessionCreated: (s) => {
+      tools.show(s.session_id, false);
       sessions.currentId = s.session_id;
       sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
       history.replaceState(null, "", `#s=${encodeURIComponent(s.session_id)}`);
@@ -196,6 +207,7 @@ function startApp(config, auth) {
       }
     },
     onSessionInfo: (info) => {
+      if (info && info.session_id === chat.sessionId) tools.show(info.session_id, info.pinned);
       // show the documents of the project this chat belongs to
       const pid = info && info.project_id;
       if (pid && pid !== state.projectId && state.projects.some((p) => p.project_id === pid)) {
@@ -303,6 +315,7 @@ function startApp(config, auth) {
     const m = location.hash.match(/^#s=(.+)$/);
     const id = m ? decodeURIComponent(m[1]) : null;
     sessions.select(id);
+    tools.show(id, id === tools.sessionId && tools.pinned);
     if (!id) { chat.newChat(); return; }
     localStorage.setItem(lastChatKey, id);
     if (id !== chat.sessionId || !chat.busy) chat.open(id);
