@@ -90,10 +90,44 @@ class Reviews:
     async def share(self, user: str, project_id: str, reviewers: list[str]) -> dict[str, Any]:
         """The owner names the reviewers of a project (replacing the list)."""
         meta = await asyncio.to_thread(self.store._owned_meta, user, project_id)
-        data = dict(meta.get("data") or {}, reviewers=sorted({str(r) for r in reviewers}))
+        before = list((meta.get("data") or {}).get("reviewers") or [])
+        clean = sorted({str(r).strip() for r in reviewers if str(r).strip()} - {user})
+        if any(not re.fullmatch(r"[\w.@+-]{1,128}", r) for r in clean):
+            raise InvalidInput("reviewers must be user names")
+        data = dict(meta.get("data") or {}, reviewers=clean)
         await asyncio.to_thread(self.store.items.update, meta["PK"], "META", set={"data": data},
                                 condition=Equals("owner", user))
-        return {"project_id": project_id, "reviewers": data["reviewers"]}
+        await asyncio.to_thread(self.queue.set_shares, project_id, owner=user, name=str(data.get("name") or ""),
+                                before=before, after=clean)
+        await asyncio.to_thread(self.audit.record, project_id, actor=user, action="share", what="reviewers",
+                                before=",".join(before), after=",".join(clean))
+        return {"project_id": project_id, "reviewers": clean}
+
+    async def reviewers_of(self, user: str, project_id: str) -> dict[str, Any]:
+        """The owner's view of who reviews the project."""
+        meta = await asyncio.to_thread(self.store._owned_meta, user, project_id)
+        return {"project_id": project_id, "reviewers": list((meta.get("data") or {}).get("reviewers") or [])}
+
+    async def shared_projects(self, user: str, auth: object) -> dict[str, Any]:
+        """"Projects shared with me for review": only for a reviewer, and only those whose META still names them."""
+        if not self.is_reviewer(user, auth):
+            return {"projects": []}
+
+        def load() -> list[dict[str, Any]]:
+            out = []
+            for entry in self.queue.shared_with(user):
+                pid = str(entry.get("project_id") or "")
+                try:
+                    meta = self._project(user, auth, pid)
+                except NotFound:
+                    continue  # unshared or deleted since: the index item is a leftover
+                if meta.get("owner") == user:
+                    continue
+                out.append({"project_id": pid, "name": (meta.get("data") or {}).get("name") or pid,
+                            "owner": meta.get("owner")})
+            return out
+
+        return {"projects": await asyncio.to_thread(load)}
 
     # --- the queue -------------------------------------------------------------------------------------
 
@@ -178,13 +212,16 @@ class Reviews:
         return before, content_hash(seg["text"])
 
     async def _chunks(self, project_id: str, did: str, wid: str) -> list[Chunk]:
+        """The document's chunks exactly as the pipeline makes them (segments with their layout: running headers
+        left out, heading paths, figure descriptions), so the ones a correction changed are known by their ids."""
         from ingest.steps.chunk import chunk_segments
+        from ingest.steps.segment_analyzer import segment_with_layout
 
         wf = await asyncio.to_thread(self.store.items.get, f"DOC#{did}", f"WF#{wid}")
         wf_data = (wf or {}).get("data") or {}
 
         def load(p: int) -> dict[str, Any]:
-            return dict(json.loads(self.blobs.get(segment_key(wid, p))))
+            return segment_with_layout(self.blobs, wid, p)
 
         ing = self.settings.ingest
         return list(await asyncio.to_thread(

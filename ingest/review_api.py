@@ -54,6 +54,16 @@ class ReviewController(Controller):
             raise InvalidInput('body must be {"users": [str]}')
         return await reviews.share(_user(request), project_id, users)
 
+    @get("/projects/{project_id:str}/reviewers")
+    async def reviewers(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews],
+                        project_id: FromPath[str]) -> dict[str, Any]:
+        return await reviews.reviewers_of(_user(request), project_id)
+
+    @get("/review/projects")
+    async def shared(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews]) -> dict[str, Any]:
+        """Projects shared with the caller for review (empty unless they have the reviewer role)."""
+        return await reviews.shared_projects(_user(request), request.auth)
+
     @get("/projects/{project_id:str}/audit")
     async def audit(self, request: Request[Any, Any, Any], reviews: NamedDependency[Reviews],
                     project_id: FromPath[str], cursor: FromQuery[str | None] = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 from store.items import ItemTable, NotExists, Page
 from store.workflow_types import now_iso
 
-ACTIONS = ("upload", "analysis", "correction", "review_decision", "reprocess", "delete")
+ACTIONS = ("upload", "analysis", "correction", "review_decision", "reprocess", "delete", "share")
 
 
 def content_hash(text: str | bytes) -> str:

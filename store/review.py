@@ -8,6 +8,9 @@ PK                         SK                         what
                                                       bbox, reasons, decision, corrected}; ``claimed_by``
                                                       ``GSI2PK=REVIEWQ#{pid}#{status}``,
                                                       ``GSI2SK={created}#{did}#{field}``
+``REVIEWER#{user}``         ``PROJ#{pid}``             a project shared with ``user`` for review: ``data``
+                                                      {project_id, owner, name} (what "Projects shared with me"
+                                                      lists with one query; the project's META stays the truth)
 =========================  =========================  =========================================================
 
 The queue is read through the sparse GSI2 (``REVIEW_INDEX``) by project and status — never a scan: only review
@@ -114,6 +117,23 @@ class ReviewStore:
         """The document is gone: its review items go with it (the audit log keeps the history)."""
         page = self.items.query(f"REVIEW#{project_id}", sk=KeyRange(begins_with=f"DOC#{document_id}#F#"))
         self.items.batch_write(deletes=[(str(it["PK"]), str(it["SK"])) for it in page.items])
+
+    # --- who reviews a project -----------------------------------------------------------------------
+
+    def set_shares(self, project_id: str, *, owner: str, name: str, before: Sequence[str],
+                   after: Sequence[str]) -> None:
+        """One ``REVIEWER#`` item per reviewer the project is shared with (the owner's list in the project's META
+        is written first; this index follows it, and a reader checks META, so a leftover item shows nothing)."""
+        data = {"project_id": project_id, "owner": owner, "name": name}
+        puts = [{"PK": f"REVIEWER#{u}", "SK": f"PROJ#{project_id}", "data": data} for u in sorted(set(after))]
+        deletes = [(f"REVIEWER#{u}", f"PROJ#{project_id}") for u in sorted(set(before) - set(after))]
+        if puts or deletes:
+            self.items.batch_write(puts=puts, deletes=deletes)
+
+    def shared_with(self, user: str, *, limit: int = 200) -> Sequence[Item]:
+        """The projects shared with ``user`` as the ``REVIEWER#`` index has them (callers check each META)."""
+        page = self.items.query(f"REVIEWER#{user}", sk=KeyRange(begins_with="PROJ#"), limit=limit)
+        return [dict(it.get("data") or {}) for it in page.items]
 
     @staticmethod
     def view(item: Item) -> Item:

@@ -24,6 +24,7 @@ class SessionInfo(TypedDict):
     updated_at: str | None
     last_seq: int
     usage: dict[str, int]  # totals: input, output, cache_read, cache_write
+    pinned: bool  # store.session_marks: listed first
     document_ids: list[str] | None  # issue 16: the documents the chat searches; None = all of its projects
 
 
@@ -42,6 +43,8 @@ class StoredMessage(TypedDict):
     model: str | None
     usage: dict[str, int]  # input, output, cache_read, cache_write ({} when the item has none)
     turn_id: str | None
+    feedback: dict[str, Any] | None  # store.session_marks: {"rating", "comment"?, "at"} on an answer
+    superseded: bool  # store.session_marks: a replaced turn (regenerate / edit-and-resend)
 
 
 class MessagePage(TypedDict):
@@ -60,6 +63,7 @@ def session_view(meta: Mapping[str, Any]) -> SessionInfo:
         "updated_at": meta.get("updated_at"),
         "last_seq": int(meta.get("last_seq", 0)),
         "usage": {k: int(meta.get(f"usage_{k}", 0)) for k in USAGE_KEYS},
+        "pinned": bool(meta.get("pinned")),
         "document_ids": [str(d) for d in meta["doc_selection"]] if meta.get("doc_selection") else None,
     }
 
@@ -73,4 +77,6 @@ def message_view(item: Mapping[str, Any], content: list[Block]) -> StoredMessage
         "model": item.get("model"),
         "usage": dict(item.get("usage") or {}),
         "turn_id": item.get("turn_id"),
+        "feedback": dict(item["feedback"]) if item.get("feedback") else None,
+        "superseded": bool(item.get("superseded")),
     }

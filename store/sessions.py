@@ -52,6 +52,14 @@ from store.session_keys import (
     unwrap_cursor,
     wrap_cursor,
 )
+from store.session_marks import (
+    check_feedback,
+    get_feedback,
+    index_sort_key,
+    set_feedback,
+    set_pinned,
+    supersede_from,
+)
 from store.session_records import MessagePage, SessionInfo, SessionPage, StoredMessage, message_view, session_view
 
 log = get_logger(__name__)
@@ -187,6 +195,23 @@ class SessionStore:
             self.blobs.delete_prefix(f"sessions/{session_id}/")
         log.info("session_deleted", session_id=session_id)
 
+    def pin_session(self, session_id: str, pinned: bool, *, user_id: str | None = None) -> None:
+        """Pin (listed first) or unpin the session."""
+        set_pinned(self.items, session_id, pinned, user_id=user_id)
+
+    def set_feedback(
+        self, session_id: str, seq: int, rating: str | None, comment: str | None = None
+    ) -> dict[str, Any] | None:
+        """Thumbs up/down (+ comment) on the answer ``seq``, stored on its MSG item; ``None`` clears it."""
+        return set_feedback(self.items, session_id, seq, check_feedback(rating, comment), iso_ms(self._clock()))
+
+    def get_feedback(self, session_id: str, seq: int) -> dict[str, Any] | None:
+        return get_feedback(self.items, session_id, seq)
+
+    def supersede_turn(self, session_id: str, seq: int) -> list[int]:
+        """Mark the turn that starts at question ``seq`` (and everything after it) as replaced."""
+        return supersede_from(self.items, session_id, seq)
+
     # --- messages ------------------------------------------------------------------
 
     def append_message(
@@ -293,6 +318,9 @@ class SessionStore:
             )
         except Conflict as exc:
             raise NotFound(f"session {session_id} not found", session_id=session_id) from exc
+        if meta.get("pinned"):  # keep a pinned session first in the per-user index (store.session_marks)
+            self.items.update(session_pk(session_id), META, set={GSI1.sk: index_sort_key(ts, True)},
+                              condition=Exists("PK"))
         return int(meta["last_seq"])
 
     def _ensure_message(
@@ -339,6 +367,7 @@ class SessionStore:
         """
         check_sid(session_id)
         raw = query_all(self.items, session_pk(session_id), sk=KeyRange(begins_with=MSG_PREFIX), consistent=True)
+        raw = [it for it in raw if not it.get("superseded")]  # a replaced turn (store.session_marks)
         contents = self._bodies.contents(raw)
         messages = [{"role": it["role"], "content": c} for it, c in zip(raw, contents, strict=True)]
         messages = valid_start(messages)  # oldest turns expired (TTL) or lost: never open with an orphan result

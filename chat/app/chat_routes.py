@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import quote
 
-from litestar import Request, delete, get, patch, post
+from litestar import Request, delete, get, patch, post, put
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Response, Stream
@@ -41,6 +42,18 @@ class Ask:
     text: str
     project_id: str | None = None
     turn_id: str | None = None
+    replaces_seq: int | None = None  # regenerate / edit-and-resend: the last question's seq
+
+
+@dataclass
+class Feedback:
+    rating: str | None = None  # "up" | "down" | null (cleared)
+    comment: str | None = None
+
+
+@dataclass
+class Pin:
+    pinned: bool
 
 
 def _user(request: Request[Any, Any, Any]) -> str:
@@ -77,7 +90,10 @@ async def list_sessions(
     chat: NamedDependency[ChatService],
     limit: Annotated[int, QueryParameter(ge=1, le=100)] = 20,
     cursor: FromQuery[str | None] = None,
+    q: FromQuery[str | None] = None,
 ) -> dict[str, Any]:
+    if q is not None and q.strip():  # search titles and message text (chat.core.chat_search)
+        return await chat.search_sessions(_user(request), q, limit=limit)
     return await chat.list_sessions(_user(request), limit=limit, cursor=cursor)
 
 
@@ -121,7 +137,8 @@ async def ask(
         raise InvalidInput("'text' must not be empty")
     if len(text) > MAX_QUESTION_CHARS:
         raise InvalidInput(f"'text' is longer than {MAX_QUESTION_CHARS} characters")
-    gen, after = await chat.ask(_user(request), session_id, text=text, project_id=data.project_id, turn_id=data.turn_id)
+    gen, after = await chat.ask(_user(request), session_id, text=text, project_id=data.project_id, turn_id=data.turn_id,
+                                replaces_seq=data.replaces_seq)
     return sse_response(chat, gen, after)
 
 
@@ -147,6 +164,38 @@ async def stop(
     return await chat.stop_generation(_user(request), session_id)
 
 
+@put("/v1/sessions/{session_id:str}/messages/{seq:int}/feedback")
+async def set_feedback(
+    request: Request[Any, Any, Any],
+    chat: NamedDependency[ChatService],
+    session_id: FromPath[str],
+    seq: FromPath[int],
+    data: JSONBody[Feedback],
+) -> dict[str, Any]:
+    return await chat.set_feedback(_user(request), session_id, seq, data.rating, data.comment)
+
+
+@put("/v1/sessions/{session_id:str}/pin")
+async def pin_session(
+    request: Request[Any, Any, Any], chat: NamedDependency[ChatService], session_id: FromPath[str], data: JSONBody[Pin]
+) -> dict[str, Any]:
+    return await chat.pin_session(_user(request), session_id, bool(data.pinned))
+
+
+@get("/v1/sessions/{session_id:str}/export")
+async def export_session(
+    request: Request[Any, Any, Any],
+    chat: NamedDependency[ChatService],
+    session_id: FromPath[str],
+    format: FromQuery[str] = "markdown",
+) -> Response[str]:
+    if format not in ("markdown", "md"):
+        raise InvalidInput("format must be 'markdown'")
+    name, text = await chat.export_markdown(_user(request), session_id)
+    disposition = f"attachment; filename=\"chat.md\"; filename*=UTF-8''{quote(name)}"
+    return Response(text, media_type="text/markdown; charset=utf-8", headers={"Content-Disposition": disposition})
+
+
 ROUTES = [
     create_session,
     list_sessions,
@@ -157,4 +206,7 @@ ROUTES = [
     ask,
     resume_stream,
     stop,
+    set_feedback,
+    pin_session,
+    export_session,
 ]

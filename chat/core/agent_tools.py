@@ -81,7 +81,17 @@ def _hit_source(ref: str, hit: Any) -> Source:
         page_offsets=tuple(getattr(hit, "page_offsets", ())),
         boxes=tuple(_box(b) for b in getattr(hit, "bboxes", ())),
         line_boxes=tuple((int(o), _box(b)) for o, b in getattr(hit, "line_boxes", ())),
+        score=_score(getattr(hit, "score", None)),
     )
+
+
+def _score(raw: Any) -> float | None:
+    """A relevance score as a plain rounded float (``None`` when there is none)."""
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        return None
+    return round(value, 4) if value == value and abs(value) != float("inf") else None
 
 
 def sources_from_history(messages: Sequence[dict[str, Any]]) -> dict[str, Source]:
@@ -106,6 +116,7 @@ def sources_from_history(messages: Sequence[dict[str, Any]]) -> dict[str, Source
                     chunk_id=item.get("chunk_id"),
                     bbox=_bbox_from_list(item.get("bbox")),
                     page_end=int(item.get("page_end") or item.get("page") or 0),
+                    score=_score(item.get("score")),
                 )
     return out
 

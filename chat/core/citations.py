@@ -43,6 +43,7 @@ class Source:
     page_offsets: tuple[tuple[int, int], ...] = ()  # (page, offset in text) — see retrieval.types.Chunk
     boxes: tuple[dict[str, float], ...] = ()  # every box of the chunk, each with its page
     line_boxes: tuple[tuple[int, dict[str, float]], ...] = ()  # (offset in text where the line starts, box)
+    score: float | None = None  # the search hit's relevance (retrieval.types.Hit.score); None for pages
 
 
 def cited_refs(answer: str) -> list[str]:
@@ -226,6 +227,8 @@ def citations_for(answer: str, sources: Mapping[str, Source]) -> list[dict[str, 
         }
         if bbox is not None:
             item["bbox"] = bbox
+        if src.score is not None:
+            item["score"] = src.score
         if lines:
             item["bboxes"] = lines
         out.append(item)

@@ -81,7 +81,8 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
     sources: dict[str, Source] = {}
     current: dict[str, Any] | None = None
     tool_ids: dict[str, dict[str, Any]] = {}  # tool_use id -> its entry in the answer's "tools"
-    for turn in with_repairs(turns):
+    live = [t for t in turns if not t.get("superseded")]  # a replaced turn is not shown (store.session_marks)
+    for turn in with_repairs(live):
         blocks = _blocks(turn)
         role = turn.get("role")
         is_tool_results = role == "user" and any(
@@ -115,6 +116,7 @@ def display_items(turns: Sequence[Turn]) -> list[dict[str, Any]]:
             }
             items.append(current)
         current["seq"] = turn.get("seq")
+        current["feedback"] = turn.get("feedback")  # kept on the answer's last round, whose seq it shows
         text = _text_of(blocks)
         if text:
             current["text"] = (current["text"] + "\n\n" + text) if current["text"] else text

@@ -48,7 +48,7 @@ def load_history(sessions: SessionStorePort, session_id: str) -> History:
     while True:
         page = sessions.list_messages(session_id, cursor, 500)
         for m in page["items"]:
-            if int(m["seq"]) > upto:
+            if int(m["seq"]) > upto and not m.get("superseded"):  # a replaced turn (store.session_marks)
                 out.messages.append({"role": m["role"], "content": m["content"]})
                 out.seqs.append(int(m["seq"]))
         cursor = page.get("next_cursor")

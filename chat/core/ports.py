@@ -60,6 +60,16 @@ class SessionStorePort(Protocol):
 
     def list_messages(self, session_id: str, cursor: str | None = None, limit: int = 50) -> Mapping[str, Any]: ...
 
+    def pin_session(self, session_id: str, pinned: bool, *, user_id: str | None = None) -> None: ...
+
+    def set_feedback(
+        self, session_id: str, seq: int, rating: str | None, comment: str | None = None
+    ) -> Mapping[str, Any] | None: ...
+
+    def get_feedback(self, session_id: str, seq: int) -> Mapping[str, Any] | None: ...
+
+    def supersede_turn(self, session_id: str, seq: int) -> list[int]: ...
+
 
 class DocumentReader(Protocol):
     """What chat reads from ingest: the user's projects and one page of a document (async)."""

@@ -10,6 +10,7 @@ the chat handlers and injects this service as the ``chat`` dependency. Its ports
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,6 +20,9 @@ import structlog
 from chat.core.agent import Agent
 from chat.core.answer_guard import run_bounded
 from chat.core.answer_metrics import AnswerMetrics
+from chat.core.chat_export import file_name as export_file_name
+from chat.core.chat_export import to_markdown
+from chat.core.chat_search import MAX_QUERY_CHARS, MAX_SCANNED, match, message_texts, terms
 from chat.core.display import display_items, usage_totals
 from chat.core.generations import Generation, GenerationRegistry
 from chat.core.ports import ChatLimits, DocumentReader, DocumentSearch, GenerationLeasePort, PiiMasker, SessionStorePort
@@ -26,9 +30,10 @@ from chat.core.shared import SharedGenerations
 from chat.core.turn import AskContext
 from chat.models.port import ChatModel
 from store.config import Settings
-from store.errors import InvalidInput, NotFound
+from store.errors import InvalidInput, NotFound, SessionConflict
 from store.logging import get_logger
-from store.metrics import MetricsRecorder
+from store.metrics import MetricsRecorder, record_safely
+from store.session_keys import iso_ms
 from store.session_shares import SessionShares
 
 log = get_logger(__name__)
@@ -147,6 +152,7 @@ class ChatService:
                 "title": it.get("title"),
                 "updated_at": it.get("updated_at"),
                 "project_id": it.get("project_id"),
+                "pinned": bool(it.get("pinned")),
             }
             for it in page.get("items", [])
         ]
@@ -171,6 +177,7 @@ class ChatService:
             "last_seq": meta.get("last_seq"),
             "usage": usage_totals(meta.get("usage") or {}),
             "generating": generating,
+            "pinned": bool(meta.get("pinned")),
         }
 
     async def rename_session(self, user_id: str, session_id: str, title: str) -> dict[str, Any]:
@@ -188,6 +195,80 @@ class ChatService:
         await self._readable(user_id, session_id)  # the owner, or a user it is shared with (read-only)
         return display_items(await self._turns(session_id))
 
+    async def search_sessions(self, user_id: str, query: str, *, limit: int) -> dict[str, Any]:
+        """The user's chats whose title or text holds every word of ``query``, newest activity first
+        (``chat.core.chat_search``: at most ``MAX_SCANNED`` sessions read)."""
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidInput(f"q is longer than {MAX_QUERY_CHARS} characters")
+        words = terms(query)
+        if not words:
+            raise InvalidInput("q must not be empty")
+        hits: list[dict[str, Any]] = []
+        scanned = 0
+        cursor: str | None = None
+        while scanned < MAX_SCANNED:
+            page = await asyncio.to_thread(self.sessions.list_sessions, user_id, limit=100, cursor=cursor)
+            for it in page.get("items", []):
+                if scanned >= MAX_SCANNED:
+                    break
+                scanned += 1
+                title = it.get("title")
+                found = match(title, [], words)
+                if found is None:
+                    found = match(title, message_texts(await self._turns(str(it["session_id"]))), words)
+                if found is not None:
+                    hits.append({"session_id": it["session_id"], "title": title, "updated_at": it.get("updated_at"),
+                                 "project_id": it.get("project_id"), "pinned": bool(it.get("pinned")), **found})
+            cursor = page.get("next_cursor")
+            if not cursor:
+                break
+        hits.sort(key=lambda h: str(h.get("updated_at") or ""), reverse=True)
+        return {"items": hits[:limit], "next_cursor": None, "scanned": scanned, "complete": cursor is None}
+
+    async def pin_session(self, user_id: str, session_id: str, pinned: bool) -> dict[str, Any]:
+        await self._meta(user_id, session_id)
+        await asyncio.to_thread(self.sessions.pin_session, session_id, pinned, user_id=user_id)
+        return {"session_id": session_id, "pinned": pinned}
+
+    async def set_feedback(
+        self, user_id: str, session_id: str, seq: int, rating: str | None, comment: str | None
+    ) -> dict[str, Any]:
+        """Thumbs up/down (+ comment) on an answer, stored on its message; counted in the usage read model
+        (``feedback_up`` / ``feedback_down``)."""
+        await self._meta(user_id, session_id)
+        before = await asyncio.to_thread(self.sessions.get_feedback, session_id, seq)
+        feedback = await asyncio.to_thread(self.sessions.set_feedback, session_id, seq, rating, comment)
+        # the read models count ratings net: a changed rating moves from one counter to the other, a cleared
+        # one is taken back, a re-saved comment counts nothing
+        old, new = (before or {}).get("rating"), (feedback or {}).get("rating")
+        if old != new:
+            delta = {f"feedback_{r}": v for r, v in ((old, -1), (new, 1)) if r}
+            given = {f"feedback_{new}": 1} if new else None  # the ops series: ratings given per minute
+            record_safely(self.metrics, counts=given, usage=delta, user=user_id)
+        log.info("feedback_set", session_id=session_id, seq=seq, rating=rating)
+        return {"session_id": session_id, "seq": seq, "feedback": feedback}
+
+    async def export_markdown(self, user_id: str, session_id: str) -> tuple[str, str]:
+        """``(file name, Markdown)`` of the whole chat."""
+        meta = await self._meta(user_id, session_id)
+        items = display_items(await self._turns(session_id))
+        return export_file_name(meta), to_markdown(meta, items, exported_at=iso_ms(time.time()))
+
+    async def _replace_turn(self, session_id: str, seq: int) -> None:
+        """Regenerate / edit-and-resend: the last question ``seq`` and its answer are set aside (kept, not
+        shown, not sent to the model); the new question is appended after them."""
+        if await self.shared.generating(session_id):
+            raise SessionConflict("an answer is being written in this chat", session_id=session_id)
+        turns = await self._turns(session_id)
+        questions = [t for t in turns if t["role"] == "user" and not t.get("superseded")
+                     and not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in t["content"])]
+        if questions and int(questions[-1]["seq"]) == seq:
+            await asyncio.to_thread(self.sessions.supersede_turn, session_id, seq)
+            return
+        if any(int(t["seq"]) == seq and t.get("superseded") for t in turns):
+            return  # a retry of this very request: already set aside
+        raise InvalidInput("only the last question can be regenerated or edited")
+
     # --- asking ------------------------------------------------------------------------
 
     async def ask(
@@ -198,14 +279,21 @@ class ChatService:
         text: str,
         project_id: str | None = None,
         turn_id: str | None = None,
+        replaces_seq: int | None = None,
     ) -> tuple[Generation, int]:
-        """Start answering (or, for a retried ``turn_id``, re-attach to that answer); returns (gen, replay-from)."""
+        """Start answering (or, for a retried ``turn_id``, re-attach to that answer); returns (gen, replay-from).
+
+        ``replaces_seq``: the seq of the last question, which this one replaces (regenerate, edit-and-resend).
+        """
         meta = await self._meta(user_id, session_id)
         if turn_id is not None and (not turn_id or len(turn_id) > 100 or not turn_id.replace("-", "").isalnum()):
             raise InvalidInput("turn_id must be 1-100 letters, digits or dashes")
         current = self.registry.get(session_id)
         if turn_id and current is not None and current.turn_id == turn_id and current.user_id == user_id:
             return await self.shared.claimed(current), 0  # a retry of the same request: replay it, never answer twice
+        if replaces_seq is not None:
+            await self._replace_turn(session_id, replaces_seq)
+            meta = await self._meta(user_id, session_id)
         try:
             projects = await self._projects_for(user_id, project_id or meta.get("project_id"))
         except NotFound:

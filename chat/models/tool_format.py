@@ -71,6 +71,8 @@ def format_search_results(hits: Sequence[Hit], first_ref: int = 1) -> str:
         if hit.page_end != hit.page_start:
             attrs.append(f'page_end="{hit.page_end}"')
         attrs.append(f'chunk_id="{_attr(hit.chunk_id)}"')
+        if isinstance(hit.score, int | float) and hit.score == hit.score:  # relevance, shown in the sources panel
+            attrs.append(f'score="{float(hit.score):.4g}"')
         if hit.bbox is not None:
             b = hit.bbox
             attrs.append(f'bbox="{b.page},{b.x0:.1f},{b.y0:.1f},{b.x1:.1f},{b.y1:.1f}"')
@@ -91,7 +93,7 @@ def format_page(page: PageLike, ref: str) -> str:
 def parse_results(text: str) -> list[dict[str, Any]]:
     """Read sources back out of a formatted tool result.
 
-    Returns ``[{ref, document_id, file_name, page, page_end, chunk_id, bbox, text}]``; ``chunk_id``
+    Returns ``[{ref, document_id, file_name, page, page_end, chunk_id, bbox, score, text}]``; ``chunk_id``
     and ``bbox`` are None for pages. Text that is not a formatted result gives ``[]``.
     """
     out: list[dict[str, Any]] = []
@@ -122,6 +124,7 @@ def parse_results(text: str) -> list[dict[str, Any]]:
                 "page_end": page_end,
                 "chunk_id": attrs.get("chunk_id"),
                 "bbox": bbox,
+                "score": attrs.get("score"),
                 "text": html.unescape(body.strip("\n")),
             }
         )

@@ -26,6 +26,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ingest.analysis.layout import BLOCK_TYPES
+from ingest.fields.model import FIELDS_SCHEMA
+from ingest.fields.model import PROMPT as FIELDS_PROMPT
+from ingest.fields.model import validated as validated_fields
 from store.config import Settings
 from store.errors import PermanentError, Throttled
 from store.logging import get_logger
@@ -49,6 +52,7 @@ Call the tool record_page_layout exactly once with:
   when legible; describe only what is visible.
 - key_values: labelled fields ("Invoice number: 123", form fields) with key, value and bbox.
 - summary: two or three sentences on what the page says, from its text only.
+""" + FIELDS_PROMPT + """
 Use only what is on the page. Do not invent text, values or boxes; leave out a field you cannot read."""
 
 _BOX = {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}
@@ -77,6 +81,7 @@ TOOL: dict[str, Any] = {
                 "required": ["key", "value"],
             }},
             "summary": {"type": "string"},
+            "fields": FIELDS_SCHEMA,
         },
         "required": ["blocks", "summary"],
     },
@@ -282,10 +287,12 @@ def to_layout(raw: Any, inp: Mapping[str, Any], model_id: str) -> dict[str, Any]
     kvs = [{"key": str(kv["key"]), "value": str(kv["value"]), "bbox": _clamp(kv.get("bbox"), width, height)}
            for kv in raw.get("key_values") or () if isinstance(kv, dict) and kv.get("key") and "value" in kv]
     summary = raw.get("summary")
+    fields, dropped = validated_fields(raw.get("fields"), inp.get("lines") or (), page)
     return {"page": page, "width": round(width, 2), "height": round(height, 2), "source": "bedrock",
             "model": model_id, "text_source": (inp.get("local") or {}).get("text_source"),
             "summary": str(summary) if isinstance(summary, str) else None, "blocks": blocks,
-            "reading_order": [b["id"] for b in blocks], "key_values": kvs}
+            "reading_order": [b["id"] for b in blocks], "key_values": kvs,
+            "fields": fields, "fields_dropped": dropped}
 
 
 def _clamp(raw: Any, width: float, height: float) -> list[float]:

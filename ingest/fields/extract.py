@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from ingest.fields.evidence import confusable_neighbour, digit_in_word, glued_digits, other_amounts, suffix_only
 from ingest.fields.parse import Money, amounts, currency_of, dates
 
 AMOUNT_FIELDS = ("total", "subtotal", "tax", "service", "rounding", "cash", "change", "item")
@@ -139,30 +140,41 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
     rows = rows_of(segment.get("lines") or [])
     out: list[Field] = []
     summary = False  # below a "GST summary" table the amounts are per tax code, not the document's
+    doubts: list[list[str]]  # what ingest.fields.evidence finds against a value
     for i, row in enumerate(rows):
         summary = summary or bool(_SUMMARY.search(row.text))
         found = _label(row.text)
         if found is None or found[0] not in DATE_FIELDS:
             for d in dates(row.text, day_first=day_first)[:1]:
+                doubts = [["no_label", "a date found by its shape only"]]
+                _confusable(doubts, row.text, d.start, d.end)
                 out.append(Field("date", d.raw, d.value.isoformat(), page, _box(row), source,
                                  row.confidence * d.strength * STRENGTH["unlabelled_date"],
-                                 evidence={"ocr": row.confidence, "pattern": d.strength, "label": None}))
+                                 evidence={"ocr": row.confidence, "pattern": d.strength, "label": None,
+                                           "doubts": doubts}))
         if found is None:
             continue
         name, m = found
         rest = row.text[m.end():]
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         if name in ("date", "due_date"):
-            got = dates(rest, day_first=day_first) or dates(row.text[: m.start()], day_first=day_first)
+            text = rest
+            got = dates(rest, day_first=day_first)
+            if not got:
+                text = row.text[: m.start()]
+                got = dates(text, day_first=day_first)
             used = [row]
             if not got and nxt is not None and len(nxt.text) <= 30:
+                text = nxt.text
                 got, used = dates(nxt.text, day_first=day_first), [row, nxt]
             if got:
                 d = got[0]
+                doubts = []
+                _confusable(doubts, text, d.start, d.end)
                 conf = min(r.confidence for r in used) * d.strength * (1.0 if len(used) == 1 else STRENGTH["next_row"])
                 out.append(Field(name, d.raw, d.value.isoformat(), page, _box(*used), source, conf,
                                  evidence={"ocr": min(r.confidence for r in used), "pattern": d.strength,
-                                           "label": m.group(0)}))
+                                           "label": m.group(0), "doubts": doubts}))
             continue
         if name == "doc_number":
             dm = _DOC_VALUE.match(rest)
@@ -173,13 +185,19 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         if name == "ignore" or summary:
             continue
         money = [a for a in amounts(rest) if not dates(rest)] if rest.strip() else []
-        used = [row]
+        used, text = [row], rest
         strength = STRENGTH["same_row"]
         if not money and nxt is not None and _label(nxt.text) is None and len(nxt.text) <= 24:
-            money, used, strength = amounts(nxt.text), [row, nxt], STRENGTH["next_row"]
+            money, used, strength, text = amounts(nxt.text), [row, nxt], STRENGTH["next_row"], nxt.text
         if not money:
             continue
         a = money[-1]
+        doubts = []
+        if glued_digits(text, a.start, a.end, a.decimals):
+            doubts.append(["ocr_confusable", "the amount is glued to letters OCR confuses with digits"])
+        others = other_amounts([(str(x.value), x.decimals) for x in money], str(a.value)) if a.decimals else []
+        if others:
+            doubts.append(["ambiguous_value", f"the row also has {', '.join(others)}"])
         if not a.decimals:
             strength *= STRENGTH["no_cents"]
         grand = name == "total" and bool(_GRAND.search(row.text[: m.end() + 12]))
@@ -189,7 +207,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         out.append(Field(name, a.raw, str(a.value), page, _box(*used), source, ocr * strength,
                          currency=a.currency or currency_of(row.text),
                          evidence={"ocr": ocr, "pattern": round(strength, 4), "label": m.group(0), "grand": grand,
-                                   "row": row.index}))
+                                   "row": row.index, "doubts": doubts}))
     if page == 1:
         org = _organisation(rows, source)
         if org is not None:
@@ -204,14 +222,25 @@ def _organisation(rows: Sequence[Row], source: str) -> Field | None:
             # registered names are printed in capitals; a mixed-case line is more often a brand or branch line
             conf = row.confidence * STRENGTH["org_suffix"] * (1.0 if row.text.upper() == row.text
                                                               else STRENGTH["org_mixed_case"])
+            doubts = []
+            if suffix_only(row.text):
+                doubts.append(["name_split", "the row holds only the legal suffix"])
+            if digit_in_word(row.text):
+                doubts.append(["digit_in_word", "a digit inside a word: a misread letter?"])
             return Field("company", row.text, _clean(row.text), 1, _box(row), source, conf,
-                         evidence={"ocr": row.confidence, "pattern": "org_suffix"})
+                         evidence={"ocr": row.confidence, "pattern": "org_suffix", "doubts": doubts})
     for row in top:
         letters = sum(ch.isalpha() for ch in row.text)
         if len(row.text) >= 4 and letters >= 0.6 * len(row.text.replace(" ", "")):
             return Field("company", row.text, _clean(row.text), 1, _box(row), source,
                          row.confidence * STRENGTH["org_guess"], evidence={"ocr": row.confidence, "pattern": "guess"})
     return None
+
+
+def _confusable(doubts: list[list[str]], text: str, start: int, end: int) -> None:
+    ch = confusable_neighbour(text, start, end)
+    if ch is not None:
+        doubts.append(["ocr_confusable", f"the value is glued to {ch!r}, a letter OCR confuses with a digit"])
 
 
 def _clean(text: str) -> str:
@@ -259,6 +288,15 @@ def _agree(top: Field, others: Sequence[Field]) -> Field:
     if differ:
         conf *= STRENGTH["conflict"]
     ev = dict(top.evidence, repeated=len(same), conflicts=[f.normalized for f in differ])
+    # every other value printed for the field (however weak): judged once the checks are known (_arithmetic,
+    # for a date here: by the labels)
+    ev["alternatives"] = sorted({f.normalized for f in others if f.normalized != top.normalized})
+    if top.name in DATE_FIELDS:
+        rivals = [f for f in others if f.normalized != top.normalized
+                  and (top.evidence.get("label") is None or f.evidence.get("label") is not None)]
+        if rivals:
+            ev["doubts"] = [*ev.get("doubts", []), ["candidates_disagree",
+                                                   "other dates: " + ", ".join(sorted({f.normalized for f in rivals}))]]
     return replace(top, confidence=conf, evidence=ev)
 
 
@@ -302,7 +340,21 @@ def _arithmetic(best: dict[str, Field], items: Sequence[Field]) -> None:
     if items:
         verdict("sum_of_items", sum((Decimal(i.normalized) for i in items), Decimal(0)), items)
     conf = _combine(total.confidence, *support) if support else total.confidence
-    best["total"] = replace(total, confidence=conf, evidence=dict(total.evidence, checks=checks))
+    ev = dict(total.evidence, checks=checks)
+    rivals = [v for v in ev.get("alternatives") or () if not _explained(Decimal(v), t, best)]
+    if rivals and not support and not ev.get("repeated"):
+        ev["doubts"] = [*ev.get("doubts", []), ["candidates_disagree", "other totals: " + ", ".join(rivals)
+                                                + "; no check picks one"]]
+    best["total"] = replace(total, confidence=conf, evidence=ev)
+
+
+def _explained(rival: Decimal, total: Decimal, best: Mapping[str, Field]) -> bool:
+    """Another value printed as a total that is no rival: the total before cash rounding (within ``ROUNDING``),
+    or the amount of another labelled field (the subtotal, the cash tendered) under a loose "total" label."""
+    if abs(rival - total) <= ROUNDING:
+        return True
+    return any(f is not None and Decimal(f.normalized) == rival
+               for f in (best.get(n) for n in ("subtotal", "cash", "tax", "service")))
 
 
 #: a check may be off by this much (cash rounding to 5 sen / 10 won)

@@ -24,6 +24,8 @@ class FieldRules:
     required: tuple[str, ...] = ("total", "date")
     oldest_year: int = 1990
     max_future_days: int = 366
+    #: an issue date (not a due date) this many days past today is implausible: documents are not dated ahead
+    issue_max_future_days: int = 7
     max_amount: Decimal | None = None
 
     @classmethod
@@ -41,7 +43,7 @@ class FieldRules:
                 changes[key] = tuple(str(v) for v in value)
             elif key == "max_amount":
                 changes[key] = Decimal(str(value))
-            elif key in ("oldest_year", "max_future_days"):
+            elif key in ("oldest_year", "max_future_days", "issue_max_future_days"):
                 changes[key] = int(value)
             else:
                 changes[key] = min(1.0, max(0.0, float(value)))
@@ -52,6 +54,8 @@ class FieldRules:
 class Flag:
     field: str | None  # None: the document (a required field is missing)
     reason: str  # "low_confidence" | "total_mismatch" | "implausible_date" | "amount_out_of_range" | "missing"
+    #            | "sources_disagree" (the rules and Claude read different values: ``ingest.fields.model``)
+    #            | a doubt of ``ingest.fields.evidence`` ("ocr_confusable", "candidates_disagree", "no_label", ...)
     detail: str
 
 
@@ -71,11 +75,19 @@ def check(found: Sequence[Field], rules: FieldRules, *, today: date) -> list[Fla
             flags.append(Flag(f.name, "low_confidence", f"confidence {f.confidence:.3f} < {bar}"))
         if f.name in DATE_FIELDS:
             when = date.fromisoformat(f.normalized)
-            if when.year < rules.oldest_year or when > today + timedelta(days=rules.max_future_days):
+            ahead = rules.max_future_days if f.name == "due_date" else min(rules.max_future_days,
+                                                                           rules.issue_max_future_days)
+            if when.year < rules.oldest_year or when > today + timedelta(days=ahead):
                 flags.append(Flag(f.name, "implausible_date", f"{f.normalized} outside {rules.oldest_year}.."
-                                  f"{(today + timedelta(days=rules.max_future_days)).isoformat()}"))
+                                  f"{(today + timedelta(days=ahead)).isoformat()}"))
+        for reason, detail in f.evidence.get("doubts") or ():
+            flags.append(Flag(f.name, str(reason), str(detail)))
         if f.name in AMOUNT_FIELDS and rules.max_amount is not None and abs(Decimal(f.normalized)) > rules.max_amount:
             flags.append(Flag(f.name, "amount_out_of_range", f"{f.normalized} > {rules.max_amount}"))
+        disagree = f.evidence.get("disagree")
+        if disagree:
+            flags.append(Flag(f.name, "sources_disagree",
+                              f"the rules read {disagree.get('rules')}, the model read {disagree.get('model')}"))
         if f.name == "total":
             for check_name, ok in (f.evidence.get("checks") or {}).items():
                 if not ok:

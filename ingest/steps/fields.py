@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from ingest.fields.extract import Field, document_fields
+from ingest.fields.model import merge
 from ingest.fields.rules import FieldRules, Flag, check
 from store.config import Settings
 
@@ -23,8 +24,11 @@ def rules_for(settings: Settings, project_rules: Mapping[str, Any] | None) -> Fi
 
 
 def extract(segments: Iterable[Mapping[str, Any]], rules: FieldRules, *, today: date,
-            language: str = "en") -> tuple[list[Field], list[Flag]]:
+            language: str = "en", model: Iterable[Field] | None = None) -> tuple[list[Field], list[Flag]]:
+    """``model``: Claude's fields (``ingest.fields.model``; Bedrock analysis on) — a second source."""
     found = document_fields(segments, day_first=language not in ("en-us", "us"))
+    if model is not None:
+        found = merge(found, model)
     return found, check(found, rules, today=today)
 
 

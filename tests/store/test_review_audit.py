@@ -90,3 +90,14 @@ def test_audit_is_append_only_newest_first_paged_and_expires_by_ttl(item_table) 
     assert all(it["expire_at"] == pytest.approx(clock.t + 30 * 86400, abs=10) for it in raw)
     with pytest.raises(ValueError):
         log.record("p1", actor="x", action="tamper")
+
+
+def test_shares_index_one_item_per_reviewer_and_follow_the_owners_list(item_table) -> None:
+    q = ReviewStore(item_table)
+    q.set_shares("p1", owner="alice", name="Receipts", before=[], after=["rita", "sam"])
+    q.set_shares("p2", owner="bob", name="Invoices", before=[], after=["rita"])
+    assert sorted(p["project_id"] for p in q.shared_with("rita")) == ["p1", "p2"]
+    assert q.shared_with("sam") == [{"project_id": "p1", "owner": "alice", "name": "Receipts"}]
+    q.set_shares("p1", owner="alice", name="Receipts", before=["rita", "sam"], after=["sam"])
+    assert [p["project_id"] for p in q.shared_with("rita")] == ["p2"]
+    assert q.shared_with("nobody") == []

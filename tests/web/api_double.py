@@ -80,6 +80,9 @@ class ApiDouble:
     reject_uploads: dict[str, str] = field(default_factory=dict)
     #: (project, sha-1 of the file bytes) -> document_id, for duplicate uploads
     _hashes: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (session, seq) -> feedback, merged into GET …/messages (issue 16)
+    feedback: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    posted: list[str] = field(default_factory=list)  # the JSON bodies of POST …/messages
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _png: bytes | None = None
 
@@ -127,6 +130,8 @@ class ApiDouble:
 
     def _api(self, route: Any, method: str, path: str, query: dict[str, list[str]], data: Any, headers: Any,
              request: Any = None) -> None:
+        if self._extras(route, method, path, query, data):
+            return
         m = re.fullmatch(r"/v1/sessions(?:/([^/]+))?(?:/(messages|stream|stop))?", path)
         if m:
             self._sessions(route, method, m.group(1), m.group(2), query, data, headers)
@@ -213,7 +218,11 @@ class ApiDouble:
                 return
             limit = int(query.get("limit", ["20"])[0])
             start = int(query.get("cursor", ["0"])[0])
-            items = self.sessions[start:start + limit]
+            if query.get("q"):
+                route.fulfill(json={"items": self._search(query["q"][0]), "next_cursor": None})
+                return
+            ordered = [s for s in self.sessions if s.get("pinned")] + [s for s in self.sessions if not s.get("pinned")]
+            items = ordered[start:start + limit]
             nxt = str(start + limit) if start + limit < len(self.sessions) else None
             route.fulfill(json={"items": items, "next_cursor": nxt})
             return
@@ -232,9 +241,14 @@ class ApiDouble:
                 route.fulfill(json={"generating": False, **session})
             return
         if sub == "messages" and method == "GET":
-            route.fulfill(json={"items": self.messages.get(sid, [])})
+            items = [{**m, "feedback": self.feedback.get((sid, m["seq"]))} if m["role"] == "assistant" else m
+                     for m in self.messages.get(sid, [])]
+            route.fulfill(json={"items": items})
             return
         if sub == "messages":
+            self.posted.append(json.dumps(data))
+            if data.get("replaces_seq"):  # regenerate / edit-and-resend: the last turn is set aside
+                self.messages[sid] = [m for m in self.messages[sid] if m["seq"] < data["replaces_seq"]]
             self.messages[sid].append({"seq": len(self.messages[sid]) + 1, "role": "user", "text": data["text"],
                                        "citations": []})
             if self.hold_answer:
@@ -260,3 +274,47 @@ class ApiDouble:
             route.fulfill(json={"stopped": held is not None})
             return
         route.fulfill(status=405, body="")
+
+    # --- issue 16: feedback, pin, search, export ---------------------------------------------
+
+    def _extras(self, route: Any, method: str, path: str, query: dict[str, list[str]], data: Any) -> bool:
+        m = re.fullmatch(r"/v1/sessions/([^/]+)/messages/(\d+)/feedback", path)
+        if m and method == "PUT":
+            key = (m.group(1), int(m.group(2)))
+            fb = None if data.get("rating") is None else {
+                "rating": data["rating"], **({"comment": data["comment"]} if data.get("comment") else {}),
+                "at": "2026-01-01T00:00:00.000Z"}
+            if fb is None:
+                self.feedback.pop(key, None)
+            else:
+                self.feedback[key] = fb
+            route.fulfill(json={"session_id": key[0], "seq": key[1], "feedback": fb})
+            return True
+        m = re.fullmatch(r"/v1/sessions/([^/]+)/pin", path)
+        if m and method == "PUT":
+            s = next(s for s in self.sessions if s["session_id"] == m.group(1))
+            s["pinned"] = bool(data["pinned"])
+            route.fulfill(json={"session_id": s["session_id"], "pinned": s["pinned"]})
+            return True
+        m = re.fullmatch(r"/v1/sessions/([^/]+)/export", path)
+        if m:
+            s = next(s for s in self.sessions if s["session_id"] == m.group(1))
+            lines = [f"# {s.get('title') or 'Untitled chat'}", ""]
+            for msg in self.messages.get(s["session_id"], []):
+                lines += [f"## {'Question' if msg['role'] == 'user' else 'Answer'}", "", msg.get("text", ""), ""]
+            route.fulfill(status=200, body="\n".join(lines), headers={
+                "Content-Type": "text/markdown; charset=utf-8",
+                "Content-Disposition": "attachment; filename=\"chat.md\"; filename*=UTF-8''Vacation%20days.md"})
+            return True
+        return False
+
+    def _search(self, q: str) -> list[dict[str, Any]]:
+        words = q.casefold().split()
+        out = []
+        for s in self.sessions:
+            texts = [str(m.get("text", "")) for m in self.messages.get(s["session_id"], [])]
+            whole = " ".join([s.get("title") or "", *texts]).casefold()
+            if all(w in whole for w in words):
+                hit = next((t for t in texts if words[0] in t.casefold()), None)
+                out.append({**s, "in": "text" if hit else "title", "snippet": hit})
+        return out

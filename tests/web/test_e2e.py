@@ -67,7 +67,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[s
     log_path = data_dir / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOCCHAT_")}
     env.update({"DOCCHAT_LOG_LEVEL": "WARNING", "DOCCHAT_BACKEND": "local",
-                "DOCCHAT_CLI_CONFIG_FILE": str(data_dir / "cli.json")})  # never the developer's own
+                "DOCCHAT_CLI_CONFIG_FILE": str(data_dir / "cli.json"),  # never the developer's own
+                "DOCCHAT_METRICS_USAGE_FLUSH_SECONDS": "0.5"})  # /v1/usage shows the feedback counts at once
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
             [*_docchat(), "up", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
@@ -327,3 +328,78 @@ def _save_readme_screenshot(page: Any) -> None:
     out.parent.mkdir(exist_ok=True)
     img = Image.open(raw).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
     img.save(out, optimize=True)
+
+
+@pytest.mark.slow  # ~20 s on a loaded 2-core machine; the same UI runs in make test against the API double
+def test_feedback_sources_regenerate_and_export_on_the_real_server(server: str, browser: Any, tmp_path: Path) -> None:
+    """Issue 16 against ``docchat up``: thumbs down + comment survive a reload, the sources panel shows the
+    search's relevance, regenerate leaves one turn, the Markdown export has the footnote and the feedback."""
+    import httpx
+
+    user = "e2e-carol"
+    api = httpx.Client(base_url=server, headers={"Authorization": f"Bearer dev:{user}"}, timeout=30)
+    pid = api.post("/v1/projects", json={"name": "Handbook"}).json()["project_id"]
+    pdf = write_text_pdf(tmp_path / "handbook.pdf", len(HANDBOOK), text_for=iter(HANDBOOK))
+    r = api.post(f"/v1/projects/{pid}/documents", files={"file": ("handbook.pdf", pdf.read_bytes(), "application/pdf")})
+    assert r.status_code == 202, r.text
+    deadline = time.monotonic() + 120
+    while api.get(f"/v1/projects/{pid}/documents").json()["items"][0]["status"] != "completed":
+        assert time.monotonic() < deadline, "the document did not finish"
+        time.sleep(0.3)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        page.set_default_timeout(30_000)
+        page.goto(f"{server}/?user={user}")
+        page.wait_for_selector("#app:not([hidden])")
+        page.fill("#composer-input", QUESTION)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".message.assistant:not(.streaming) .feedback", timeout=60_000)
+        # sources panel: file, page, quote and the search's relevance
+        page.click(".message.assistant .sources > summary")
+        row = page.locator(".message.assistant .source").first
+        assert "handbook.pdf · page" in row.inner_text()
+        assert float(row.locator(".source-score").inner_text().strip()) > 0
+        row.locator(".source-open").click()
+        page.wait_for_selector("#viewer[open] #viewer-page .highlight.current")
+        assert page.inner_text("#viewer-quote").strip("“”") == row.locator(".source-quote").inner_text()
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#viewer", state="hidden")
+        # feedback, then a reload: still there
+        page.get_by_role("button", name="Bad answer").click()
+        page.fill(".feedback-comment", "too short")
+        page.locator(".feedback-form").get_by_role("button", name="Save").click()
+        page.wait_for_selector(".feedback-note:text('“too short”')")
+        page.reload()
+        page.wait_for_selector(".feedback[data-rating='down']")
+        assert page.inner_text(".feedback-note") == "“too short”"
+        screenshot(page, "e2e-6-feedback")
+        # regenerate: one question, one answer, a new rating slate
+        page.click(".regenerate")
+        page.wait_for_selector(".message.assistant.streaming")
+        page.wait_for_selector(".message.assistant:not(.streaming) .feedback[data-rating='']", timeout=60_000)
+        assert page.locator(".message.user").count() == 1 and page.locator(".message.assistant").count() == 1
+        page.reload()
+        page.wait_for_selector(".message.assistant .feedback")
+        assert page.locator(".message.user").count() == 1 and page.locator(".message.assistant").count() == 1
+        page.get_by_role("button", name="Good answer").click()
+        page.wait_for_selector(".feedback[data-rating='up']")
+        with page.expect_download() as info:
+            page.click("#export-chat")
+        text = Path(info.value.path()).read_text(encoding="utf-8")
+        assert f"> {QUESTION}" in text and "[^1]: handbook.pdf, page" in text and "👍 helpful" in text
+        deadline = time.monotonic() + 10
+        while (usage := api.get("/v1/usage").json())["totals"].get("feedback_up") != 1:
+            assert time.monotonic() < deadline, usage
+            time.sleep(0.3)
+        assert usage["totals"]["feedback_down"] == 1, usage  # rated down (a comment re-saved it), then up later
+    except Exception:
+        screenshot(page, "e2e-feedback-failure")
+        raise
+    finally:
+        context.close()
+        api.close()
+    assert errors == []

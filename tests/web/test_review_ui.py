@@ -47,7 +47,8 @@ def _free_port() -> int:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    settings = Settings.from_env(env={}, data_dir=tmp_path / "data", chunk_tokens=64, chunk_overlap_tokens=8)
+    settings = Settings.from_env(env={}, data_dir=tmp_path / "data", chunk_tokens=64, chunk_overlap_tokens=8,
+                                 reviewer_users="rita,rex")
     items = SqliteItemTable(settings.server.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
     retriever = build_retriever(settings)
     svc = build_ingest(settings, items=items, blobs=FileBlobStore(settings.server.data_dir / "blobs" / "documents"),
@@ -143,3 +144,72 @@ def test_review_keyboard_only_with_the_page_crop(served: tuple[str, Reviews], pa
     page.wait_for_selector("#review-audit li")
     assert "correction" in (page.text_content("#review-audit") or "")
     screenshot(page, "review-history")
+
+
+def _user_page(browser: Any, base: str, user: str) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    pg = context.new_page()
+    pg.page_errors = []
+    pg.on("pageerror", lambda exc: pg.page_errors.append(str(exc)))
+    with pg.expect_response(lambda r: r.url.endswith("/v1/review/projects")):
+        pg.goto(f"{base}/?user={user}")
+    pg.wait_for_selector("#app:not([hidden])")
+    return pg
+
+
+def test_the_owner_shares_a_project_and_only_that_reviewer_reaches_it(served: tuple[str, Reviews], page: Any,
+                                                                        browser: Any) -> None:
+    base, reviews = served
+    with httpx.Client(base_url=base, timeout=30) as client:  # a project with one queued field (no pipeline run)
+        pid = client.post("/v1/projects", json={"name": "Receipts"}, headers=ALICE).json()["project_id"]
+    reviews.queue.open_items(pid, "d1", "w1", [{"field": "total", "value": "9.00", "normalized": "9.00",
+                                                 "confidence": 0.9, "page": None, "bbox": None,
+                                                 "reasons": ["low_confidence: confidence 0.900 < 0.98"]}])
+    # alice (the owner) names rita as the reviewer in the project settings
+    page.goto(f"{base}/?user=alice")
+    page.wait_for_selector("#app:not([hidden])")
+    assert page.is_hidden("#shared-reviews")  # nothing is shared with alice
+    page.click("#project-actions summary")
+    page.fill("#share-users", "rita")
+    page.keyboard.press("Enter")
+    _wait_until(page, "(document.querySelector('#share-status').textContent || '').includes('rita')")
+    assert reviews.store.items.get(f"PROJ#{pid}", "META")["data"]["reviewers"] == ["rita"]
+
+    # rita sees it under "Projects shared with me for review" and works its queue
+    rita = _user_page(browser, base, "rita")
+    try:
+        rita.wait_for_selector("#shared-reviews:not([hidden]) .shared-review")
+        assert "Projects shared with me for review" in (rita.text_content("#shared-reviews") or "")
+        assert "Receipts (alice)" in (rita.text_content("#shared-review-list") or "")
+        rita.click(".shared-review")
+        rita.wait_for_selector("#review .review-row")
+        assert rita.text_content("#review-title") == "Review · Receipts"
+        assert rita.text_content("#review-value") == "9.00"
+        rita.keyboard.press("a")
+        _wait_until(rita, "document.querySelectorAll('#review .review-row').length === 0")
+        screenshot(rita, "review-shared")
+        assert rita.page_errors == []
+    finally:
+        rita.context.close()
+    [done] = reviews.queue.list(pid, "resolved").items
+    assert done["resolved_by"] == "rita" and done["decision"] == "accept"
+
+    # nobody else: not a reviewer it was not shared with (rex), not another user (bob)
+    rex = _user_page(browser, base, "rex")
+    try:
+        assert rex.is_hidden("#shared-reviews")
+    finally:
+        rex.context.close()
+    for user in ("rex", "bob"):
+        with httpx.Client(base_url=base, timeout=30) as client:
+            headers = {"Authorization": f"Bearer dev:{user}"}
+            assert client.get(f"/v1/projects/{pid}/review", headers=headers).status_code == 404
+            assert client.get(f"/v1/projects/{pid}/reviewers", headers=headers).status_code == 404
+            assert client.get("/v1/review/projects", headers=headers).json() == {"projects": []}
+    # unshared: rita no longer reaches it
+    with httpx.Client(base_url=base, timeout=30) as client:
+        assert client.put(f"/v1/projects/{pid}/reviewers", json={"users": []}, headers=ALICE).status_code == 200
+        rita_h = {"Authorization": "Bearer dev:rita"}
+        assert client.get("/v1/review/projects", headers=rita_h).json() == {"projects": []}
+        assert client.get(f"/v1/projects/{pid}/review", headers=rita_h).status_code == 404
+    assert page.page_errors == []

@@ -12,9 +12,10 @@ from chat.app.web_routes import WEB_DIR, client_config, content_security_policy
 from chat.app.wiring import Services
 from store.config import Settings
 
-MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "documents.js", "dom.js", "markdown.js",
-           "ops.js", "review.js", "sessions.js", "sse.js", "viewer.js",
-           "share.js", "docpicker.js", "attach.js"]  # issue 16
+MODULES = ["answer.js", "app.js", "api.js", "auth.js", "chat.js", "chat_tools.js", "documents.js", "dom.js",
+           "feedback.js", "markdown.js", "ops.js", "review.js", "sessions.js", "sources.js", "sse.js",
+           "turn_actions.js", "viewer.js",
+           "share.js", "docpicker.js", "attach.js"]  # issue 16 (uib)
 
 
 def _client(settings: Settings) -> TestClient:  # type: ignore[type-arg]

@@ -1,6 +1,7 @@
 // One assistant message on screen: streamed markdown, tool activity, citation chips, notes.
 import { h, icon } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { SourcesPanel } from "./sources.js";
 
 const TOOL_VERBS = { search_documents: "searching", read_page: "reading" };
 
@@ -31,8 +32,9 @@ export class AnswerView {
       type: "button", text: "Copy", "aria-label": "Copy the answer", hidden: true, onclick: () => this.copy(),
     });
     this.actions = h("div.answer-actions", {}, this.copyButton);
+    this.sources = new SourcesPanel({ onCitation, all: () => [...this.citations.values()] });
     this.el = h("article.message.assistant", { "aria-label": "Answer" },
-      this.activity, this.body, this.chips, this.actions, this.meta);
+      this.activity, this.body, this.chips, this.sources.el, this.actions, this.meta);
     this.el.addEventListener("click", (e) => {
       const ref = e.target.closest?.("sup.ref");
       if (!ref) return;
@@ -126,6 +128,7 @@ export class AnswerView {
     // can click it by what it shows (axe: label-content-name-mismatch)
     const label = chip.querySelector(".chip-label").textContent;
     chip.setAttribute("aria-label", `Open source ${[...refs.join(", ").split(" "), label].join(" ").trim()}`);
+    this.sources.render(this.citations.values());
     this.render();
   }
 

@@ -5,8 +5,9 @@ import { ChatPane } from "./chat.js";
 import { DocumentsPanel } from "./documents.js";
 import { $, announce, clear, confirmDialog, h } from "./dom.js";
 import { SessionsPanel } from "./sessions.js";
+import { ChatSearch, ChatTools } from "./chat_tools.js";
 import { PageViewer } from "./viewer.js";
-import { ReviewPanel } from "./review.js";
+import { ReviewPanel, ReviewSharing } from "./review.js";
 import { SharedList, ShareControl, sharedRoute, showReadOnly } from "./share.js";
 import { DocPicker } from "./docpicker.js";
 import { Attachments } from "./attach.js";
@@ -168,6 +169,7 @@ function startApp(config, auth) {
   const viewer = new PageViewer({ api, dpi: config.render_dpi });
   const review = new ReviewPanel({ api, dialog: $("#review"), getProjectId: () => state.projectId, onError: showError });
   $("#open-review").onclick = () => review.open();
+  new ReviewSharing({ api, review, getProjectId: () => state.projectId, onError: showError }).loadShared();
   const layout = wireLayout();
 
   const sessions = new SessionsPanel({
@@ -182,12 +184,22 @@ function startApp(config, auth) {
     onError: showError,
   });
 
+  const tools = new ChatTools({
+    api, root: $("#chat-tools"), pin: $("#pin-chat"), exportButton: $("#export-chat"),
+    onPinned: () => sessions.reset(), onError: showError,
+  });
+  new ChatSearch({
+    api, input: $("#chat-search-input"), results: $("#chat-search-results"), list: $("#session-list"),
+    onOpen: (id) => { route(id); layout.closePanels(); }, onError: showError,
+  });
+
   const chat = new ChatPane({
     api, messages: $("#messages"), input: $("#composer-input"), form: $("#composer"),
     send: $("#send"), stop: $("#stop"),
     getProjectId: () => state.projectId,
     onCitation: (c, all) => viewer.open(c, all),
     onSessionCreated: (s) => {
+      tools.show(s.session_id, false);
       sessions.currentId = s.session_id;
       share.setChat(s.session_id, "owner");
       sessions.upsert({ session_id: s.session_id, title: s.title, updated_at: s.created_at });
@@ -207,12 +219,13 @@ function startApp(config, auth) {
     onSessionInfo: (info) => {
       share.setChat(info && info.session_id, info && info.access);
       picker.setSession(info);
-      if (info && info.access === "viewer") { showReadOnly(info); return; }
+      if (info && info.access === "viewer") { showReadOnly(info); return; }  // no pin/export/share for a viewer
       if (info && sharedId === info.session_id) {
         // the owner opened their own share link: the ordinary address of the chat
         sharedId = null;
         history.replaceState(null, "", `/#s=${encodeURIComponent(info.session_id)}`);
       }
+      if (info && info.session_id === chat.sessionId) tools.show(info.session_id, info.pinned);
       // show the documents of the project this chat belongs to
       const pid = info && info.project_id;
       if (pid && pid !== state.projectId && state.projects.some((p) => p.project_id === pid)) {
@@ -337,6 +350,8 @@ function startApp(config, auth) {
     const m = location.hash.match(/^#s=(.+)$/);
     const id = m ? decodeURIComponent(m[1]) : sharedId;
     sessions.select(id);
+    // a chat shared with you (read-only): no pin or export until the server says it is yours (onSessionInfo)
+    tools.show(id === sharedId ? null : id, id === tools.sessionId && tools.pinned);
     if (!id) { share.setChat(null); picker.setSession(null); chat.newChat(); return; }
     if (id === sharedId) {
       chat.missingText = "This chat does not exist or is not shared with you.";

@@ -3,6 +3,8 @@
 import { ApiError, Unreachable, isAbort, newId, sleep } from "./api.js";
 import { AnswerView, toolLabel } from "./answer.js";
 import { announce, clear, h } from "./dom.js";
+import { FeedbackControls } from "./feedback.js";
+import { TurnActions } from "./turn_actions.js";
 
 const MAX_RESUMES = 10;
 
@@ -27,14 +29,11 @@ export class ChatPane {
         e.preventDefault();
         this.submit();
       } else if (e.key === "ArrowUp" && !this.input.value && !e.isComposing) {
-        // ↑ in the empty box: edit the last question (to correct it and send it again)
-        const last = [...this.messages.querySelectorAll(".message.user .user-text")].pop();
-        if (last) {
-          e.preventDefault();
-          this.input.value = last.textContent;
-          this.autosize();
-          this.input.setSelectionRange(this.input.value.length, this.input.value.length);
-        }
+        // ↑ in the empty box: edit the last question (to correct it and send it again, in its place)
+        if (!this.busy && this.turns.editLast()) e.preventDefault();
+      } else if (e.key === "Escape" && this.turns.editing) {
+        e.preventDefault();
+        this.turns.cancelEdit();
       }
     });
     document.addEventListener("keydown", (e) => {
@@ -47,6 +46,7 @@ export class ChatPane {
     });
     this.input.addEventListener("input", () => this.autosize());
     this.stop.addEventListener("click", () => this.stopAnswer());
+    this.turns = new TurnActions(this);
     this.empty();
   }
 
@@ -60,6 +60,7 @@ export class ChatPane {
     this.send.hidden = on;
     this.stop.hidden = !on;
     this.messages.setAttribute("aria-busy", on ? "true" : "false");
+    this.turns?.refresh();
   }
 
   /** Stop showing the current stream (it keeps running on the server until its disconnect rule). */
@@ -112,6 +113,7 @@ export class ChatPane {
     const items = history.items || [];
     for (const m of items) this.renderStored(m);
     if (!items.length) this.empty();
+    this.turns.refresh();
     this.scrollToEnd(true);
     // an answer may still be running (another tab, or a reload mid-answer): attach to it
     this.resumeRunning(sessionId, ctrl);
@@ -119,10 +121,15 @@ export class ChatPane {
 
   renderStored(m) {
     if (m.role === "user") {
-      this.messages.append(h("article.message.user", { "aria-label": "Your message" }, h("p.user-text", { text: m.text || "" })));
+      const el = h("article.message.user", { "aria-label": "Your message" }, h("p.user-text", { text: m.text || "" }));
+      if (m.seq) el.dataset.seq = String(m.seq);
+      this.messages.append(el);
+      this.turns.decorateQuestion(el);
       return;
     }
     const view = new AnswerView(this.messages, { onCitation: this.onCitation });
+    this.turns.decorateAnswer(view);
+    if (m.seq && !m.repaired) this.attachFeedback(view, m.seq, m.feedback);
     for (const c of m.citations || []) view.citation(c);
     view.setText(m.text || "");
     if (m.usage) view.usage(m.usage);
@@ -173,16 +180,29 @@ export class ChatPane {
     this.afterSubmit?.();
     this.input.value = "";
     this.autosize();
+    if (this.turns.editing) { await this.turns.resend(text); return; }
     await this.ask(text, newId());
   }
 
-  async ask(text, turnId) {
+  /** Feedback buttons on a stored answer (its display seq). */
+  attachFeedback(view, seq, feedback = null) {
+    if (!this.sessionId || !seq || view.feedback) return;
+    view.feedback = new FeedbackControls({ api: this.api, sessionId: this.sessionId, seq, feedback,
+      onError: (err) => this.onError(err) });
+    view.actions.append(view.feedback.el);
+  }
+
+  async ask(text, turnId, { replacesSeq = null } = {}) {
     this.setBusy(true);
     const ctrl = new AbortController();
     this.ctrl = ctrl;
     if (!this.sessionId || this.messages.querySelector(".empty")) clear(this.messages);
-    this.messages.append(h("article.message.user", { "aria-label": "Your message" }, h("p.user-text", { text })));
+    const question = h("article.message.user", { "aria-label": "Your message" }, h("p.user-text", { text }));
+    this.messages.append(question);
+    this.turns.decorateQuestion(question);
     const view = new AnswerView(this.messages, { onCitation: this.onCitation });
+    this.turns.decorateAnswer(view);
+    this.turns.refresh();
     view.setStreaming(true);
     this.scrollToEnd(true);
     const projectId = this.getProjectId();
@@ -211,6 +231,7 @@ export class ChatPane {
     // a chat stays with the project it was started in (the server keeps it on the session)
     const body = { text, turn_id: turnId };
     if (created && projectId) body.project_id = projectId;
+    if (replacesSeq) body.replaces_seq = replacesSeq;
     const turn = { sessionId, view, lastEventId: null, finished: false, started: false, ctrl };
     try {
       const stream = this.api.events("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/messages`,
@@ -223,7 +244,9 @@ export class ChatPane {
         const msg = err instanceof ApiError && err.status === 409
           ? "An answer is already being written in this chat (another tab?). Wait for it or stop it."
           : `The question could not be sent: ${err.message}`;
-        view.error(msg, () => { view.el.previousElementSibling?.remove(); view.el.remove(); this.ask(text, turnId); });
+        view.error(msg, () => {
+          view.el.previousElementSibling?.remove(); view.el.remove(); this.ask(text, turnId, { replacesSeq });
+        });
         return;
       }
     }
@@ -319,6 +342,8 @@ export class ChatPane {
         case "done":
           view.render();
           view.finish(d);
+          if (Number.isInteger(d.seq) && d.seq > 0) this.attachFeedback(view, d.seq);
+          this.turns.refresh();
           turn.finished = true;
           announce("Answer complete");
           break;

@@ -35,9 +35,12 @@ export class ReviewPanel {
     dialog.addEventListener("close", () => { for (const p of this.pages.values()) p.bitmap.close?.(); this.pages.clear(); });
   }
 
-  async open() {
-    const pid = this.getProjectId();
+  /** Open the queue of the current project, or of ``projectId`` (a project shared with me, titled ``name``). */
+  async open(projectId, name) {
+    const pid = projectId || this.getProjectId();
     if (!pid) return;
+    this.projectId = pid;
+    $("#review-title", this.dialog).textContent = name ? `Review · ${name}` : "Review";
     this.dialog.showModal();
     clear(this.audit);
     this.audit.hidden = true;
@@ -78,7 +81,8 @@ export class ReviewPanel {
     if (!it) return;
     this.value.textContent = it.value ?? "(not found)";
     const reasons = (it.reasons || []).join("; ");
-    this.meta.textContent = `${it.field} · page ${it.page ?? "?"} · confidence ${it.confidence ?? "—"} · ${reasons}`;
+    const source = it.source ? ` · read by ${it.source}` : "";
+    this.meta.textContent = `${it.field} · page ${it.page ?? "?"} · confidence ${it.confidence ?? "—"}${source} · ${reasons}`;
     this.input.value = it.value ?? "";
     this.exports.replaceChildren(
       h("button.ghost.small", { type: "button", onclick: () => this.download(it.document_id, "markdown") }, "Export Markdown"),
@@ -147,7 +151,7 @@ export class ReviewPanel {
     const it = this.current();
     if (!it || this.busy) return;
     this.busy = true;
-    const base = `/v1/projects/${encodeURIComponent(this.getProjectId())}/review/${encodeURIComponent(it.item_id)}`;
+    const base = `/v1/projects/${encodeURIComponent(this.projectId)}/review/${encodeURIComponent(it.item_id)}`;
     try {
       if (it.status !== "claimed") { await this.api.post(`${base}/claim`, {}); it.status = "claimed"; }
       await this.api.post(`${base}/decision`, value === undefined ? { decision } : { decision, value });
@@ -165,7 +169,7 @@ export class ReviewPanel {
   }
 
   async loadAudit() {
-    const pid = this.getProjectId();
+    const pid = this.projectId;
     clear(this.audit);
     this.audit.hidden = false;
     try {
@@ -188,6 +192,70 @@ export class ReviewPanel {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+}
+
+// Sharing for review (issue 15 roles): the owner names a project's reviewers in the project settings; a
+// reviewer sees "Projects shared with me for review" and opens each one's Review view. Others see nothing
+// (the API answers 404 for a project not shared with them).
+export class ReviewSharing {
+  constructor({ api, review, getProjectId, onError }) {
+    this.api = api;
+    this.review = review;
+    this.getProjectId = getProjectId;
+    this.onError = onError;
+    this.section = $("#shared-reviews");
+    this.list = $("#shared-review-list");
+    this.input = $("#share-users");
+    this.status = $("#share-status");
+    $("#share-save").onclick = () => this.save();
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); this.save(); } // not the new-project form around it
+    });
+    $("#project-actions").addEventListener("toggle", (e) => { if (e.target.open) this.loadReviewers(); });
+  }
+
+  /** Projects shared with me: the section shows only when there is one. */
+  async loadShared() {
+    try {
+      const out = await this.api.get("/v1/review/projects");
+      clear(this.list);
+      for (const p of out.projects) {
+        this.list.append(h("li", {}, h("button.ghost.small.shared-review", {
+          type: "button", dataset: { projectId: p.project_id },
+          onclick: () => this.review.open(p.project_id, p.name),
+        }, `${p.name} (${p.owner})`)));
+      }
+      this.section.hidden = !out.projects.length;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) this.onError(err); // review not wired here
+    }
+  }
+
+  async loadReviewers() {
+    const pid = this.getProjectId();
+    if (!pid) return;
+    this.status.textContent = "";
+    try {
+      const out = await this.api.get(`/v1/projects/${encodeURIComponent(pid)}/reviewers`);
+      if (pid === this.getProjectId()) this.input.value = out.reviewers.join(", ");
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) this.onError(err);
+    }
+  }
+
+  async save() {
+    const pid = this.getProjectId();
+    if (!pid) return;
+    const users = this.input.value.split(/[\s,]+/).filter(Boolean);
+    try {
+      const out = await this.api.json("PUT", `/v1/projects/${encodeURIComponent(pid)}/reviewers`, { json: { users } });
+      this.input.value = out.reviewers.join(", ");
+      this.status.textContent = out.reviewers.length ? `Shared for review with ${out.reviewers.join(", ")}` : "Not shared";
+      announce(this.status.textContent);
     } catch (err) {
       this.onError(err);
     }

@@ -94,7 +94,8 @@ export class SessionsPanel {
       type: "button", "aria-label": `Delete chat “${title}”`, title: "Delete",
       onclick: () => this.remove(s.session_id),
     }, icon("trash"));
-    const li = h("li.session", { dataset: { sessionId: s.session_id } }, open, rename, del);
+    const li = h("li.session", { dataset: { sessionId: s.session_id, pinned: s.pinned ? "true" : "false" } },
+      open, rename, del);
     if (s.session_id === this.currentId) open.setAttribute("aria-current", "page");
     return li;
   }
@@ -114,9 +115,13 @@ export class SessionsPanel {
   upsert(s) {
     const old = this.find(s.session_id);
     const title = s.title ?? (old ? old.querySelector(".session-title").textContent : "");
-    const li = this.item({ ...s, title, updated_at: s.updated_at || new Date().toISOString() });
+    const pinned = s.pinned ?? old?.dataset.pinned === "true";
+    const li = this.item({ ...s, title, pinned, updated_at: s.updated_at || new Date().toISOString() });
     old?.remove();
-    this.list.prepend(li);
+    // pinned chats stay first: a chat with new activity goes to the top of the unpinned ones
+    const lastPinned = pinned ? null : [...this.list.querySelectorAll('.session[data-pinned="true"]')].pop();
+    if (lastPinned) lastPinned.after(li);
+    else this.list.prepend(li);
     this.status.textContent = "";
     this.select(this.currentId);
   }
