@@ -29,7 +29,7 @@ BLOCKING = {"serious", "critical"}
 
 
 def axe_path() -> Path | None:
-    dirs = [os.environ.get("DOCCHAT_TOOLS_DIR"), str(REPO / ".tools"), "/work/main/.tools"]
+    dirs = [os.environ.get("DOCCHAT_TOOLS_DIR"), str(REPO / ".tools")]
     for d in dirs:
         if d and (Path(d) / "node_modules" / "axe-core" / "axe.min.js").is_file():
             return Path(d) / "node_modules" / "axe-core" / "axe.min.js"
