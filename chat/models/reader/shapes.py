@@ -1,0 +1,107 @@
+"""The shapes of money and dates on receipts and forms (pure), wherever they are on a line.
+
+Money: two decimals (``9.00``, OCR's decimal comma ``9,00``), a currency mark (``RM 9``, ``¥1,200``,
+``12,000원``) or thousands groups (``12,000``); a bare small integer (a count), a clock time (``19:32:35``),
+a percentage, a date's digits or a long digit run (phone, card, invoice numbers) is not money. Dates: every
+full date ``periods.find_periods`` reads, plus ``12-JAN-18`` / ``12JAN2018`` / ``JAN 12, 2018`` and numeric
+dates glued to a label (``DATE12/03/2018``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chat.models.reader.lexicon import MONTHS
+from chat.models.reader.periods import Period, find_periods
+
+_CUR = r"(?:RM|MYR|USD|SGD|US\$|S\$|\$|€|£|¥|￥|₩)"
+_MONEY = re.compile(
+    r"(?<![\w.,:/])(?P<neg>-\s?)?(?:(?P<cur>" + _CUR + r")\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+[.,]\d{2}|\d+)(?![\d:/%])(?![.,]\d)"
+    r"(?:\s?(?P<suf>원|円|元|RM\b))?",
+    re.IGNORECASE,
+)
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    value: float
+    raw: str
+    start: int
+    end: int
+    currency: str = ""
+
+
+def monies(line: str, offset: int = 0) -> list[Money]:
+    """The money values of ``line`` (counts, times, percentages, dates and phone numbers left out)."""
+    out: list[Money] = []
+    blocked = [(p.start, p.end) for p in find_periods(line) if p.day or p.month]
+    for m in _MONEY.finditer(line):
+        if any(s <= m.start("num") < e for s, e in blocked):
+            continue
+        num, cur, suf = m.group("num"), m.group("cur") or "", m.group("suf") or ""
+        decimal = re.fullmatch(r"\d+[.,]\d{2}|\d{1,3}(?:,\d{3})+\.\d{1,2}", num) is not None
+        grouped = re.fullmatch(r"\d{1,3}(?:,\d{3})+", num) is not None
+        if not (decimal or cur or suf or grouped):
+            continue
+        if len(re.sub(r"\D", "", num)) > 9:
+            continue  # a phone, card or invoice number
+        text = num
+        if re.fullmatch(r"\d+,\d{2}", num):
+            text = num.replace(",", ".")  # OCR's decimal comma
+        value = float(text.replace(",", ""))
+        if m.group("neg"):
+            value = -value
+        out.append(Money(value, m.group(0).strip(), offset + m.start(), offset + m.end(), (cur or suf).upper()))
+    return out
+
+
+
+_MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+       r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_EXTRA_DATES = (
+    # 12-JAN-18, 12JAN2018, 12 Jan 18, 12.Jan.2018
+    re.compile(rf"(?<!\d)(?P<day>\d{{1,2}})[\s./-]?(?P<mon>{_MON})\.?[\s./,-]?(?P<year>(?:19|20)\d{{2}}|\d{{2}})(?![\d:])",
+               re.IGNORECASE),
+    # Jan 12, 18 / JAN-12-2018
+    re.compile(rf"\b(?P<mon>{_MON})\.?[\s./-](?P<day>\d{{1,2}})[\s,./-]+(?P<year>(?:19|20)\d{{2}})(?!\d)",
+               re.IGNORECASE),
+    # 2018/1/12 without word boundaries, 12/03/2018 glued to a label ("DATE12/03/2018")
+    re.compile(r"(?<!\d)(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>(?:19|20)\d{2}|\d{2})(?![\d/])"),
+)
+
+def find_dates(text: str) -> list[Period]:
+    """Every full date (day, month, year) in ``text`` by its shape, in order."""
+    found = [p for p in find_periods(text) if p.day and p.month and p.year]
+    taken = [(p.start, p.end) for p in found]
+    for pattern in _EXTRA_DATES:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            g = m.groupdict()
+            if g.get("mon"):
+                month = MONTHS.get(g["mon"].lower()[:3] if g["mon"].lower()[:4] != "sept" else "sep")
+                day = int(g["day"])
+            else:
+                a, b = int(g["a"]), int(g["b"])
+                month, day = (a, b) if a <= 12 else (b, a)
+            year = int(g["year"])
+            year = year + 2000 if year < 100 else year
+            if month and 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(Period(year=year, month=month, day=day, text=m.group(0).strip(), start=m.start(),
+                                    end=m.end()))
+                taken.append((m.start(), m.end()))
+    found.sort(key=lambda p: p.start)
+    return found
+
+
+def readings(p: Period) -> set[tuple[int, int, int]]:
+    """The (year, month, day) a numeric date may mean: day-first and month-first when both are possible."""
+    if p.year is None or p.month is None or p.day is None:
+        return set()
+    out = {(p.year, p.month, p.day)}
+    if re.match(r"\d{1,2}[/.-]\d{1,2}[/.-]", p.text) and p.day <= 12:
+        out.add((p.year, p.day, p.month))
+    return out
+
+

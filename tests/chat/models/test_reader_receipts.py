@@ -1,0 +1,288 @@
+"""Receipts, forms and the document a question names: selection by the named document, the grand total as a
+money value, the transaction date by its shape.
+
+Every receipt here is made up for these tests (shop names, addresses, items, amounts, OCR slips); none comes
+from an evaluation set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.documents import compact, fuzzy_find, match_strength, parse_selector
+from chat.models.reader.receipts import date, total
+from chat.models.reader.shapes import find_dates, monies
+
+MAJU = """KEDAI RUNCIT MAJU JAYA SDN BHD
+(CO. REG: 123456-X)
+NO 12, JALAN MERANTI 3, TAMAN SERI
+81300 SKUDAI JOHOR
+TAX INVOICE
+INV NO: CS00123  DATE:15/06/2019 TIME: 19:32:35
+MILO 1KG 1 x 17.50 17.50
+GARDENIA BREAD 2 x 3.20 6.40
+Total Qty: 3
+Total Item(s): 2
+SUB TOTAL 23.90
+GST 0% 0.00
+ROUNDING -0.05
+TOTAL RM 23.85
+Total : 19:32:35
+CASH 50.00
+CHANGE 26.15
+THANK YOU PLEASE COME AGAIN"""
+
+MAJU_LATER = MAJU.replace("15/06/2019", "02/07/2019").replace("23.90", "11.20").replace("TOTAL RM 23.85",
+                                                                                       "TOTAL RM 11.15")
+
+BAKERY = """SERI BAKERY & CAFE
+LOT 5, JLN BUNGA RAYA, 50000 KL
+12 Jan 2018 10:05
+ROTI CANAI 2 3.00
+TEH TARIK 1 2.20
+Sub Total : 5.20
+SST 6% : 0.31
+Total (incl. SST) : 5.51
+Cash : 10.00
+Change : 4.49"""
+
+#: OCR read the label column, then the amount column
+COLUMNS = """PUSAT TEKSTIL AMAN
+JALAN PASAR 7, IPOH
+DATE 03-11-17
+KAIN BATIK 2 pcs
+Sub Total
+Rounding Adj
+Total After Rounding
+Cash Tendered
+Change
+45.97
+0.03
+46.00
+50.00
+4.00"""
+
+ROUNDING = """RESTORAN SELERA KAMPUNG
+TARIKH: 2018.01.12  12:41
+NASI LEMAK 4.50
+Total 8.97
+Rounding 0.03
+Nett Total 9.00
+Paid 9.00"""
+
+KO_CAFE = """카페 봄날
+서울시 마포구 연남로 12
+2019년 5월 3일 14:20
+아메리카노 2 9,000원
+부가세 818원
+합계 9,000원
+받은금액 10,000원
+거스름돈 1,000원"""
+KO_BOOKS = """한빛 문구
+2019년 6월 1일
+볼펜 3 4,500원
+합계 4,500원
+현금 5,000원
+거스름돈 500원"""
+JA_BOOKS = """さくら書店 新宿店
+2018年1月12日 15:02
+文庫本 1 ¥800
+小計 ¥1,500
+消費税 ¥120
+合計 ¥1,620
+お預り ¥2,000
+お釣り ¥380"""
+JA_CAFE = """喫茶 みどり
+2018年3月2日
+コーヒー ¥450
+合計 ¥450
+お預り ¥500
+お釣り ¥50"""
+
+INVOICE = """NORTHWIND SUPPLIES LTD
+Invoice No. 4471
+Invoice Date: 03/04/2019
+Due Date: 03/05/2019
+Printed 10/04/2019
+Consulting services 1,200.00
+Subtotal 1,200.00
+VAT 20% 240.00
+Amount Due 1,440.00"""
+
+
+def _p(ref: str, text: str, doc: str, name: str = "", page: int = 1) -> Passage:
+    return Passage(ref, text, doc, name or f"{doc}.jpg", page)
+
+
+def _first(answer_text: str) -> str:
+    return answer_text.splitlines()[0]
+
+
+# ------------------------------------------------------------------------------------------- the named document
+
+
+def test_the_named_shop_selects_its_receipt_even_ranked_last_and_garbled_by_ocr() -> None:
+    passages = [_p("S1", BAKERY, "d1"), _p("S2", MAJU.replace("MAJU", "MAJV").replace("SDN BHD", "SDN. BHD."), "d2")]
+    answer = read("What is the total amount on the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD?", passages)
+    assert _first(answer.text) == "The total is RM 23.85 [S2].", answer.text
+    assert answer.quotes == (("S2", "TOTAL RM 23.85"),)
+    swapped = [_p("S1", MAJU, "d2"), _p("S2", BAKERY, "d1")]
+    other = read("What is the date of the receipt from SERI BAKERY AND CAFE?", swapped)
+    assert _first(other.text) == "The date is 12 Jan 2018 [S2].", other.text
+
+
+def test_a_shop_no_retrieved_document_is_from_is_declined_with_what_was_found() -> None:
+    passages = [_p("S1", BAKERY, "d1"), _p("S2", MAJU, "d2")]
+    answer = read("What is the total amount on the receipt from GOLDEN DRAGON RESTAURANT?", passages)
+    assert answer.declined and answer.quotes == ()
+    assert "The documents don't say what the total amount on the receipt is" in answer.text
+    assert "none of the documents found is from “GOLDEN DRAGON RESTAURANT”" in answer.text
+    assert "SERI BAKERY & CAFE" in answer.text and "[S" not in answer.text
+    # a name that shares only the legal suffix and generic words with a retrieved shop is someone else
+    near = read("What is the date of the receipt from KEDAI RUNCIT SUKA RIA SDN BHD?", passages)
+    assert near.declined
+
+
+def test_a_date_qualifier_picks_the_receipt_and_is_not_the_asked_thing() -> None:
+    passages = [_p("S1", MAJU_LATER, "d1"), _p("S2", MAJU, "d2")]
+    answer = read("What is the total amount on the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD dated 15/06/2019?",
+                  passages)
+    assert _first(answer.text) == "The total is RM 23.85 [S2].", answer.text
+    later = read("What is the total amount on the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD dated 02/07/2019?",
+                 [_p("S1", MAJU, "d2"), _p("S2", MAJU_LATER, "d1")])
+    assert _first(later.text) == "The total is RM 11.15 [S2].", later.text
+
+
+def test_a_total_qualifier_picks_the_receipt_for_a_date_question() -> None:
+    passages = [_p("S1", MAJU, "d1"), _p("S2", MAJU_LATER, "d2")]
+    answer = read("What is the date of the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD with the total 11.15?",
+                  passages)
+    assert _first(answer.text) == "The date is 02/07/2019 [S2].", answer.text
+
+
+def test_a_document_is_selected_by_all_its_passages_and_by_file_name() -> None:
+    head, tail = MAJU.split("SUB TOTAL")
+    passages = [_p("S1", BAKERY, "d1"), _p("S2", "SUB TOTAL" + tail, "d2"), _p("S3", head, "d2")]
+    answer = read("How much is the total on the receipt from Kedai Runcit Maju Jaya?", passages)
+    assert _first(answer.text) == "The total is RM 23.85 [S2].", answer.text
+    by_file = read("What is the total in receipt-0042.jpg?",
+                   [_p("S1", MAJU, "d1", "receipt-0017.jpg"), _p("S2", BAKERY, "d2", "receipt-0042.jpg")])
+    assert _first(by_file.text) == "The total is 5.51 [S2].", by_file.text
+
+
+def test_a_company_named_as_the_filing_selects_its_document() -> None:
+    msft = "Microsoft Corporation\nTotal revenue $ 52,747 $ 51,728\nMicrosoft | FY23 Q2 10-Q | 4"
+    apple = "Apple Inc. | Q1 2023 Form 10-Q | 7\nTotal net sales $ 117,154"
+    passages = [_p("S1", msft, "m", "MSFT 10-Q.pdf"), _p("S2", apple, "a", "AAPL 10-Q.pdf")]
+    answer = read("What were total net sales in Apple's 10-Q?", passages)
+    assert "[S2]" in _first(answer.text) and "117,154" in _first(answer.text), answer.text
+    missing = read("What were total net sales in Tesla's 10-Q?", passages)
+    assert missing.declined and "Tesla" in missing.text and missing.quotes == ()
+
+
+def test_korean_and_japanese_named_receipts() -> None:
+    ko = [_p("S1", KO_BOOKS, "k1", "영수증1.jpg"), _p("S2", KO_CAFE, "k2", "영수증2.jpg")]
+    answer = read("카페 봄날의 영수증 합계는 얼마입니까?", ko)
+    assert _first(answer.text) == "합계는 9,000원입니다 [S2].", answer.text
+    absent = read("행복 베이커리의 영수증 합계는 얼마입니까?", ko)
+    assert absent.declined and "찾을 수 없습니다" in absent.text and absent.quotes == ()
+    ja = [_p("S1", JA_CAFE, "j1", "r1.jpg"), _p("S2", JA_BOOKS, "j2", "r2.jpg")]
+    total_ja = read("さくら書店の領収書の合計はいくらですか？", ja)
+    assert _first(total_ja.text) == "合計は¥1,620です [S2]。", total_ja.text
+    swapped = [_p("S1", JA_BOOKS, "j2", "r2.jpg"), _p("S2", JA_CAFE, "j1", "r1.jpg")]
+    date_ja = read("喫茶 みどりのレシートの日付はいつですか？", swapped)
+    assert "2018年3月2日" in _first(date_ja.text) and "[S2]" in _first(date_ja.text), date_ja.text
+    none_ja = read("ひまわり食堂の領収書の合計はいくらですか？", ja)
+    assert none_ja.declined and "見つかりません" in none_ja.text
+
+
+# --------------------------------------------------------------------------------------------- the total amount
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (MAJU, "RM 23.85"),  # not Total Qty: 3, Total Item(s): 2, Total : 19:32:35, SUB TOTAL or CASH
+        (BAKERY, "5.51"),  # Total (incl. SST)
+        (COLUMNS, "46.00"),  # label column, then amount column: Total After Rounding
+        (ROUNDING, "9.00"),  # Nett Total over the plain pre-rounding Total
+        (INVOICE, "1,440.00"),  # Amount Due
+        (KO_CAFE, "9,000원"),
+        (JA_BOOKS, "¥1,620"),
+    ],
+)
+def test_the_grand_total_is_a_money_value_by_receipt_semantics(text: str, value: str) -> None:
+    pick = total(text)
+    assert pick is not None and pick.value == value, pick
+
+
+def test_total_questions_over_receipts_answer_the_money_total() -> None:
+    for question in ("What is the total amount?", "How much did I pay?", "What is the amount due?"):
+        answer = read(question, [_p("S1", MAJU, "d1")])
+        assert _first(answer.text) == "The total is RM 23.85 [S1].", (question, answer.text)
+    tax = read("What is the GST amount on the receipt?", [_p("S1", BAKERY, "d1")])
+    assert "5.51" not in _first(tax.text)
+
+
+def test_money_shapes() -> None:
+    values = [m.value for m in monies("Total Qty: 7  Total : 19:32:35  GST 6% : 0.51  TOTAL RM9,00 TEL 03-12345678")]
+    assert values == [0.51, 9.0]
+    assert [m.raw for m in monies("합계 12,000원 / 合計 ¥1,620 / 3 pcs")] == ["12,000원", "¥1,620"]
+
+
+# ------------------------------------------------------------------------------------------------------ dates
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("INV NO: CS00123  DATE:15/06/2019 TIME: 19:32:35", "15/06/2019"),
+        ("DATE 03-11-17", "03-11-17"),
+        ("TARIKH: 2018.01.12  12:41", "2018.01.12"),
+        ("12-JAN-18 10:05 CASHIER 2", "12-JAN-18"),
+        ("2018年1月12日 15:02", "2018年1月12日"),
+        ("2019년 5월 3일 14:20", "2019년 5월 3일"),
+        ("Printed 10/04/2019\nInvoice Date: 03/04/2019\nDue Date: 03/05/2019", "03/04/2019"),
+    ],
+)
+def test_the_receipt_date_by_shape_and_label(text: str, want: str) -> None:
+    pick = date(text)
+    assert pick is not None and pick.value == want, pick
+    assert find_dates(want)
+
+
+def test_a_plain_date_question_gets_the_transaction_date_not_the_due_date() -> None:
+    answer = read("What is the date of the invoice?", [_p("S1", INVOICE, "i1", "invoice.pdf")])
+    assert _first(answer.text) == "The date is 03/04/2019 [S1].", answer.text
+    due = read("What is the due date of the invoice?", [_p("S1", INVOICE, "i1", "invoice.pdf")])
+    assert "03/05/2019" in _first(due.text), due.text
+    shaped = read("When was this receipt issued?", [_p("S1", COLUMNS, "c1")])
+    assert "03-11-17" in _first(shaped.text), shaped.text
+
+
+# ------------------------------------------------------------------------------------------ parsing and matching
+
+
+def test_parse_selector_takes_the_document_clause_out_of_the_question() -> None:
+    question = "What is the total amount on the receipt from ABC TRADING (M) SDN BHD dated 1 Feb 2018?"
+    sel, asked = parse_selector(question)
+    assert sel.names == ("ABC TRADING (M) SDN BHD",) and [d.day for d in sel.dates] == [1]
+    assert asked == "What is the total amount on the receipt?"
+    sel, asked = parse_selector("What is the date of the receipt from ABC TRADING with the total RM 9.00?")
+    assert sel.amounts == (9.0,) and asked == "What is the date of the receipt?"
+    assert parse_selector("What was Apple's total net sales for the quarter ended December 31, 2022?")[0].empty
+    assert parse_selector("What is the total amount of this receipt?")[0].empty
+    sel, asked = parse_selector("카페 봄날의 영수증 합계는 얼마입니까?")
+    assert sel.names == ("카페 봄날",) and asked == "영수증 합계는 얼마입니까?"
+    sel, asked = parse_selector("さくら書店の領収書の合計はいくらですか？")
+    assert sel.names == ("さくら書店",) and asked == "領収書の合計はいくらですか？"
+
+
+def test_fuzzy_names_tolerate_ocr_but_not_other_shops() -> None:
+    assert fuzzy_find(compact("SANYU STATIONERY SHOP"), compact("SANYU STAT1ONERY SH0P"), 2)
+    assert not fuzzy_find(compact("SANYU STATIONERY SHOP"), compact("SINAR STATIONERY SHOP"), 2)
+    doc = [_p("S1", MAJU, "d1")]
+    assert match_strength("Kedai Runcit Maju Jaya Sdn. Bhd.", doc) == 2
+    assert match_strength("KEDAI RUNCIT MAJU", doc) == 2
+    assert match_strength("KEDAI RUNCIT SUKA RIA SDN BHD", doc) == 0
