@@ -76,7 +76,9 @@ _LEGAL = re.compile(
 _OCR = str.maketrans({"0": "O", "1": "I", "L": "I", "|": "I", "!": "I", "5": "S", "$": "S", "8": "B", "@": "A"})
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 #: lines at the top of a passage where a document says who issued it
-HEAD_LINES = 8
+HEAD_LINES = 10
+#: a passage this short (a receipt) is searched for a garbled name throughout, not only in its first lines
+FUZZY_BODY_CHARS = 4000
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +271,8 @@ def match_strength(name: str, docs: Sequence[Passage]) -> int:
         if fuzzy_find(core, head, k):
             return 2
     for p in docs:
-        if core in compact(p.text):
+        body = compact(p.text)
+        if core in body or (len(p.text) <= FUZZY_BODY_CHARS and fuzzy_find(core, body, k)):
             return 1
     return 0
 

@@ -133,6 +133,16 @@ def receipt_lines(text: str) -> list[ReceiptLine]:
             out.append(ReceiptLine("", "other", money, (s, e), i))
             continue
         pending.clear()
+        segments: list[tuple[str, Money, int]] = []  # "TOTAL: 9.00 CASH: 10.00" — two columns OCR'd as one line
+        prev = s
+        for m in found:
+            seg = text[prev : m.start].strip(" |:：=.-")
+            if _letters(seg) >= 2:
+                segments.append((seg, m, prev + (len(text[prev : m.start]) - len(text[prev : m.start].lstrip()))))
+            prev = m.end
+        if len(segments) > 1:
+            out.extend(ReceiptLine(seg, label_kind(seg), m, (start, m.end), i) for seg, m, start in segments)
+            continue
         out.append(ReceiptLine(label, label_kind(label), money, (s, e), i))
     return out
 

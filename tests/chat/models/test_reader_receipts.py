@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from chat.core.prompt import SYSTEM_PROMPT
 from chat.models.reader import Passage, read
 from chat.models.reader.documents import compact, fuzzy_find, match_strength, parse_selector
+from chat.models.reader.question import per_name_questions
 from chat.models.reader.receipts import date, total
 from chat.models.reader.shapes import find_dates, monies
 
@@ -288,3 +290,18 @@ def test_fuzzy_names_tolerate_ocr_but_not_other_shops() -> None:
     assert match_strength("Kedai Runcit Maju Jaya Sdn. Bhd.", doc) == 2
     assert match_strength("KEDAI RUNCIT MAJU", doc) == 2
     assert match_strength("KEDAI RUNCIT SUKA RIA SDN BHD", doc) == 0
+
+
+def test_a_named_document_is_searched_as_one_and_the_bedrock_prompt_has_the_same_rule() -> None:
+    question = "What is the total amount on the receipt from SERI BAKERY & CAFE?"
+    assert per_name_questions(question) == [question]
+    assert per_name_questions("What were the net sales of Apple and Amazon?") != ["What were the net sales of Apple "
+                                                                                   "and Amazon?"]
+    assert "that picks the document, it is not what is asked" in SYSTEM_PROMPT
+    assert "grand total" in SYSTEM_PROMPT
+
+
+def test_two_columns_read_as_one_line_keep_each_label_with_its_amount() -> None:
+    text = "KEDAI BUKU ILMU\nSub Total: 18.00 Items: 2\nTOTAL: 19.08 CASH: 20.00\nGST 6%: 1.08 CHANGE: 0.92"
+    pick = total(text)
+    assert pick is not None and pick.value == "19.08" and text[pick.span[0] : pick.span[1]] == "TOTAL: 19.08"
