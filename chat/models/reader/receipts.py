@@ -87,6 +87,7 @@ class Pick:
 
 
 def label_kind(label: str) -> LabelKind:
+    label = re.sub(r"(?<=[A-Za-z])0|0(?=[A-Za-z])", "O", label)  # OCR's T0TAL
     if GRAND_TOTAL.search(label) or _GRAND.search(label):
         return "count" if _COUNT.search(label) and not re.search(r"amount|amt|금액|金額", label, re.I) else "grand"
     if _PAYMENT.search(label):

@@ -305,3 +305,10 @@ def test_two_columns_read_as_one_line_keep_each_label_with_its_amount() -> None:
     text = "KEDAI BUKU ILMU\nSub Total: 18.00 Items: 2\nTOTAL: 19.08 CASH: 20.00\nGST 6%: 1.08 CHANGE: 0.92"
     pick = total(text)
     assert pick is not None and pick.value == "19.08" and text[pick.span[0] : pick.span[1]] == "TOTAL: 19.08"
+
+
+def test_a_name_garbled_beyond_its_edits_still_matches_by_most_of_its_words() -> None:
+    doc = [_p("S1", MAJU.replace("KEDAI RUNCIT MAJU JAYA", "KEDA1  RUNC1T  MAJV  JAYA  "), "d1")]
+    assert match_strength("KEDAI RUNCIT MAJU JAYA TRADING", doc) >= 1
+    assert match_strength("KEDAI SERBA MURAH TRADING", doc) == 0
+    assert total("T0TAL : 12.60\nCASH 20.00\nCHANGE 7.40") is not None
