@@ -172,6 +172,8 @@ def total(text: str) -> Pick | None:
     first_payment = min((r.index for r in rows if r.kind == "payment"), default=None)
     block = [r.money.value for r in rows if r.money and r.kind in ("grand", "total", "minor")]
     biggest = max(block) if block else 0.0
+    taxed = any(abs(x) >= 0.011 for x in extras)
+    sums = {sub + sum(extras) for sub in subs} | {sub + x for sub in subs for x in extras}
     best: tuple[float, ReceiptLine] | None = None
     for r in candidates:
         assert r.money is not None
@@ -179,12 +181,11 @@ def total(text: str) -> Pick | None:
         score = 0.9 if r.kind == "grand" else 0.8
         if v <= 0:
             score -= 0.5
-        if subs and any(_close(v, sub + sum(extras)) or _close(v, sub + x) for sub in subs for x in [*extras, 0.0]):
-            if not (subs and _close(v, subs[0]) and extras and any(abs(x) >= 0.011 for x in extras)):
-                score += 0.05
-        if any(_close(v, t - c) for t in tendered for c in change) or (not change and any(_close(v, t)
-                                                                                        for t in tendered)):
-            score += 0.05
+        if any(_close(v, t) for t in sums) or (not taxed and any(_close(v, sub) for sub in subs)):
+            score += 0.05  # sub-total + tax ± rounding (or the sub-total itself when no tax was added)
+        paid = [t - c for t in tendered for c in change] if change else tendered
+        if any(_close(v, x) for x in paid):
+            score += 0.05  # cash tendered − change
         if _close(v, biggest):
             score += 0.03
         elif v < biggest * 0.5:
