@@ -35,10 +35,11 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.documents import pages_to_read
 from chat.models.reader.question import per_name_questions
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
-from chat.models.tool_format import SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
+from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
 
 LOCAL_MODEL_ID = "docchat-local-extractive"
 
@@ -123,6 +124,16 @@ def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[
             elif isinstance(block, Mapping) and block.get("type") == "tool_result":
                 other = True
     return docs, found, other
+
+
+def _used_tool(messages: Sequence[Mapping[str, Any]], index: int, name: str) -> bool:
+    """A ``name`` tool_use was emitted after the question at ``index`` (it is not asked for twice)."""
+    return any(
+        isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == name
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+    )
 
 
 def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
@@ -221,6 +232,11 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in per_name_questions(question)))
+        if READ_PAGE in tool_names and tools_allowed and not _used_tool(request.messages, index, READ_PAGE):
+            pages = pages_to_read(question, passages_of(sources))  # the named document is in no result: its pages?
+            if pages:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in pages))
         answer = extractive_answer(question, sources)
         return Reply(Text(answer, chunk=self.chunk_chars))
 

@@ -355,3 +355,26 @@ def not_found(lang: str, asked: str, selection: Selection) -> str:
     what = f"{m.group(1).lower()} {m.group(3)} {m.group(2)}" if m else f"anything that answers “{asked}”"
     seen = f" The documents found are: {'; '.join(found)}." if found else " The search found no matching passages."
     return (f"The documents don't say {what}: none of the documents found is from {' or '.join(names)}.{seen}")
+
+
+#: pages the local model reads when no search result is from the document the question names
+PAGES_TO_READ = 3
+
+
+def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
+    """(document_id, page) of the top search results' pages to read in full when the question names a
+    document and no result matches it: a receipt split into chunks may have its issuer's name only in a chunk
+    the search did not return. Empty when nothing is named, a result matches, or a page was read already."""
+    selector, _ = parse_selector(question)
+    if not selector.names or not passages or any(p.ref.startswith("P") for p in passages):
+        return []
+    if not select(selector, passages).missing:
+        return []
+    out: list[tuple[str, int]] = []
+    for p in passages:
+        key = (p.document_id, p.page)
+        if p.document_id and p.page > 0 and key not in out:
+            out.append(key)
+        if len(out) >= PAGES_TO_READ:
+            break
+    return out

@@ -70,8 +70,32 @@ _EXTRA_DATES = (
     re.compile(r"(?<!\d)(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>(?:19|20)\d{2}|\d{2})(?![\d/])"),
 )
 
+
+#: OCR's numeric date: a letter read for a digit (``12/O3/2018``, ``l2/03/2018``) or a space by a separator
+_OCR_DATE = re.compile(
+    r"(?<![\w/.-])(?P<a>[\dOoIl|]{1,2})\s?[/.-]\s?(?P<b>[\dOoIl|]{1,2})\s?[/.-]\s?(?P<year>(?:19|20|2O)[\dOoIl|]{2}|"
+    r"[\dOoIl|]{2})(?![\w/])"
+)
+_AS_DIGIT = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "|": "1"})
+
+
+def _ocr_dates(text: str, taken: list[tuple[int, int]]) -> list[Period]:
+    out: list[Period] = []
+    for m in _OCR_DATE.finditer(text):
+        if any(m.start() < e and s < m.end() for s, e in taken) or not re.search(r"\d", m.group("a") + m.group("b")):
+            continue
+        a, b, y = (int(m.group(k).translate(_AS_DIGIT)) for k in ("a", "b", "year"))
+        month, day = (a, b) if a <= 12 else (b, a)
+        year = y + 2000 if y < 100 else y
+        if 1 <= month <= 12 and 1 <= day <= 31 and 1990 <= year <= 2099:
+            clean = re.sub(r"\s", "", m.group(0)).translate(_AS_DIGIT)
+            out.append(Period(year=year, month=month, day=day, text=clean, start=m.start(), end=m.end()))
+    return out
+
+
 def find_dates(text: str) -> list[Period]:
-    """Every full date (day, month, year) in ``text`` by its shape, in order."""
+    """Every full date (day, month, year) in ``text`` by its shape, in order (an OCR-garbled numeric date
+    is given as read: ``12/O3/2018`` → ``12/03/2018``)."""
     found = [p for p in find_periods(text) if p.day and p.month and p.year]
     taken = [(p.start, p.end) for p in found]
     for pattern in _EXTRA_DATES:
@@ -91,8 +115,11 @@ def find_dates(text: str) -> list[Period]:
                 found.append(Period(year=year, month=month, day=day, text=m.group(0).strip(), start=m.start(),
                                     end=m.end()))
                 taken.append((m.start(), m.end()))
+    found.extend(_ocr_dates(text, taken))
     found.sort(key=lambda p: p.start)
     return found
+
+
 
 
 def readings(p: Period) -> set[tuple[int, int, int]]:

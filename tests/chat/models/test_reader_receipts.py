@@ -312,3 +312,11 @@ def test_a_name_garbled_beyond_its_edits_still_matches_by_most_of_its_words() ->
     assert match_strength("KEDAI RUNCIT MAJU JAYA TRADING", doc) >= 1
     assert match_strength("KEDAI SERBA MURAH TRADING", doc) == 0
     assert total("T0TAL : 12.60\nCASH 20.00\nCHANGE 7.40") is not None
+
+
+def test_ocr_garbled_numeric_dates_are_read() -> None:
+    assert [p.text for p in find_dates("DATE : 12/O3/2018 TIME 10:22")] == ["12/03/2018"]
+    assert [p.text for p in find_dates("Tarikh: 05 / 11 / 2017")] == ["05/11/2017"]
+    assert find_dates("TEL 03-7865 1234  QTY 2 x 3.50") == []
+    pick = date("RESIT\nDATE : 12/O3/2018 10:22\nTOTAL 5.00\nCASH 5.00")
+    assert pick is not None and pick.value == "12/03/2018"
