@@ -32,7 +32,6 @@ from chat.models.reader.numbers import Amount
 from chat.models.reader.periods import Period
 from chat.models.reader.question import RECEIPT_WORDS, Question
 from chat.models.reader.shapes import Money, find_dates, monies
-from chat.models.reader.tables import find_tables
 from chat.models.reader.text import lines_with_offsets, match_terms
 
 LabelKind = Literal["grand", "total", "minor", "count", "payment", "other"]
@@ -250,6 +249,11 @@ _DUE_ASK = re.compile(r"due|expir|print|valid|deliver|만료|유효|납기|期�
 _WORDS: dict[str, tuple[str, str]] = {"ko": ("합계", "날짜"), "ja": ("合計", "日付"), "zh": ("合计", "日期")}
 
 
+def _wide_table(text: str) -> bool:
+    """A Markdown table of three or more columns (a statement's; ingest may lay a receipt out as two)."""
+    return any(line.strip().startswith("|") and line.count("|") > 3 for line in text.splitlines())
+
+
 def asks_total(q: Question) -> bool:
     """The question asks for the bill's total: "total amount", "how much", "amount due", 합계, 合計 — not a
     sub-total, tax or cash line, nor the price of one item (a focus with other content words)."""
@@ -264,7 +268,7 @@ def receipt_evidence(q: Question, text: str) -> tuple[Field, float] | None:
     is a receipt (or the question says it is about one); None otherwise."""
     if q.kind not in ("value", "date"):
         return None
-    if not is_receipt(text) and (q.document_kind != "receipt" or find_tables(text)):
+    if not is_receipt(text) and (q.document_kind != "receipt" or _wide_table(text)):
         return None  # a statement's table, not a receipt
     total_word, date_word = _WORDS.get(q.language, ("total", "date"))
     if q.kind == "value" and asks_total(q):

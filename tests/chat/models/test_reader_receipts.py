@@ -320,3 +320,13 @@ def test_ocr_garbled_numeric_dates_are_read() -> None:
     assert find_dates("TEL 03-7865 1234  QTY 2 x 3.50") == []
     pick = date("RESIT\nDATE : 12/O3/2018 10:22\nTOTAL 5.00\nCASH 5.00")
     assert pick is not None and pick.value == "12/03/2018"
+
+
+def test_a_receipt_laid_out_as_a_two_column_table_by_ingest() -> None:
+    text = ("ALPHA MINI MARKET\nNO 3 JALAN SATU\n|  |  |\n|---|---|\n| DATE: 25/12/2018 TIME | 10:30 |\n"
+            "| MILK 2 X 3.50 7.00 |  |\n| TOTAL RM 9.00 |  |\n| THANK YOU |  |")
+    passages = [_p("S1", text, "a1", "alpha.pdf")]
+    assert _first(read("What is the total amount on the receipt from ALPHA MINI MARKET?", passages).text) == (
+        "The total is RM 9.00 [S1].")
+    assert _first(read("What is the date of the receipt from ALPHA MINI MARKET?", passages).text) == (
+        "The date is 25/12/2018 [S1].")
