@@ -77,7 +77,8 @@ _OCR = str.maketrans({"0": "O", "1": "I", "L": "I", "|": "I", "!": "I", "5": "S"
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 #: lines at the top of a passage where a document says who issued it
 HEAD_LINES = 10
-#: share of a garbled name's words (its first one among them) a document's first lines must hold
+#: share of a garbled name's words (its first one among them) a document's first lines (a short one: its
+#: text) must hold
 WORDS_PRESENT = 0.75
 #: a passage this short (a receipt) is searched for a garbled name throughout, not only in its first lines
 FUZZY_BODY_CHARS = 4000
@@ -279,7 +280,8 @@ def match_strength(name: str, docs: Sequence[Passage]) -> int:
     words = [compact(w) for w in re.findall(r"[^\W_]{3,}", core_name(name))]
     if len(words) >= 2:  # OCR garbled the name beyond its edits: most of its words, its first one among them
         for p in docs:
-            present = {compact(w) for w in re.findall(r"[^\W_]{2,}", _head(p))}
+            seen = p.text if len(p.text) <= FUZZY_BODY_CHARS else _head(p)
+            present = {compact(w) for w in re.findall(r"[^\W_]{2,}", seen)}
             hits = [any(fuzzy_find(w, t, 0 if len(w) <= 3 else 1 if len(w) <= 9 else 2) and abs(len(t) - len(w)) <= 1
                         for t in present)
                     for w in words]

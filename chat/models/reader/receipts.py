@@ -40,6 +40,7 @@ LabelKind = Literal["grand", "total", "minor", "count", "payment", "other"]
 _GRAND = re.compile(
     r"total\s*(?:after|aft\.?|w/?)\s*(?:rounding|round|adj)|rounded\s*total|total\s*(?:sales?\s*)?\(?\s*"
     r"(?:incl|inclusive|inc\b|with\s+(?:gst|tax|vat))|total\s*(?:payable|to\s+pay|price)|amount\s*(?:payable|to\s+pay)|"
+    r"\b(?:total|amount|amt|nett?)\b.*\b(?:incl|inclusive)|\b(?:incl|inclusive)\b.*\btotal|"
     r"총\s*(?:결제|합계|금액)|결제\s*금액|청구\s*금액|합계\s*금액|お会計|ご請求|請求金額|お買上",
     re.IGNORECASE,
 )

@@ -330,3 +330,10 @@ def test_a_receipt_laid_out_as_a_two_column_table_by_ingest() -> None:
         "The total is RM 9.00 [S1].")
     assert _first(read("What is the date of the receipt from ALPHA MINI MARKET?", passages).text) == (
         "The date is 25/12/2018 [S1].")
+
+
+def test_a_total_inclusive_of_tax_is_the_grand_total_however_worded() -> None:
+    for label in ("Total Amt Incl GST", "TOTAL GST INCLUSIVE", "Net Amount (Incl. SST)"):
+        text = f"KEDAI ABC\nSub Total 10.00\nGST 6% 0.60\n{label} 10.60\nCash 20.00\nChange 9.40"
+        pick = total(text)
+        assert pick is not None and pick.value == "10.60" and pick.label == label, (label, pick)
