@@ -35,6 +35,7 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import pages_to_read
 from chat.models.reader.question import per_name_questions
 from chat.models.replies import Reply, Text, ToolUse, reply_events
@@ -232,13 +233,14 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in per_name_questions(question)))
-        if READ_PAGE in tool_names and tools_allowed and not _used_tool(request.messages, index, READ_PAGE):
-            pages = pages_to_read(question, passages_of(sources))  # the named document is in no result: its pages?
+        answer = reader_answer(question, sources)
+        if ((answer.declined or answer.confidence < SURE_AT) and READ_PAGE in tool_names and tools_allowed
+                and not _used_tool(request.messages, index, READ_PAGE)):
+            pages = pages_to_read(question, passages_of(sources))  # the named document's pages may say it
             if pages:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in pages))
-        answer = extractive_answer(question, sources)
-        return Reply(Text(answer, chunk=self.chunk_chars))
+        return Reply(Text(answer.text, chunk=self.chunk_chars))
 
     def _catalog_reply(self, messages: Sequence[Mapping[str, Any]], index: int, cq: CatalogQuestion,
                        sources: Sequence[Mapping[str, Any]], tool_names: set[str], tools_allowed: bool) -> Reply | None:

@@ -29,10 +29,10 @@ _DOC_EN = (
     r"(?:tax\s+)?(?:receipts?|invoices?|bills?|till\s+slips?|statements?|(?:annual\s+|quarterly\s+)?reports?|"
     r"filings?|10-?[KQ]s?|20-?F|8-?K|documents?|files?|forms?|letters?|contracts?|brochures?|slips?)"
 )
-_KO_DOC = (
-    r"(?:영수증|세금계산서|계산서|청구서|명세서|사업보고서|감사보고서|분기보고서|반기보고서|보고서|문서|자료|파일)"
-)
-_JA_DOC = r"(?:領収書|レシート|請求書|納品書|明細書|有価証券報告書|決算短信|報告書|資料|文書|ファイル)"
+#: Korean / Japanese words for a document that someone issues (a receipt, a bill, a filing) — not generic
+#: "report / material / file", which a question about an article's content uses for other things
+_KO_DOC = r"(?:영수증|세금계산서|계산서|청구서|거래명세서|사업보고서|감사보고서|분기보고서|반기보고서)"
+_JA_DOC = r"(?:領収書|レシート|請求書|納品書|有価証券報告書|決算短信)"
 _STOP = (
     r"(?=\s+(?:dated|issued\s+on|on\s+(?=\d)|with\s+(?:the|a)\s+(?:grand\s+)?total|totall?ing|for\s+the\s+"
     r"(?:amount|total)|in\s+the\s+amount)\b|\s*[?？,;]|\s*$)"
@@ -118,7 +118,7 @@ def parse_selector(question: str) -> tuple[Selector, str]:
     spans: list[tuple[int, int]] = []
     replacements: list[tuple[int, int, str]] = []
     for m in _NAMED_DOC.finditer(text):
-        name = m.group("name").strip(" .")
+        name = re.sub(r"(?i)^the\s+", "", m.group("name").strip(" ."))
         if _has_name_shape(name) and not _only_dates(name):
             names.append(name)
             spans.append((m.start("name") - _lead_len(text, m.start("name")), m.end("name")))
@@ -364,16 +364,16 @@ PAGES_TO_READ = 3
 
 
 def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
-    """(document_id, page) of the top search results' pages to read in full when the question names a
-    document and no result matches it: a receipt split into chunks may have its issuer's name only in a chunk
-    the search did not return. Empty when nothing is named, a result matches, or a page was read already."""
+    """(document_id, page) of pages to read in full when the question names a document and its search results
+    did not answer it: a receipt split into chunks may have its issuer's name, or its total, only in a chunk
+    the search did not return. The named documents' pages when some result matches, else the top results'
+    pages. Empty when nothing is named or a page was read already."""
     selector, _ = parse_selector(question)
     if not selector.names or not passages or any(p.ref.startswith("P") for p in passages):
         return []
-    if not select(selector, passages).missing:
-        return []
+    selection = select(selector, passages)
     out: list[tuple[str, int]] = []
-    for p in passages:
+    for p in selection.passages if not selection.missing else passages:
         key = (p.document_id, p.page)
         if p.document_id and p.page > 0 and key not in out:
             out.append(key)

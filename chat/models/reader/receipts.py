@@ -88,6 +88,7 @@ class Pick:
 
 def label_kind(label: str) -> LabelKind:
     label = re.sub(r"(?<=[A-Za-z])0|0(?=[A-Za-z])", "O", label)  # OCR's T0TAL
+    label = re.sub(r"(?<=[A-Za-z]{3})1\b", "l", label)  # OCR's Tota1
     if GRAND_TOTAL.search(label) or _GRAND.search(label):
         return "count" if _COUNT.search(label) and not re.search(r"amount|amt|금액|金額", label, re.I) else "grand"
     if _PAYMENT.search(label):
@@ -116,6 +117,8 @@ def receipt_lines(text: str) -> list[ReceiptLine]:
         plain = line.strip("| ").replace("|", " ")
         found = monies(line, s)
         if not found:
+            if re.fullmatch(r"\(?(?:RM|MYR|USD|SGD|\$|¥|￥|₩|원|円)\)?", plain, re.IGNORECASE):
+                continue  # a currency alone between a label and its amount
             bare = re.sub(r"\d+(?:\.\d+)?\s?%", " ", plain)
             if 2 <= _letters(plain) and len(plain) <= 40 and not re.search(r"\d", bare) and label_kind(plain) in (
                 "grand", "total", "minor", "payment"):

@@ -11,7 +11,7 @@ import pytest
 
 from chat.core.prompt import SYSTEM_PROMPT
 from chat.models.reader import Passage, read
-from chat.models.reader.documents import compact, fuzzy_find, match_strength, parse_selector
+from chat.models.reader.documents import compact, fuzzy_find, match_strength, pages_to_read, parse_selector
 from chat.models.reader.question import per_name_questions
 from chat.models.reader.receipts import date, total
 from chat.models.reader.shapes import find_dates, monies
@@ -337,3 +337,28 @@ def test_a_total_inclusive_of_tax_is_the_grand_total_however_worded() -> None:
         text = f"KEDAI ABC\nSub Total 10.00\nGST 6% 0.60\n{label} 10.60\nCash 20.00\nChange 9.40"
         pick = total(text)
         assert pick is not None and pick.value == "10.60" and pick.label == label, (label, pick)
+
+
+def test_a_currency_alone_between_label_and_amount_and_ocr_digit_for_letter() -> None:
+    pick = total("KEDAI XYZ\nSUB TOTAL\nRM\n8.49\nTOTAL\nRM\n9.00\nCASH\nRM\n10.00")
+    assert pick is not None and pick.value == "9.00", pick
+    pick = total("Sub Tota1 : 8.49\nTota1 : 9.00\nCash : 10.00")
+    assert pick is not None and pick.value == "9.00", pick
+
+
+def test_pages_to_read_for_a_named_document_whose_results_did_not_answer() -> None:
+    head = _p("S1", "KEDAI RUNCIT MAJU JAYA SDN BHD\nNO 12, JALAN MERANTI 3", "d1", "r1.jpg")
+    other = _p("S2", BAKERY, "d2", "r2.jpg", page=1)
+    question = "What is the total amount on the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD?"
+    assert pages_to_read(question, [other, head]) == [("d1", 1)]  # matched: its own page, not the others'
+    assert pages_to_read("What is the total amount on the receipt from GOLDEN DRAGON?", [other, head]) == [
+        ("d2", 1), ("d1", 1)]  # none matched: the top results' pages
+    assert pages_to_read("What is the total amount?", [other, head]) == []  # nothing named
+    page = _p("P1", MAJU, "d1", "r1.jpg")
+    assert pages_to_read(question, [head, page]) == []  # read already
+
+
+def test_generic_document_words_in_korean_and_japanese_questions_select_nothing() -> None:
+    for question in ("유엔 보고서에 따르면 난민 수는 몇 명인가?", "政府の資料によると人口はいくらですか？",
+                     "이 문서의 작성자는 누구인가?"):
+        assert parse_selector(question)[0].empty, question
