@@ -272,8 +272,8 @@ def receipt_evidence(q: Question, text: str) -> tuple[Field, float] | None:
     is a receipt (or the question says it is about one); None otherwise."""
     if q.kind not in ("value", "date"):
         return None
-    if not is_receipt(text) and (q.document_kind != "receipt" or _wide_table(text)):
-        return None  # a statement's table, not a receipt
+    if not is_receipt(text) and (q.document_kind != "receipt" or (q.kind == "value" and _wide_table(text))):
+        return None  # a statement's table, not a receipt (a receipt's header chunk holds no totals: its date)
     total_word, date_word = _WORDS.get(q.language, ("total", "date"))
     if q.kind == "value" and asks_total(q):
         pick = total(text)

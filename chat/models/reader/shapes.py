@@ -3,8 +3,9 @@
 Money: two decimals (``9.00``, OCR's decimal comma ``9,00``), a currency mark (``RM 9``, ``¥1,200``,
 ``12,000원``) or thousands groups (``12,000``); a bare small integer (a count), a clock time (``19:32:35``),
 a percentage, a date's digits or a long digit run (phone, card, invoice numbers) is not money. Dates: every
-full date ``periods.find_periods`` reads, plus ``12-JAN-18`` / ``12JAN2018`` / ``JAN 12, 2018`` and numeric
-dates glued to a label (``DATE12/03/2018``).
+full date ``periods.find_periods`` reads, plus ``12-JAN-18`` / ``12JAN2018`` / ``JAN 12, 2018``, Malay and
+Indonesian month names (``12 Mac 2018``, ``3 Ogos 2019``: given with the ISO date as well), numeric dates
+glued to a label (``DATE12/03/2018``) and OCR-garbled numeric dates (``12/O3/2018``).
 """
 
 from __future__ import annotations
@@ -58,7 +59,11 @@ def monies(line: str, offset: int = 0) -> list[Money]:
 
 
 _MON = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
-       r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+       r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|" + \
+       r"januari|februari|mac|mei|julai|ogos|okt(?:ober)?|dis(?:ember)?|maret|agu(?:stus)?|des(?:ember)?)"
+#: Malay / Indonesian month names and abbreviations (receipts from Malaysia, Singapore, Indonesia)
+_MS_MONTHS = {"januari": 1, "februari": 2, "mac": 3, "maret": 3, "mei": 5, "julai": 7, "ogos": 8, "agu": 8,
+              "agustus": 8, "okt": 10, "oktober": 10, "dis": 12, "disember": 12, "des": 12, "desember": 12}
 _EXTRA_DATES = (
     # 12-JAN-18, 12JAN2018, 12 Jan 18, 12.Jan.2018
     re.compile(rf"(?<!\d)(?P<day>\d{{1,2}})[\s./-]?(?P<mon>{_MON})\.?[\s./,-]?(?P<year>(?:19|20)\d{{2}}|\d{{2}})(?![\d:])",
@@ -104,7 +109,8 @@ def find_dates(text: str) -> list[Period]:
                 continue
             g = m.groupdict()
             if g.get("mon"):
-                month = MONTHS.get(g["mon"].lower()[:3] if g["mon"].lower()[:4] != "sept" else "sep")
+                mon = g["mon"].lower()
+                month = _MS_MONTHS.get(mon) or MONTHS.get(mon[:3] if mon[:4] != "sept" else "sep")
                 day = int(g["day"])
             else:
                 a, b = int(g["a"]), int(g["b"])
@@ -112,7 +118,10 @@ def find_dates(text: str) -> list[Period]:
             year = int(g["year"])
             year = year + 2000 if year < 100 else year
             if month and 1 <= month <= 12 and 1 <= day <= 31:
-                found.append(Period(year=year, month=month, day=day, text=m.group(0).strip(), start=m.start(),
+                text_as_read = m.group(0).strip()
+                if g.get("mon") and g["mon"].lower() in _MS_MONTHS:  # "12 Mac 2018": say it unambiguously too
+                    text_as_read = f"{text_as_read} ({year:04d}-{month:02d}-{day:02d})"
+                found.append(Period(year=year, month=month, day=day, text=text_as_read, start=m.start(),
                                     end=m.end()))
                 taken.append((m.start(), m.end()))
     found.extend(_ocr_dates(text, taken))

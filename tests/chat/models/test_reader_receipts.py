@@ -362,3 +362,12 @@ def test_generic_document_words_in_korean_and_japanese_questions_select_nothing(
     for question in ("유엔 보고서에 따르면 난민 수는 몇 명인가?", "政府の資料によると人口はいくらですか？",
                      "이 문서의 작성자는 누구인가?"):
         assert parse_selector(question)[0].empty, question
+
+
+def test_malay_month_names_and_a_header_chunk_laid_out_as_a_wide_table() -> None:
+    assert [p.text for p in find_dates("TARIKH: 12 Mac 2018 10:22")] == ["12 Mac 2018 (2018-03-12)"]
+    assert [p.month for p in find_dates("03-OGOS-19 / 5 Dis 2017")] == [8, 12]
+    header = ("KEDAI BUKU CAHAYA\nTARIKH: 12 Mac 2018 10:22\n| ITEM | QTY | RM |\n|---|---|---|\n"
+              "| PEN | 2 | 3.00 |")
+    answer = read("What is the date of the receipt from KEDAI BUKU CAHAYA?", [_p("S1", header, "h1")])
+    assert _first(answer.text) == "The date is 12 Mac 2018 (2018-03-12) [S1].", answer.text
