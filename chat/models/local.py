@@ -36,7 +36,7 @@ from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
 from chat.models.reader.decline import SURE_AT
-from chat.models.reader.documents import pages_to_read
+from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.question import per_name_questions
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
@@ -131,6 +131,17 @@ def _used_tool(messages: Sequence[Mapping[str, Any]], index: int, name: str) -> 
     """A ``name`` tool_use was emitted after the question at ``index`` (it is not asked for twice)."""
     return any(
         isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == name
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+    )
+
+
+def _searched(messages: Sequence[Mapping[str, Any]], index: int, query: str) -> bool:
+    """``search_documents`` was asked for ``query`` after the question at ``index``."""
+    return any(
+        isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == SEARCH_DOCUMENTS
+        and isinstance(block.get("input"), Mapping) and block["input"].get("query") == _clip(query, 1000)
         for m in messages[index + 1 :]
         if m.get("role") == "assistant" and isinstance(m.get("content"), list)
         for block in m["content"]
@@ -234,8 +245,12 @@ class LocalModel:
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in per_name_questions(question)))
         answer = reader_answer(question, sources)
-        if ((answer.declined or answer.confidence < SURE_AT) and READ_PAGE in tool_names and tools_allowed
-                and not _used_tool(request.messages, index, READ_PAGE)):
+        unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
+        by_name = name_query(question, passages_of(sources)) if unanswered else ""
+        if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):
+            return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(by_name, 1000)},  # the named document, by name
+                                 id="toolu_local_" + uuid.uuid4().hex[:20]))
+        if unanswered and READ_PAGE in tool_names and not _used_tool(request.messages, index, READ_PAGE):
             pages = pages_to_read(question, passages_of(sources))  # the named document's pages may say it
             if pages:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},

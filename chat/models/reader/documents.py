@@ -380,3 +380,13 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
         if len(out) >= PAGES_TO_READ:
             break
     return out
+
+
+def name_query(question: str, passages: Sequence[Passage]) -> str:
+    """A search query for the document the question names when no search result is from it: its name alone
+    (the question's other words may have ranked other documents' passages first). Empty otherwise."""
+    selector, _ = parse_selector(question)
+    if not selector.names or any(p.ref.startswith("P") for p in passages):
+        return ""
+    missing = select(selector, passages).missing if passages else selector.names
+    return " ".join(missing)

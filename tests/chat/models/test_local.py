@@ -240,7 +240,7 @@ async def test_a_question_naming_two_companies_searches_each_and_answers_from_bo
 
 
 async def test_a_named_receipt_in_no_search_result_has_its_pages_read_then_answered() -> None:
-    """A receipt split into chunks: the search returned its totals chunk, not the one that names the shop."""
+    """A receipt split into chunks: the searches returned its totals chunk, not the one that names the shop."""
     head = "KEDAI RUNCIT MAJU JAYA SDN BHD\nNO 12, JALAN MERANTI 3\nDATE: 15/06/2019 19:32"
     tail = "SUB TOTAL 23.90\nROUNDING -0.05\nTOTAL RM 23.85\nCASH 50.00\nCHANGE 26.15"
     hits = [Hit(chunk_id="r:00002", document_id="rcpt-1", file_name="receipt-1.jpg", page_start=1, page_end=1,
@@ -254,8 +254,14 @@ async def test_a_named_receipt_in_no_search_result_has_its_pages_read_then_answe
                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": search["id"],
                                                "content": format_search_results(hits, 1)}]}]
     msg, _ = await _run(model, messages)
+    [by_name] = msg["content"]  # the named document searched for by its name alone
+    assert by_name["name"] == "search_documents" and by_name["input"] == {"query": "KEDAI RUNCIT MAJU JAYA SDN BHD"}
+    messages += [{"role": "assistant", "content": msg["content"]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": by_name["id"],
+                                               "content": format_search_results(hits, 2)}]}]
+    msg, _ = await _run(model, messages)
     assert msg["stop_reason"] == "tool_use"
-    [read] = msg["content"]
+    [read] = msg["content"]  # still not found: the results' pages are read
     assert read["name"] == "read_page" and read["input"] == {"document_id": "rcpt-1", "page": 1}
     page = _Page("rcpt-1", "receipt-1.jpg", 1, head + "\n" + tail)
     messages += [{"role": "assistant", "content": msg["content"]},

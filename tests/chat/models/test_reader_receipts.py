@@ -11,7 +11,14 @@ import pytest
 
 from chat.core.prompt import SYSTEM_PROMPT
 from chat.models.reader import Passage, read
-from chat.models.reader.documents import compact, fuzzy_find, match_strength, pages_to_read, parse_selector
+from chat.models.reader.documents import (
+    compact,
+    fuzzy_find,
+    match_strength,
+    name_query,
+    pages_to_read,
+    parse_selector,
+)
 from chat.models.reader.question import per_name_questions
 from chat.models.reader.receipts import date, total
 from chat.models.reader.shapes import find_dates, monies
@@ -371,3 +378,10 @@ def test_malay_month_names_and_a_header_chunk_laid_out_as_a_wide_table() -> None
               "| PEN | 2 | 3.00 |")
     answer = read("What is the date of the receipt from KEDAI BUKU CAHAYA?", [_p("S1", header, "h1")])
     assert _first(answer.text) == "The date is 12 Mac 2018 (2018-03-12) [S1].", answer.text
+
+
+def test_name_query_searches_for_a_named_document_no_result_is_from() -> None:
+    question = "What is the date of the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD with the total 23.85?"
+    assert name_query(question, [_p("S1", BAKERY, "d1")]) == "KEDAI RUNCIT MAJU JAYA SDN BHD"
+    assert name_query(question, [_p("S1", MAJU, "d2")]) == ""  # found
+    assert name_query("What is the date of the receipt?", [_p("S1", BAKERY, "d1")]) == ""  # nothing named
