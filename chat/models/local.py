@@ -35,10 +35,12 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.decline import SURE_AT
+from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.question import per_name_questions
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
-from chat.models.tool_format import SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
+from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
 
 LOCAL_MODEL_ID = "docchat-local-extractive"
 
@@ -123,6 +125,27 @@ def _listings_after(messages: Sequence[Mapping[str, Any]], index: int) -> tuple[
             elif isinstance(block, Mapping) and block.get("type") == "tool_result":
                 other = True
     return docs, found, other
+
+
+def _used_tool(messages: Sequence[Mapping[str, Any]], index: int, name: str) -> bool:
+    """A ``name`` tool_use was emitted after the question at ``index`` (it is not asked for twice)."""
+    return any(
+        isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == name
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+    )
+
+
+def _searched(messages: Sequence[Mapping[str, Any]], index: int, query: str) -> bool:
+    """``search_documents`` was asked for ``query`` after the question at ``index``."""
+    return any(
+        isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == SEARCH_DOCUMENTS
+        and isinstance(block.get("input"), Mapping) and block["input"].get("query") == _clip(query, 1000)
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+    )
 
 
 def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
@@ -221,8 +244,18 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in per_name_questions(question)))
-        answer = extractive_answer(question, sources)
-        return Reply(Text(answer, chunk=self.chunk_chars))
+        answer = reader_answer(question, sources)
+        unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
+        by_name = name_query(question, passages_of(sources)) if unanswered else ""
+        if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):
+            return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(by_name, 1000)},  # the named document, by name
+                                 id="toolu_local_" + uuid.uuid4().hex[:20]))
+        if unanswered and READ_PAGE in tool_names and not _used_tool(request.messages, index, READ_PAGE):
+            pages = pages_to_read(question, passages_of(sources))  # the named document's pages may say it
+            if pages:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in pages))
+        return Reply(Text(answer.text, chunk=self.chunk_chars))
 
     def _catalog_reply(self, messages: Sequence[Mapping[str, Any]], index: int, cq: CatalogQuestion,
                        sources: Sequence[Mapping[str, Any]], tool_names: set[str], tools_allowed: bool) -> Reply | None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
+from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -50,9 +51,17 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
 
 def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
+    selector, question = parse_selector(question)  # "… on the receipt from X dated D": which document, not what
+    if not selector.empty:
+        selection = select(selector, passages)
+        if selection.missing:
+            q = analyze(question)
+            text = not_found(q.language, question, selection)
+            return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language)
+        passages = selection.passages
     q = analyze(question)
     parts = q.parts or (q,)
-    if not q.parts and q.kind != "comparison":
+    if not q.parts and q.kind != "comparison" and not selector.names:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)

@@ -22,6 +22,7 @@ from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
+from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
@@ -269,6 +270,12 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
             # asked about a receipt: a financial statement's "Total" row is not the answer
             found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]
+        receipt = receipt_evidence(q, p.text)  # a receipt's grand total / transaction date, by receipt semantics
+        if receipt is not None:
+            field, score = receipt
+            found = [ev for ev in found if ev.kind == "sentence" and ev.score < score]
+            found.append(Evidence("field", p, min(score + 0.02 / (1 + rank), 1.0), field.line, field.label,
+                                  field=field))
         out.extend(found)
     kind_order = {"cell": 0, "field": 1, "sentence": 2}
     out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from chat.models.extractive import Language, detect_language
+from chat.models.reader.documents import parse_selector
 from chat.models.reader.lexicon import (
     EN_CAPS_GENERIC,
     GENERIC_DOCUMENT,
@@ -408,7 +409,10 @@ _TWO_NAMES = re.compile(
 def per_name_questions(question: str) -> list[str]:
     """``question`` itself, or — when it names two companies or documents ("Apple and Microsoft", "Apple vs.
     Amazon") — one question per name, the pair replaced by that name: the local model searches each, and the
-    reader answers each from its own passages. English names only (capitalised words)."""
+    reader answers each from its own passages. English names only (capitalised words). A question that names
+    the document it is about ("the receipt from SERI BAKERY & CAFE") names one document: it is not split."""
+    if parse_selector(question)[0].names:
+        return [question]
     for m in _TWO_NAMES.finditer(question):
         a, b = m.group("a"), m.group("b")
         words_a = a.split()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chat.core.citations import Source, citations_for
 from chat.core.prompt import SYSTEM_PROMPT, build_request
 from chat.core.tools import TOOLS, cited_refs
@@ -9,8 +11,17 @@ from chat.models.accumulator import MessageAccumulator
 from chat.models.local import LocalModel, extractive_summary, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelRequest
 from chat.models.reader.question import per_name_questions as search_queries
-from chat.models.tool_format import format_search_results
+from chat.models.tool_format import format_page, format_search_results
 from retrieval.types import Hit
+
+
+@dataclass
+class _Page:
+    document_id: str
+    file_name: str
+    page: int
+    text: str
+    page_count: int = 1
 
 
 def _hit(i: int, text: str) -> Hit:
@@ -226,3 +237,43 @@ async def test_a_question_naming_two_companies_searches_each_and_answers_from_bo
     answer, _ = await _run(LocalModel(), messages)
     [block] = answer["content"]
     assert "[S1]" in block["text"] and "[S2]" in block["text"], block["text"]  # both companies answered
+
+
+async def test_a_named_receipt_in_no_search_result_has_its_pages_read_then_answered() -> None:
+    """A receipt split into chunks: the searches returned its totals chunk, not the one that names the shop."""
+    head = "KEDAI RUNCIT MAJU JAYA SDN BHD\nNO 12, JALAN MERANTI 3\nDATE: 15/06/2019 19:32"
+    tail = "SUB TOTAL 23.90\nROUNDING -0.05\nTOTAL RM 23.85\nCASH 50.00\nCHANGE 26.15"
+    hits = [Hit(chunk_id="r:00002", document_id="rcpt-1", file_name="receipt-1.jpg", page_start=1, page_end=1,
+                text=tail, score=1.0)]
+    question = "What is the total amount on the receipt from KEDAI RUNCIT MAJU JAYA SDN BHD?"
+    model = LocalModel()
+    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
+    msg, _ = await _run(model, messages)
+    [search] = msg["content"]
+    messages += [{"role": "assistant", "content": msg["content"]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": search["id"],
+                                               "content": format_search_results(hits, 1)}]}]
+    msg, _ = await _run(model, messages)
+    [by_name] = msg["content"]  # the named document searched for by its name alone
+    assert by_name["name"] == "search_documents" and by_name["input"] == {"query": "KEDAI RUNCIT MAJU JAYA SDN BHD"}
+    messages += [{"role": "assistant", "content": msg["content"]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": by_name["id"],
+                                               "content": format_search_results(hits, 2)}]}]
+    msg, _ = await _run(model, messages)
+    assert msg["stop_reason"] == "tool_use"
+    [read] = msg["content"]  # still not found: the results' pages are read
+    assert read["name"] == "read_page" and read["input"] == {"document_id": "rcpt-1", "page": 1}
+    page = _Page("rcpt-1", "receipt-1.jpg", 1, head + "\n" + tail)
+    messages += [{"role": "assistant", "content": msg["content"]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": read["id"],
+                                               "content": format_page(page, "P1")}]}]
+    answer, _ = await _run(model, messages)
+    assert answer["stop_reason"] == "end_turn"
+    text = answer["content"][0]["text"]
+    first = text.splitlines()[0]
+    assert "RM 23.85" in first and ("[S1]" in first or "[P1]" in first), text
+    # a failed page read is not asked for again: the answer declines instead
+    messages[-1] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": read["id"],
+                                                 "content": "no such page", "is_error": True}]}
+    again, _ = await _run(model, messages)
+    assert again["stop_reason"] == "end_turn" and "don't say" in again["content"][0]["text"]
