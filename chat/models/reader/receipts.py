@@ -40,7 +40,7 @@ LabelKind = Literal["grand", "total", "minor", "count", "payment", "other"]
 _GRAND = re.compile(
     r"total\s*(?:after|aft\.?|w/?)\s*(?:rounding|round|adj)|rounded\s*total|total\s*(?:sales?\s*)?\(?\s*"
     r"(?:incl|inclusive|inc\b|with\s+(?:gst|tax|vat))|total\s*(?:payable|to\s+pay|price)|amount\s*(?:payable|to\s+pay)|"
-    r"\b(?:total|amount|amt|nett?)\b.*\b(?:incl|inclusive)|\b(?:incl|inclusive)\b.*\btotal|"
+    r"\b(?:total|amount|amt|nett?)\b.*\b(?:incl|inclusive)\b|\b(?:incl|inclusive)\b.*\btotal|"
     r"총\s*(?:결제|합계|금액)|결제\s*금액|청구\s*금액|합계\s*금액|お会計|ご請求|請求金額|お買上",
     re.IGNORECASE,
 )
@@ -126,6 +126,10 @@ def receipt_lines(text: str) -> list[ReceiptLine]:
             elif _letters(plain) >= 2:
                 pending.clear()  # an item or address line breaks a label column
             continue
+        if _multi_amount_row(line):
+            pending.clear()  # a statement's row (two periods) or an item row (qty, price, amount): no total line
+            out.append(ReceiptLine("", "other", found[-1], (s, e), i))
+            continue
         money = found[-1]
         label = text[s : found[0].start].strip(" |:：=.-")
         if _letters(label) < 2:
@@ -149,6 +153,15 @@ def receipt_lines(text: str) -> list[ReceiptLine]:
             continue
         out.append(ReceiptLine(label, label_kind(label), money, (s, e), i))
     return out
+
+
+def _multi_amount_row(line: str) -> bool:
+    """A Markdown table row with amounts in two or more cells: a financial statement's row (one column per
+    period) or an item row — a receipt's total / payment lines print one amount."""
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = [c for c in line.strip().strip("|").split("|") if c.strip()]
+    return sum(1 for c in cells if monies(c, 0) or re.fullmatch(r"\s*\(?[$€£¥₩]?\s?\d[\d,.]*\)?\s*%?\s*", c)) >= 2
 
 
 def is_receipt(text: str) -> bool:

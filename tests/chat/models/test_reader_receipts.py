@@ -385,3 +385,22 @@ def test_name_query_searches_for_a_named_document_no_result_is_from() -> None:
     assert name_query(question, [_p("S1", BAKERY, "d1")]) == "KEDAI RUNCIT MAJU JAYA SDN BHD"
     assert name_query(question, [_p("S1", MAJU, "d2")]) == ""  # found
     assert name_query("What is the date of the receipt?", [_p("S1", BAKERY, "d1")]) == ""  # nothing named
+
+
+STATEMENT = """CONDENSED CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME (Unaudited)
+(In millions)
+|  | Three Months Ended / March 31, 2024 | Three Months Ended / March 25, 2023 |
+|---|---|---|
+| Net income | $21,448 | $24,160 |
+| Change in foreign currency translation, net of tax | (22) | (140) |
+| Adjustment for net (gains)/losses realized and included in net income | (1,310) | 87 |
+| Total change in unrealized gains/losses on derivative instruments | (2,015) | 380 |"""
+
+
+def test_a_statements_rows_are_not_a_receipts_total_lines() -> None:
+    # "net … included" is not "net amount incl. tax", and a row with one amount per period is no total line
+    assert total(STATEMENT) is None or total(STATEMENT).value not in ("(1,310)", "1,310")
+    receipt = _p("S1", "KEDAI ABC\nItem A 1 PC 9.00\nTotal :\n9.00\nCash\n10.00\nChange\n1.00", "r1", "r1.jpg")
+    statement = _p("S2", STATEMENT, "d2", "10-Q.pdf", page=4)
+    for order in ([receipt, statement], [statement, receipt]):
+        assert _first(read("What is the total on the receipt?", order).text).startswith("The total is 9.00 [S")
