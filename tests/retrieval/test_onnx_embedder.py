@@ -147,3 +147,25 @@ def test_bad_arguments() -> None:
         OnnxE5Embedder(weights="int4")  # type: ignore[arg-type]
     with pytest.raises(ConfigError):
         E5Q4File(Path(__file__))  # not a model file
+
+
+def test_idle_inference_threads_sleep_unless_spinning_is_asked_for(tmp_path: Path) -> None:
+    """Issue 18: spin-waiting pool threads burnt ~50% more CPU per chunk on 2 shared cores; off by default."""
+    entry = "session.intra_op.allow_spinning"
+    default = OnnxE5Embedder(weights="q4")._get().session.get_session_options()
+    assert default.get_session_config_entry(entry) == "0"
+    spinning = OnnxE5Embedder(weights="q4", spinning=True)._get().session.get_session_options()
+    assert spinning.get_session_config_entry(entry) == "1"
+    built = build_embedder(Settings(data_dir=tmp_path, local_embedder_weights="q4", embedding_spin=True))
+    assert built._get().session.get_session_options().get_session_config_entry(entry) == "1"  # type: ignore[attr-defined]
+
+
+def test_prepare_builds_the_model_file_without_a_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(onnx_embedder, "_RUNTIMES", {})
+    emb = OnnxE5Embedder(weights="int8", cache_dir=tmp_path)
+    emb.prepare()
+    (cached,) = tmp_path.glob("e5-small-*-int8.onnx")
+    assert emb._rt is None and not onnx_embedder._RUNTIMES  # no session yet: ``load`` makes it at normal priority
+    stamp = cached.stat().st_mtime_ns
+    emb.load()
+    assert cached.stat().st_mtime_ns == stamp and emb._rt is not None  # the file prepare built, not rebuilt
