@@ -9,16 +9,28 @@ worker), exactly as ``docchat up`` runs them. Printed in one JSON line, so the r
 whatever load the machine has:
 
 - ``raw_s``: pypdfium2 text extraction of every page + rendering every page at ``render_dpi`` (no PNG encode);
-- ``to_segments_s``: upload → every segment written (``segment_builder`` ended);
+  ``raw_cpu_s``: its CPU seconds;
+- ``to_segments_s``: upload → every segment written (``segment_builder`` recorded ``completed``);
 - ``to_searchable_s``: upload → a keyword (BM25) search filtered to the document returns one of its chunks;
-- ``to_first_answer_s``: upload → the embedded reader's answer (hybrid search, as chat runs it), asked every 0.3 s,
-  cites the document;
+- ``to_first_answer_s``: upload → the embedded reader's answer (hybrid search, as chat runs it) cites the document;
 - ``to_ready_s``: upload → the workflow is ``completed`` (every vector written);
+- ``cpu_to_*_s``: CPU seconds of this process and its sandboxes (finished and running) from the upload to that
+  mark; ``x_raw_*`` = wall ÷ ``raw_s``, ``cpu_x_raw_*`` = CPU ÷ ``raw_cpu_s`` (on a shared, loaded machine the
+  CPU ratios are the steadier ones);
+- ``second_*``: the same upload again (another project) with everything warm; ``first_vs_second_searchable``;
 - ``indexing_ratio``: chunks/s of the vector fill inside the pipeline (the warm, second upload) ÷ the embedder's own
-  chunks/s on the same chunk texts (batches of ``EMBED_BATCH``), measured right after it in the same process;
-- ``peak_rss_mb``: this process and its children (sandboxes);
-- ``embedder_loaded_after_start_s``: the model loads in the background from ``Retriever.start``; the upload goes in
-  right after start-up, as the first upload after ``docchat up`` would.
+  chunks/s on the same chunk texts (calls of ``EMBED_BATCH``, the pipeline's), measured right after it in the
+  same process with the same session (same ONNX Runtime threads); ``indexing_ratio_cpu``: the same in CPU
+  seconds per chunk (this process only);
+- ``peak_rss_mb``: this process; ``peak_child_rss_mb``: the largest child (a child's figure counts the pages it
+  shared with this process when it was forked, so it can read like the parent's);
+- ``embedder_loaded_after_start_s`` / ``embedder_load_cpu_s``: the model loads in the background from
+  ``Retriever.start`` (its file built in a niced thread on a fresh data directory); the upload goes in right after
+  start-up, as the first upload after ``docchat up`` would.
+
+No polling: the watches are woken by the pipeline's own writes (the index's ``upsert``/``upsert_text`` and the
+workflow's step records, hooked on the instances built here), so a mark is taken when the write lands and the
+probe costs a search per write, not one every 0.3 s (``asks`` counts them).
 """
 
 from __future__ import annotations
@@ -98,12 +110,33 @@ def _cites(hits: list[Any], document_id: str) -> bool:
 
 
 def cpu_seconds(*, children: bool = True) -> float:
-    """CPU seconds of this process (every thread) and, with ``children``, of its reaped children (sandboxes)."""
+    """CPU seconds of this process (every thread) and, with ``children``, of its children (sandboxes): those reaped
+    (``RUSAGE_CHILDREN``) and those still running (``/proc``: a rendering child runs for most of the upload)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
     total = me.ru_utime + me.ru_stime
     if children:
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        total += kids.ru_utime + kids.ru_stime
+        total += kids.ru_utime + kids.ru_stime + _live_children_cpu()
+    return total
+
+
+def _live_children_cpu() -> float:
+    """utime + stime of this process's running children, from ``/proc/<pid>/stat`` (0 where there is no /proc)."""
+    import os
+
+    me, tick, total = os.getpid(), os.sysconf("SC_CLK_TCK"), 0.0
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return 0.0
+    for pid in entries:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:  # ppid; fields[11], [12]: utime, stime in clock ticks
+            total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
 

@@ -28,8 +28,9 @@ log = get_logger(__name__)
 EMBED_BATCH = 64
 
 
-#: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``)
-LOAD_NICE = 10
+#: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``): the
+#: rendering children's (``ingest.pipeline.RENDER_NICE``); at 10 the ~3 s of CPU took 110 s at load average 20
+LOAD_NICE = 5
 
 
 def _thread_cpu(fn: Callable[[], object]) -> float:
