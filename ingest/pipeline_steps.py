@@ -25,8 +25,9 @@ from store.workflows import WorkflowStore
 log = get_logger(__name__)
 
 #: the rendering children's nice value once ``format_parser`` found no page that needs OCR: the pages are only for
-#: the viewer, so the vector fill runs at the embedder's own speed ahead of them on busy cores (issue 18)
-RENDER_IDLE_NICE = 19
+#: the viewer, so the vector fill runs at the embedder's own speed ahead of them (CFS weight 110 vs 1024: ~90% of
+#: the cores to the embedder while both run); not 19, which starves rendering (and "ready") on a shared machine
+RENDER_IDLE_NICE = 10
 #: chunks per index call
 INDEX_BATCH = 64
 #: chunks per keyword-only write (no embedding: one write for most documents)
