@@ -119,16 +119,28 @@ class _Runtime:
         return np.asarray(pooled, dtype=np.float32)
 
 
+_BUILD_LOCK = threading.Lock()
+
+
 def int8_model(file: E5Q4File, cache_dir: Path | None) -> Path:
     """The int8 model file for ``file``'s weights: built once (``quantize_dynamic``, seconds of CPU) and cached."""
     import tempfile
-
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
     digest = f"{file.sha256()[:16]}-{recipe}"
     root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
     target = root / f"e5-small-{digest}-int8.onnx"
+    if target.exists():
+        return target
+    with _BUILD_LOCK:  # one build per process: a first embed call waits for the start-up build, not a second one
+        return _build_int8(file, root, target)
+
+
+def _build_int8(file: E5Q4File, root: Path, target: Path) -> Path:
+    import tempfile
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
     if target.exists():
         return target
     log.info("embedder_building_int8", path=str(target))
