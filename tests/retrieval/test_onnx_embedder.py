@@ -205,3 +205,15 @@ def test_a_first_embed_call_during_the_start_up_build_waits_for_it(tmp_path: Pat
     for t in threads:
         t.join()
     assert len(builds) == 1 and len(paths) == 2 and paths[0] == paths[1] and paths[0].read_bytes() == b"int8"
+
+
+def test_prepare_builds_nothing_when_the_process_has_the_session(tmp_path: Path) -> None:
+    """A second service's embedder (a fresh data directory) in a process that already holds the session: ``load``
+    reuses it, so ``prepare`` must not build a model file for it (hybrid search answers by BM25 until it is done)."""
+    first = OnnxE5Embedder(weights="int8", cache_dir=tmp_path / "a")
+    first.load()
+    second = OnnxE5Embedder(weights="int8", cache_dir=tmp_path / "b")
+    second.prepare()
+    assert not (tmp_path / "b").exists()
+    second.load()
+    assert second._get() is first._get()
