@@ -101,6 +101,9 @@ class Job:
         self.lost = threading.Event()
         self.stop = threading.Event()  # another step of this run failed: background work stops
         self.wid = claim.workflow_id
+        self.render_pids: set[int] = set()  # the rendering children running now
+        self.render_idle = False  # no page needs OCR: rendering runs at RENDER_IDLE_NICE
+        self.render_lock = threading.Lock()
 
     def check(self) -> None:
         if self.lost.is_set() or self.stop.is_set():
@@ -155,8 +158,11 @@ class Pipeline(PipelineSteps):
             try:
                 if "format_parser" not in done:
                     await self._step(job, "format_parser", self._format_parser)
-                if render is not None and await asyncio.to_thread(self._needs_pages, job):
-                    await render
+                if render is not None:
+                    if await asyncio.to_thread(self._needs_pages, job):
+                        await render
+                    else:
+                        self._render_behind(job)
                 for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
                                  ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
                                  ("field_extractor", self._field_extractor)):
@@ -238,15 +244,24 @@ class Pipeline(PipelineSteps):
         lock = threading.Lock()
 
         def render(pages: list[int]) -> None:
-            for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi, settings=self.settings,
-                                   nice=RENDER_NICE if job.kind == "pdf" else 0):
-                self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
-                meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
-                        "height_px": rp.height_px}
-                self.blobs.put(meta_key(job.wid, rp.page), json.dumps(meta).encode(), "application/json")
-                with lock:
-                    done[0] += 1
-                    self._progress(job, "segment_prep", done[0], total, mark)
+            mine: list[int] = []
+            try:
+                for rp in render_pages(job.path, job.kind, pages, self.settings.ingest.render_dpi,
+                                       settings=self.settings, nice=RENDER_NICE if job.kind == "pdf" else 0,
+                                       on_child=lambda pid: self._render_child(job, pid, mine)):
+                    put(rp)
+            finally:
+                with job.render_lock:
+                    job.render_pids.difference_update(mine)
+
+        def put(rp: Any) -> None:
+            self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
+            meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
+                    "height_px": rp.height_px}
+            self.blobs.put(meta_key(job.wid, rp.page), json.dumps(meta).encode(), "application/json")
+            with lock:
+                done[0] += 1
+                self._progress(job, "segment_prep", done[0], total, mark)
 
         n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
         if n == 1:

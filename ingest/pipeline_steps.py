@@ -11,6 +11,8 @@ sizes come from the text layer, so segments need no rendered page; table words c
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -22,10 +24,22 @@ from store.workflows import WorkflowStore
 
 log = get_logger(__name__)
 
+#: the rendering children's nice value once ``format_parser`` found no page that needs OCR: the pages are only for
+#: the viewer, so the vector fill runs at the embedder's own speed ahead of them (CFS weight 110 vs 1024: ~90% of
+#: the cores to the embedder while both run); not 19, which starves rendering (and "ready") on a shared machine
+RENDER_IDLE_NICE = 10
 #: chunks per index call
 INDEX_BATCH = 64
 #: chunks per keyword-only write (no embedding: one write for most documents)
 KEYWORD_BATCH = 1024
+
+
+def _renice(pid: int, nice: int) -> None:
+    """Lower a child's priority to ``nice`` (never raise it: an unprivileged process cannot); a child that has
+    already exited, or a platform without ``setpriority``, is left as it is."""
+    with contextlib.suppress(AttributeError, OSError):
+        if os.getpriority(os.PRIO_PROCESS, pid) < nice:
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
 class PipelineSteps:
@@ -42,6 +56,20 @@ class PipelineSteps:
     uri_for: Callable[[str], str]
     analysis_model: Callable[[], Any] | None
     summary_model: Any | None
+
+    def _render_child(self, job: Any, pid: int, mine: list[int]) -> None:
+        with job.render_lock:
+            mine.append(pid)
+            job.render_pids.add(pid)
+            if job.render_idle:  # started after format_parser said no page needs OCR
+                _renice(pid, RENDER_IDLE_NICE)
+
+    def _render_behind(self, job: Any) -> None:
+        """No step waits for the rendered pages (no OCR): the rendering children yield to everything else."""
+        with job.render_lock:
+            job.render_idle = True
+            for pid in job.render_pids:
+                _renice(pid, RENDER_IDLE_NICE)
 
     async def _summarize(self, job: Any) -> None:
         from ingest.steps.summarize_step import run_summarizer

@@ -138,14 +138,16 @@ def iter_sandboxed(
     limits: Limits,
     what: str = "parsing the file",
     error: type[DocchatError] = PermanentError,
+    on_start: Callable[[int], None] | None = None,
 ) -> Iterator[T]:
     """Items of the generator ``fn(*args)`` produced in a bounded child, one at a time.
 
     The pipe between child and parent holds about one item in flight (the child blocks until the parent
     reads), so memory stays flat however many items there are; ``limits.timeout_s`` bounds the wait for
-    each item. Closing the iterator early kills the child.
+    each item. Closing the iterator early kills the child. ``on_start(pid)`` is told the child's pid once it
+    runs (e.g. to lower its priority later).
     """
-    for kind, payload in _exchange(fn, args, limits, what, error, streaming=True):
+    for kind, payload in _exchange(fn, args, limits, what, error, streaming=True, on_start=on_start):
         if kind == "item":
             yield payload
 
@@ -158,6 +160,7 @@ def _exchange(
     error: type[DocchatError],
     *,
     streaming: bool,
+    on_start: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[str, Any]]:
     request = pickle.dumps((fn, args, streaming), protocol=pickle.HIGHEST_PROTOCOL)  # parent → child only
     to_child_r, to_child_w = os.pipe()
@@ -180,6 +183,8 @@ def _exchange(
     os.close(from_child_w)
     receiver = Connection(from_child_r, writable=False)
     try:
+        if on_start is not None:
+            on_start(proc.pid)
         with Connection(to_child_w, readable=False) as sender:
             try:
                 sender.send_bytes(json.dumps(sys.path).encode("utf-8"))

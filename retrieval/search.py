@@ -7,6 +7,9 @@ adapters are async themselves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,10 +23,51 @@ from store.logging import get_logger
 
 log = get_logger(__name__)
 
-EMBED_BATCH = 64  # chunks per upsert round: bounds memory (and the number of index writes)
-#: chunks per embedding call and progress tick: at ~37 chunks/s on 2 cores a tick comes every ~0.2 s,
-#: so an upload's "Index chunks n/N" keeps moving (one tick per 64 chunks stalled for 17 s, issue 16)
-PROGRESS_BATCH = 8
+#: chunks per embedding call and upsert round: bounds memory (and the number of index writes). Progress ticks
+#: come from inside the call (every few chunks), so an upload's "Index chunks n/N" keeps moving (issue 16)
+EMBED_BATCH = 64
+
+
+#: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``): the
+#: rendering children's (``ingest.pipeline.RENDER_NICE``); at 10 the ~3 s of CPU took 110 s at load average 20
+LOAD_NICE = 5
+
+
+def _thread_cpu(fn: Callable[[], object]) -> float:
+    """Run ``fn``; the CPU seconds this thread spent in it."""
+    c0 = time.thread_time()
+    fn()
+    return time.thread_time() - c0
+
+
+async def run_niced(fn: Callable[[], object], nice: int, *, name: str) -> float:
+    """``fn()`` in a new thread whose scheduling priority is lowered by ``nice`` (Linux: a thread's nice value is
+    its own; elsewhere it runs at normal priority); the thread ends with it, so no pooled thread stays niced.
+    Returns the thread's CPU seconds; ``fn``'s exception is raised here."""
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[float] = loop.create_future()
+
+    def body() -> None:
+        try:
+            with contextlib.suppress(AttributeError, OSError):
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(
+                    os.PRIO_PROCESS, threading.get_native_id()) + nice)
+            result: float | BaseException = _thread_cpu(fn)
+        except BaseException as exc:  # handed to the awaiting task
+            result = exc
+        loop.call_soon_threadsafe(_settle, fut, result)
+
+    threading.Thread(target=body, name=name, daemon=True).start()
+    return await fut
+
+
+def _settle(fut: asyncio.Future[float], result: float | BaseException) -> None:
+    if fut.done():
+        return
+    if isinstance(result, BaseException):
+        fut.set_exception(result)
+    else:
+        fut.set_result(result)
 
 
 #: a search query is cut to this many characters unless the settings say otherwise (``query_max_chars``)
@@ -50,25 +94,31 @@ class Retriever:
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
         self.query_max_chars = query_max_chars
         self._warm: asyncio.Future[None] | None = None
+        self.load_cpu_s = 0.0  # CPU seconds the background model load took (benchmarks)
         self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
 
     async def start(self) -> None:
         """Open the index, and build/load the embedding model in the background (issue 18: the first upload
-        after start-up must not pay for it; a first embed call meanwhile waits on the embedder's own lock)."""
+        after start-up must not pay for it; a first embed call meanwhile waits on the embedder's own lock).
+
+        The model file is built (``prepare``: seconds of CPU on a fresh data directory) in a thread of its own at
+        ``LOAD_NICE``, so the first upload's text path (segments, keyword index) keeps the cores; the session
+        is then created at normal priority (its inference threads inherit the creating thread's priority)."""
         await self.index.ensure()
         load = getattr(self.embedder, "load", None)
         if callable(load) and self._warm is None:
-            self._warm = asyncio.ensure_future(asyncio.to_thread(self._load, load))
+            self._warm = asyncio.ensure_future(self._load(load, getattr(self.embedder, "prepare", None)))
 
-    @staticmethod
-    def _load(load: Callable[[], object]) -> None:
+    async def _load(self, load: Callable[[], object], prepare: Callable[[], object] | None) -> None:
         t0 = time.perf_counter()
         try:
-            load()
+            if callable(prepare):
+                self.load_cpu_s += await run_niced(prepare, LOAD_NICE, name="embedder-prepare")
+            self.load_cpu_s += await asyncio.to_thread(_thread_cpu, load)
         except Exception as exc:  # the first embed call raises it again, where it is handled
             log.warning("embedder_preload_failed", error=type(exc).__name__)
             return
-        log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2))
+        log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2), cpu_s=round(self.load_cpu_s, 2))
 
     async def warmed(self) -> None:
         """Wait for the background model load (if any) to finish."""
@@ -85,24 +135,46 @@ class Retriever:
         await self.index.upsert_text(chunks)
 
     async def index_chunks(self, chunks: Sequence[Chunk], progress: Callable[[int, int], None] | None = None) -> None:
-        """Embed (off the event loop) in rounds of ``PROGRESS_BATCH`` and upsert in rounds of ``EMBED_BATCH``.
+        """Embed (off the event loop) and upsert in rounds of ``EMBED_BATCH``; the next round is embedding while
+        the last one is written, so the embedder does not wait on the index (issue 18).
 
-        ``progress(done, total)`` is called after every embedding round, in a worker thread (it may block,
-        e.g. to record the step's progress, and may raise to cancel); ``done`` counts embedded chunks.
+        ``progress(done, total)`` is called from inside each round's embed call (every few chunks, ``EmbedBatcher``)
+        and after each write, always in a worker thread (it may block, e.g. to record the step's progress, and may
+        raise to cancel); ``done`` counts embedded chunks and never goes back.
         """
-        pending: list[Chunk] = []
-        vectors: list[Sequence[float]] = []
-        for start in range(0, len(chunks), PROGRESS_BATCH):
-            part = chunks[start : start + PROGRESS_BATCH]
-            # through the batcher: documents indexed at once share embed calls (issue 18)
-            vectors.extend(await self.batcher.embed_passages([c.text for c in part]))
-            pending.extend(part)
-            done = start + len(part)
-            if len(pending) >= EMBED_BATCH or done == len(chunks):
-                await self.index.upsert(pending, vectors)
-                pending, vectors = [], []
+        total = len(chunks)
+        seen = [0]
+        lock = threading.Lock()
+
+        def report(done: int) -> None:
+            with lock:
+                if done <= seen[0]:
+                    return
+                seen[0] = done
             if progress is not None:
-                await asyncio.to_thread(progress, done, len(chunks))
+                progress(done, total)
+
+        def embed(start: int) -> asyncio.Future[list[list[float]]]:
+            part = chunks[start:start + EMBED_BATCH]
+            tick = None if progress is None else (lambda d: report(start + d))
+            # through the batcher: documents indexed at once share embed calls (issue 18)
+            return asyncio.ensure_future(self.batcher.embed_passages([c.text for c in part], progress=tick))
+
+        starts = list(range(0, total, EMBED_BATCH))
+        ahead = embed(starts[0]) if starts else None
+        try:
+            for k, start in enumerate(starts):
+                assert ahead is not None
+                vectors = await ahead
+                ahead = embed(starts[k + 1]) if k + 1 < len(starts) else None
+                part = chunks[start:start + EMBED_BATCH]
+                await self.index.upsert(part, vectors)
+                if progress is not None:
+                    await asyncio.to_thread(report, start + len(part))
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+                await asyncio.gather(ahead, return_exceptions=True)
         if chunks:
             log.info("chunks_indexed", count=len(chunks), document_id=chunks[0].document_id)
 

@@ -242,6 +242,10 @@ class RetrievalSettings:
     #: a search query longer than this is cut (at a word boundary) before embedding and BM25: the embedder
     #: reads ~512 tokens at most, and the cost of both grows with the length (issue 13 item 9)
     query_max_chars: int = _num(1000, ge=16, le=100_000)
+    #: ONNX Runtime's idle inference threads spin-wait for work (on) or sleep (off, the default): on 2 shared cores
+    #: spinning cost ~50% more CPU per chunk (11.7 s vs 7.7 s for the Apple 10-Q's 173 chunks), taken from the
+    #: pipeline and the other processes (issue 18); turn on for a dedicated, otherwise idle machine
+    embedding_spin: bool = False
 
 
 @dataclass(frozen=True, slots=True)

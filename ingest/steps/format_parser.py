@@ -169,14 +169,18 @@ def _extract_child(path: str, pages: list[int], password: str | None) -> Iterato
         yield _page_text(pdfium, page, number)
 
 
-def _page_text(pdfium: Any, page: Any, number: int) -> PageText:
+def _page_text(pdfium: Any, page: Any, number: int, textpage: Any = None) -> PageText:
+    """The page's text layer; ``textpage``: the page's open text page, when the caller reads it further (it
+    stays open), else one is opened and closed here."""
     raw = pdfium.raw
     left, bottom, right, top = page.get_cropbox()
-    textpage = page.get_textpage()
+    own = textpage is None
+    textpage = page.get_textpage() if own else textpage
     try:
         lines, chars, degenerate, unmapped, dropped = _lines(raw, textpage.raw, left, top)
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     images: list[BBoxT] = []
     objects, coverage = _image_coverage(raw, page.raw, (right - left) * (top - bottom), images, left, top)
     text = "\n".join(line.text for line in lines)
@@ -204,7 +208,8 @@ def _lines(raw: Any, tp: Any, left: float, top: float) -> tuple[list[Line], int,
     def flush() -> None:
         nonlocal buf, box, dropped, sizes, fonts
         line = "".join(buf).strip()
-        junk = sum(1 for c in line if _is_junk_char(c))
+        # printable ASCII has no junk character: the per-character check only for the other lines
+        junk = 0 if line.isascii() and line.isprintable() else sum(1 for c in line if _is_junk_char(c))
         if junk and junk * 2 > sum(1 for c in line if not c.isspace()):
             dropped += junk  # a line of glyph junk: keep it out of the text, count it against the page
             line = ""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,10 +65,12 @@ def render_pages(
     password: str | None = None,
     grayscale: bool | None = None,
     nice: int = 0,
+    on_child: Callable[[int], None] | None = None,
 ) -> Iterator[RenderedPage]:
     """Yield ``RenderedPage`` for each distinct 1-based page number in ``pages``, in ascending order.
 
-    ``nice`` lowers the children's priority: rendering for the viewer runs behind the text path (issue 18).
+    ``nice`` lowers the children's priority: rendering for the viewer runs behind the text path (issue 18);
+    ``on_child(pid)`` is told the child's pid (the pipeline lowers it further once no page needs OCR).
 
     ``grayscale`` defaults to ``Settings.render_grayscale`` (colour when no settings are given). Failures
     (corrupt page, crash, timeout per page, memory limit) raise ``PermanentError`` with a reason.
@@ -83,7 +85,7 @@ def render_pages(
         return
     yield from iter_sandboxed(
         _render_child, str(path), kind, wanted, float(dpi), password, grayscale,
-        limits=limits, what="rendering the pages",
+        limits=limits, what="rendering the pages", on_start=on_child,
     )
 
 

@@ -117,6 +117,9 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
         cur.clear()
 
     unicode = raw.FPDFText_GetUnicode  # per char index: FPDFText_GetText's buffer can drift from the indices
+    get_box, get_loose = raw.FPDFText_GetCharBox, raw.FPDFText_GetLooseCharBox  # looked up once, not per char
+    by_l, by_r, by_b, by_t, by_rect = (ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_), ctypes.byref(t_),
+                                       ctypes.byref(rect))
     for i in range(n):
         code = unicode(tp, i)
         ch = chr(code) if 0 < code < 0xD800 or 0xE000 <= code < 0x110000 else ""
@@ -125,10 +128,9 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
             continue
         if not ch.isprintable():  # unmapped glyphs (control / private-use codes) are no text
             continue
-        if not raw.FPDFText_GetCharBox(tp, i, ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_),
-                                       ctypes.byref(t_)):
+        if not get_box(tp, i, by_l, by_r, by_b, by_t):
             continue
-        if raw.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
+        if get_loose(tp, i, by_rect):
             x0, y0, x1, y1 = rect.left, rect.bottom, rect.right, rect.top
         else:
             x0, y0, x1, y1 = l_.value, b_.value, r_.value, t_.value

@@ -37,13 +37,13 @@ def _child(path: str, pages: list[int], password: str | None) -> Iterator[tuple[
     from ingest.inspect import iter_pdf_pages
 
     for number, page in iter_pdf_pages(path, pages, password):
-        pt = _page_text(pdfium, page, number)
-        words = None
-        if not pt.needs_ocr and likely_table(pt):
-            left, _bottom, _right, top = page.get_cropbox()
-            tp = page.get_textpage()
-            try:
+        tp = page.get_textpage()  # one text page for both reads
+        try:
+            pt = _page_text(pdfium, page, number, tp)
+            words = None
+            if not pt.needs_ocr and likely_table(pt):
+                left, _bottom, _right, top = page.get_cropbox()
                 words = page_words(pdfium.raw, tp.raw, left, top)
-            finally:
-                tp.close()
+        finally:
+            tp.close()
         yield pt, words
