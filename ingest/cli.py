@@ -21,11 +21,12 @@ LANES: dict[str, tuple[Priority, ...]] = {"both": PRIORITIES, "high": ("high",),
 
 async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None:
     from ingest.build import build_ingest
+    from ingest.pii.service import embedding_masker
     from retrieval.search import build_retriever
     from store import open_blob_store, open_item_table
     from store.metrics_open import open_recorder
 
-    retriever = build_retriever(settings)
+    retriever = build_retriever(settings, remote_text=embedding_masker(settings))  # seed 004: PII masked for Titan
     metrics = open_recorder(settings)  # the read models (issue 17): LATEST and the 1/5-minute aggregates
     ingest = build_ingest(settings, items=open_item_table(settings, "workflows"),
                           blobs=open_blob_store(settings, "documents"), index=retriever, metrics=metrics)

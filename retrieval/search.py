@@ -87,9 +87,14 @@ def cap_query(query: str, max_chars: int) -> str:
 
 class Retriever:
     def __init__(
-        self, embedder: Embedder, index: Index, lexicon: Lexicon = (), *, query_max_chars: int = QUERY_MAX_CHARS
+        self, embedder: Embedder, index: Index, lexicon: Lexicon = (), *, query_max_chars: int = QUERY_MAX_CHARS,
+        remote_text: Callable[[str], str] | None = None,
     ) -> None:
         self.embedder = embedder
+        #: what a text becomes before it leaves for a remote embedder (seed 004: personal data masked before an
+        #: external model sees it — Titan on Bedrock); the index keeps the text as it is, so BM25 still finds
+        #: a phone number or a name. None: texts are embedded as they are (the embedded ONNX model).
+        self.remote_text = remote_text
         self.index = index
         self.lexicon = lexicon  # query expansion (retrieval/query_expansion.py)
         self.query_max_chars = query_max_chars
@@ -158,7 +163,8 @@ class Retriever:
             part = chunks[start:start + EMBED_BATCH]
             tick = None if progress is None else (lambda d: report(start + d))
             # through the batcher: documents indexed at once share embed calls (issue 18)
-            return asyncio.ensure_future(self.batcher.embed_passages([c.text for c in part], progress=tick))
+            texts = [c.text for c in part] if self.remote_text is None else [self.remote_text(c.text) for c in part]
+            return asyncio.ensure_future(self.batcher.embed_passages(texts, progress=tick))
 
         starts = list(range(0, total, EMBED_BATCH))
         ahead = embed(starts[0]) if starts else None
@@ -194,14 +200,17 @@ class Retriever:
             # the model is still loading (start-up): BM25 answers now instead of the question waiting for it
             log.info("search_keyword_while_model_loads")
             mode = "keyword"
-        vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, query)
+        embedded = query if self.remote_text is None else self.remote_text(query)
+        vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, embedded)
         return await self.index.search(query, vector, flt, k=k, mode=mode)
 
 
 def build_retriever(
-    settings: Settings, *, embedder: Embedder | None = None, opensearch_client: Any = None
+    settings: Settings, *, embedder: Embedder | None = None, opensearch_client: Any = None,
+    remote_text: Callable[[str], str] | None = None,
 ) -> Retriever:
-    """Embedder and index from ``settings``; tests may pass either in."""
+    """Embedder and index from ``settings``; tests may pass either in. ``remote_text``: see ``Retriever``
+    (the callers pass ``ingest.pii.service.embedding_masker(settings)``)."""
     if embedder is None:
         from retrieval.embeddings import build_embedder
 
@@ -226,4 +235,4 @@ def build_retriever(
         )
     ret = settings.retrieval
     return Retriever(embedder, index, load_lexicon(ret.query_expansion, ret.query_lexicon_file),
-                     query_max_chars=ret.query_max_chars)
+                     query_max_chars=ret.query_max_chars, remote_text=remote_text)

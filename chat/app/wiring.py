@@ -68,7 +68,9 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         verifier = OidcVerifier.from_settings(settings)
     if settings.server.backend == "local":
         settings.server.data_dir.mkdir(parents=True, exist_ok=True)
-    retriever = build_retriever(settings)
+    from ingest.pii.service import embedding_masker
+
+    retriever = build_retriever(settings, remote_text=embedding_masker(settings))  # seed 004: PII masked for Titan
     from chat.app.prom import Prom
     from store.metrics_open import open_metrics_store, open_recorder
 

@@ -13,7 +13,7 @@ import asyncio
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ingest.pii.masking import Placeholders, mask_all
 from ingest.pii.step import effective_mode, load_placeholders
@@ -61,3 +61,16 @@ class DocumentMasker:
             while len(self._cache) > CACHE_DOCUMENTS:
                 self._cache.popitem(last=False)
         return mode, placeholders
+
+
+def embedding_masker(settings: Settings) -> Callable[[str], str] | None:
+    """What a chunk or a query becomes before it goes to a remote embedder (Titan on Bedrock): its personal
+    data replaced by typed placeholders (``[PHONE_1]``; a numbering of its own per text — a vector does not need
+    the document's), when the deployment masks (``DOCCHAT_PII_MODE=mask``, the default). None for the embedded
+    ONNX model (nothing leaves the machine) or with masking off. A project's own ``pii_mode=off`` is not
+    consulted here: its chunks are masked for the embedder anyway (the safe side; only the vector sees it)."""
+    if settings.retrieval.embedder != "bedrock" or settings.ingest.pii_mode == "off":
+        return None
+    from ingest.pii.masking import mask
+
+    return lambda text: mask(text)
