@@ -64,7 +64,7 @@ async def test_the_retriever_is_started_once_and_closed_once_around_the_workers(
     import retrieval.search
 
     retriever = _CountingRetriever()
-    monkeypatch.setattr(retrieval.search, "build_retriever", lambda settings: retriever)
+    monkeypatch.setattr(retrieval.search, "build_retriever", lambda settings, **_kw: retriever)
     svc = build_services(Settings(data_dir=tmp_path), model=ScriptedModel(["x"]))
     await svc.start()
     try:
