@@ -72,6 +72,8 @@ def subject_of(q: Question, ev: Evidence) -> str:
     extra = [
         w for w in q.focus.split() if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()
     ]
+    if match_terms(q.focus) <= have:
+        extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
     return label

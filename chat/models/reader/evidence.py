@@ -28,6 +28,9 @@ from chat.models.reader.text import coverage, match_terms, running_lines, senten
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
+#: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
+#: much — the name may be the company itself, printed in one row ("Net income attributable to 3M")
+QUALIFIER_MISSED = 0.85
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
@@ -98,8 +101,18 @@ def _column_period_score(q: Question, table: Table, col: int) -> float:
     return best
 
 
+def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float]) -> float:
+    cov_label = coverage(focus, row_terms, w)
+    if cov_label == 0:
+        return 0.0
+    cov_all = coverage(focus, row_terms | caption_terms, w)
+    extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
+    return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
+
+
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
-    focus = set(q.focus_terms or q.terms)
+    plain = set(q.focus_terms or q.terms)
+    focus = set(plain)
     row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
     for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
         name_terms = match_terms(name)
@@ -111,12 +124,13 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     out: list[Evidence] = []
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
-        cov_label = coverage(focus, row_terms, w)
-        if cov_label == 0:
+        if not plain & row_terms:
+            continue  # the row names the company ("… attributable to 3M"), not the item asked for
+        row_score = _row_score(focus, row_terms, caption_terms, w)
+        if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
+            row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w))
+        if row_score <= 0:
             continue
-        cov_all = coverage(focus, row_terms | caption_terms, w)
-        extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
-        row_score = 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
-from chat.models.reader.periods import Period, find_periods, span_months
+from chat.models.reader.periods import Period, find_periods, span_months, spans_in
 from chat.models.reader.text import lines_with_offsets
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -29,6 +29,13 @@ _CHANGE_HEADER = re.compile(
 _TOTAL_ROW = re.compile(r"(?i)^(?:total|합계|총계|計|合計)\b|(?:합계|총계|合計|計)$")
 MAX_LABEL_CHARS = 80
 MAX_HEADER_LINES = 8
+MAX_HEADER_CHARS = 40
+_MONTH_WORD = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+#: the words a period header line is made of, besides its dates ("Three Months Ended Six Months Ended")
+_PERIOD_HEADER_WORDS = re.compile(
+    r"\b(?:three|six|nine|twelve|\d{1,2}|months?|weeks?|year|years|quarters?|fiscal|ended|ending|as|of|at|and|"
+    r"unaudited|change|%)\b|[(),.%/\-–]", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +98,23 @@ def _caption_before(text: str, lines: list[tuple[int, int]], index: int, limit: 
     return " ".join(out)
 
 
+_STUB_PERIOD = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:months?|year|years|weeks?|quarters?)\s+ended\b|"
+                          r"\bfiscal\s+years?\b|^(?:at|as of)\b", re.IGNORECASE)
+
+
+def _with_stub(stub: str, header: str) -> str:
+    """A value column's header read with the label column's: ``Year Ended December 31,`` over ``2019`` is the
+    year ended December 31, 2019 (annual statements print the period once, above the labels)."""
+    stub = " ".join(stub.split())
+    if not stub or not _STUB_PERIOD.search(stub) or find_periods(stub) and any(p.year for p in find_periods(stub)):
+        return header
+    periods = find_periods(header)
+    if not periods or any(p.month for p in periods) or span_months(header):
+        return header
+    stub = re.sub(r"(?i)\b(year|month|week|quarter)s(?=\s+ended\b)", r"\1", stub).rstrip(" ,")
+    return f"{stub}, {header}" if re.search(r"\d$", stub) else f"{stub} {header}"
+
+
 def markdown_tables(text: str) -> list[Table]:
     lines = lines_with_offsets(text)
     tables: list[Table] = []
@@ -111,7 +135,8 @@ def markdown_tables(text: str) -> list[Table]:
         unit = caption_unit(caption + " " + " ".join(header_cells))
         caption_span = span_months(caption)
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
-        value_headers = (header_cells[1:] + [""] * width)[: max(width - 1, 0)]
+        value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
+                         for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
         columns = tuple(_column(h, caption_span) for h in value_headers)
         rows: list[Row] = []
         section = ""
@@ -149,6 +174,8 @@ def split_row(line: str) -> tuple[str, list[str]] | None:
         return None
     if label.endswith((".", "。")) or (not re.search(r"[^\W\d_]", label) and not re.fullmatch(r"(?:19|20)\d\d", label)):
         return None
+    if any(p.month for p in find_periods(label)) and _only_periods(line):
+        return None  # "Jun 29, 2024 Jul 1, 2023 Jun 29, 2024 Jul 1, 2023": the header's dates
     return label, values
 
 
@@ -193,7 +220,7 @@ def flattened_tables(text: str) -> list[Table]:
         while j >= 0 and len(header_lines) < MAX_HEADER_LINES:
             s, e = lines[j]
             line = text[s:e]
-            if len(line) > 40 or line.endswith((".", ":", "：", ")")) or split_row(line) is not None:
+            if not _header_line(line):
                 break
             header_lines.insert(0, (s, e))
             j -= 1
@@ -210,6 +237,27 @@ def flattened_tables(text: str) -> list[Table]:
     return tables
 
 
+def _header_line(line: str) -> bool:
+    """A line of a flattened table's header: short, or made of period words and dates only (``Jun 29, 2024
+    Jul 1, 2023 Jun 29, 2024 Jul 1, 2023``, ``Three Months Ended Six Months Ended``)."""
+    if split_row(line) is not None or line.endswith((".", ":", "：")):
+        return False
+    if len(line) <= MAX_HEADER_CHARS and not line.endswith(")"):
+        return True
+    return _only_periods(line)
+
+
+def _only_periods(line: str) -> bool:
+    """The line holds dates and period words only — a header line, however long, never a row."""
+    periods = find_periods(line)
+    if not periods or len(line) > 160:
+        return False
+    rest = line
+    for p in sorted(periods, key=lambda p: p.start, reverse=True):
+        rest = rest[: p.start] + " " + rest[p.end :]
+    return not re.search(r"[^\W\d_]", _PERIOD_HEADER_WORDS.sub(" ", rest))
+
+
 def _align(values: list[str], width: int) -> tuple[str, ...]:
     """A short row: a trailing percent goes to the last (change) column, the rest from the left."""
     if values and values[-1].endswith("%") and width > len(values):
@@ -222,13 +270,16 @@ def _flat_columns(
 ) -> tuple[Column, ...]:
     periods = find_periods(header)
     span = span_months(header) or caption_span
+    spans = spans_in(header)
     full = [r[2] for r in rows if len(r[2]) == width]
     last_is_percent = bool(full) and all(v[-1].endswith("%") for v in full)
     columns: list[Column] = []
     for c in range(width):
         if c < len(periods) and not (last_is_percent and c == width - 1 and len(periods) < width):
             p = periods[c]
-            columns.append(Column(p.text, (p,), span, False))
+            # "Three Months Ended Six Months Ended" over four dates: two columns each, in order
+            own = spans[c * len(spans) // len(periods)] if len(spans) > 1 and len(periods) % len(spans) == 0 else span
+            columns.append(Column(p.text, (p,), own, False))
         elif last_is_percent and c == width - 1:
             columns.append(Column("Change", (), None, True))
         else:
