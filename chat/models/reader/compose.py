@@ -122,7 +122,7 @@ def table_quote(ev: Evidence) -> list[str]:
     lines: list[str] = []
     if table.header is not None:
         header = text[table.header[0] : table.header[1]]
-        if table.markdown:
+        if table.markdown and header.startswith("|"):
             lines.append(header)
             lines.append("|" + "---|" * (len(table.columns) + 1))
         else:

@@ -31,6 +31,8 @@ PERIOD_MISSING_CAP = 0.2
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
 #: much — the name may be the company itself, printed in one row ("Net income attributable to 3M")
 QUALIFIER_MISSED = 0.85
+#: a row's coverage of the asked item through its section heading only counts this much of its own label's
+SECTION_SHARE = 0.8
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
@@ -101,10 +103,15 @@ def _column_period_score(q: Question, table: Table, col: int) -> float:
     return best
 
 
-def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float]) -> float:
+def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float],
+               label_terms: set[str] | None = None) -> float:
     cov_label = coverage(focus, row_terms, w)
     if cov_label == 0:
         return 0.0
+    if label_terms is not None and label_terms != row_terms:
+        # what the section heading ("Current liabilities:") contributes counts less than the row's own label:
+        # "Total current liabilities" is the current liabilities, "Accounts payable" below the heading is not
+        cov_label = max(coverage(focus, label_terms, w), SECTION_SHARE * cov_label)
     cov_all = coverage(focus, row_terms | caption_terms, w)
     extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
     return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
@@ -126,9 +133,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         row_terms = match_terms(f"{row.section} {row.label}")
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
-        row_score = _row_score(focus, row_terms, caption_terms, w)
+        own = match_terms(row.label)
+        row_score = _row_score(focus, row_terms, caption_terms, w, own)
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
-            row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w))
+            row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
             continue
         with_amount = [c for c in values if row.amount(c) is not None]

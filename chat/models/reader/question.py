@@ -207,8 +207,14 @@ def _kind(text: str, lang: Language, focus: str) -> Kind:
 
 
 def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    merged: list[list[int]] = []
+    for s, e in sorted(spans):  # overlapping spans (a name "at December 31" and the date) cut once
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
     out = text
-    for s, e in sorted(spans, reverse=True):
+    for s, e in reversed(merged):
         out = out[:s] + " " + out[e:]
     return " ".join(out.split())
 
@@ -231,6 +237,7 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         if n.lower() not in EN_CAPS_GENERIC
         and n.lower() not in MONTHS
         and not find_periods(n)
+        and not re.match(r"(?:%s)\.?\s+\d" % "|".join(MONTHS), n, re.IGNORECASE)  # "December 31" of a date
         and not re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12])", n)
     ]
     soft: list[str] = []

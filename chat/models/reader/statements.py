@@ -48,7 +48,9 @@ FILLER = re.compile(
     r"\b(?:as\s+)?(?:reported|shown|stated)\s+(?:in|on)\s+(?:the|its)\s+[\w\s]{0,40}?(?:statements?|sheets?)\b|"
     r"\b(?:according\s+to|based\s+on|using|relying\s+on|from|in|on|per)\s+(?:the|its|their)\s+(?:[\w&-]+\s+){0,4}?"
     r"(?:statements?|sheets?|filings?|10-?[kq]s?|reports?)(?:\s+of\s+(?:cash\s+flows?|operations|income|earnings))?\b|"
-    r"\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b",
+    r"\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b|"
+    r"\b(?:(?:in|for|during)\s+)?(?:the\s+)?(?:(?:three|six|nine|twelve|\d{1,2})[\s-]+months?|(?:fiscal\s+)?(?:year|"
+    r"quarter|period|half))\s+(?:ended|ending)\b",
     re.IGNORECASE,
 )
 

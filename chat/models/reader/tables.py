@@ -75,7 +75,8 @@ def _cells(line: str) -> list[str]:
 
 
 def _column(header: str, caption_span: int | None) -> Column:
-    periods = tuple(find_periods(header))
+    # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
+    periods = tuple(find_periods(re.sub(r"(\d{1,2}),?\s*/\s*((?:19|20)\d\d)\b", r"\1, \2", header)))
     span = span_months(header) or caption_span
     is_change = bool(_CHANGE_HEADER.search(header)) and not periods
     return Column(header, periods, span, is_change)
@@ -137,6 +138,14 @@ def markdown_tables(text: str) -> list[Table]:
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
         value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
                          for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
+        header = (block[0][0], block[0][1]) if has_sep else None
+        above = _period_line_above(text, lines, start, len(value_headers))
+        if above is not None and not any(find_periods(h) for h in value_headers):
+            # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
+            # March 31, 2023"); its dates, in order, are the value columns' headers
+            dates = find_periods(text[above[0] : above[1]])
+            value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
+            header = above
         columns = tuple(_column(h, caption_span) for h in value_headers)
         rows: list[Row] = []
         section = ""
@@ -150,9 +159,19 @@ def markdown_tables(text: str) -> list[Table]:
             if _TOTAL_ROW.match(label):
                 section = ""  # "Total operating expenses" closes the "Operating expenses:" block
         if columns and rows:
-            header = (block[0][0], block[0][1]) if has_sep else None
             tables.append(Table(caption, unit, columns, tuple(rows), header, True))
     return tables
+
+
+def _period_line_above(text: str, lines: list[tuple[int, int]], start: int, columns: int) -> tuple[int, int] | None:
+    """Span of a line of exactly ``columns`` dates among the two lines right above line ``start``."""
+    for j in (start - 1, start - 2):
+        if j < 0 or text[lines[j][0] : lines[j][1]].startswith("|"):
+            return None
+        line = text[lines[j][0] : lines[j][1]]
+        if columns and _only_periods(line) and len([p for p in find_periods(line) if p.year]) == columns:
+            return lines[j]
+    return None
 
 
 def split_row(line: str) -> tuple[str, list[str]] | None:
