@@ -22,6 +22,7 @@ from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
+from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
@@ -31,6 +32,11 @@ PERIOD_MISSING_CAP = 0.2
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
 #: much — the name may be the company itself, printed in one row ("Net income attributable to 3M")
 QUALIFIER_MISSED = 0.85
+#: a cell outside the statement the question names ("relying on the cash flow statement") counts this much
+STATEMENT_ELSEWHERE = 0.9
+STATEMENT_IMPLIED_ELSEWHERE = 0.96
+#: where a statement's title is looked for: the start of the passage (the chunk's heading lines)
+STATEMENT_TITLE_CHARS = 300
 #: a row's coverage of the asked item through its section heading only counts this much of its own label's
 SECTION_SHARE = 0.8
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
@@ -272,10 +278,19 @@ def _looks_like_receipt(fields: Sequence[Field]) -> bool:
                                      or _TOTAL_WORD.search(f.label) for f in amounts)
 
 
+def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
+    """The passage's tables are (part of) the named statement: its title heads the passage or a table."""
+    title = STATEMENT_TITLES.get(kind)  # type: ignore[call-overload]
+    if title is None:
+        return True
+    return bool(title.search(p.text[:STATEMENT_TITLE_CHARS]) or any(title.search(t.caption) for t in tables))
+
+
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages])
     w = _weights(passages, q)
+    statement = q.statement or (implied_statement(q.focus_terms) if q.language == "en" else "")
     out: list[Evidence] = []
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
@@ -288,6 +303,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank))
+        if statement and not _in_statement(statement, p, tables):
+            # "… relying on the cash flow statement": a table of another statement or a note counts less (a
+            # little less where the question names none and the line item's own statement is meant)
+            factor = STATEMENT_ELSEWHERE if q.statement else STATEMENT_IMPLIED_ELSEWHERE
+            found = [replace(ev, score=ev.score * factor) if ev.kind == "cell" else ev for ev in found]
         if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
             # asked about a receipt: a financial statement's "Total" row is not the answer
             found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]

@@ -26,7 +26,7 @@ from chat.models.reader.lexicon import (
 )
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
 from chat.models.reader.statements import FILLER as STATEMENT_FILLER
-from chat.models.reader.statements import SENTENCE_SPLIT, loose_line_item, statement_kind
+from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
 from chat.models.reader.text import match_terms
 
 Kind = Literal["value", "change", "comparison", "date", "name", "yesno", "list", "definition", "other"]
@@ -415,6 +415,9 @@ def analyze(text: str) -> Question:
     splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
     pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
     asks = [p for p in pieces if _is_ask(p, lang)]
+    if lang == "en" and len(asks) == 1 and BACK_REFERENCE.match(asks[0]) and pieces.index(asks[0]) > 0:
+        before = pieces[pieces.index(asks[0]) - 1].rstrip(" .")  # "… I need X for Q3. What was it?": X for Q3
+        asks = [f"{before} {BACK_REFERENCE.sub('', asks[0]).strip()}".strip()]
     if asks and len(asks) < len(pieces):
         clean = " ".join(asks)  # "… ? Give a response based on the cash flow statement." — an instruction, no ask
     whole = replace(_one(clean, lang), statement=statement_kind(text))

@@ -49,10 +49,21 @@ FILLER = re.compile(
     r"\b(?:according\s+to|based\s+on|using|relying\s+on|from|in|on|per)\s+(?:the|its|their)\s+(?:[\w&-]+\s+){0,4}?"
     r"(?:statements?|sheets?|filings?|10-?[kq]s?|reports?)(?:\s+of\s+(?:cash\s+flows?|operations|income|earnings))?\b|"
     r"\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b|"
+    r"\b(?:as|assume\s+(?:that\s+)?you\s+are|you\s+are|i\s+am|i'm|acting\s+as|in\s+the\s+role\s+of)\s+(?:an?|the)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:analyst|investor|manager|advis[eo]r|accountant|banker|professional|expert|auditor|"
+    r"researcher)s?\b|"
+    r"\b(?:i\s+(?:need|want|would\s+like|'d\s+like)(?:\s+to\s+(?:know|see|find))?|please\s+(?:provide|give|tell\s+me|"
+    r"find|report|state)|tell\s+me|give\s+me)\b|"
+    r"\b(?:as\s+)?compared\s+(?:to|with)\s+(?:the\s+)?(?:same|prior|previous|last|corresponding|comparable)\s+"
+    r"(?:fiscal\s+)?(?:quarter|period|year|half|months?)(?:\s+(?:of|in)\b)?|"
     r"\b(?:(?:in|for|during)\s+)?(?:the\s+)?(?:(?:three|six|nine|twelve|\d{1,2})[\s-]+months?|(?:fiscal\s+)?(?:year|"
     r"quarter|period|half))\s+(?:ended|ending)\b",
     re.IGNORECASE,
 )
+
+
+#: an ask that points back at the sentence before it: "I need Microsoft's net cash from operations for … . What was it?"
+BACK_REFERENCE = re.compile(r"^\s*(?:what|how\s+much)\s+(?:was|is|were|are)\s+(?:it|that|this|they|those)\b", re.IGNORECASE)
 
 
 def statement_kind(text: str) -> StatementKind:
@@ -163,3 +174,33 @@ def loose_line_item(focus: str, first_id: int) -> tuple[str, set[str]] | None:
         return None
     words = {w for w in re.findall(r"[a-z0-9]+", focus.lower()) if w[:STEM_CHARS] in best[2]}
     return best[1], words
+
+
+#: the statement a line item is printed on first, named by one phrase of its synonym group (lexicon or above)
+_HOME: tuple[tuple[str, StatementKind], ...] = (
+    ("revenue", "income"), ("net income", "income"), ("operating income", "income"), ("gross margin", "income"),
+    ("cost of sales", "income"), ("operating expenses", "income"), ("earnings per share", "income"),
+    ("income tax expense", "income"), ("selling general and administrative", "income"),
+    ("research and development", "income"),
+    ("total assets", "balance"), ("total liabilities", "balance"), ("equity", "balance"),
+    ("property plant and equipment", "balance"), ("inventory", "balance"), ("accounts receivable", "balance"),
+    ("accounts payable", "balance"), ("long term debt", "balance"), ("total current assets", "balance"),
+    ("total current liabilities", "balance"),
+    ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
+    ("dividend", "cash"),
+)
+_HOME_IDS: dict[str, StatementKind] = {}
+
+
+def implied_statement(focus_terms: frozenset[str] | set[str]) -> StatementKind:
+    """The statement that prints the asked line item ("total assets" → the balance sheet), or ``""``."""
+    if not _HOME_IDS:
+        from chat.models.reader.lexicon import SYNONYM_GROUPS  # lexicon imports this module: read it lazily
+
+        for phrase, kind in _HOME:
+            for i, group in enumerate(SYNONYM_GROUPS):
+                if phrase in group:
+                    _HOME_IDS.setdefault(f"§{i}", kind)
+                    break
+    kinds = {_HOME_IDS[t] for t in focus_terms if t in _HOME_IDS}
+    return kinds.pop() if len(kinds) == 1 else ""

@@ -322,6 +322,8 @@ def column_text(table: Table, col: int) -> str:
     if not table.markdown and column.span and column.periods:
         span = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span, "")
         return f"the {span} ended {header}" if span else header
+    if column.span is None and len(column.periods) == 1 and column.periods[0].day and not _HEADER_WORDS.search(header):
+        return f"as of {column.periods[0].text}"  # a balance sheet's date: a point in time, not a period
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken
