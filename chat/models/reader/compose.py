@@ -124,7 +124,7 @@ def table_quote(ev: Evidence) -> list[str]:
         header = text[table.header[0] : table.header[1]]
         if table.markdown and header.startswith("|"):
             lines.append(header)
-            lines.append("|" + "---|" * (len(table.columns) + 1))
+            lines.append("|" + "---|" * (header.count("|") - 1 if header.endswith("|") else len(table.columns) + 1))
         else:
             lines.append(display(header))
     lines.append(ev.quote_text)

@@ -132,13 +132,16 @@ def markdown_tables(text: str) -> list[Table]:
         has_sep = len(rows_text) > 1 and bool(_SEPARATOR.match(rows_text[1]))
         header_cells = _cells(rows_text[0]) if has_sep else []
         body = block[2:] if has_sep else block
+        header: tuple[int, int] | None = (block[0][0], block[0][1]) if has_sep else None
+        inner = _header_in_body(text, body)
+        if inner is not None:  # the grid took a page heading for its header; its real header is a body row
+            header, header_cells, body = body[inner], _cells(text[body[inner][0] : body[inner][1]]), body[inner + 1 :]
         caption = _caption_before(text, lines, start)
         unit = caption_unit(caption + " " + " ".join(header_cells))
         caption_span = span_months(caption)
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
         value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
                          for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
-        header = (block[0][0], block[0][1]) if has_sep else None
         above = _period_line_above(text, lines, start, len(value_headers))
         if above is not None and not any(find_periods(h) for h in value_headers):
             # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
@@ -161,6 +164,19 @@ def markdown_tables(text: str) -> list[Table]:
         if columns and rows:
             tables.append(Table(caption, unit, columns, tuple(rows), header, True))
     return tables
+
+
+def _header_in_body(text: str, body: list[tuple[int, int]]) -> int | None:
+    """Index of a body row that is the table's header — its value cells are all dates or years (``(In Millions;
+    Unaudited) | Jul 1, 2023 | Dec 31, 2022``) — when no row above it holds an amount; else None."""
+    for k, (s, e) in enumerate(body[:4]):
+        cells = _cells(text[s:e])
+        values = [c for c in cells[1:] if c.strip()]
+        if len(values) >= 2 and all(_only_periods(c) for c in values):
+            return k
+        if any(parse_amount(c) is not None for c in values):
+            return None
+    return None
 
 
 def _period_line_above(text: str, lines: list[tuple[int, int]], start: int, columns: int) -> tuple[int, int] | None:

@@ -153,3 +153,71 @@ def test_quarter_and_half_year_columns_of_a_flattened_statement(question: str, f
 def test_another_companys_statement_is_declined() -> None:
     answer = read("What was Tesla's FY2018 capital expenditure in USD millions?", _passages())
     assert answer.declined and not answer.quotes
+
+
+#: a balance-sheet grid whose header row is the page's running heading; the real header is the first body row
+BALANCE_HEADER_IN_BODY = """|  |  | Table of Contents |
+|---|---|---|
+| Consolidated Condensed Balance Sheets |  |  |
+| (In Millions; Unaudited) | Jun 29, 2024 | Dec 30, 2023 |
+| Current assets: |  |  |
+| Cash and cash equivalents | $4,120 | $5,031 |
+| Total current assets | 21,388 | 24,977 |
+| Current liabilities: |  |  |
+| Accounts payable | 3,050 | 3,411 |
+| Total current liabilities | 9,874 | 10,265 |"""
+
+#: a grid whose period header stayed a text line above it
+BALANCE_HEADER_ABOVE = """CONSOLIDATED BALANCE SHEETS
+(in millions)
+December 30, 2023 June 29, 2024
+|  |  | (unaudited) |
+|---|---|---|
+| Retained earnings | 51,920 | 53,004 |
+| Total stockholders’ equity | 88,140 | 90,377 |"""
+
+NOTE_TABLE = """Note 9 — Fair Value
+(In millions)
+| | Jun 29, 2024 / Level 1 | Jun 29, 2024 / Level 2 |
+|---|---|---|
+| Total assets measured at fair value | $1,204 | $3,310 |"""
+
+
+def test_a_header_row_in_the_body_or_a_text_line_above_names_the_columns() -> None:
+    passages = [Passage("S1", BALANCE_HEADER_IN_BODY, "d2", "ZETA_2024Q2_10Q.pdf", 6),
+                Passage("S2", BALANCE_HEADER_ABOVE, "d2", "ZETA_2024Q2_10Q.pdf", 7)]
+    answer = read("What were Zeta Devices' total current liabilities as of Dec 30, 2023?", passages)
+    assert _first_line(answer.text) == "Total current liabilities were $10,265 million as of Dec 30, 2023 [S1].", \
+        answer.text
+    equity = read("What was Zeta Devices' total stockholders' equity as of June 29, 2024?", passages)
+    assert "90,377 million as of June 29, 2024 [S2]" in _first_line(equity.text), equity.text
+
+
+def test_a_row_under_a_section_heading_is_not_the_heading_itself() -> None:
+    """"Accounts payable" below "Current liabilities:" does not answer "total current liabilities"."""
+    answer = read("What were total current liabilities at Jun 29, 2024?",
+                  [Passage("S1", BALANCE_HEADER_IN_BODY, "d2", "ZETA_2024Q2_10Q.pdf", 6)])
+    assert "9,874 million" in _first_line(answer.text), answer.text
+
+
+def test_the_statement_the_question_names_is_preferred_over_a_note() -> None:
+    passages = [Passage("S1", NOTE_TABLE, "d2", "ZETA_2024Q2_10Q.pdf", 19),
+                Passage("S2", BALANCE_HEADER_IN_BODY.replace("| Total current liabilities | 9,874 | 10,265 |",
+                                                             "| Total assets | $52,410 | $55,006 |"),
+                        "d2", "ZETA_2024Q2_10Q.pdf", 6)]
+    answer = read("Based on the balance sheet, what were Zeta Devices' total assets as of Jun 29, 2024?", passages)
+    assert "$52,410 million" in _first_line(answer.text) and "[S2]" in _first_line(answer.text), answer.text
+
+
+def test_an_ask_that_points_back_reads_the_sentence_before() -> None:
+    q = analyze("As a financial analyst I need Zeta Devices' net cash from operations for the quarter ended "
+                "June 29, 2024. What was it (USD millions)?")
+    assert q.focus == "net cash from operations" and q.strong_names == ("Zeta Devices",)
+    assert q.periods and q.periods[0].day == 29 and q.span == 3
+
+
+def test_a_company_name_is_a_whole_word() -> None:
+    """"Intel" is not mentioned by a passage about intellectual property: the question is declined."""
+    other = Passage("S1", "We rely on intellectual property laws.\n" + INCOME, "d1", "ACME_2019_10K.pdf", 48)
+    answer = read("What was Intel's FY2019 net sales?", [other])
+    assert answer.declined and not answer.quotes
