@@ -25,8 +25,8 @@ from chat.models.reader.lexicon import (
     MONTHS,
 )
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
-from chat.models.reader.statements import FILLER as STATEMENT_FILLER
 from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
+from chat.models.reader.statements import FILLER as STATEMENT_FILLER
 from chat.models.reader.text import match_terms
 
 Kind = Literal["value", "change", "comparison", "date", "name", "yesno", "list", "definition", "other"]
@@ -148,6 +148,7 @@ _OF_NAME = re.compile(
     r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,]*(?:\s+(?:[A-Z0-9(&.\-][^\s?,]*|of|and|de|&))*)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|[?,]|\.?$))"
 )
+_MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
 #: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China
 #: net sales": a region there qualifies the line item)
 _SUBJECT = re.compile(
@@ -237,7 +238,7 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         if n.lower() not in EN_CAPS_GENERIC
         and n.lower() not in MONTHS
         and not find_periods(n)
-        and not re.match(r"(?:%s)\.?\s+\d" % "|".join(MONTHS), n, re.IGNORECASE)  # "December 31" of a date
+        and not _MONTH_DAY.match(n)  # "December 31" of a date
         and not re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12])", n)
     ]
     soft: list[str] = []

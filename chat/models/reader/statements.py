@@ -63,7 +63,9 @@ FILLER = re.compile(
 
 
 #: an ask that points back at the sentence before it: "I need Microsoft's net cash from operations for … . What was it?"
-BACK_REFERENCE = re.compile(r"^\s*(?:what|how\s+much)\s+(?:was|is|were|are)\s+(?:it|that|this|they|those)\b", re.IGNORECASE)
+BACK_REFERENCE = re.compile(
+    r"^\s*(?:what|how\s+much)\s+(?:was|is|were|are)\s+(?:it|that|this|they|those)\b", re.IGNORECASE
+)
 
 
 def statement_kind(text: str) -> StatementKind:

@@ -107,7 +107,7 @@ def _with_stub(stub: str, header: str) -> str:
     """A value column's header read with the label column's: ``Year Ended December 31,`` over ``2019`` is the
     year ended December 31, 2019 (annual statements print the period once, above the labels)."""
     stub = " ".join(stub.split())
-    if not stub or not _STUB_PERIOD.search(stub) or find_periods(stub) and any(p.year for p in find_periods(stub)):
+    if not stub or not _STUB_PERIOD.search(stub) or any(p.year for p in find_periods(stub)):
         return header
     periods = find_periods(header)
     if not periods or any(p.month for p in periods) or span_months(header):
