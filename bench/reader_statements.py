@@ -51,7 +51,7 @@ class RecordingModel(LocalModel):
 def _data_dir(args: argparse.Namespace) -> Path:
     if args.data_dir:
         return Path(args.data_dir).expanduser()
-    return Settings().server.data_dir / "eval-answers" / args.dataset
+    return Settings().server.data_dir / "eval-answers" / str(args.dataset)
 
 
 def capture(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, default_split, load
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, Subset, default_split, load
 from chat.evaluation.pdfgen import write_unicode_pdf
 from chat.evaluation.report import Outcome, Polarity, score, summarise, table_rows
 from chat.evaluation.service import EvalClient, Upload, serve_in_process
@@ -182,7 +182,7 @@ def run_cli(settings: Settings, args: argparse.Namespace) -> int:
     level = settings.server.log_level if settings.server.log_level.upper() not in ("INFO",) else "WARNING"
     configure_logging(level, json=settings.server.log_json)
     split: Split = args.split or default_split(args.dataset)
-    subset = getattr(args, "subset", "all") or "all"
+    subset: Subset = "verbatim" if getattr(args, "subset", "all") == "verbatim" else "all"
     dataset = (load(args.dataset, args.data, limit=args.limit, split=split, subset=subset) if subset != "all"
                else load(args.dataset, args.data, limit=args.limit, split=split))
     data_dir = Path(args.eval_data_dir).expanduser() if args.eval_data_dir else (
