@@ -55,7 +55,8 @@ _FISCAL = re.compile(
     re.IGNORECASE,
 )
 _SPAN = re.compile(
-    r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(?P<y>year|fiscal year)\s+ended\b|"
+    r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|"
+    r"\b(?P<y>years?|fiscal\s+years?|(?:52|53|fifty-two|fifty-three)[\s-]+weeks?)\s+end(?:ed|ing)\b|"
     r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
     re.IGNORECASE,
 )

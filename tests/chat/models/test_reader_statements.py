@@ -221,3 +221,25 @@ def test_a_company_name_is_a_whole_word() -> None:
     other = Passage("S1", "We rely on intellectual property laws.\n" + INCOME, "d1", "ACME_2019_10K.pdf", 48)
     answer = read("What was Intel's FY2019 net sales?", [other])
     assert answer.declined and not answer.quotes
+
+
+#: a retailer's annual statement as flattened text, its fiscal years ending in late summer ("52 Weeks Ended")
+RETAIL_FLAT = """OMEGA STORES CORPORATION
+CONSOLIDATED STATEMENTS OF INCOME
+(amounts in millions, except per share data)
+52 Weeks Ended 53 Weeks Ended 52 Weeks Ended
+August 29, 2021 August 30, 2020 September 1, 2019
+Total revenue $ 19,216 $ 16,650 $ 15,208
+Merchandise costs 16,920 14,680 13,411
+Operating income 842 701 655
+Net income $ 611 $ 494 $ 462"""
+
+
+def test_fiscal_years_of_52_and_53_weeks_are_years() -> None:
+    passages = [Passage("S1", RETAIL_FLAT, "d3", "OMEGA_2021_10K.pdf", 37)]
+    answer = read("What is Omega Stores' FY2020 operating income (in USD millions)? Use the income statement.",
+                  passages)
+    assert "$701 million" in _first_line(answer.text) or "701 million" in _first_line(answer.text), answer.text
+    assert "I'm not sure" not in answer.text
+    revenue = read("What was Omega Stores' total revenue for the fiscal year ended August 29, 2021?", passages)
+    assert "19,216 million" in _first_line(revenue.text), revenue.text
