@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-DATASETS = ("financebench", "korquad", "sroie")
+DATASETS = ("financebench", "korquad", "sroie", "sec10q")  # sec10q: the reader's development set
 SPLITS = ("all", "calibration", "report")  # chat.evaluation.datasets.SPLITS, repeated to keep --help light
+SUBSETS = ("all", "verbatim")  # chat.evaluation.datasets.SUBSETS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=None,
                    help="ask the split's first N questions only, and ingest only their documents (default: every "
                         "question; korquad: the split's first 1,000, over all its articles)")
+    p.add_argument("--subset", choices=SUBSETS, default="all",
+                   help="financebench only: 'verbatim' asks just the questions whose gold number is printed on the "
+                        "evidence page (the README's target subset) and ingests only their filings")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--data-dir", dest="eval_data_dir", metavar="D", default=None,
                    help="the evaluation service's data dir, kept between runs so documents are ingested once "

@@ -8,7 +8,8 @@ is not there, the answer must decline).
   alternately A and B). Gold: the answer's first non-year number (a text gold when it has none); the evidence
   page is 0-indexed in the data and 1-based here, as in ``retrieval/evaldata.py``. A question is in the target
   subset when its gold number appears on an evidence page as written (``evidence_text_full_page``), i.e. it
-  can be quoted rather than computed.
+  can be quoted rather than computed; ``subset="verbatim"`` (``--subset verbatim``) asks only those questions
+  and ingests only their filings (a ``limit`` then counts verbatim questions).
 - **KorQuAD 1.0 dev**: one document per article, one page per paragraph (page = paragraph index + 1, as in
   ``retrieval/evaldata.py``), written as a text PDF (the upload takes no plain text); the split's articles
   alternately A and B. The split (``korquad_split``): the reader's decline threshold was calibrated on the
@@ -42,6 +43,8 @@ Group = Literal["A", "B"]
 ScoreKind = Literal["number", "text", "span", "date"]
 Split = Literal["all", "calibration", "report"]
 SPLITS: tuple[Split, ...] = ("all", "calibration", "report")
+Subset = Literal["all", "verbatim"]
+SUBSETS: tuple[Subset, ...] = ("all", "verbatim")
 KORQUAD_FULL_QUESTIONS = 1000
 
 
@@ -110,7 +113,16 @@ def _no_calibration_split(name: str, split: Split) -> None:
 # --------------------------------------------------------------------------- FinanceBench
 
 
-def load_financebench(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
+def _verbatim(r: dict[str, object]) -> bool:
+    """The row's gold number is printed, as written, on one of its evidence pages."""
+    number = primary_number(str(r["answer"]))
+    evidence = r["evidence"] if isinstance(r["evidence"], list) else []
+    pages_text = [str(e.get("evidence_text_full_page") or e.get("evidence_text") or "") for e in evidence]
+    return number is not None and any(number_in(number, t, rounding=False) for t in pages_text)
+
+
+def load_financebench(root: Path | None = None, *, limit: int | None = None, split: Split = "all",
+                      subset: Subset = "all") -> EvalDataset:
     _no_calibration_split("financebench", split)
     base = resolve_root(root) / "financebench"
     qfile = base / "financebench_subset_local_pdfs.jsonl"
@@ -119,6 +131,8 @@ def load_financebench(root: Path | None = None, *, limit: int | None = None, spl
     rows = [json.loads(line) for line in qfile.read_text(encoding="utf-8").splitlines() if line.strip()]
     all_companies = sorted({str(r["company"]) for r in rows})
     group_of = _alternate(all_companies)  # by all 80 questions' companies: a --limit keeps each company's side
+    if subset == "verbatim":
+        rows = [r for r in rows if _verbatim(r)]
     if limit is not None:
         rows = rows[:limit]
     documents: dict[str, EvalDocument] = {}
@@ -135,8 +149,7 @@ def load_financebench(root: Path | None = None, *, limit: int | None = None, spl
             documents.setdefault(d, EvalDocument(d, pdf.name, group_of[str(r["company"])], pdf))
         gold = str(r["answer"])
         number = primary_number(gold)
-        pages_text = [str(e.get("evidence_text_full_page") or e.get("evidence_text") or "") for e in r["evidence"]]
-        verbatim = number is not None and any(number_in(number, t, rounding=False) for t in pages_text)
+        verbatim = _verbatim(r)
         questions.append(EvalQuestion(
             qid=str(r["financebench_id"]), text=str(r["question"]), golds=(gold,),
             kind="number" if number is not None else "text", document=str(r["doc_name"]),
@@ -144,7 +157,7 @@ def load_financebench(root: Path | None = None, *, limit: int | None = None, spl
             field=str(r.get("question_type") or ""), in_target=verbatim,
         ))
     return EvalDataset("financebench", "en", sorted(documents.values(), key=lambda d: d.key), questions,
-                       notes={"missing_documents": sorted(set(missing))})
+                       notes={"missing_documents": sorted(set(missing)), "subset": subset})
 
 
 # --------------------------------------------------------------------------- KorQuAD
@@ -240,12 +253,25 @@ def load_sroie(root: Path | None = None, *, limit: int | None = None, split: Spl
 LOADERS = {"financebench": load_financebench, "korquad": load_korquad, "sroie": load_sroie}
 
 
-def load(name: str, root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
-    """The set ``name``, ``split`` of it (``docchat eval answers`` defaults to ``default_split``)."""
+def load(name: str, root: Path | None = None, *, limit: int | None = None, split: Split = "all",
+         subset: Subset = "all") -> EvalDataset:
+    """The set ``name``, ``split`` of it (``docchat eval answers`` defaults to ``default_split``); ``subset``
+    ``verbatim`` (FinanceBench only): just the questions whose gold number is printed on the evidence page."""
+    if name == "sec10q":  # the statement questions the reader is developed on (not a report set)
+        from chat.evaluation.sec10q import load_sec10q
+
+        _no_calibration_split(name, split)
+        return load_sec10q(root, limit=limit, split=split)
     try:
         loader = LOADERS[name]
     except KeyError:
         raise NotFound(f"no answer-evaluation set {name!r} (have: {', '.join(LOADERS)})") from None
     if split not in SPLITS:
         raise InvalidInput(f"no split {split!r} (have: {', '.join(SPLITS)})")
+    if subset not in SUBSETS:
+        raise InvalidInput(f"no subset {subset!r} (have: {', '.join(SUBSETS)})")
+    if subset != "all":
+        if name != "financebench":
+            raise InvalidInput(f"the {name} set has no subset {subset!r} (only financebench has 'verbatim')")
+        return load_financebench(root, limit=limit, split=split, subset=subset)
     return loader(root, limit=limit, split=split)

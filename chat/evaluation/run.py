@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, default_split, load
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, Subset, default_split, load
 from chat.evaluation.pdfgen import write_unicode_pdf
 from chat.evaluation.report import Outcome, Polarity, score, summarise, table_rows
 from chat.evaluation.service import EvalClient, Upload, serve_in_process
@@ -130,6 +130,7 @@ async def evaluate(settings: Settings, dataset: EvalDataset, *, console: Console
     extra = {
         "model": settings.chat.chat_model,
         "split": dataset.split,
+        "subset": str(dataset.notes.get("subset", "all")),
         "questions": len(dataset.questions),
         "asked": len(askable),
         "skipped": len(dataset.questions) - len(askable),
@@ -161,6 +162,9 @@ def print_table(summary: dict[str, Any], console: Console) -> None:
     notes = [split_note(summary),
              f"{summary.get('asked', 0)} of {summary.get('questions', 0)} questions asked, each in its own "
              "project (positive) and in the other (negative)"]
+    if summary.get("subset", "all") != "all":
+        notes.append(f"subset {summary['subset']}: only the questions whose gold number is printed on the evidence "
+                     "page, and only their filings ingested")
     if summary.get("documents_failed"):
         notes.append(f"documents that failed to ingest (their questions skipped): {summary['documents_failed']}")
     notes.append(f"documents in the projects: {summary.get('documents_in_projects')}; "
@@ -178,7 +182,9 @@ def run_cli(settings: Settings, args: argparse.Namespace) -> int:
     level = settings.server.log_level if settings.server.log_level.upper() not in ("INFO",) else "WARNING"
     configure_logging(level, json=settings.server.log_json)
     split: Split = args.split or default_split(args.dataset)
-    dataset = load(args.dataset, args.data, limit=args.limit, split=split)
+    subset: Subset = "verbatim" if getattr(args, "subset", "all") == "verbatim" else "all"
+    dataset = (load(args.dataset, args.data, limit=args.limit, split=split, subset=subset) if subset != "all"
+               else load(args.dataset, args.data, limit=args.limit, split=split))
     data_dir = Path(args.eval_data_dir).expanduser() if args.eval_data_dir else (
         settings.server.data_dir / "eval-answers" / args.dataset)
     summary = asyncio.run(evaluate(settings.with_overrides(data_dir=data_dir), dataset))

@@ -72,6 +72,8 @@ def subject_of(q: Question, ev: Evidence) -> str:
     extra = [
         w for w in q.focus.split() if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()
     ]
+    if match_terms(q.focus) <= have:
+        extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
     return label
@@ -120,9 +122,9 @@ def table_quote(ev: Evidence) -> list[str]:
     lines: list[str] = []
     if table.header is not None:
         header = text[table.header[0] : table.header[1]]
-        if table.markdown:
+        if table.markdown and header.startswith("|"):
             lines.append(header)
-            lines.append("|" + "---|" * (len(table.columns) + 1))
+            lines.append("|" + "---|" * (header.count("|") - 1 if header.endswith("|") else len(table.columns) + 1))
         else:
             lines.append(display(header))
     lines.append(ev.quote_text)

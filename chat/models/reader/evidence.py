@@ -23,12 +23,23 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
+from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
+#: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
+#: much — the name may be the company itself, printed in one row ("Net income attributable to 3M")
+QUALIFIER_MISSED = 0.85
+#: a cell outside the statement the question names ("relying on the cash flow statement") counts this much
+STATEMENT_ELSEWHERE = 0.9
+STATEMENT_IMPLIED_ELSEWHERE = 0.96
+#: where a statement's title is looked for: the start of the passage (the chunk's heading lines)
+STATEMENT_TITLE_CHARS = 300
+#: a row's coverage of the asked item through its section heading only counts this much of its own label's
+SECTION_SHARE = 0.8
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
@@ -99,8 +110,23 @@ def _column_period_score(q: Question, table: Table, col: int) -> float:
     return best
 
 
+def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float],
+               label_terms: set[str] | None = None) -> float:
+    cov_label = coverage(focus, row_terms, w)
+    if cov_label == 0:
+        return 0.0
+    if label_terms is not None and label_terms != row_terms:
+        # what the section heading ("Current liabilities:") contributes counts less than the row's own label:
+        # "Total current liabilities" is the current liabilities, "Accounts payable" below the heading is not
+        cov_label = max(coverage(focus, label_terms, w), SECTION_SHARE * cov_label)
+    cov_all = coverage(focus, row_terms | caption_terms, w)
+    extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
+    return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
+
+
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
-    focus = set(q.focus_terms or q.terms)
+    plain = set(q.focus_terms or q.terms)
+    focus = set(plain)
     row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
     for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
         name_terms = match_terms(name)
@@ -112,12 +138,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     out: list[Evidence] = []
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
-        cov_label = coverage(focus, row_terms, w)
-        if cov_label == 0:
+        if not plain & row_terms:
+            continue  # the row names the company ("… attributable to 3M"), not the item asked for
+        own = match_terms(row.label)
+        row_score = _row_score(focus, row_terms, caption_terms, w, own)
+        if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
+            row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
+        if row_score <= 0:
             continue
-        cov_all = coverage(focus, row_terms | caption_terms, w)
-        extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
-        row_score = 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -251,10 +279,19 @@ def _looks_like_receipt(fields: Sequence[Field]) -> bool:
                                      or _TOTAL_WORD.search(f.label) for f in amounts)
 
 
+def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
+    """The passage's tables are (part of) the named statement: its title heads the passage or a table."""
+    title = STATEMENT_TITLES.get(kind)  # type: ignore[call-overload]
+    if title is None:
+        return True
+    return bool(title.search(p.text[:STATEMENT_TITLE_CHARS]) or any(title.search(t.caption) for t in tables))
+
+
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages])
     w = _weights(passages, q)
+    statement = q.statement or (implied_statement(q.focus_terms) if q.language == "en" else "")
     out: list[Evidence] = []
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
@@ -267,6 +304,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank))
+        if statement and not _in_statement(statement, p, tables):
+            # "… relying on the cash flow statement": a table of another statement or a note counts less (a
+            # little less where the question names none and the line item's own statement is meant)
+            factor = STATEMENT_ELSEWHERE if q.statement else STATEMENT_IMPLIED_ELSEWHERE
+            found = [replace(ev, score=ev.score * factor) if ev.kind == "cell" else ev for ev in found]
         if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
             # asked about a receipt: a financial statement's "Total" row is not the answer
             found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]

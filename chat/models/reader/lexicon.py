@@ -175,3 +175,12 @@ KO_PARTICLES = (
     "과",
 )
 JA_PARTICLES = re.compile(r"における|について|に関する|では|には|での|とは|から|まで|より|は|が|を|の|に|で|と|も|へ")
+
+# ----------------------------------------------------------------------------------------- statement line items
+
+from chat.models.reader.statements import LINE_ITEM_GROUPS  # noqa: E402  (pure data, no cycle)
+
+#: the statement line-item groups (``chat.models.reader.statements``) follow the groups above
+LINE_ITEM_FIRST = len(SYNONYM_GROUPS)
+SYNONYM_GROUPS = SYNONYM_GROUPS + LINE_ITEM_GROUPS
+LINE_ITEM_IDS = frozenset(f"§{i}" for i in range(LINE_ITEM_FIRST, len(SYNONYM_GROUPS)))

@@ -36,7 +36,10 @@ def mentions(name: str, passage: Passage) -> bool:
     words, maybe garbled by OCR) with most of its words."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
-    if needle in haystack:
+    if needle.isascii() and re.match(r"\w", needle):  # a Latin name is a whole word: "Intel" is not in "intellectual"
+        if re.search(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", haystack):
+            return True
+    elif needle in haystack:
         return True
     if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
         return True

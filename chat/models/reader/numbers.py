@@ -147,8 +147,21 @@ def decimals_of(raw: str) -> int:
     return len(m.group(1)) if m else 0
 
 
+def bracketed(amount: Amount) -> bool:
+    """A negative written in accounting brackets (``(1,577)``, ``$ (0.38)``): an outflow, a loss, a deduction."""
+    return amount.value < 0 and "(" in amount.raw and ")" in amount.raw and not amount.percent
+
+
 def format_amount(amount: Amount, unit: Unit, lang: str, *, signed: bool = False) -> str:
-    """``$65,775 million`` / ``12,345억원`` / ``1,200百万円`` / ``-8%`` — the written value with its unit."""
+    """``$65,775 million`` / ``12,345억원`` / ``1,200百万円`` / ``-8%`` — the written value with its unit. An English
+    statement's bracketed negative keeps its brackets (``$(1,577) million``): in a cash-flow statement it is an
+    amount paid out, which a bare minus would misstate as a negative spending."""
+    if lang == "en" and not signed and bracketed(amount):
+        positive = Amount(-amount.value, amount.raw.replace("(", "").replace(")", ""), amount.percent,
+                          amount.currency, amount.scale_word)
+        text = format_amount(positive, unit, lang)
+        m = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+        return text[: m.start()] + "(" + m.group(0) + ")" + text[m.end():] if m else "-" + text
     dec = decimals_of(amount.raw)
     magnitude = abs(amount.value)
     sign = "-" if amount.value < 0 else ("+" if signed and amount.value > 0 else "")

@@ -55,7 +55,8 @@ _FISCAL = re.compile(
     re.IGNORECASE,
 )
 _SPAN = re.compile(
-    r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|\b(?P<y>year|fiscal year)\s+ended\b|"
+    r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|"
+    r"\b(?P<y>years?|fiscal\s+years?|(?:52|53|fifty-two|fifty-three)[\s-]+weeks?)\s+end(?:ed|ing)\b|"
     r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
     re.IGNORECASE,
 )
@@ -190,6 +191,18 @@ def span_months(text: str) -> int | None:
     return NUMBER_WORDS.get(raw) or int(raw)
 
 
+def spans_in(text: str) -> list[int]:
+    """Every span ``text`` states, in order: ``Three Months Ended Six Months Ended`` → ``[3, 6]``."""
+    out: list[int] = []
+    for m in _SPAN.finditer(text):
+        if m.group("y"):
+            out.append(12)
+            continue
+        raw = (m.group("n") or m.group("ko") or m.group("ja") or "").lower()
+        out.append(NUMBER_WORDS.get(raw) or int(raw))
+    return out
+
+
 def quarter_span(text: str) -> bool:
     """The text speaks of a quarter (a three-month period) in words."""
     return bool(re.search(r"\bquarter|분기|四半期", text, re.IGNORECASE))
@@ -230,6 +243,14 @@ def agreement(
             return 0.0
         elif offered_span == 3:
             score += 0.5  # a three-month column: the quarter number is not written, the span fits
+    if asked.half is not None:
+        checks += 1
+        if offered.half == asked.half:
+            score += 1
+        elif offered.half is not None:
+            return 0.0
+        elif offered_span == 6:
+            score += 0.5  # a six-month column: "the first half" is not written, the span fits
     if asked_span is not None:
         checks += 0.5
         if offered_span == asked_span:

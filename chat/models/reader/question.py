@@ -21,9 +21,13 @@ from chat.models.reader.lexicon import (
     JA_PARTICLES,
     KO_CUES,
     KO_PARTICLES,
+    LINE_ITEM_FIRST,
+    LINE_ITEM_IDS,
     MONTHS,
 )
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
+from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
+from chat.models.reader.statements import FILLER as STATEMENT_FILLER
 from chat.models.reader.text import match_terms
 
 Kind = Literal["value", "change", "comparison", "date", "name", "yesno", "list", "definition", "other"]
@@ -114,7 +118,7 @@ _MEASURE_WORDS = re.compile(
     re.IGNORECASE,
 )
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")
-_MEASURE_GROUPS = frozenset(f"§{i}" for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16))
+_MEASURE_GROUPS = frozenset(f"§{i}" for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16)) | LINE_ITEM_IDS
 _EN_LEAD = re.compile(
     r"^(?:(?:and|so|also|then|now|ok)\s+)?(?:by how much|how much|how many|what|which|who|whom|whose|when|where|"
     r"why|how)\b\s*(?:(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could)\b\s*)?",
@@ -135,7 +139,7 @@ _EN_EDGE = re.compile(
     r"had|be|been|its|their|it))+$",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"\b([A-Z0-9][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)['’]s?\b(?=\s)")
+_POSSESSIVE = re.compile(r"\b([A-Z0-9][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)")
 _COMPANY = re.compile(
     r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
     r"Holdings)\b\.?"
@@ -144,6 +148,13 @@ _COMPANY = re.compile(
 _OF_NAME = re.compile(
     r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,]*(?:\s+(?:[A-Z0-9(&.\-][^\s?,]*|of|and|de|&))*)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|[?,]|\.?$))"
+)
+_MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
+#: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China
+#: net sales": a region there qualifies the line item)
+_SUBJECT = re.compile(
+    r"\b(?i:did|does|do|has|have|had|will|would|could|can)\s+"
+    r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+[A-Z][\w&.\-]*)*)\s+(?=[a-z])"
 )
 _CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
@@ -176,6 +187,7 @@ class Question:
     relative: bool = False  # year over year / 전년 대비
     unit: str = ""
     document_kind: str = ""  # "receipt" when the question is about a receipt, bill or invoice
+    statement: str = ""  # the financial statement the question or its instructions name ("cash", "balance", …)
     parts: tuple[Question, ...] = field(default=())
 
 
@@ -186,7 +198,9 @@ def _kind(text: str, lang: Language, focus: str) -> Kind:
         if pattern.search(text):
             if kind in ("definition", "yesno", "value") and "§13" in focus_groups:
                 return "date"  # "what is the date of …"
-            if kind in ("definition", "yesno") and lang == "en" and _MEASURE_WORDS.search(focus):
+            if kind in ("definition", "yesno") and lang == "en" and (
+                _MEASURE_WORDS.search(focus) or LINE_ITEM_IDS & focus_groups
+            ):
                 return "value"
             return kind
     if (lang == "en" and _MEASURE_WORDS.search(focus)) or _MEASURE_GROUPS & match_terms(focus):
@@ -195,8 +209,14 @@ def _kind(text: str, lang: Language, focus: str) -> Kind:
 
 
 def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    merged: list[list[int]] = []
+    for s, e in sorted(spans):  # overlapping spans (a name "at December 31" and the date) cut once
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
     out = text
-    for s, e in sorted(spans, reverse=True):
+    for s, e in reversed(merged):
         out = out[:s] + " " + out[e:]
     return " ".join(out.split())
 
@@ -207,6 +227,9 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         strong.append((m.group(1), m.start(), m.end()))
     for m in _COMPANY.finditer(text):
         strong.append((m.group(1), m.start(), m.end()))
+    for m in _SUBJECT.finditer(text):  # "How much cash did Acme Widgets generate …"
+        if not any(s <= m.start(1) < e for _, s, e in strong):
+            strong.append((m.group(1), m.start(1), m.end(1)))
     for m in _OF_NAME.finditer(text):
         if not any(s <= m.start(1) < e for _, s, e in strong):
             strong.append((m.group(1).rstrip(".").strip(), m.start(), m.end()))
@@ -216,6 +239,7 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         if n.lower() not in EN_CAPS_GENERIC
         and n.lower() not in MONTHS
         and not find_periods(n)
+        and not _MONTH_DAY.match(n)  # "December 31" of a date
         and not re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12])", n)
     ]
     soft: list[str] = []
@@ -269,6 +293,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
         body,
         flags=re.IGNORECASE,
     )
+    body = STATEMENT_FILLER.sub(" ", " ".join(body.split()))
     body = re.sub(r"[?,;:]", " ", body)
     for _ in range(3):
         body = _EN_EDGE.sub("", " ".join(body.split()))
@@ -318,6 +343,20 @@ def _each(names: list[str]) -> list[str]:
     return [part for name in names for part in _SEVERAL.split(name) if part.strip()]
 
 
+def _focus_terms(focus: str, lang: Language) -> set[str]:
+    """The focus's matching terms; a statement line item asked in other words ("cash … generated from
+    operations") names its group (``statements.loose_line_item``)."""
+    exact = match_terms(focus)
+    if lang != "en" or exact & LINE_ITEM_IDS:
+        return exact
+    loose = loose_line_item(focus, LINE_ITEM_FIRST)
+    if loose is None:
+        return exact
+    group, used = loose
+    rest = " ".join(w for w in re.findall(r"[\w&'’-]+", focus) if w.lower() not in used)
+    return match_terms(rest) | {group}
+
+
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
@@ -327,6 +366,7 @@ def _one(text: str, lang: Language) -> Question:
         strong, soft, name_spans = _cjk_names(text, lang)
         focus = _ko_focus(text, periods, name_spans) if lang == "ko" else _ja_focus(text, periods, name_spans)
     span = span_months(text) or (3 if quarter_span(text) or any(p.quarter for p in periods) else None)
+    span = span or (6 if any(p.half for p in periods) else None)
     unit_m = _UNIT.search(text)
     cue_free = _JA_ENDINGS.sub(" ", text) if lang in ("ja", "zh") else _KO_ENDINGS.sub(" ", text)
     for cue in sorted((*KO_CUES, *JA_CUES), key=len, reverse=True):
@@ -336,7 +376,7 @@ def _one(text: str, lang: Language) -> Question:
         language=lang,
         kind=_kind(text, lang, focus),
         focus=focus,
-        focus_terms=frozenset(match_terms(focus)),
+        focus_terms=frozenset(_focus_terms(focus, lang)),
         terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
         names=tuple(dict.fromkeys(_each([*strong, *soft]))),
         strong_names=tuple(dict.fromkeys(_each(strong))),
@@ -348,7 +388,9 @@ def _one(text: str, lang: Language) -> Question:
     )
 
 
-_EN_SPLIT = re.compile(r"(?<=\?)\s+(?=\S)|,?\s+and\s+(?=(?:what|how|when|who|which|where|why)\b)", re.IGNORECASE)
+_EN_SPLIT = re.compile(
+    r"(?<=\?)\s+(?=\S)|,?\s+and\s+(?=(?:what|how|when|who|which|where|why)\b)|" + SENTENCE_SPLIT, re.IGNORECASE
+)
 _CJK_SPLIT = re.compile(r"(?<=[?？])\s*(?=\S)|\s+그리고\s+|、また")
 
 
@@ -375,9 +417,12 @@ def analyze(text: str) -> Question:
     splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
     pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
     asks = [p for p in pieces if _is_ask(p, lang)]
+    if lang == "en" and len(asks) == 1 and BACK_REFERENCE.match(asks[0]) and pieces.index(asks[0]) > 0:
+        before = pieces[pieces.index(asks[0]) - 1].rstrip(" .")  # "… I need X for Q3. What was it?": X for Q3
+        asks = [f"{before} {BACK_REFERENCE.sub('', asks[0]).strip()}".strip()]
     if asks and len(asks) < len(pieces):
         clean = " ".join(asks)  # "… ? Give a response based on the cash flow statement." — an instruction, no ask
-    whole = _one(clean, lang)
+    whole = replace(_one(clean, lang), statement=statement_kind(text))
     pieces = asks
     if len(pieces) < 2:
         return whole
@@ -394,7 +439,7 @@ def analyze(text: str) -> Question:
                 part = replace(part, periods=prev.periods, span=part.span or prev.span)
             if not part.names:
                 part = replace(part, names=prev.names, strong_names=prev.strong_names)
-        parts.append(part)
+        parts.append(replace(part, statement=part.statement or whole.statement))
     return replace(whole, parts=tuple(parts))
 
 

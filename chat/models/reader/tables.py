@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
-from chat.models.reader.periods import Period, find_periods, span_months
+from chat.models.reader.periods import Period, find_periods, span_months, spans_in
 from chat.models.reader.text import lines_with_offsets
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -29,6 +29,13 @@ _CHANGE_HEADER = re.compile(
 _TOTAL_ROW = re.compile(r"(?i)^(?:total|합계|총계|計|合計)\b|(?:합계|총계|合計|計)$")
 MAX_LABEL_CHARS = 80
 MAX_HEADER_LINES = 8
+MAX_HEADER_CHARS = 40
+_MONTH_WORD = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+               r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+#: the words a period header line is made of, besides its dates ("Three Months Ended Six Months Ended")
+_PERIOD_HEADER_WORDS = re.compile(
+    r"\b(?:three|six|nine|twelve|\d{1,2}|months?|weeks?|year|years|quarters?|fiscal|ended|ending|as|of|at|and|"
+    r"unaudited|change|%)\b|[(),.%/\-–]", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +75,8 @@ def _cells(line: str) -> list[str]:
 
 
 def _column(header: str, caption_span: int | None) -> Column:
-    periods = tuple(find_periods(header))
+    # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
+    periods = tuple(find_periods(re.sub(r"(\d{1,2}),?\s*/\s*((?:19|20)\d\d)\b", r"\1, \2", header)))
     span = span_months(header) or caption_span
     is_change = bool(_CHANGE_HEADER.search(header)) and not periods
     return Column(header, periods, span, is_change)
@@ -91,6 +99,23 @@ def _caption_before(text: str, lines: list[tuple[int, int]], index: int, limit: 
     return " ".join(out)
 
 
+_STUB_PERIOD = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:months?|year|years|weeks?|quarters?)\s+ended\b|"
+                          r"\bfiscal\s+years?\b|^(?:at|as of)\b", re.IGNORECASE)
+
+
+def _with_stub(stub: str, header: str) -> str:
+    """A value column's header read with the label column's: ``Year Ended December 31,`` over ``2019`` is the
+    year ended December 31, 2019 (annual statements print the period once, above the labels)."""
+    stub = " ".join(stub.split())
+    if not stub or not _STUB_PERIOD.search(stub) or any(p.year for p in find_periods(stub)):
+        return header
+    periods = find_periods(header)
+    if not periods or any(p.month for p in periods) or span_months(header):
+        return header
+    stub = re.sub(r"(?i)\b(year|month|week|quarter)s(?=\s+ended\b)", r"\1", stub).rstrip(" ,")
+    return f"{stub}, {header}" if re.search(r"\d$", stub) else f"{stub} {header}"
+
+
 def markdown_tables(text: str) -> list[Table]:
     lines = lines_with_offsets(text)
     tables: list[Table] = []
@@ -107,11 +132,23 @@ def markdown_tables(text: str) -> list[Table]:
         has_sep = len(rows_text) > 1 and bool(_SEPARATOR.match(rows_text[1]))
         header_cells = _cells(rows_text[0]) if has_sep else []
         body = block[2:] if has_sep else block
+        header: tuple[int, int] | None = (block[0][0], block[0][1]) if has_sep else None
+        inner = _header_in_body(text, body)
+        if inner is not None:  # the grid took a page heading for its header; its real header is a body row
+            header, header_cells, body = body[inner], _cells(text[body[inner][0] : body[inner][1]]), body[inner + 1 :]
         caption = _caption_before(text, lines, start)
         unit = caption_unit(caption + " " + " ".join(header_cells))
         caption_span = span_months(caption)
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
-        value_headers = (header_cells[1:] + [""] * width)[: max(width - 1, 0)]
+        value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
+                         for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
+        above = _period_line_above(text, lines, start, len(value_headers))
+        if above is not None and not any(find_periods(h) for h in value_headers):
+            # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
+            # March 31, 2023"); its dates, in order, are the value columns' headers
+            dates = find_periods(text[above[0] : above[1]])
+            value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
+            header = above
         columns = tuple(_column(h, caption_span) for h in value_headers)
         rows: list[Row] = []
         section = ""
@@ -125,9 +162,32 @@ def markdown_tables(text: str) -> list[Table]:
             if _TOTAL_ROW.match(label):
                 section = ""  # "Total operating expenses" closes the "Operating expenses:" block
         if columns and rows:
-            header = (block[0][0], block[0][1]) if has_sep else None
             tables.append(Table(caption, unit, columns, tuple(rows), header, True))
     return tables
+
+
+def _header_in_body(text: str, body: list[tuple[int, int]]) -> int | None:
+    """Index of a body row that is the table's header — its value cells are all dates or years (``(In Millions;
+    Unaudited) | Jul 1, 2023 | Dec 31, 2022``) — when no row above it holds an amount; else None."""
+    for k, (s, e) in enumerate(body[:4]):
+        cells = _cells(text[s:e])
+        values = [c for c in cells[1:] if c.strip()]
+        if len(values) >= 2 and all(_only_periods(c) for c in values):
+            return k
+        if any(parse_amount(c) is not None for c in values):
+            return None
+    return None
+
+
+def _period_line_above(text: str, lines: list[tuple[int, int]], start: int, columns: int) -> tuple[int, int] | None:
+    """Span of a line of exactly ``columns`` dates among the two lines right above line ``start``."""
+    for j in (start - 1, start - 2):
+        if j < 0 or text[lines[j][0] : lines[j][1]].startswith("|"):
+            return None
+        line = text[lines[j][0] : lines[j][1]]
+        if columns and _only_periods(line) and len([p for p in find_periods(line) if p.year]) == columns:
+            return lines[j]
+    return None
 
 
 def split_row(line: str) -> tuple[str, list[str]] | None:
@@ -149,6 +209,8 @@ def split_row(line: str) -> tuple[str, list[str]] | None:
         return None
     if label.endswith((".", "。")) or (not re.search(r"[^\W\d_]", label) and not re.fullmatch(r"(?:19|20)\d\d", label)):
         return None
+    if any(p.month for p in find_periods(label)) and _only_periods(line):
+        return None  # "Jun 29, 2024 Jul 1, 2023 Jun 29, 2024 Jul 1, 2023": the header's dates
     return label, values
 
 
@@ -193,7 +255,7 @@ def flattened_tables(text: str) -> list[Table]:
         while j >= 0 and len(header_lines) < MAX_HEADER_LINES:
             s, e = lines[j]
             line = text[s:e]
-            if len(line) > 40 or line.endswith((".", ":", "：", ")")) or split_row(line) is not None:
+            if not _header_line(line):
                 break
             header_lines.insert(0, (s, e))
             j -= 1
@@ -210,6 +272,27 @@ def flattened_tables(text: str) -> list[Table]:
     return tables
 
 
+def _header_line(line: str) -> bool:
+    """A line of a flattened table's header: short, or made of period words and dates only (``Jun 29, 2024
+    Jul 1, 2023 Jun 29, 2024 Jul 1, 2023``, ``Three Months Ended Six Months Ended``)."""
+    if split_row(line) is not None or line.endswith((".", ":", "：")):
+        return False
+    if len(line) <= MAX_HEADER_CHARS and not line.endswith(")"):
+        return True
+    return _only_periods(line)
+
+
+def _only_periods(line: str) -> bool:
+    """The line holds dates and period words only — a header line, however long, never a row."""
+    periods = find_periods(line)
+    if not periods or len(line) > 160:
+        return False
+    rest = line
+    for p in sorted(periods, key=lambda p: p.start, reverse=True):
+        rest = rest[: p.start] + " " + rest[p.end :]
+    return not re.search(r"[^\W\d_]", _PERIOD_HEADER_WORDS.sub(" ", rest))
+
+
 def _align(values: list[str], width: int) -> tuple[str, ...]:
     """A short row: a trailing percent goes to the last (change) column, the rest from the left."""
     if values and values[-1].endswith("%") and width > len(values):
@@ -222,13 +305,16 @@ def _flat_columns(
 ) -> tuple[Column, ...]:
     periods = find_periods(header)
     span = span_months(header) or caption_span
+    spans = spans_in(header)
     full = [r[2] for r in rows if len(r[2]) == width]
     last_is_percent = bool(full) and all(v[-1].endswith("%") for v in full)
     columns: list[Column] = []
     for c in range(width):
         if c < len(periods) and not (last_is_percent and c == width - 1 and len(periods) < width):
             p = periods[c]
-            columns.append(Column(p.text, (p,), span, False))
+            # "Three Months Ended Six Months Ended" over four dates: two columns each, in order
+            own = spans[c * len(spans) // len(periods)] if len(spans) > 1 and len(periods) % len(spans) == 0 else span
+            columns.append(Column(p.text, (p,), own, False))
         elif last_is_percent and c == width - 1:
             columns.append(Column("Change", (), None, True))
         else:
@@ -252,6 +338,8 @@ def column_text(table: Table, col: int) -> str:
     if not table.markdown and column.span and column.periods:
         span = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span, "")
         return f"the {span} ended {header}" if span else header
+    if column.span is None and len(column.periods) == 1 and column.periods[0].day and not _HEADER_WORDS.search(header):
+        return f"as of {column.periods[0].text}"  # a balance sheet's date: a point in time, not a period
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken

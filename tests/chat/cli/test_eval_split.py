@@ -65,7 +65,8 @@ def test_the_split_defaults_to_report_for_korquad_and_all_otherwise_and_the_tabl
         tmp_path: Path) -> None:
     asked: dict[str, Any] = {}
 
-    def fake_load(dataset: str, root: Path | None, *, limit: int | None = None, split: str = "all") -> EvalDataset:
+    def fake_load(dataset: str, root: Path | None, *, limit: int | None = None, split: str = "all",
+                  subset: str = "all") -> EvalDataset:
         asked.update(dataset=dataset, split=split)
         used = split if dataset == "korquad" else "all"
         return EvalDataset(dataset, "ko", [], [], split=used)  # type: ignore[arg-type]
@@ -98,3 +99,47 @@ def test_the_cli_offers_the_splits_the_loader_knows() -> None:
     assert build_parser().parse_args(["eval", "answers", "--dataset", "korquad"]).split is None
     with pytest.raises(SystemExit):
         build_parser().parse_args(["eval", "answers", "--dataset", "korquad", "--split", "odd"])
+
+
+# --------------------------------------------------------------------------- subsets and the development set
+
+
+@needs_evaldata
+def test_financebench_verbatim_subset_asks_only_printed_golds_and_ingests_only_their_filings() -> None:
+    full = load("financebench", EVALDATA)
+    verbatim = load("financebench", EVALDATA, subset="verbatim")
+    assert {q.qid for q in verbatim.questions} == {q.qid for q in full.questions if q.in_target}
+    assert all(q.in_target for q in verbatim.questions) and len(verbatim.questions) >= 15
+    needed = {q.document for q in verbatim.questions} | {d for q in verbatim.questions for d, _ in q.pages}
+    assert {d.key for d in verbatim.documents} == needed
+    by_key = {d.key: d.group for d in full.documents}
+    assert all(by_key[d.key] == d.group for d in verbatim.documents)  # each company keeps its side
+
+
+def test_only_financebench_has_the_verbatim_subset() -> None:
+    with pytest.raises(InvalidInput, match="no subset"):
+        load("korquad", Path("/nonexistent"), subset="verbatim")
+    with pytest.raises(InvalidInput, match="no subset"):
+        load("financebench", Path("/nonexistent"), subset="printed")  # type: ignore[arg-type]
+    args = build_parser().parse_args(["eval", "answers", "--dataset", "financebench", "--subset", "verbatim"])
+    assert args.subset == "verbatim"
+
+
+@needs_evaldata
+def test_the_sec10q_development_golds_are_printed_on_their_pages() -> None:
+    """Every gold of the development set that is marked verbatim is on its page's text layer, as written."""
+    import pypdfium2
+
+    from chat.evaluation.scoring import number_in, primary_number
+
+    ds = load("sec10q", EVALDATA)
+    assert len(ds.questions) >= 20 and {d.group for d in ds.documents} == {"A", "B"}
+    paths = {d.key: d.path for d in ds.documents}
+    for q in ds.questions:
+        (doc, page), = q.pages
+        pdf = pypdfium2.PdfDocument(str(paths[doc]))
+        text = pdf[page - 1].get_textpage().get_text_range()
+        gold = primary_number(q.golds[0])
+        assert gold is not None
+        assert number_in(gold, text, rounding=False) == q.in_target or not q.in_target, (q.qid, q.golds)
+        pdf.close()

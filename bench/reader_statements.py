@@ -1,0 +1,130 @@
+"""The reader's development loop on statement questions: capture what search hands the reader, then replay.
+
+    python -m bench.reader_statements capture [--dataset sec10q] [--data-dir D]   # real service path, once
+    python -m bench.reader_statements replay [--data-dir D] [--show]              # the reader alone, seconds
+
+``capture`` runs ``docchat eval answers`` (ingest → chat over HTTP/SSE, embedded defaults) with a
+``LocalModel`` that also writes down, for every question, the sources its ``search_documents`` call returned
+(``captures.json`` in the eval data dir). ``replay`` answers those captures again with the current
+``chat.models.reader`` — no ingest, no search — and scores them like the eval does (gold number in the
+answer, a citation on the gold page), so a reader change is measured in seconds. Meant for the development
+set (``sec10q``, ``chat/evaluation/sec10q.py``); ``--show`` prints each answer, which is only for a set that
+is not reported on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from chat.evaluation.datasets import load
+from chat.evaluation.report import is_correct
+from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
+from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
+from chat.models.replies import Reply
+from store.config import Settings
+
+CAPTURES = "captures.json"
+
+
+class RecordingModel(LocalModel):
+    """``LocalModel`` that keeps (question, sources) of every answer it writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.captured: list[dict[str, Any]] = []
+
+    def reply_for(self, request: ModelRequest) -> Reply:
+        index, question = latest_question(request.messages)
+        if index >= 0 and request.purpose not in (PURPOSE_TITLE, PURPOSE_SUMMARY):
+            sources, any_result = _sources_after(request.messages, index)
+            if any_result:
+                self.captured.append({"question": question, "sources": sources})
+        return super().reply_for(request)
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    if args.data_dir:
+        return Path(args.data_dir).expanduser()
+    return Settings().server.data_dir / "eval-answers" / str(args.dataset)
+
+
+def capture(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from chat.evaluation.run import evaluate, print_table
+
+    data_dir = _data_dir(args)
+    dataset = load(args.dataset, args.data, limit=args.limit)
+    model = RecordingModel()
+    summary = asyncio.run(evaluate(Settings().with_overrides(data_dir=data_dir), dataset, model=model))
+    print_table(summary, Console(width=160))
+    keys = {d.key: d.key for d in dataset.documents}
+    (data_dir / CAPTURES).write_text(json.dumps({"dataset": args.dataset, "documents": keys,
+                                                  "captures": model.captured}, ensure_ascii=False), encoding="utf-8")
+    print(f"{len(model.captured)} captures written to {data_dir / CAPTURES}")
+    return 0
+
+
+def replay(args: argparse.Namespace) -> int:
+    data_dir = _data_dir(args)
+    saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
+    dataset = load(saved["dataset"], args.data)
+    by_text = {q.text: q for q in dataset.questions}
+    file_of = {d.key: d.file_name for d in dataset.documents}
+    seen: set[str] = set()
+    totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0}
+    for item in saved["captures"]:
+        q = by_text.get(item["question"])
+        if q is None:
+            continue
+        positive = q.text not in seen  # each question is asked in its own project first, then in the other
+        seen.add(q.text)
+        answer = reader_answer(q.text, item["sources"])
+        pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in item["sources"]}
+        cited_refs = {ref for ref, _ in answer.quotes}
+        gold_pages = {(file_of.get(d, d), p) for d, p in q.pages}
+        cited = any((f, p) in gold_pages for ref, f, p in pages if ref in cited_refs)
+        if positive:
+            ok = is_correct(q, answer.text)
+            totals["positive"] += 1
+            totals["correct"] += ok
+            totals["cited"] += cited
+            totals["declined_pos"] += answer.declined
+        else:
+            totals["negative"] += 1
+            totals["declined_neg"] += answer.declined
+            ok = answer.declined
+        if args.show and (not args.failures or not (ok and (cited or not positive))):
+            print(f"--- {'POS' if positive else 'NEG'} {q.qid} ok={ok} cited={cited} gold={q.golds[0]}")
+            print(q.text)
+            print(answer.text)
+    pos, neg = max(totals["positive"], 1), max(totals["negative"], 1)
+    print(f"positives {totals['positive']}: correct {totals['correct'] / pos:.0%}, cited {totals['cited'] / pos:.0%}, "
+          f"declined {totals['declined_pos'] / pos:.0%}; negatives {totals['negative']}: declined "
+          f"{totals['declined_neg'] / neg:.0%}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.reader_statements", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    for name in ("capture", "replay"):
+        s = sub.add_parser(name)
+        s.add_argument("--dataset", default="sec10q")
+        s.add_argument("--data-dir", default=None)
+        s.add_argument("--data", type=Path, default=None, help="evaluation data root (default ../shared/evaldata)")
+        s.add_argument("--limit", type=int, default=None)
+        s.add_argument("--show", action="store_true", help="print every answer (development sets only)")
+        s.add_argument("--failures", action="store_true", help="with --show: only the wrong ones")
+    args = p.parse_args(argv)
+    return capture(args) if args.command == "capture" else replay(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Financial-statement questions (pure): the ask inside an analyst's instructions, the statement it names, and the
+words of such questions that name no line item.
+
+Questions about filings often wrap the ask in instructions — "Assume you are an equities analyst. What is …?
+Answer by relying on the details shown in the cash flow statement." — and name a unit ("in USD millions") and
+a statement. ``SENTENCE_SPLIT`` cuts the instructions off as sentences of their own (``question.analyze`` keeps
+only the sentences that ask); ``statement_kind`` reads which statement they point to, so a line item printed in
+several statements (net income: income statement and cash-flow statement) is looked up where the asker said;
+``FILLER`` is the unit and framing vocabulary that is no part of the line item. Written from the general shape
+of statement questions and the standard statement titles (US GAAP / IFRS names), not from any evaluation set.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+StatementKind = Literal["income", "balance", "cash", ""]
+
+#: a sentence boundary before an instruction or a new ask ("… analyst. What is …", "…? Answer by …")
+SENTENCE_SPLIT = (
+    r"(?<=[a-z0-9)%]\.)\s+(?=(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|"
+    r"could|has|have|had|please|give|answer|respond|assume|use|using|provide|calculate|compute|round|based|"
+    r"according|focus|consider|only|if|you|we|i|the|this|report|state|express|show)\b)"
+)
+
+_STATEMENTS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
+    ("cash", re.compile(r"cash[- ]flows?(?: statements?)?|statements? of cash flows?", re.IGNORECASE)),
+    ("balance", re.compile(r"balance sheets?|statements? of financial (?:position|condition)", re.IGNORECASE)),
+    ("income", re.compile(
+        r"income statements?|statements? of (?:consolidated )?(?:income|operations|earnings|comprehensive income)|"
+        r"(?:profit and loss|p&l)(?: statement)?|statements? of profit or loss", re.IGNORECASE)),
+)
+#: how each statement's title reads at the top of its table or page
+STATEMENT_TITLES: dict[StatementKind, re.Pattern[str]] = {
+    "cash": re.compile(r"cash\s+flows?", re.IGNORECASE),
+    "balance": re.compile(r"balance\s+sheets?|financial\s+(?:position|condition)", re.IGNORECASE),
+    "income": re.compile(
+        r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings)|income\s+statements?|"
+        r"profit\s+(?:and|or)\s+loss", re.IGNORECASE),
+}
+
+#: unit and framing words of a statement question that name no line item
+FILLER = re.compile(
+    r"\b(?:in|of)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?)\s+)?(?:millions|thousands|billions)(?:\s+of\s+"
+    r"(?:dollars|usd))?\b|\bin\s+(?:usd|us\$|dollars)\b|\b(?:usd|us\$)\s+(?:millions|thousands|billions)\b|"
+    r"\byear[- ]end(?:ing)?\b|(?<=\w\s)(?<!total )(?<!grand )(?:amount|figure|value)\b(?=\s*$)|"
+    r"\b(?:as\s+)?(?:reported|shown|stated)\s+(?:in|on)\s+(?:the|its)\s+[\w\s]{0,40}?(?:statements?|sheets?)\b|"
+    r"\b(?:according\s+to|based\s+on|using|relying\s+on|from|in|on|per)\s+(?:the|its|their)\s+(?:[\w&-]+\s+){0,4}?"
+    r"(?:statements?|sheets?|filings?|10-?[kq]s?|reports?)(?:\s+of\s+(?:cash\s+flows?|operations|income|earnings))?\b|"
+    r"\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b|"
+    r"\b(?:as|assume\s+(?:that\s+)?you\s+are|you\s+are|i\s+am|i'm|acting\s+as|in\s+the\s+role\s+of)\s+(?:an?|the)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:analyst|investor|manager|advis[eo]r|accountant|banker|professional|expert|auditor|"
+    r"researcher)s?\b|"
+    r"\b(?:i\s+(?:need|want|would\s+like|'d\s+like)(?:\s+to\s+(?:know|see|find))?|please\s+(?:provide|give|tell\s+me|"
+    r"find|report|state)|tell\s+me|give\s+me)\b|"
+    r"\b(?:as\s+)?compared\s+(?:to|with)\s+(?:the\s+)?(?:same|prior|previous|last|corresponding|comparable)\s+"
+    r"(?:fiscal\s+)?(?:quarter|period|year|half|months?)(?:\s+(?:of|in)\b)?|"
+    r"\b(?:(?:in|for|during)\s+)?(?:the\s+)?(?:(?:three|six|nine|twelve|\d{1,2})[\s-]+months?|(?:fiscal\s+)?(?:year|"
+    r"quarter|period|half))\s+(?:ended|ending)\b",
+    re.IGNORECASE,
+)
+
+
+#: an ask that points back at the sentence before it: "I need Microsoft's net cash from operations for … . What was it?"
+BACK_REFERENCE = re.compile(
+    r"^\s*(?:what|how\s+much)\s+(?:was|is|were|are)\s+(?:it|that|this|they|those)\b", re.IGNORECASE
+)
+
+
+def statement_kind(text: str) -> StatementKind:
+    """The statement a question (or its instructions) names: ``cash``, ``balance``, ``income``, or ``""``."""
+    for kind, pattern in _STATEMENTS:
+        if pattern.search(text):
+            return kind
+    return ""
+
+
+#: Statement line items under their common names (US GAAP / IFRS captions and analysts' words), appended to
+#: ``lexicon.SYNONYM_GROUPS``: "capital expenditure" finds "Purchases of property and equipment". Matching is on
+#: lower-cased words (punctuation dropped: "property, plant and equipment" is "property plant and equipment").
+LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
+    (
+        "capital expenditure",
+        "capital expenditures",
+        "capex",
+        "capital spending",
+        "purchases of property and equipment",
+        "purchase of property and equipment",
+        "purchases of property plant and equipment",
+        "purchase of property plant and equipment",
+        "purchases related to property and equipment",
+        "additions to property and equipment",
+        "additions to property plant and equipment",
+        "payments for property and equipment",
+        "payments for property plant and equipment",
+        "payments for acquisition of property plant and equipment",
+        "expenditures for property and equipment",
+        "expenditures for property plant and equipment",
+        "capital investments",
+    ),
+    (
+        "operating cash flow",
+        "cash flow from operations",
+        "cash flows from operations",
+        "cash from operations",
+        "net cash from operations",
+        "cash from operating activities",
+        "net cash from operating activities",
+        "cash provided by operating activities",
+        "net cash provided by operating activities",
+        "net cash provided by used in operating activities",
+        "net cash provided by used for operating activities",
+        "net cash used in provided by operating activities",
+        "cash generated from operations",
+        "net cash generated from operating activities",
+    ),
+    (
+        "property plant and equipment",
+        "property and equipment",
+        "ppe",
+        "pp e",
+        "fixed assets",
+    ),
+    (
+        "income tax expense",
+        "income tax expenses",
+        "income tax provision",
+        "provision for income taxes",
+        "provision for taxes",
+        "provision for benefit from taxes",
+        "benefit provision for income taxes",
+        "provision benefit for income taxes",
+        "income taxes",
+    ),
+    ("inventory", "inventories", "merchandise inventories"),
+    ("accounts receivable", "receivables", "trade receivables", "trade accounts receivable"),
+    ("accounts payable", "payables", "trade payables", "trade accounts payable"),
+    (
+        "selling general and administrative",
+        "sg a",
+        "sga",
+        "selling general and administrative expenses",
+        "selling general and administrative expense",
+    ),
+    ("research and development", "r d", "research development and engineering"),
+    ("depreciation and amortization", "d a", "depreciation amortization"),
+    ("long term debt", "long term borrowings", "non current borrowings"),
+    ("total current assets", "current assets"),
+    ("total current liabilities", "current liabilities"),
+)
+
+
+_LOOSE_STOP = frozenset("a an and the of for from in on by to its their did does do was were is are used".split())
+#: a line-item phrase is matched loosely when all of its content words (this many letters of each) are asked
+STEM_CHARS = 5
+
+
+def _stems(text: str) -> list[str]:
+    return [w[:STEM_CHARS] for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _LOOSE_STOP]
+
+
+def loose_line_item(focus: str, first_id: int) -> tuple[str, set[str]] | None:
+    """The line-item group a question's words name in other word order or form ("cash … generate from
+    operations" → cash generated from operations), as ``(group id, the focus words it used)``; None when no
+    phrase of two or more content words is covered. Only for the question side: rows are matched exactly."""
+    asked = _stems(focus)
+    have = set(asked)
+    best: tuple[int, str, set[str]] | None = None
+    for i, group in enumerate(LINE_ITEM_GROUPS):
+        for phrase in group:
+            need = set(_stems(phrase))
+            if len(need) >= 2 and need <= have and (best is None or len(need) > best[0]):
+                best = (len(need), f"§{first_id + i}", need)
+    if best is None:
+        return None
+    words = {w for w in re.findall(r"[a-z0-9]+", focus.lower()) if w[:STEM_CHARS] in best[2]}
+    return best[1], words
+
+
+#: the statement a line item is printed on first, named by one phrase of its synonym group (lexicon or above)
+_HOME: tuple[tuple[str, StatementKind], ...] = (
+    ("revenue", "income"), ("net income", "income"), ("operating income", "income"), ("gross margin", "income"),
+    ("cost of sales", "income"), ("operating expenses", "income"), ("earnings per share", "income"),
+    ("income tax expense", "income"), ("selling general and administrative", "income"),
+    ("research and development", "income"),
+    ("total assets", "balance"), ("total liabilities", "balance"), ("equity", "balance"),
+    ("property plant and equipment", "balance"), ("inventory", "balance"), ("accounts receivable", "balance"),
+    ("accounts payable", "balance"), ("long term debt", "balance"), ("total current assets", "balance"),
+    ("total current liabilities", "balance"),
+    ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
+    ("dividend", "cash"),
+)
+_HOME_IDS: dict[str, StatementKind] = {}
+
+
+def implied_statement(focus_terms: frozenset[str] | set[str]) -> StatementKind:
+    """The statement that prints the asked line item ("total assets" → the balance sheet), or ``""``."""
+    if not _HOME_IDS:
+        from chat.models.reader.lexicon import SYNONYM_GROUPS  # lexicon imports this module: read it lazily
+
+        for phrase, kind in _HOME:
+            for i, group in enumerate(SYNONYM_GROUPS):
+                if phrase in group:
+                    _HOME_IDS.setdefault(f"§{i}", kind)
+                    break
+    kinds = {_HOME_IDS[t] for t in focus_terms if t in _HOME_IDS}
+    return kinds.pop() if len(kinds) == 1 else ""
