@@ -119,9 +119,9 @@ def test_keyboard_esc_stops_up_edits_slash_focuses(page: Any) -> None:
     assert page.input_value("#composer-input") == "연차는 며칠인가요?"
     page.fill("#composer-input", "")
     page.focus("#new-chat")
-    page.keyboard.press("/")
-    assert page.evaluate("document.activeElement.id") == "composer-input"
-    assert page.input_value("#composer-input") == ""
+    page.keyboard.press("/")  # focuses the search over your chats, typing nothing
+    assert page.evaluate("document.activeElement.id") == "chat-search-input"
+    assert page.input_value("#chat-search-input") == ""
     assert page.page_errors == []
 
 

@@ -40,9 +40,13 @@ export class ChatPane {
       if (e.defaultPrevented || document.querySelector("dialog[open]")) return;
       // Esc stops the answer being written
       if (e.key === "Escape" && this.busy) { e.preventDefault(); this.stopAnswer(); return; }
-      // "/" outside a text field focuses the message box (the search over your documents)
+      // "/" outside a text field focuses the search over your chats (the message box where there is none)
       const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select, [contenteditable]");
-      if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); this.input.focus(); }
+      if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        const search = document.getElementById("chat-search-input");
+        (search && search.offsetParent !== null ? search : this.input).focus();
+      }
     });
     this.input.addEventListener("input", () => this.autosize());
     this.stop.addEventListener("click", () => this.stopAnswer());
