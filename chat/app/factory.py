@@ -127,6 +127,7 @@ def healthz(request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
 ROUTES: tuple[tuple[frozenset[str], tuple[Any, ...]], ...] = (
     (frozenset({"chat"}), tuple(chat_routes.ROUTES)),
     (frozenset({"chat"}), tuple(share_routes.ROUTES)),  # issue 16: read-only shares, document selection
+    (frozenset({"chat", "documents"}), tuple(share_routes.PAGE_ROUTES)),  # a shared chat's cited pages
     (frozenset({"uploads", "documents"}), (IngestController,)),
     (frozenset({"dead_letters"}), (OpsController,)),
     (frozenset({"reviews"}), (ReviewController,)),  # issue 15: review queue, audit log, export

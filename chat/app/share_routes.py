@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from litestar import Request, delete, get, post, put
+from litestar import Request, Response, delete, get, post, put
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
 
 from chat.app.chat_routes import _user
 from chat.core.service import ChatService
+from ingest.documents import Documents
+from store.errors import NotFound
 
 
 @dataclass
@@ -73,3 +75,28 @@ async def set_documents(
 
 
 ROUTES = [share_session, list_shares, unshare_session, shared_with_me, set_documents]
+
+
+@get("/v1/shared/{session_id:str}/documents/{document_id:str}/pages/{page_file:str}", media_type="image/png")
+async def shared_page_png(
+    request: Request[Any, Any, Any], chat: NamedDependency[ChatService], documents: NamedDependency[Documents],
+    session_id: FromPath[str], document_id: FromPath[str], page_file: FromPath[str],
+) -> Response[bytes]:
+    """A page of a document the chat cites, for whoever may read the chat (its owner or a user it is shared
+    with): the page viewer of a shared chat. Any other document, chat or user: 404."""
+    stem = page_file.removesuffix(".png")
+    if not page_file.endswith(".png") or not stem.isdigit():
+        raise NotFound("pages are addressed as …/pages/{n}.png")
+    owner = await chat.cited_document_owner(_user(request), session_id, document_id)
+    image = await documents.page_image(owner, document_id, int(stem))
+    headers = {"Cache-Control": "private, max-age=3600"}
+    if image.width_pt and image.height_pt:
+        headers["X-Page-Width-Pt"] = f"{image.width_pt:g}"
+        headers["X-Page-Height-Pt"] = f"{image.height_pt:g}"
+    if image.dpi:
+        headers["X-Render-DPI"] = f"{image.dpi:g}"
+    return Response(image.png, media_type="image/png", headers=headers)
+
+
+#: needs the ingest side too (``documents``): served where both are wired
+PAGE_ROUTES = [shared_page_png]

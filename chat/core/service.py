@@ -191,6 +191,17 @@ class ChatService:
         await self.shared.stop(session_id, timeout_s=5.0)  # here or on another process: its partial is saved first
         await asyncio.to_thread(self.sessions.delete_session, session_id, user_id=user_id)
 
+    async def cited_document_owner(self, user_id: str, session_id: str, document_id: str) -> str:
+        """Whose document a reader of the chat may see a page of: the chat's owner's, when the chat (yours, or
+        one shared with you) cites ``document_id`` in an answer; ``NotFound`` otherwise (issue 16: a shared
+        viewer opens the cited pages, never the owner's other documents)."""
+        meta, access = await self._readable(user_id, session_id)
+        cited = {str(c.get("document_id")) for it in display_items(await self._turns(session_id))
+                 for c in it.get("citations") or ()}
+        if document_id not in cited:
+            raise NotFound("that document is not cited in this chat")
+        return str(meta.get("owner")) if access == "viewer" else user_id
+
     async def display_messages(self, user_id: str, session_id: str) -> list[dict[str, Any]]:
         await self._readable(user_id, session_id)  # the owner, or a user it is shared with (read-only)
         return display_items(await self._turns(session_id))

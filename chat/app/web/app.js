@@ -349,6 +349,7 @@ function startApp(config, auth) {
   function applyRoute() {
     const m = location.hash.match(/^#s=(.+)$/);
     const id = m ? decodeURIComponent(m[1]) : sharedId;
+    viewer.sharedSession = id && id === sharedId ? id : null;  // a shared chat's pages come through the chat
     sessions.select(id);
     // a chat shared with you (read-only): no pin or export until the server says it is yours (onSessionInfo)
     tools.show(id === sharedId ? null : id, id === tools.sessionId && tools.pinned);

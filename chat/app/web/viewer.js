@@ -181,7 +181,11 @@ export class PageViewer {
     for (const m of this.pageEl.querySelectorAll(".highlight")) m.remove();
     let blob;
     try {
-      const r = await this.api.fetch("GET", `/v1/documents/${encodeURIComponent(this.doc.id)}/pages/${page}.png`);
+      // a chat shared with you: its cited pages come through the chat (the document is its owner's)
+      const base = this.sharedSession
+        ? `/v1/shared/${encodeURIComponent(this.sharedSession)}/documents/${encodeURIComponent(this.doc.id)}`
+        : `/v1/documents/${encodeURIComponent(this.doc.id)}`;
+      const r = await this.api.fetch("GET", `${base}/pages/${page}.png`);
       const w = Number(r.headers.get("X-Page-Width-Pt"));
       const ht = Number(r.headers.get("X-Page-Height-Pt"));
       this.pageSize = w > 0 && ht > 0 ? { width: w, height: ht } : null;
