@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.lexicon import GRAND_TOTAL, NOT_GRAND_TOTAL
+from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
+from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
@@ -201,9 +202,11 @@ def answer_span(q: Question, sentence: str) -> str:
 
 
 def _sentence_evidence(
-    q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int
+    q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int,
+    words: WordMatcher | None = None,
 ) -> list[Evidence]:
     asked = set(q.terms)
+    context = words.coverage(p.text) if words is not None else 0.0
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
     out: list[Evidence] = []
     for s, e in spans:
@@ -213,6 +216,8 @@ def _sentence_evidence(
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
         cov = coverage(asked, offered, w)
+        if words is not None:  # Korean/Japanese: bigrams and particle-free words, then the passage's support
+            cov = ((cov + words.coverage(sentence)) / 2 + context) / 2
         if cov == 0:
             continue
         span = answer_span(q, sentence)
@@ -254,6 +259,10 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages])
     w = _weights(passages, q)
+    words = None
+    if q.language in ("ko", "ja"):
+        lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
+        words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     out: list[Evidence] = []
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
@@ -265,7 +274,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
-        found.extend(_sentence_evidence(q, p, spans, w, rank))
+        found.extend(_sentence_evidence(q, p, spans, w, rank, words))
         if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
             # asked about a receipt: a financial statement's "Total" row is not the answer
             found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]
