@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.lexicon import GRAND_TOTAL, NOT_GRAND_TOTAL
+from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
+from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
@@ -230,9 +231,11 @@ def answer_span(q: Question, sentence: str) -> str:
 
 
 def _sentence_evidence(
-    q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int
+    q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int,
+    words: WordMatcher | None = None,
 ) -> list[Evidence]:
     asked = set(q.terms)
+    context = words.coverage(p.text) if words is not None else 0.0
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
     out: list[Evidence] = []
     for s, e in spans:
@@ -242,6 +245,8 @@ def _sentence_evidence(
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
         cov = coverage(asked, offered, w)
+        if words is not None:  # Korean/Japanese: bigrams and particle-free words, then the passage's support
+            cov = ((cov + words.coverage(sentence)) / 2 + context) / 2
         if cov == 0:
             continue
         span = answer_span(q, sentence)
@@ -292,6 +297,10 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     running = running_lines([p.text for p in passages])
     w = _weights(passages, q)
     statement = q.statement or (implied_statement(q.focus_terms) if q.language == "en" else "")
+    words = None
+    if q.language in ("ko", "ja"):
+        lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
+        words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     out: list[Evidence] = []
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
@@ -303,7 +312,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
-        found.extend(_sentence_evidence(q, p, spans, w, rank))
+        found.extend(_sentence_evidence(q, p, spans, w, rank, words))
         if statement and not _in_statement(statement, p, tables):
             # "… relying on the cash flow statement": a table of another statement or a note counts less (a
             # little less where the question names none and the line item's own statement is meant)

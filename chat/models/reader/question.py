@@ -25,6 +25,7 @@ from chat.models.reader.lexicon import (
     LINE_ITEM_IDS,
     MONTHS,
 )
+from chat.models.reader.morph import ko_stem
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
 from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
 from chat.models.reader.statements import FILLER as STATEMENT_FILLER
@@ -256,25 +257,45 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     return [n for n, _, _ in strong], soft, [(s, e) for _, s, e in strong]
 
 
+#: a Latin-script word in a Korean/Japanese question (the particle glued on after it is not part of it)
+_CJK_LATIN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9&\-]*(?:\.(?=[A-Za-z\s]))?(?:\s+[A-Z][A-Za-z0-9&\-]*\.?)*")
+#: measurement units and single letters written in Latin script: not names ("몇 m가", "2.13m로", "A씨")
+_LATIN_UNIT = re.compile(r"(?i)^(?:[a-z]|[kcm]?m|[km]?g|m[lL]|kWh?|MW|GW|ha|ft|in|lb|oz|km/h|mph|vs|etc)\.?$")
+
+
+def _ja_tail(segment: str) -> str:
+    """The noun right before a Japanese の: the last kanji/katakana/Latin run ("東京で開かれた大会" → "大会")."""
+    m = re.search(r"[\u4e00-\u9fff\u3400-\u4dbf\u30a0-\u30ffA-Za-z0-9々ー]+$", segment)
+    return m.group(0) if m else segment
+
+
 def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tuple[int, int]]]:
-    """Latin-script names (strong) and possessive stems ``X의`` / ``Xの`` (soft) of a Korean/Japanese question."""
+    """Latin-script names (strong) and possessive stems ``X의`` / ``Xの`` (soft) of a Korean/Japanese question.
+
+    A possessive stem is strong (its absence from every passage declines) only at the head of the question,
+    where it names whose value is asked ("테슬라의 2020년 매출액"); elsewhere ("… 인물의 이름은?") it is as often
+    a common noun as a name, and counts as soft.
+    """
     strong = [
-        (m.group(0), m.start(), m.end())
-        for m in re.finditer(r"[A-Za-z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*", text)
+        (m.group(0).rstrip("."), m.start(), m.end())
+        for m in _CJK_LATIN.finditer(text)
         if m.group(0).lower() not in EN_CAPS_GENERIC and not re.fullmatch(r"Q[1-4]|FY\d*|H[12]", m.group(0))
+        and not _LATIN_UNIT.match(m.group(0))
     ]
     marker = "의" if lang == "ko" else "の"
     possessive = r"(\S+?)의(?=\s)" if lang == "ko" else r"([^\sのはがを、。？?]+)の"
     soft: list[str] = []
     spans = [(s, e) for _, s, e in strong]
+    head = _strip_spans(text, [(p.start, p.end) for p in find_periods(text)]).split()
     for m in re.finditer(possessive, text):
-        stem = m.group(1)
+        stem = ko_stem(m.group(1).strip("'\"‘’“”「」『』()")) if lang == "ko" else _ja_tail(m.group(1))
         if find_periods(stem) or len(stem) < 2 or any(c in stem + marker for c in (*KO_CUES, *JA_CUES)):
             continue
-        if re.fullmatch(r"[A-Za-z][\w&.\-]*", stem):
+        if re.search(r"[A-Za-z]", stem):
             spans.append((m.start(), m.end()))
             continue
-        if GENERIC_DOCUMENT.search(stem):
+        at_head = bool(head) and head[0].startswith(stem + marker)
+        if GENERIC_DOCUMENT.search(stem) or not at_head:
             soft.append(stem)
         else:
             strong.append((stem, m.start(), m.end()))

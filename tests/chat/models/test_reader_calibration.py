@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from chat.models.reader import Passage
-from chat.models.reader.decline import DECLINE_BELOW, calibrate
+from chat.models.reader.decline import CJK_SENTENCE_DECLINE_BELOW, calibrate
 from chat.models.reader.evidence import gather
 from chat.models.reader.question import analyze
 
@@ -56,19 +56,21 @@ def korquad() -> list[dict[str, Any]]:
     return data
 
 
-def test_threshold_is_the_calibrated_one_and_holds_on_the_report_split(korquad: list[dict[str, Any]]) -> None:
+def test_threshold_holds_on_same_article_distractors_both_splits(korquad: list[dict[str, Any]]) -> None:
+    """The Korean sentence threshold was set on the eval's real negatives (calibration split, see decline.py);
+    on the harder same-article distractors it still separates: nearly every answerable question is answered."""
     even = [a for i, a in enumerate(korquad) if i % 2 == 0]
     odd = [a for i, a in enumerate(korquad) if i % 2 == 1]
-    positives, negatives = _scores(even)
-    threshold, balanced = calibrate(positives, negatives)
-    assert len(positives) > 400
-    assert threshold == pytest.approx(DECLINE_BELOW), (threshold, balanced)
+    t = CJK_SENTENCE_DECLINE_BELOW
+    for articles, floor in ((even, 0.9), (odd, 0.8)):
+        positives, negatives = _scores(articles)
+        assert len(positives) > 250
+        answered = sum(s >= t for s in positives) / len(positives)
+        declined = sum(s < t for s in negatives) / len(negatives)
+        print(f"answered {answered:.3f} declined {declined:.3f} balanced {(answered + declined) / 2:.3f}")
+        assert answered >= 0.9 and (answered + declined) / 2 >= floor
+    _, balanced = calibrate(*_scores(even))
     assert balanced >= 0.9
-    positives, negatives = _scores(odd)
-    answered = sum(s >= DECLINE_BELOW for s in positives) / len(positives)
-    declined = sum(s < DECLINE_BELOW for s in negatives) / len(negatives)
-    print(f"odd split: answered {answered:.3f} declined {declined:.3f} balanced {(answered + declined) / 2:.3f}")
-    assert (answered + declined) / 2 >= 0.8
 
 
 def test_calibrate_picks_the_separating_threshold() -> None:
