@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chat.evaluation.datasets import load
+from chat.evaluation.catalog import load
 from chat.evaluation.report import is_correct
 from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest

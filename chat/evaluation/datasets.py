@@ -257,11 +257,6 @@ def load(name: str, root: Path | None = None, *, limit: int | None = None, split
          subset: Subset = "all") -> EvalDataset:
     """The set ``name``, ``split`` of it (``docchat eval answers`` defaults to ``default_split``); ``subset``
     ``verbatim`` (FinanceBench only): just the questions whose gold number is printed on the evidence page."""
-    if name == "sec10q":  # the statement questions the reader is developed on (not a report set)
-        from chat.evaluation.sec10q import load_sec10q
-
-        _no_calibration_split(name, split)
-        return load_sec10q(root, limit=limit, split=split)
     try:
         loader = LOADERS[name]
     except KeyError:

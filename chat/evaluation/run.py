@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, Subset, default_split, load
+from chat.evaluation.catalog import load
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, Subset, default_split
 from chat.evaluation.pdfgen import write_unicode_pdf
 from chat.evaluation.report import Outcome, Polarity, score, summarise, table_rows
 from chat.evaluation.service import EvalClient, Upload, serve_in_process

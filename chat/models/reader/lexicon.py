@@ -178,7 +178,7 @@ JA_PARTICLES = re.compile(r"における|について|に関する|では|には
 
 # ----------------------------------------------------------------------------------------- statement line items
 
-from chat.models.reader.statements import LINE_ITEM_GROUPS  # noqa: E402  (pure data, no cycle)
+from chat.models.reader.line_items import LINE_ITEM_GROUPS  # noqa: E402  (pure data)
 
 #: the statement line-item groups (``chat.models.reader.statements``) follow the groups above
 LINE_ITEM_FIRST = len(SYNONYM_GROUPS)

@@ -15,7 +15,8 @@ from rich.console import Console
 
 from chat.cli.main import build_parser, main
 from chat.evaluation import run as eval_run
-from chat.evaluation.datasets import EvalDataset, EvalDocument, EvalQuestion, load
+from chat.evaluation.catalog import load
+from chat.evaluation.datasets import EvalDataset, EvalDocument, EvalQuestion
 from chat.evaluation.pdfgen import layout_lines, unicode_pdf, write_unicode_pdf
 from chat.evaluation.report import Outcome, is_correct, row_plan, summarise, summarise_row, table_rows
 from chat.evaluation.scoring import (

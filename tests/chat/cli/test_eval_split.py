@@ -11,7 +11,8 @@ import pytest
 
 from chat.cli.main import build_parser, main
 from chat.evaluation import run as eval_run
-from chat.evaluation.datasets import SPLITS, EvalDataset, Split, korquad_split, load
+from chat.evaluation.catalog import load
+from chat.evaluation.datasets import SPLITS, EvalDataset, Split, korquad_split
 from chat.evaluation.report import summarise
 from store.config import Settings
 from store.errors import InvalidInput
