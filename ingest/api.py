@@ -24,7 +24,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from ingest.dlq import DeadLetters
-from ingest.documents import Documents
+from ingest.documents import Documents, PageImage
 from ingest.upload import receive_upload
 from ingest.uploads import Uploads
 from store.errors import InvalidInput, NotFound
@@ -163,17 +163,27 @@ class IngestController(Controller):
     @get("/documents/{document_id:str}/pages/{page_file:str}", media_type="image/png")
     async def page_png(self, request: Request[Any, Any, Any], documents: NamedDependency[Documents],
                        document_id: FromPath[str], page_file: FromPath[str]) -> Response[bytes]:
-        stem = page_file.removesuffix(".png")
-        if not page_file.endswith(".png") or not stem.isdigit():
-            raise NotFound("pages are addressed as /v1/documents/{document_id}/pages/{n}.png")
-        image = await documents.page_image(_user(request), document_id, int(stem))
-        headers = {"Cache-Control": "private, max-age=3600"}
-        if image.width_pt and image.height_pt:  # the viewer maps citation boxes (PDF points) onto the image
-            headers["X-Page-Width-Pt"] = f"{image.width_pt:g}"
-            headers["X-Page-Height-Pt"] = f"{image.height_pt:g}"
-        if image.dpi:
-            headers["X-Render-DPI"] = f"{image.dpi:g}"
-        return Response(image.png, media_type="image/png", headers=headers)
+        image = await documents.page_image(_user(request), document_id, page_number(page_file))
+        return page_response(image)
+
+
+def page_number(page_file: str) -> int:
+    """``3.png`` → 3; anything else is 404 (pages are addressed as ``…/pages/{n}.png``)."""
+    stem = page_file.removesuffix(".png")
+    if not page_file.endswith(".png") or not stem.isdigit():
+        raise NotFound("pages are addressed as /v1/documents/{document_id}/pages/{n}.png")
+    return int(stem)
+
+
+def page_response(image: PageImage) -> Response[bytes]:
+    """A page PNG with what the viewer needs to map citation boxes (PDF points) onto it."""
+    headers = {"Cache-Control": "private, max-age=3600"}
+    if image.width_pt and image.height_pt:
+        headers["X-Page-Width-Pt"] = f"{image.width_pt:g}"
+        headers["X-Page-Height-Pt"] = f"{image.height_pt:g}"
+    if image.dpi:
+        headers["X-Render-DPI"] = f"{image.dpi:g}"
+    return Response(image.png, media_type="image/png", headers=headers)
 
 
 def _token(request: Request[Any, Any, Any]) -> object:

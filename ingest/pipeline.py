@@ -263,13 +263,7 @@ class Pipeline(PipelineSteps):
                 done[0] += 1
                 self._progress(job, "segment_prep", done[0], total, mark)
 
-        n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
-        if n == 1:
-            render(todo)
-        else:
-            with ThreadPoolExecutor(n, thread_name_prefix="render") as pool:
-                for fut in [pool.submit(render, todo[i::n]) for i in range(n)]:
-                    fut.result()
+        _fan_out(render, todo, "render")
         self.store.record_step(job.claim, "segment_prep", "completed", done=total, total=total)
 
     def _format_parser(self, job: Job) -> None:
@@ -294,13 +288,7 @@ class Pipeline(PipelineSteps):
                     self._progress(job, "format_parser", done[0], total, mark)
 
         # the text layer is the critical path (segments, then searchable): long documents over two children
-        n = RENDER_PROCESSES if len(todo) >= 2 * PARALLEL_MIN_PAGES else 1
-        if n == 1:
-            read(todo)
-        else:
-            with ThreadPoolExecutor(n, thread_name_prefix="text") as pool:
-                for fut in [pool.submit(read, todo[i::n]) for i in range(n)]:
-                    fut.result()
+        _fan_out(read, todo, "text")
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
@@ -400,3 +388,15 @@ class Pipeline(PipelineSteps):
             if default is ...:
                 raise
             return default
+
+
+def _fan_out(work: Callable[[list[int]], None], pages: list[int], name: str) -> None:
+    """``work`` over ``pages``: in one go for a short document, else interleaved over ``RENDER_PROCESSES``
+    threads (each drives its own sandbox child); the first error is raised."""
+    n = RENDER_PROCESSES if len(pages) >= 2 * PARALLEL_MIN_PAGES else 1
+    if n == 1:
+        work(pages)
+        return
+    with ThreadPoolExecutor(n, thread_name_prefix=name) as pool:
+        for fut in [pool.submit(work, pages[i::n]) for i in range(n)]:
+            fut.result()

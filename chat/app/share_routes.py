@@ -19,8 +19,8 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from chat.app.chat_routes import _user
 from chat.core.service import ChatService
+from ingest.api import page_number, page_response
 from ingest.documents import Documents
-from store.errors import NotFound
 
 
 @dataclass
@@ -84,18 +84,8 @@ async def shared_page_png(
 ) -> Response[bytes]:
     """A page of a document the chat cites, for whoever may read the chat (its owner or a user it is shared
     with): the page viewer of a shared chat. Any other document, chat or user: 404."""
-    stem = page_file.removesuffix(".png")
-    if not page_file.endswith(".png") or not stem.isdigit():
-        raise NotFound("pages are addressed as …/pages/{n}.png")
     owner = await chat.cited_document_owner(_user(request), session_id, document_id)
-    image = await documents.page_image(owner, document_id, int(stem))
-    headers = {"Cache-Control": "private, max-age=3600"}
-    if image.width_pt and image.height_pt:
-        headers["X-Page-Width-Pt"] = f"{image.width_pt:g}"
-        headers["X-Page-Height-Pt"] = f"{image.height_pt:g}"
-    if image.dpi:
-        headers["X-Render-DPI"] = f"{image.dpi:g}"
-    return Response(image.png, media_type="image/png", headers=headers)
+    return page_response(await documents.page_image(owner, document_id, page_number(page_file)))
 
 
 #: needs the ingest side too (``documents``): served where both are wired

@@ -73,4 +73,4 @@ def embedding_masker(settings: Settings) -> Callable[[str], str] | None:
         return None
     from ingest.pii.masking import mask
 
-    return lambda text: mask(text)
+    return mask
