@@ -105,8 +105,11 @@ class Agent:
         history = await asyncio.to_thread(load_history, self.sessions, ctx.session_id)
         user_seq = await self.writer.settle(state)
         assert user_seq is not None
-        if user_seq <= ctx.last_seq_before:
-            # the same turn_id was answered before (a retried request): the stored answer, never a second one
+        if user_seq <= ctx.last_seq_before or (history.seqs and user_seq <= history.seqs[-1]):
+            # the same turn_id was answered before (a retried request): the stored answer, never a second one.
+            # The history (read once this process holds the session) decides too: ``last_seq_before`` was read
+            # when the request arrived, and another process may have answered the turn while this one waited
+            state.retried = True  # the close path keeps that attempt's turns
             view = repaired(history, ctx.session_id, close_tail=False, log_repairs=False)
             if replay_stored_answer(gen, user_seq, view):
                 return

@@ -54,6 +54,7 @@ class TurnState:
     user_seq: int | None = None  # the question's seq, once stored
     answering: bool = False  # the model loop has begun (a retried question is being answered here)
     answered: bool = False  # the turn's closing assistant message is stored
+    retried: bool = False  # the question was stored by an earlier attempt (a retried turn_id): its turns stand
     next_answer_round: int = 0  # an ``:a<n>`` turn_id below this is taken (a tool_use turn stored, or maybe stored)
     citations_sent: bool = False
     last_seq: int | None = None

@@ -142,7 +142,7 @@ class TurnWriter:
                                 error_type=type(exc).__name__)
             if state.user_seq is None or state.answered:
                 return  # the question was never stored, or its answer is: nothing to close
-            if not state.answering and state.user_seq <= ctx.last_seq_before:
+            if not state.answering and (state.retried or state.user_seq <= ctx.last_seq_before):
                 return  # a retried question stored before: its first attempt's turns stand
             if state.pending_tool_use:
                 results = state.pending_results or [error_result(b["id"], TOOL_INTERRUPTED)

@@ -230,3 +230,14 @@ async def test_retried_turn_gets_the_stored_answer_replayed(tmp_path: Path) -> N
     assert _text(events) == "Revenue grew [S9]."
     assert events[-1][1] == {"seq": last_seq, "stop_reason": "end_turn", "replayed": True}
     assert len(model.requests) == 1 and len(s.stored()) == 2
+
+
+async def test_a_retry_that_read_the_session_before_the_first_attempt_stored_it_still_replays(tmp_path: Path) -> None:
+    # two processes: the retry's request read last_seq=0, then waited for the lease while the first attempt
+    # answered; when it runs, the stored history (not that stale figure) says the turn is answered
+    model = ScriptedModel(["Revenue grew [S9].", "must not answer"])
+    s = Setup(tmp_path, model)
+    await s.ask("q", turn_id="turn-8")
+    events = await s.ask("q", turn_id="turn-8", last_seq_before=0)
+    assert _text(events) == "Revenue grew [S9]." and events[-1][1]["replayed"] is True
+    assert len(model.requests) == 1 and len(s.stored()) == 2
