@@ -209,7 +209,8 @@ def _run(page: Any, server: str, tmp_path: Path) -> None:
     _watch_document_states(page)
     _drop_files(page, [("handbook.pdf", pdf.read_bytes(), "application/pdf"),
                        ("notes.pdf", b"this is plain text pretending to be a PDF\n" * 20, "application/pdf")])
-    page.wait_for_selector(".doc[data-status='failed']")
+    # rejected at upload by the sandboxed inspection, whose own limit is 30 s: wait longer than that
+    page.wait_for_selector(".doc[data-status='failed']", timeout=60_000)
     reason = page.inner_text(".doc[data-status='failed'] .doc-reason")
     assert reason and reason != "unknown reason"
     page.wait_for_selector(".doc[data-status='completed']", timeout=120_000)
