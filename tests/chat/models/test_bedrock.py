@@ -358,3 +358,49 @@ async def test_markdown_tables_in_tool_results_reach_bedrock_intact(fake: FakeBe
     )
     assert pg is not None and pg.group(1) == page, read
     assert "Results by region\n\n" + SALES_MD + "\n\nSales grew in both regions." in pg.group(1)
+
+
+async def test_the_answer_rules_reach_bedrock_and_a_decline_cites_nothing(fake: FakeBedrock, tmp_path: Path) -> None:
+    """The system block Bedrock receives carries the reader's rules (decline in the user's language, the question's
+    named document picks the document, a receipt's total is the grand total, tables read by row × header), and a
+    scripted decline after a search that found only another company's figures ends with no citation."""
+    ingest = FakeIngest(projects={"p1": "alice"})
+    ingest.docs["d1"] = Doc("d1", "p1", "alice", "annual.pdf", ["Cover page", "Apple net sales"])
+    fake.push(_events(Reply(ToolUse("search_documents", {"query": "Tesla revenue 2022"}, id="toolu_S"))))
+    decline = "The documents don't say what Tesla's revenue in 2022 was; they are Apple's filings."
+    fake.push(_events(Reply(Text(decline))))
+    settings = settings_for(tmp_path)
+    chat = ChatService(
+        settings=settings,
+        sessions=session_store(settings),
+        model=BedrockModel(_client(fake), MODEL_ID),
+        retriever=_TableSearch(),
+        ingest=ingest,
+    )
+    app = create_app(
+        settings,
+        services=Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop]),
+    )
+    async with serve(app) as base, httpx.AsyncClient(base_url=base, headers=ALICE, timeout=20) as c:
+        sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
+        r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "What was Tesla's revenue in 2022?"})
+    events = parse_sse(r.content)
+    assert events[-1][0] == "done", events[-1]
+    assert not [e for e in events if e[0] == "citation"], events
+    system = fake.requests[0].body["system"]
+    text = system if isinstance(system, str) else "".join(b["text"] for b in system)
+    assert text == SYSTEM_PROMPT
+    for rule in (
+        "If no tool result supports an answer",  # decline …
+        "say so plainly in the user's language",
+        "cite nothing",
+        "Never answer with figures of a different company",
+        "that picks the document, it is not what is asked",  # … a named document …
+        "A receipt's total is the grand total charged",  # … the grand total …
+        "read a value by its row label and column header",  # … tables
+    ):
+        assert rule in text, rule
+    assert fake.requests[0].body["tools"] and {t["name"] for t in fake.requests[0].body["tools"]} >= {
+        "search_documents",
+        "read_page",
+    }
