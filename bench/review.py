@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.review")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--split", choices=("odd", "even", "all"), default="odd")
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review")
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review-v2",
+                    help="OCR cache (per-character scores since the value's own characters are read)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     root = args.data / "sroie"
