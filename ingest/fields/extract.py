@@ -18,7 +18,14 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from ingest.fields.evidence import confusable_neighbour, digit_in_word, glued_digits, other_amounts, suffix_only
+from ingest.fields.evidence import (
+    confusable_neighbour,
+    digit_in_word,
+    glued_digits,
+    name_continues,
+    other_amounts,
+    suffix_only,
+)
 from ingest.fields.parse import Money, amounts, currency_of, dates
 
 AMOUNT_FIELDS = ("total", "subtotal", "tax", "service", "rounding", "cash", "change", "item")
@@ -257,7 +264,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
 
 def _organisation(rows: Sequence[Row], source: str) -> Field | None:
     top = rows[: max(8, len(rows) // 4)]
-    for row in top:
+    for k, row in enumerate(top):
         if _ORG.search(row.text) and not re.search(r"\d{5,}|tel|fax|gst\s*(?:reg|id|no)", row.text, _F):
             # registered names are printed in capitals; a mixed-case line is more often a brand or branch line
             own = row.own(0, len(row.text), alnum=True)  # a misread letter shows in its own score
@@ -267,6 +274,8 @@ def _organisation(rows: Sequence[Row], source: str) -> Field | None:
                 doubts.append(["name_split", "the row holds only the legal suffix"])
             if digit_in_word(row.text):
                 doubts.append(["digit_in_word", "a digit inside a word: a misread letter?"])
+            if k > 0 and name_continues(top[k - 1].text, row.text):
+                doubts.append(["name_split", "the row above may be the first part of the name"])
             return Field("company", row.text, _clean(row.text), 1, _box(row), source, conf,
                          evidence={"ocr": own, "pattern": "org_suffix", "doubts": doubts})
     for row in top:

@@ -115,3 +115,19 @@ def test_tax_printed_as_included_in_the_total_is_the_tax() -> None:
     found, reasons = fields_and_reasons(s)
     assert found["total"].normalized == "42.90" and found["tax"].normalized == "2.43"
     assert "total" not in reasons
+
+
+def test_a_name_that_starts_on_the_row_above_is_reviewed() -> None:
+    from ingest.fields.evidence import name_continues
+
+    base = [line("Date: 12/05/2024 10:31", 3), line("TOTAL 21.20", 4)]
+    # "CT281 - Maju Shell Kepong" / "Ottogo Enterprise": the registered name spans both rows
+    _, reasons = fields_and_reasons(seg(line("CT281 - Maju Shell Kepong", 0), line("OTTOGO ENTERPRISE", 1), *base))
+    assert "name_split" in reasons.get("company", set())
+    # a logo line repeating the name (however garbled), a document title, an all-lowercase note: no doubt
+    assert not name_continues("Ber's Indepenctent Grocer", "BENS INDEPENDENT GROCER SDN. BHD")
+    assert not name_continues("TAX INVOICE", "MAJU TRADING SDN BHD")
+    assert not name_continues("tan ah kow", "MAJU TRADING SDN BHD")
+    assert not name_continues("NO 7, JALAN MAWAR,", "MAJU TRADING SDN BHD")
+    found, reasons = fields_and_reasons(seg(line("Kedai Runcit Maju", 0), line("KEDAI RUNCIT MAJU SDN BHD", 1), *base))
+    assert found["company"].normalized == "KEDAI RUNCIT MAJU SDN BHD" and "company" not in reasons
