@@ -191,7 +191,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
                 # a date printed with the clock time is the transaction's stamp: labelled by its time
                 stamped = _TIME.search(row.text[: d.start] + " " + row.text[d.end:]) is not None
                 doubts = [] if stamped else [["no_label", "a date found by its shape only"]]
-                _confusable(doubts, row.text, d.start, d.end)
+                _confusable(doubts, row.text, d.start, d.end, d.repaired)
                 own = row.own(d.start, d.end)
                 out.append(Field("date", d.raw, d.value.isoformat(), page, _box(row), source,
                                  own * d.strength * STRENGTH["stamped_date" if stamped else "unlabelled_date"],
@@ -215,7 +215,7 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
             if got:
                 d = got[0]
                 doubts = []
-                _confusable(doubts, text, d.start, d.end)
+                _confusable(doubts, text, d.start, d.end, d.repaired)
                 own = at.own(off + d.start, off + d.end)
                 conf = own * d.strength * (1.0 if len(used) == 1 else STRENGTH["next_row"])
                 out.append(Field(name, d.raw, d.value.isoformat(), page, _box(*used), source, conf,
@@ -287,7 +287,10 @@ def _organisation(rows: Sequence[Row], source: str) -> Field | None:
     return None
 
 
-def _confusable(doubts: list[list[str]], text: str, start: int, end: int) -> None:
+def _confusable(doubts: list[list[str]], text: str, start: int, end: int, repaired: bool = False) -> None:
+    if repaired:  # "12/O3/2018" read as 12/03/2018: a person checks the repair
+        doubts.append(["ocr_confusable", "letters OCR confuses with digits were read as digits in the date"])
+        return
     ch = confusable_neighbour(text, start, end)
     if ch is not None:
         doubts.append(["ocr_confusable", f"the value is glued to {ch!r}, a letter OCR confuses with a digit"])

@@ -131,3 +131,23 @@ def test_a_name_that_starts_on_the_row_above_is_reviewed() -> None:
     assert not name_continues("NO 7, JALAN MAWAR,", "MAJU TRADING SDN BHD")
     found, reasons = fields_and_reasons(seg(line("Kedai Runcit Maju", 0), line("KEDAI RUNCIT MAJU SDN BHD", 1), *base))
     assert found["company"].normalized == "KEDAI RUNCIT MAJU SDN BHD" and "company" not in reasons
+
+
+def test_the_shared_date_parser_reads_ocr_noisy_dates_and_month_names() -> None:
+    from ingest.fields.parse import dates
+
+    def iso(text: str) -> list[str]:
+        return [d.value.isoformat() for d in dates(text)]
+
+    assert iso("DATE: 1O/O3/2O18") == ["2018-03-10"] and iso("Date : l2/03/2018") == ["2018-03-12"]
+    assert iso("Date: 1S/03/2018") == ["2018-03-15"] and iso("DATE : 12 / 03 / 2018") == ["2018-03-12"]
+    assert iso("Date: 12,03,2018") == ["2018-03-12"] and iso("DATE:12/03/201810:22:01") == ["2018-03-12"]
+    assert iso("3 OGO 2019, 5 Dis 2017, 12 Mac 2018, 17 Agu 2020") == [
+        "2019-08-03", "2017-12-05", "2018-03-12", "2020-08-17"]
+    assert iso("12th March 2018 / March 12, 2018 / 12 Mar, 2018 / 12-MAR-18") == ["2018-03-12"] * 4
+    repaired = dates("DATE: l2/O3/2018")[0]
+    assert repaired.repaired and repaired.text == "12/03/2018"
+    assert dates("TEL 03-7865 1234 QTY 2 x 3.50") == [] and dates("INV 2018/0012 S/O 12") == []
+    # ingest: a repaired date goes to a person
+    _, reasons = fields_and_reasons(seg(*HEAD, line("DATE: l2/O3/2018", 2), line("TOTAL 21.20", 3)))
+    assert "ocr_confusable" in reasons["date"]
