@@ -65,7 +65,7 @@ _NOT_ISSUED = re.compile(r"expir\w*|\bexp\b|valid\w*|until|best\s*before|use\s*b
 _DOC_VALUE = re.compile(r"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,})", _F)
 #: strength of the pattern a value was read with (calibrated on the even-numbered SROIE receipts)
 STRENGTH = {"same_row": 1.0, "next_row": 0.95, "no_cents": 0.9, "plain_total": 0.985, "unlabelled_date": 0.9,
-            "stamped_date": 1.0,
+            "stamped_date": 1.0, "embedded_date": 0.9,
             "org_suffix": 0.95, "org_mixed_case": 0.85, "org_guess": 0.6, "doc_number": 0.9, "conflict": 0.8}
 
 
@@ -255,11 +255,29 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
                          currency=a.currency or currency_of(row.text),
                          evidence={"ocr": ocr, "pattern": round(strength, 4), "label": m.group(0), "grand": grand,
                                    "row": row.index, "doubts": doubts}))
+    out = [_embedded_date(f, rows) if f.name in DATE_FIELDS else f for f in out]
     if page == 1:
         org = _organisation(rows, source)
         if org is not None:
             out.append(org)
     return out
+
+
+def _embedded_date(f: Field, rows: Sequence[Row]) -> Field:
+    """A document number that embeds the date's digits (``INV20180312-0042``: year, month, day) is a second
+    reading of it: the chance both are misread alike is the product of their chances; a date without a label
+    is then the document's own."""
+    key = f.normalized.replace("-", "")
+    for row in rows:
+        for m in re.finditer(r"\d{8,}", row.text):
+            at = m.group(0).find(key)
+            if at < 0:
+                continue
+            own = row.own(m.start() + at, m.start() + at + len(key)) * STRENGTH["embedded_date"]
+            doubts = [d for d in f.evidence.get("doubts") or () if d[0] != "no_label"]
+            return replace(f, confidence=_combine(f.confidence, own),
+                           evidence=dict(f.evidence, doubts=doubts, embedded=row.index))
+    return f
 
 
 def _organisation(rows: Sequence[Row], source: str) -> Field | None:

@@ -151,3 +151,13 @@ def test_the_shared_date_parser_reads_ocr_noisy_dates_and_month_names() -> None:
     # ingest: a repaired date goes to a person
     _, reasons = fields_and_reasons(seg(*HEAD, line("DATE: l2/O3/2018", 2), line("TOTAL 21.20", 3)))
     assert "ocr_confusable" in reasons["date"]
+
+
+def test_a_document_number_that_embeds_the_date_confirms_it() -> None:
+    # "12/03/18" alone: a two-digit year, no label — doubtful; the invoice number repeats 2018-03-12
+    rows = [*HEAD, line("Tax Invoice : INV201803120255 12/03/18", 2), line("TOTAL 21.20", 3)]
+    found, reasons = fields_and_reasons(seg(*rows))
+    assert found["date"].normalized == "2018-03-12" and "date" not in reasons
+    found, reasons = fields_and_reasons(seg(*HEAD, line("Tax Invoice : INV000000770255 12/03/18", 2),
+                                            line("TOTAL 21.20", 3)))
+    assert {"low_confidence", "no_label"} <= reasons["date"]
