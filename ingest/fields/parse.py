@@ -80,6 +80,10 @@ _D = r"[\dODQoIl|SsBZ]"
 _DATE_PATTERNS: tuple[tuple[re.Pattern[str], str, float], ...] = (
     # (pattern, order, strength): strength = how sure the digits are a date in that order
     (re.compile(r"(?<!\d)" + _Y4 + r"\s*[년年]\s*(?P<m>\d{1,2})\s*[월月]\s*(?P<d>\d{1,2})\s*[일日]?"), "ymd", 1.0),
+    # a Japanese era year: 令和2年3月12日, R2.3.12, 平成30年12月1日, H30/12/01 (令和1 = 2019, 平成1 = 1989)
+    (re.compile(r"(?:(?P<era>令和|平成)\s*(?P<ey>\d{1,2}|元)\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日?|"
+                r"(?<![A-Za-z])(?P<era2>[RH])\s?(?P<ey2>\d{1,2})[./-](?P<m2>\d{1,2})[./-](?P<d2>\d{1,2})(?![\d.]))"),
+     "era", 1.0),
     # a numeric date OCR garbled (a letter read for a digit): tried first, so "l2/03/2018" is not read "2/03/2018"
     (re.compile(r"(?<![\w.,/-])(?P<d>" + _D + r"{1,2})" + _SEP + r"(?P<m>" + _D + r"{1,2})" + _SEP +
                 r"(?P<y>(?:19|20|2O|2o|l9|I9)" + _D + r"{2}|" + _D + r"{2})(?![\w/])"), "ocr", 1.0),
@@ -110,6 +114,7 @@ class FoundDate:
     text: str = ""  # as read: letters OCR put for digits repaired, spaces beside the separators dropped
     repaired: bool = False  # a letter was read as a digit (``12/O3/2018``)
     month_name: str = ""  # the month as a word, when it is written as one (``Mac``, ``JAN``)
+    era: bool = False  # a Japanese era year (令和2年, R2): the Western year is not printed
 
 
 def dates(text: str, *, day_first: bool = True) -> list[FoundDate]:
@@ -121,12 +126,20 @@ def dates(text: str, *, day_first: bool = True) -> list[FoundDate]:
     first unless ``day_first`` is off or the day-first reading is impossible (and then the pattern is weaker)."""
     found: list[FoundDate] = []
     taken: list[tuple[int, int]] = []
-    for pattern, order, strength in _DATE_PATTERNS:
+    for pattern, shape, strength in _DATE_PATTERNS:
         for m in pattern.finditer(text):
+            order = shape
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
             g = m.groupdict()
             repaired = False
+            if order == "era":
+                era = g.get("era") or g.get("era2")
+                n = str(g.get("ey") or g.get("ey2"))
+                base = 2018 if era in ("令和", "R") else 1988
+                g = {"y": str(base + (1 if n == "元" else int(n))), "m": g.get("m") or g.get("m2"),
+                     "d": g.get("d") or g.get("d2")}
+                order = "ymd"
             if order == "ocr":
                 digits = {k: str(g[k]).translate(_LIKE_DIGIT) for k in ("d", "m", "y")}
                 repaired = any(digits[k] != g[k] for k in digits)
@@ -135,7 +148,6 @@ def dates(text: str, *, day_first: bool = True) -> list[FoundDate]:
                 g = {**g, **digits}
                 order = "dmy"
             parsed = _to_date(g, order, day_first)
-            order = "ocr" if repaired else order
             if parsed is None:
                 continue
             when, ambiguous = parsed
@@ -144,11 +156,11 @@ def dates(text: str, *, day_first: bool = True) -> list[FoundDate]:
                 weight *= SHORT_YEAR
             raw = m.group(0).strip()
             clean = raw
-            if not g.get("mon") and not re.search(r"[년年]", raw):  # "12 / O3 / 2018" → "12/03/2018"
+            if not g.get("mon") and not re.search(r"[년年]|^[RH]\s?\d", raw):  # "12 / O3 / 2018" → "12/03/2018"
                 clean = re.sub(r"\s*([-/.,])\s*", r"\1", raw).replace(",", ".")
                 clean = clean.translate(_LIKE_DIGIT) if repaired else clean
             found.append(FoundDate(raw, when, m.start(), m.end(), weight, clean, repaired,
-                                   str(g.get("mon") or "")))
+                                   str(g.get("mon") or ""), era=shape == "era"))
             taken.append((m.start(), m.end()))
     return sorted(found, key=lambda f: f.start)
 

@@ -161,3 +161,10 @@ def test_a_document_number_that_embeds_the_date_confirms_it() -> None:
     found, reasons = fields_and_reasons(seg(*HEAD, line("Tax Invoice : INV000000770255 12/03/18", 2),
                                             line("TOTAL 21.20", 3)))
     assert {"low_confidence", "no_label"} <= reasons["date"]
+
+
+def test_japanese_era_years_are_read() -> None:
+    from ingest.fields.parse import dates
+
+    assert [d.value.isoformat() for d in dates("令和2年3月12日 / 令和元年5月1日 / R2.3.12 / H30/12/01")] == [
+        "2020-03-12", "2019-05-01", "2020-03-12", "2018-12-01"]

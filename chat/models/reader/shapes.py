@@ -72,7 +72,7 @@ def find_dates(text: str) -> list[Period]:
             continue
         shown = d.text or d.raw
         odd = re.search(r"\d(?:st|nd|rd|th)|[^\W\d_],", d.raw, re.IGNORECASE)  # "12th March", "12 Mar, 2018"
-        if d.month_name and (d.month_name.lower() not in ENGLISH_MONTHS or odd):
+        if d.era or (d.month_name and (d.month_name.lower() not in ENGLISH_MONTHS or odd)):
             shown = f"{d.raw} ({d.value.isoformat()})"  # "12 Mac 2018": say it unambiguously too
         found.append(Period(year=d.value.year, month=d.value.month, day=d.value.day, text=shown, start=d.start,
                             end=d.end))

@@ -467,3 +467,9 @@ def test_an_event_date_question_is_not_answered_with_the_documents_date() -> Non
     assert asks_document_date(analyze("What is the due date?"))
     assert not asks_document_date(analyze("When was the merger completed?"))
     assert not asks_document_date(analyze("When did the company go public?"))
+
+
+def test_a_japanese_receipt_dated_by_its_era_year() -> None:
+    receipt = "喫茶 さくら\n東京都港区1-2-3\n令和2年3月12日 14:05\nコーヒー 450\n合計 ¥450\nお預り ¥500\nお釣 ¥50"
+    said = _first(read("このレシートの日付はいつですか？", [_p("S1", receipt, "k1", "sakura.jpg")]).text)
+    assert "2020-03-12" in said and "[S1]" in said, said
