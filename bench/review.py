@@ -8,7 +8,9 @@ Each receipt is OCR'd (RapidOCR, cached under --cache), built into a segment lik
 fields extracted and checked with the default rules (ingest/fields). Per field (company, date, total): accuracy
 (normalised value equal to the gold key: ISO date, decimal amount, company upper-cased without punctuation);
 routing: of the wrong (or missing) fields the share sent to review (target >= 95%), of the right ones the share
-accepted automatically (target >= 70%). SROIE's ``address`` is not a field we extract.
+accepted automatically (target >= 70%). SROIE's ``address`` is not a field we extract. The OCR cache keeps
+each line's per-character scores (``chars``: the field confidence reads a value's own characters), so it is
+``bench-review-v2``; an older cache without them would fall back to the line scores.
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.review")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--split", choices=("odd", "even", "all"), default="odd")
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review")
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "docchat" / "bench-review-v2",
+                    help="OCR cache (per-character scores since the value's own characters are read)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     root = args.data / "sroie"

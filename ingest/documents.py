@@ -259,5 +259,9 @@ class Documents:
             raise Conflict("a document of this project is being processed; delete the project once it has finished")
         for doc in docs:
             await self.delete_document(user_id, project_id, str(doc["document_id"]))
+        # the reviewers' index items go before the project's META (a retry still finds the list there)
+        meta = await asyncio.to_thread(self.store.items.get, f"PROJ#{project_id}", "META")
+        reviewers = [str(r) for r in ((meta or {}).get("data") or {}).get("reviewers") or []]
+        await asyncio.to_thread(ReviewStore(self.store.items).delete_project, project_id, reviewers)
         await asyncio.to_thread(self.store.delete_project_items, user_id, project_id)
         log.info("project_deleted", project_id=project_id, documents=len(docs))

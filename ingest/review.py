@@ -204,6 +204,7 @@ class Reviews:
             return before, before
         line = max(lines, key=lambda ln: _overlap(ln.get("bbox"), bbox))  # the line the field's box is on
         line["text"] = str(line["text"]).replace(old, new, 1)
+        line.pop("chars", None)  # the OCR read the old text; its character scores are not the correction's
         seg["text"] = "\n".join(str(ln["text"]) for ln in seg["lines"])
         old_chunks = await self._chunks(project_id, did, wid)
         await asyncio.to_thread(self.blobs.put, key, json.dumps(seg, ensure_ascii=False).encode(), "application/json")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from store.errors import Conflict, NotFound
-from store.items import And, Equals, Item, ItemTable, KeyRange, NotExists, Or, Page
+from store.items import And, Equals, Item, ItemTable, KeyRange, NotExists, Or, Page, query_all
 from store.schema import REVIEW_INDEX
 from store.workflow_types import now_iso
 
@@ -119,6 +119,14 @@ class ReviewStore:
         self.items.batch_write(deletes=[(str(it["PK"]), str(it["SK"])) for it in page.items])
 
     # --- who reviews a project -----------------------------------------------------------------------
+
+    def delete_project(self, project_id: str, reviewers: Sequence[str]) -> None:
+        """The project is being deleted: its ``REVIEWER#`` index items (one per reviewer in the owner's list)
+        and whatever review items are left in its queue go with it."""
+        deletes = [(f"REVIEWER#{u}", f"PROJ#{project_id}") for u in sorted(set(reviewers))]
+        deletes += [(str(it["PK"]), str(it["SK"])) for it in query_all(self.items, f"REVIEW#{project_id}")]
+        if deletes:
+            self.items.batch_write(deletes=deletes)
 
     def set_shares(self, project_id: str, *, owner: str, name: str, before: Sequence[str],
                    after: Sequence[str]) -> None:

@@ -7,7 +7,8 @@ Generic properties of how a value was read, none about a particular document set
   ``2S/12/2023``): what parsed may be a fragment of the printed value (not a currency prefix, not a tax code
   after the cents);
 - ``digit_in_word`` — a company name with a digit inside a word (``SDN 8HD``, ``C0MPANY``): a misread character;
-- ``name_split`` — the organisation's row holds only its legal suffix (``SDN BHD``): the name is on another row;
+- ``name_split`` — the organisation's row holds only its legal suffix (``SDN BHD``), or the row above reads like
+  the name's first part (``CT281 - TEALIVE SHELL`` / ``OTTOGO ENTERPRISE``): the name spans rows;
 - ``ambiguous_value`` — the value's row holds more than one different amount with cents after the label;
 - ``candidates_disagree`` — the document prints other, different values for the field and no independent check
   (arithmetic, repetition) picks one (a total before cash rounding, or one equal to the subtotal or the cash
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 #: letters an OCR engine reads for digits (O/0, I/l/|/1, S/5, B/8, Z/2, g/9, D/Q/0)
 CONFUSABLE = frozenset("OoDQIl|SBZg")
@@ -65,6 +67,24 @@ def suffix_only(text: str) -> bool:
     """The row is (almost) only a legal suffix: fewer than three letters of a name are left without it."""
     rest = _SUFFIX.sub("", text)
     return sum(ch.isalpha() for ch in rest) < 3
+
+
+_TITLE = re.compile(r"invoice|receipt|\bbill\b|\btax\b|\border\b|statement|quotation|welcome|"
+                    r"영수증|계산서|領収|請求|レシート", re.IGNORECASE)
+
+
+def name_continues(above: str, name: str) -> bool:
+    """The row above an organisation's name row reads like the first part of the name: two or more words in
+    capitals or title case, no document title (``TAX INVOICE``), no number or address, and not the same name
+    again (a logo line repeating it). An all-lowercase row is a note, not a registered name."""
+    words = re.findall(r"[^\W\d_]{2,}", above)
+    if len(words) < 2 or above.lower() == above or _TITLE.search(above):
+        return False
+    if sum(ch.isdigit() for ch in above) > 5 or re.search(r",\s*$|\bno\.?\s*\d|\d{5}", above, re.IGNORECASE):
+        return False
+    own = [w.upper() for w in re.findall(r"[^\W\d_]{2,}", name)]
+    same = sum(any(SequenceMatcher(None, w.upper(), o).ratio() >= 0.8 for o in own) for w in words)
+    return same < len(words) / 2  # mostly the name's own words (OCR-garbled or not): the logo line
 
 
 def other_amounts(values: Sequence[tuple[str, bool]], chosen: str) -> list[str]:

@@ -18,7 +18,14 @@ from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from ingest.fields.evidence import confusable_neighbour, digit_in_word, glued_digits, other_amounts, suffix_only
+from ingest.fields.evidence import (
+    confusable_neighbour,
+    digit_in_word,
+    glued_digits,
+    name_continues,
+    other_amounts,
+    suffix_only,
+)
 from ingest.fields.parse import Money, amounts, currency_of, dates
 
 AMOUNT_FIELDS = ("total", "subtotal", "tax", "service", "rounding", "cash", "change", "item")
@@ -34,7 +41,8 @@ LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("service", re.compile(r"service\s*charge|svc\s*chg|봉사료|サービス料", _F)),
     ("subtotal", re.compile(r"sub\s*-?\s*total|excl(?:uding|usive|\.)?\s*(?:of\s*)?(?:gst|tax|vat|sst)|before\s+tax|"
                             r"공급\s*가액|공급가|소계|小計|税抜", _F)),
-    ("tax", re.compile(r"\b(?:gst|sst|vat|tax|service\s+tax)\b|부가세|부가가치세|세액|消費税|税額|内税|外税", _F)),
+    ("tax", re.compile(r"\b(?:gst|sst|vat|tax)\b.{0,12}?\bincluded\s+in\s+(?:the\s+)?total|"
+                       r"\b(?:gst|sst|vat|tax|service\s+tax)\b|부가세|부가가치세|세액|消費税|税額|内税|外税", _F)),
     ("rounding", re.compile(r"round(?:ing)?|rnd\b|단수|端数", _F)),
     ("change", re.compile(r"\bchange\b|\bbalance\b(?!\s*due)|거스름|잔돈|お釣|おつり", _F)),
     ("cash", re.compile(r"\bcash\b|tender(?:ed)?|\bpaid\b|받은\s*금액|현금|お預[りか]", _F)),
@@ -50,9 +58,14 @@ _ORG = re.compile(r"\bSDN\.?\s*BHD\b|\bBHD\b|\bS/B\b|\bENTERPRISE|\bTRADING\b|\b
                   r"\bLLC\b|\bCORP|\bCOMPANY\b|\bCO\b\.?|\bGROUP\b|\bRESTORAN\b|\bRESTAURANT\b|\bHARDWARE\b|"
                   r"\bBOOK\w*|주식회사|\(주\)|㈜|株式会社|有限会社|合同会社|\(株\)", _F)
 _SUMMARY = re.compile(r"\b(?:gst|tax|vat)\s*(?:summary|analysis)\b|세액\s*요약|税率別", _F)
+#: a clock time (``10:25``, ``15:44:46``) beside a date: the stamp a till prints on the transaction
+_TIME = re.compile(r"(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])")
+#: words before a date that make it another date than the document's (expiry, validity, best-before)
+_NOT_ISSUED = re.compile(r"expir\w*|\bexp\b|valid\w*|until|best\s*before|use\s*by|만료|유효|期限|有効", _F)
 _DOC_VALUE = re.compile(r"[:#.\s]*([A-Z0-9][A-Z0-9\-/]{2,})", _F)
 #: strength of the pattern a value was read with (calibrated on the even-numbered SROIE receipts)
 STRENGTH = {"same_row": 1.0, "next_row": 0.95, "no_cents": 0.9, "plain_total": 0.985, "unlabelled_date": 0.9,
+            "stamped_date": 1.0, "embedded_date": 0.9,
             "org_suffix": 0.95, "org_mixed_case": 0.85, "org_guess": 0.6, "doc_number": 0.9, "conflict": 0.8}
 
 
@@ -62,6 +75,17 @@ class Row:
     bbox: tuple[float, float, float, float]
     confidence: float  # the lowest OCR score of the lines on the row
     index: int
+    #: each character's OCR score (the line's score where the engine gave none; 1.0 for the joining spaces)
+    chars: tuple[float, ...] = ()
+
+    def own(self, start: int, end: int, *, alnum: bool = False) -> float:
+        """The OCR evidence for ``text[start:end]`` alone: its weakest character, not the row's mean (a space's
+        score says nothing about the value; ``alnum``: only letters and digits count, as in a name)."""
+        if len(self.chars) != len(self.text):
+            return self.confidence
+        scores = [c for ch, c in zip(self.text[start:end], self.chars[start:end], strict=True)
+                  if not ch.isspace() and (ch.isalnum() or not alnum)]
+        return min(scores) if scores else self.confidence
 
 
 @dataclass(slots=True)
@@ -107,8 +131,24 @@ def rows_of(lines: Sequence[Mapping[str, Any]]) -> list[Row]:
         bbox = (min(b[0] for b, _ in group), min(b[1] for b, _ in group), max(b[2] for b, _ in group),
                 max(b[3] for b, _ in group))
         conf = min(float(ln.get("confidence", 1.0)) for _, ln in group)
-        out.append(Row(" ".join(str(ln["text"]).strip() for _, ln in group), bbox, conf, i))
+        chars: list[float] = []
+        for _, ln in group:
+            if chars:
+                chars.append(1.0)
+            chars += _char_scores(ln)
+        out.append(Row(" ".join(str(ln["text"]).strip() for _, ln in group), bbox, conf, i, tuple(chars)))
     return out
+
+
+def _char_scores(line: Mapping[str, Any]) -> list[float]:
+    """A line's per-character scores (``chars``, as the OCR engine gave them), else its score for each."""
+    raw = str(line["text"])
+    text = raw.strip()
+    given = line.get("chars")
+    if isinstance(given, Sequence) and len(given) == len(raw):
+        lead = len(raw) - len(raw.lstrip())
+        return [float(c) for c in given[lead: lead + len(text)]]
+    return [float(line.get("confidence", 1.0))] * len(text)
 
 
 def _label(text: str) -> tuple[str, re.Match[str]] | None:
@@ -146,11 +186,16 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         found = _label(row.text)
         if found is None or found[0] not in DATE_FIELDS:
             for d in dates(row.text, day_first=day_first)[:1]:
-                doubts = [["no_label", "a date found by its shape only"]]
-                _confusable(doubts, row.text, d.start, d.end)
+                if _NOT_ISSUED.search(row.text[max(0, d.start - 24): d.start]):
+                    continue  # an expiry / validity date is not the document's
+                # a date printed with the clock time is the transaction's stamp: labelled by its time
+                stamped = _TIME.search(row.text[: d.start] + " " + row.text[d.end:]) is not None
+                doubts = [] if stamped else [["no_label", "a date found by its shape only"]]
+                _confusable(doubts, row.text, d.start, d.end, d.repaired)
+                own = row.own(d.start, d.end)
                 out.append(Field("date", d.raw, d.value.isoformat(), page, _box(row), source,
-                                 row.confidence * d.strength * STRENGTH["unlabelled_date"],
-                                 evidence={"ocr": row.confidence, "pattern": d.strength, "label": None,
+                                 own * d.strength * STRENGTH["stamped_date" if stamped else "unlabelled_date"],
+                                 evidence={"ocr": own, "pattern": d.strength, "label": "time" if stamped else None,
                                            "doubts": doubts}))
         if found is None:
             continue
@@ -158,22 +203,23 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         rest = row.text[m.end():]
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         if name in ("date", "due_date"):
-            text = rest
+            text, at, off = rest, row, m.end()
             got = dates(rest, day_first=day_first)
             if not got:
-                text = row.text[: m.start()]
+                text, off = row.text[: m.start()], 0
                 got = dates(text, day_first=day_first)
             used = [row]
             if not got and nxt is not None and len(nxt.text) <= 30:
-                text = nxt.text
+                text, at, off = nxt.text, nxt, 0
                 got, used = dates(nxt.text, day_first=day_first), [row, nxt]
             if got:
                 d = got[0]
                 doubts = []
-                _confusable(doubts, text, d.start, d.end)
-                conf = min(r.confidence for r in used) * d.strength * (1.0 if len(used) == 1 else STRENGTH["next_row"])
+                _confusable(doubts, text, d.start, d.end, d.repaired)
+                own = at.own(off + d.start, off + d.end)
+                conf = own * d.strength * (1.0 if len(used) == 1 else STRENGTH["next_row"])
                 out.append(Field(name, d.raw, d.value.isoformat(), page, _box(*used), source, conf,
-                                 evidence={"ocr": min(r.confidence for r in used), "pattern": d.strength,
+                                 evidence={"ocr": own, "pattern": d.strength,
                                            "label": m.group(0), "doubts": doubts}))
             continue
         if name == "doc_number":
@@ -185,10 +231,11 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         if name == "ignore" or summary:
             continue
         money = [a for a in amounts(rest) if not dates(rest)] if rest.strip() else []
-        used, text = [row], rest
+        used, text, at, off = [row], rest, row, m.end()
         strength = STRENGTH["same_row"]
         if not money and nxt is not None and _label(nxt.text) is None and len(nxt.text) <= 24:
             money, used, strength, text = amounts(nxt.text), [row, nxt], STRENGTH["next_row"], nxt.text
+            at, off = nxt, 0
         if not money:
             continue
         a = money[-1]
@@ -203,11 +250,12 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
         grand = name == "total" and bool(_GRAND.search(row.text[: m.end() + 12]))
         if name == "total" and not grand:
             strength *= STRENGTH["plain_total"]
-        ocr = min(r.confidence for r in used)
+        ocr = at.own(off + a.start, off + a.end)
         out.append(Field(name, a.raw, str(a.value), page, _box(*used), source, ocr * strength,
                          currency=a.currency or currency_of(row.text),
                          evidence={"ocr": ocr, "pattern": round(strength, 4), "label": m.group(0), "grand": grand,
                                    "row": row.index, "doubts": doubts}))
+    out = [_embedded_date(f, rows) if f.name in DATE_FIELDS else f for f in out]
     if page == 1:
         org = _organisation(rows, source)
         if org is not None:
@@ -215,29 +263,52 @@ def page_fields(segment: Mapping[str, Any], *, day_first: bool = True) -> list[F
     return out
 
 
+def _embedded_date(f: Field, rows: Sequence[Row]) -> Field:
+    """A document number that embeds the date's digits (``INV20180312-0042``: year, month, day) is a second
+    reading of it: the chance both are misread alike is the product of their chances; a date without a label
+    is then the document's own."""
+    key = f.normalized.replace("-", "")
+    for row in rows:
+        for m in re.finditer(r"\d{8,}", row.text):
+            at = m.group(0).find(key)
+            if at < 0:
+                continue
+            own = row.own(m.start() + at, m.start() + at + len(key)) * STRENGTH["embedded_date"]
+            doubts = [d for d in f.evidence.get("doubts") or () if d[0] != "no_label"]
+            return replace(f, confidence=_combine(f.confidence, own),
+                           evidence=dict(f.evidence, doubts=doubts, embedded=row.index))
+    return f
+
+
 def _organisation(rows: Sequence[Row], source: str) -> Field | None:
     top = rows[: max(8, len(rows) // 4)]
-    for row in top:
+    for k, row in enumerate(top):
         if _ORG.search(row.text) and not re.search(r"\d{5,}|tel|fax|gst\s*(?:reg|id|no)", row.text, _F):
             # registered names are printed in capitals; a mixed-case line is more often a brand or branch line
-            conf = row.confidence * STRENGTH["org_suffix"] * (1.0 if row.text.upper() == row.text
-                                                              else STRENGTH["org_mixed_case"])
+            own = row.own(0, len(row.text), alnum=True)  # a misread letter shows in its own score
+            conf = own * STRENGTH["org_suffix"] * (1.0 if row.text.upper() == row.text else STRENGTH["org_mixed_case"])
             doubts = []
             if suffix_only(row.text):
                 doubts.append(["name_split", "the row holds only the legal suffix"])
             if digit_in_word(row.text):
                 doubts.append(["digit_in_word", "a digit inside a word: a misread letter?"])
+            if k > 0 and name_continues(top[k - 1].text, row.text):
+                doubts.append(["name_split", "the row above may be the first part of the name"])
             return Field("company", row.text, _clean(row.text), 1, _box(row), source, conf,
-                         evidence={"ocr": row.confidence, "pattern": "org_suffix", "doubts": doubts})
+                         evidence={"ocr": own, "pattern": "org_suffix", "doubts": doubts})
     for row in top:
         letters = sum(ch.isalpha() for ch in row.text)
         if len(row.text) >= 4 and letters >= 0.6 * len(row.text.replace(" ", "")):
+            own = row.own(0, len(row.text), alnum=True)
             return Field("company", row.text, _clean(row.text), 1, _box(row), source,
-                         row.confidence * STRENGTH["org_guess"], evidence={"ocr": row.confidence, "pattern": "guess"})
+                         own * STRENGTH["org_guess"], evidence={"ocr": own, "pattern": "guess"})
     return None
 
 
-def _confusable(doubts: list[list[str]], text: str, start: int, end: int) -> None:
+def _confusable(doubts: list[list[str]], text: str, start: int, end: int, repaired: bool = False) -> None:
+    if repaired:  # "12/O3/2018" read as 12/03/2018: a person checks the repair
+        doubts.append(["ocr_confusable", "letters OCR confuses with digits were read as digits in the date"])
+        return
     ch = confusable_neighbour(text, start, end)
     if ch is not None:
         doubts.append(["ocr_confusable", f"the value is glued to {ch!r}, a letter OCR confuses with a digit"])
@@ -283,7 +354,8 @@ def document_fields(segments: Iterable[Mapping[str, Any]], *, day_first: bool = 
 
 def _agree(top: Field, others: Sequence[Field]) -> Field:
     same = [f.confidence for f in others if f.normalized == top.normalized]
-    differ = [f for f in others if f.normalized != top.normalized and f.confidence >= top.confidence * 0.9]
+    differ = [f for f in others if f.normalized != top.normalized and f.confidence >= top.confidence * 0.9
+              and (top.name not in DATE_FIELDS or _rival_date(top, f))]
     conf = _combine(top.confidence, *same) if same else top.confidence
     if differ:
         conf *= STRENGTH["conflict"]
@@ -292,12 +364,16 @@ def _agree(top: Field, others: Sequence[Field]) -> Field:
     # for a date here: by the labels)
     ev["alternatives"] = sorted({f.normalized for f in others if f.normalized != top.normalized})
     if top.name in DATE_FIELDS:
-        rivals = [f for f in others if f.normalized != top.normalized
-                  and (top.evidence.get("label") is None or f.evidence.get("label") is not None)]
+        rivals = [f for f in others if f.normalized != top.normalized and _rival_date(top, f)]
         if rivals:
             ev["doubts"] = [*ev.get("doubts", []), ["candidates_disagree",
                                                    "other dates: " + ", ".join(sorted({f.normalized for f in rivals}))]]
     return replace(top, confidence=conf, evidence=ev)
+
+
+def _rival_date(top: Field, other: Field) -> bool:
+    """Another date is a rival unless the chosen one has a label (or a time stamp) and it has none."""
+    return top.evidence.get("label") is None or other.evidence.get("label") is not None
 
 
 def _best_total(group: Sequence[Field]) -> Field:

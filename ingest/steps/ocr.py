@@ -54,6 +54,8 @@ class OcrLine:
     text: str
     bbox: PxBox  # image pixels, top-left origin
     confidence: float  # 0..1
+    #: the recogniser's score of each character of ``text`` (same length; None when the engine gives none)
+    chars: tuple[float, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -138,25 +140,63 @@ class RapidOcrEngine:
         })
         self._engine = RapidOCR(params=params)
         self._lock = threading.Lock()
+        # the recogniser's per-character scores, in text order, taken where rapidocr turns them into word boxes
+        # (its own word results pair them with the words, not the characters)
+        self._scores: list[tuple[str, list[float]]] = []
+        boxes = getattr(self._engine, "calc_word_boxes", None)
+        self._with_scores = callable(boxes)
+        if callable(boxes):
+            def keep_scores(imgs: Any, dt_boxes: Any, rec_res: Any) -> Any:
+                self._scores = [(str(t), [float(c) for c in (getattr(w, "confs", None) or ())])
+                                for t, w in zip(rec_res.txts or (), rec_res.word_results or (), strict=False)]
+                return boxes(imgs, dt_boxes, rec_res)
+
+            setattr(self._engine, "calc_word_boxes", keep_scores)  # noqa: B010 (an instance's method replaced)
 
     def recognize(self, png: bytes, *, language: str = "") -> OcrResult:
         width, height = _image_size(png)
         started = time.perf_counter()
         try:
             with self._lock:
-                out: Any = self._engine(png)
+                self._scores = []
+                out: Any = self._engine(png, return_word_box=self._with_scores)
+                scores = self._scores
         except MemoryError:
             raise RetryableError("OCR ran out of memory on this page") from None
         except Exception as exc:
             raise PermanentError(f"OCR failed on this page ({type(exc).__name__}: {exc})") from None
         lines: list[OcrLine] = []
         if out.boxes is not None and out.txts is not None and out.scores is not None:
-            for box, text, score in zip(out.boxes, out.txts, out.scores, strict=False):
-                text = " ".join(str(text).split())
+            j = 0
+            for box, raw, score in zip(out.boxes, out.txts, out.scores, strict=False):
+                while j < len(scores) and scores[j][0] != raw:  # lines under the text score were dropped
+                    j += 1
+                text, chars = char_scores(str(raw), scores[j][1] if j < len(scores) else [])
+                j += 1
                 if text:
-                    lines.append(OcrLine(text=text, bbox=_axis_box(box), confidence=round(float(score), 4)))
+                    lines.append(OcrLine(text=text, bbox=_axis_box(box), confidence=round(float(score), 4),
+                                         chars=chars))
         return OcrResult(lines=lines, engine=self.name, width_px=width, height_px=height,
                          seconds=round(time.perf_counter() - started, 3))
+
+
+def char_scores(raw: str, scores: Sequence[float]) -> tuple[str, tuple[float, ...] | None]:
+    """The line's text with runs of spaces collapsed, and the score of each of its characters (``scores``: one
+    per character of ``raw``, spaces included); None when they do not match."""
+    text = " ".join(raw.split())
+    if not text or len(scores) != len(raw):
+        return text, None
+    out: list[float] = []
+    prev_space = True  # leading spaces are dropped
+    for ch, sc in zip(raw, scores, strict=True):
+        if ch.isspace():
+            if not prev_space:
+                out.append(sc)
+            prev_space = True
+            continue
+        out.append(sc)
+        prev_space = False
+    return text, tuple(round(c, 4) for c in out[: len(text)])
 
 
 # --- Tesseract (Korean) -------------------------------------------------------------------------------

@@ -103,7 +103,12 @@ def _ocr_lines(
     for line in ocr.lines:
         x0, y0, x1, y1 = line.bbox
         bbox = (max(0.0, x0 * sx), max(0.0, y0 * sy), min(width_pt, x1 * sx), min(height_pt, y1 * sy))
-        out.append({"text": line.text, "bbox": _round(bbox), "confidence": round(float(line.confidence), 4)})
+        entry: dict[str, Any] = {"text": line.text, "bbox": _round(bbox),
+                                 "confidence": round(float(line.confidence), 4)}
+        chars = getattr(line, "chars", None)
+        if chars:
+            entry["chars"] = list(chars)  # per-character scores (ingest.fields reads a value's own)
+        out.append(entry)
     return out
 
 

@@ -47,6 +47,9 @@ def test_rapidocr_reads_lines_with_boxes_and_confidence(rapid: OcrEngine) -> Non
     x0, y0, x1, y1 = first.bbox
     assert 5 <= x0 <= 40 and 5 <= y0 < y1 <= 80 and x1 > 150  # drawn at (20, 20), ~24 px high, ~160 px wide
     assert 0.8 <= first.confidence <= 1.0
+    # each character's own score, one per character of the text; their mean is the line's score
+    assert first.chars is not None and len(first.chars) == len(first.text)
+    assert abs(sum(first.chars) / len(first.chars) - first.confidence) < 0.02
 
 
 def test_rapidocr_models_ship_in_the_package_and_nothing_downloads(monkeypatch: pytest.MonkeyPatch) -> None:

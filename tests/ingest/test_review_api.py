@@ -163,3 +163,14 @@ async def test_fields_review_correction_audit_and_export(settings) -> None:
         assert upload["actor"] == "alice" and upload["after"].startswith("sha256:") and upload["document_id"] == did
         assert (await client.get(f"/v1/projects/{pid}/review", params={"status": "resolved"},
                                  headers=ALICE)).json()["items"] == []
+
+
+async def test_deleting_a_shared_project_leaves_no_reviewer_index_behind(settings) -> None:
+    async with _serve(settings) as (client, svc):
+        pid = (await client.post("/v1/projects", json={"name": "Shared"}, headers=ALICE)).json()["project_id"]
+        assert (await client.put(f"/v1/projects/{pid}/reviewers", json={"users": ["rita"]},
+                                 headers=ALICE)).status_code == 200
+        assert svc.store.items.query("REVIEWER#rita").items != []
+        assert (await client.delete(f"/v1/projects/{pid}", headers=ALICE)).status_code == 204
+        assert svc.store.items.query("REVIEWER#rita").items == []
+        assert (await client.get("/v1/review/projects", headers=RITA)).json()["projects"] == []

@@ -22,7 +22,10 @@ async def test_a_correction_reindexes_only_the_changed_chunks_and_fixes_the_righ
     pages[2][3] = "CASH 9.00"
     pages[2][5] = "TOTAL 9.00"
     for p, rows in pages.items():
-        blobs.put(segment_key(wid, p), json.dumps(_segment(p, rows)).encode(), "application/json")
+        seg = _segment(p, rows)
+        for ln in seg["lines"]:
+            ln["chars"] = [0.99] * len(ln["text"])  # the OCR's per-character scores
+        blobs.put(segment_key(wid, p), json.dumps(seg).encode(), "application/json")
     store.items.put({"PK": f"DOC#{did}", "SK": f"WF#{wid}", "data": {"page_count": 3, "file_name": "r.pdf"}})
     index = RecordingIndexer()
     reviews = Reviews(settings, store=store, blobs=blobs, index=index)
@@ -35,6 +38,8 @@ async def test_a_correction_reindexes_only_the_changed_chunks_and_fixes_the_righ
     assert before != after
     seg = json.loads(blobs.get(segment_key(wid, 2)))
     assert seg["lines"][3]["text"] == "CASH 9.00" and seg["lines"][5]["text"] == "TOTAL 8.51"  # the boxed line
+    # the corrected line's character scores were the OCR's of the old text: gone; the other lines keep theirs
+    assert "chars" not in seg["lines"][5] and len(seg["lines"][3]["chars"]) == len("CASH 9.00")
     assert 0 < index.upserts < len(all_chunks)  # only what changed
     assert all(c.page_start <= 2 <= c.page_end for c in index.index.values() if "8.51" in c.text)
     assert any("TOTAL 8.51" in c.text for c in index.index.values())

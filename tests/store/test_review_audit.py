@@ -101,3 +101,15 @@ def test_shares_index_one_item_per_reviewer_and_follow_the_owners_list(item_tabl
     q.set_shares("p1", owner="alice", name="Receipts", before=["rita", "sam"], after=["sam"])
     assert [p["project_id"] for p in q.shared_with("rita")] == ["p2"]
     assert q.shared_with("nobody") == []
+
+
+def test_deleting_a_project_drops_its_reviewer_index_and_queue_items(item_table) -> None:
+    q = ReviewStore(item_table)
+    q.set_shares("p1", owner="alice", name="Receipts", before=[], after=["rita", "sam"])
+    q.set_shares("p2", owner="alice", name="Invoices", before=[], after=["rita"])
+    q.open_items("p1", "d1", "w1", [FLAG])
+    q.delete_project("p1", ["rita", "sam"])
+    assert [p["project_id"] for p in q.shared_with("rita")] == ["p2"]
+    assert q.shared_with("sam") == []
+    assert item_table.query("REVIEW#p1").items == []
+    assert q.list("p1", "open").items == []

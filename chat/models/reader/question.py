@@ -206,6 +206,8 @@ def _kind(text: str, lang: Language, focus: str) -> Kind:
             return kind
     if (lang == "en" and _MEASURE_WORDS.search(focus)) or _MEASURE_GROUPS & match_terms(focus):
         return "value"
+    if "§13" in focus_groups and len(re.findall(r"\w+", text)) <= 8:
+        return "date"  # a short question that names a date: "receipt date?", "Date of purchase?"
     return "other"
 
 

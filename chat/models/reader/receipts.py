@@ -221,7 +221,8 @@ def total(text: str) -> Pick | None:
 
 _DATE_LABEL = re.compile(r"date|dated|tarikh|\btgl\b|날짜|일자|일시|거래일|판매일|日付|日時|発行日|取引日|年月日", re.I)
 _OTHER_DATE = re.compile(
-    r"due|expir|\bexp\b|print|valid|until|deliver|issue\s*by|birth|만료|유효|납기|期限|有効|支払期日", re.IGNORECASE
+    r"due|expir|\bexp\b|print|valid|until|deliver|issue\s*by|birth|\bdob\b|since|member|joined|warranty|"
+    r"best\s*before|use\s*by|만료|유효|납기|가입|생년|期限|有効|支払期日|入会|生年", re.IGNORECASE
 )
 
 
@@ -280,12 +281,33 @@ def asks_total(q: Question) -> bool:
     return not (words - _TOTAL_FOCUS)
 
 
+#: focus words that still ask for the document's own date ("when was it issued", "date of purchase")
+_DATE_FOCUS = frozenset(
+    "§13 it this that the was were is receipt bill invoice document purchase purchased buy bought made paid pay "
+    "transaction sale sold issue issued day i we me my our 이 그 이것 영수증 구매 거래 발행 この その レシート 領収書 "
+    "の日 購入 取引".split()
+)
+
+
+def asks_document_date(q: Question) -> bool:
+    """A date question about the document itself (its issue / transaction date, or the due / expiry date it
+    names): nothing else in the focus ("when was the merger completed" asks about an event)."""
+    if q.kind != "date":
+        return False
+    words = match_terms(RECEIPT_WORDS.sub(" ", q.focus)) if q.focus else set()
+    other = _DUE_ASK.search(q.text)
+    return not (words - _DATE_FOCUS - ({"due", other.group(0).lower()} if other else set()))
+
+
 def receipt_evidence(q: Question, text: str) -> tuple[Field, float] | None:
     """The receipt's grand total or date as a field with its score, when ``q`` asks for one and ``text``
-    is a receipt (or the question says it is about one); None otherwise."""
+    is a receipt (or the question says it is about one); None otherwise. A question for the document's own
+    date reads a labelled or time-stamped date in any text (an invoice's or receipt's header chunk)."""
     if q.kind not in ("value", "date"):
         return None
-    if not is_receipt(text) and (q.document_kind != "receipt" or (q.kind == "value" and _wide_table(text))):
+    header = q.kind == "date" and asks_document_date(q)
+    if not is_receipt(text) and not header and (
+            q.document_kind != "receipt" or (q.kind == "value" and _wide_table(text))):
         return None  # a statement's table, not a receipt (a receipt's header chunk holds no totals: its date)
     total_word, date_word = _WORDS.get(q.language, ("total", "date"))
     if q.kind == "value" and asks_total(q):
@@ -299,5 +321,7 @@ def receipt_evidence(q: Question, text: str) -> tuple[Field, float] | None:
         when = date(text, asked_other=other.group(0).lower() if other else "")
         if when is None or when.date is None:
             return None
+        if not is_receipt(text) and q.document_kind != "receipt" and when.score < 0.77:
+            return None  # not a receipt: only a labelled or time-stamped date is the document's
         return Field(date_word, when.value, None, when.date, when.span), when.score
     return None

@@ -404,3 +404,72 @@ def test_a_statements_rows_are_not_a_receipts_total_lines() -> None:
     statement = _p("S2", STATEMENT, "d2", "10-Q.pdf", page=4)
     for order in ([receipt, statement], [statement, receipt]):
         assert _first(read("What is the total on the receipt?", order).text).startswith("The total is 9.00 [S")
+
+
+# ------------------------------------------------------------------------ dates robust in kind (issue 12)
+
+HEADER = """KEDAI SERBANEKA HARAPAN SDN BHD
+NO 3 JALAN CEMPAKA 2, 43000 KAJANG
+TEL: 03-8736 1122
+TAX INVOICE
+{d}
+CASHIER: AMIN"""
+ITEMS = "ROTI 2 x 1.50 3.00\nSUB TOTAL 3.00\nTOTAL 3.00\nCASH 5.00\nCHANGE 2.00"
+
+
+def _date_answer(question: str, date_line: str, *, split: bool = False) -> str:
+    head = HEADER.format(d=date_line)
+    passages = ([_p("S1", head, "h1", "harapan.jpg"), _p("S2", ITEMS, "h1", "harapan.jpg")] if split
+                else [_p("S1", head + "\n" + ITEMS, "h1", "harapan.jpg")])
+    return _first(read(question, passages).text)
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("Date : l2/03/2018", "12/03/2018"),  # l for 1: not "2/03/2018"
+        ("Date: 1S/03/2018", "15/03/2018"),  # S for 5
+        ("DATE: 1O/O3/2O18", "10/03/2018"),
+        ("DATE:12/03/201810:22:01", "12/03/2018"),  # the time glued to the year
+        ("Date: 12,03,2018", "12.03.2018"),  # OCR's comma for a dot
+        ("3 OGO 2019 10:22", "3 OGO 2019 (2019-08-03)"),  # Malay abbreviation (Ogos)
+        ("Date: 12th March 2018", "12th March 2018 (2018-03-12)"),
+        ("Date: 12 Mar, 2018", "12 Mar, 2018 (2018-03-12)"),
+    ],
+)
+def test_ocr_noisy_dates_and_month_words_are_stated_cleanly(line: str, said: str) -> None:
+    assert _date_answer("What is the date of the receipt?", line) == f"The date is {said} [S1]."
+
+
+def test_the_transaction_date_beats_membership_expiry_and_print_dates() -> None:
+    for other in ("Member since 01/01/2015", "Points expire 31/12/2019", "Printed: 20/03/2018 09:00",
+                  "Warranty until 12/03/2019"):
+        line = f"{other}\n12/03/2018"
+        assert _date_answer("What is the date of the receipt?", line) == "The date is 12/03/2018 [S1].", other
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["receipt date?", "Date of purchase?", "When was it issued?", "What is the date?", "날짜는?", "日付は？",
+     "영수증 날짜가 언제야?", "このレシートの日付はいつですか？"],
+)
+def test_date_phrasings_over_a_header_chunk_with_a_garbled_date(question: str) -> None:
+    # the date is in the receipt's header chunk (no totals there), and OCR read "l2/O3/2018"
+    said = _date_answer(question, "DATE: l2/O3/2018", split=True)
+    assert "12/03/2018" in said and "[S1]" in said, (question, said)
+
+
+def test_an_event_date_question_is_not_answered_with_the_documents_date() -> None:
+    from chat.models.reader.question import analyze
+    from chat.models.reader.receipts import asks_document_date
+
+    assert asks_document_date(analyze("When was it issued?")) and asks_document_date(analyze("receipt date?"))
+    assert asks_document_date(analyze("What is the due date?"))
+    assert not asks_document_date(analyze("When was the merger completed?"))
+    assert not asks_document_date(analyze("When did the company go public?"))
+
+
+def test_a_japanese_receipt_dated_by_its_era_year() -> None:
+    receipt = "喫茶 さくら\n東京都港区1-2-3\n令和2年3月12日 14:05\nコーヒー 450\n合計 ¥450\nお預り ¥500\nお釣 ¥50"
+    said = _first(read("このレシートの日付はいつですか？", [_p("S1", receipt, "k1", "sakura.jpg")]).text)
+    assert "2020-03-12" in said and "[S1]" in said, said
