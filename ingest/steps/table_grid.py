@@ -62,6 +62,9 @@ VGAP_EM = 2.2
 MAX_CAPTION_LINES = 3
 MAX_HEADER_CHARS = 100
 MAX_VALUE_CHARS = 50
+#: a top-of-page line this short, followed by a gap of more than this many of its own heights, is furniture
+FURNITURE_CHARS = 80
+FURNITURE_GAP_EM = 2.0
 _NUMBER = re.compile(r"^[-–—+(]*[$€£¥₩]?\s*[-–—+(]*\d[\d.,:/ ]*\)?\s*%?\)?$|^[-–—]+$")
 _PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNORECASE)
 _DATEISH = re.compile(
@@ -79,7 +82,7 @@ def find_tables(words: Sequence[Word], page: int = 1) -> list[Table]:
     if len(lines) < 2:
         return []
     tables: list[Table] = []
-    used: set[int] = set()
+    used: set[int] = furniture(lines)  # never a header or caption
     i = 0
     while i < len(lines):
         block = _block(lines, i)
@@ -95,6 +98,18 @@ def find_tables(words: Sequence[Word], page: int = 1) -> list[Table]:
         else:
             i += 1
     return _rejoin(tables)
+
+
+def furniture(lines: Sequence[Line]) -> set[int]:
+    """The page's running header / navigation link lines (``Table of Contents``, ``PART I`` / ``Item 1``):
+    up to two short lines at the very top of the page, then a gap wider than twice their own height. By
+    shape, not by wording; a table's title right above its header is no such line (it sits closer)."""
+    for k in range(min(2, len(lines) - 1)):
+        if len(lines[k].text) > FURNITURE_CHARS:
+            break
+        if lines[k + 1].y0 - lines[k].y1 > FURNITURE_GAP_EM * lines[k].h:
+            return set(range(k + 1))
+    return set()
 
 
 def _rejoin(tables: list[Table]) -> list[Table]:
@@ -292,17 +307,30 @@ def _extend_up(lines: list[Line], start: int, used: set[int], cols: Sequence[tup
         return k >= 0 and k not in used and _gap_ok(lines[k], lines[k + 1])
 
     labels = start
-    while (ok(labels - 1) and start - labels < 3 and len(lines[labels - 1].segs) == 1
-           and _span(lines[labels - 1].segs[0], cols) == [0] and len(lines[labels - 1].text) <= 60):
+    # a block opening on a header line (``(In Millions) | Jul 1, 2023 | Dec 31, 2022``) has its title
+    # above, not section labels
+    while (_is_data(lines[start], cols) and ok(labels - 1) and start - labels < 3
+           and len(lines[labels - 1].segs) == 1 and _span(lines[labels - 1].segs[0], cols) == [0]
+           and len(lines[labels - 1].text) <= 60):
         labels -= 1
     for body_start in ((labels, start) if labels < start else (start,)):
         top = body_start
-        while (ok(top - 1) and lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h
+        while (ok(top - 1) and (lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h
+                                or _over_values(lines[top - 1], cols))
                and _fits(lines[top - 1], cols, header=True)):
             top -= 1
         if top < body_start or body_start == start:
             return top, body_start
     return start, start
+
+
+def _over_values(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
+    """A line of dates or periods whose every segment overlaps a value column (dates centred over
+    right-aligned numbers are wider than them: ``December 31, 2022`` starts left of its column's numbers)."""
+    pad = 0.5 * line.h
+    return line.x0 > cols[0][1] and all(
+        (_DATEISH.match(s.text) or _PERIOD.search(s.text))
+        and any(min(b + pad, s.x1) > max(a - pad, s.x0) for a, b in cols[1:]) for s in line.segs)
 
 
 def _header(table: Table, head: Sequence[Line], cols: Sequence[tuple[float, float]]) -> None:
@@ -350,6 +378,14 @@ def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, 
         return 1 <= c < len(cols) and c not in taken and c in below
 
     lo, hi = span[0], span[-1]
+    if span == [0] and _PERIOD.search(seg.text):
+        # a period header set flush left (``Three Months Ended September 30, | 2022 | 2021``) heads the
+        # dated value columns of its line and the lines below, not the row labels
+        dated = [c for c in range(1, len(cols))
+                 if any(other_li >= li and sp == [c] and _DATEISH.match(other.text)
+                        for other_li, other, sp in items)]
+        if dated:
+            return list(range(dated[0], dated[-1] + 1))
     if _PERIOD.search(seg.text):
         while free(lo - 1) and _DATEISH.match(below[lo - 1]):
             lo -= 1
