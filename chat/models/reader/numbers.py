@@ -182,6 +182,43 @@ def format_amount(amount: Amount, unit: Unit, lang: str, *, signed: bool = False
     return f"{sign}{prefix}{number}" + (f" {word}" if word else "")
 
 
+#: the scale a question asks its answer in: "in USD millions", "(in thousands)", "in $ billions"
+_ASKED_SCALE = re.compile(
+    r"\b(?:in|as)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?|dollars)\s+)?(?P<a>thousands|millions|billions)\b|"
+    r"\b(?:usd|us\$|\$)\s?(?P<b>thousands|millions|billions|mm|mn|bn|k)\b",
+    re.IGNORECASE,
+)
+_ASKED_WORDS = {"thousands": "thousand", "k": "thousand", "millions": "million", "mm": "million", "mn": "million",
+                "billions": "billion", "bn": "billion"}
+
+
+def asked_scale(question: str) -> str:
+    """The scale word an English question wants its amount in ("million"), or ``""``."""
+    m = _ASKED_SCALE.search(question)
+    return _ASKED_WORDS[(m.group("a") or m.group("b")).lower()] if m else ""
+
+
+def rescaled(amount: Amount, unit: Unit, word: str) -> str:
+    """``amount`` (read with ``unit``) in the scale ``word`` — ``$321,000 thousand`` → ``$321 million`` — or
+    ``""`` when it already is in that scale, is a percentage, or has no scale to convert from. The value is
+    exact (trailing zeros dropped), so no rounding is added to what the table says."""
+    if not word or amount.percent:
+        return ""
+    have = amount.scale_word or (unit.word if unit.word in ("thousand", "million", "billion") else "")
+    if not have or have == word:
+        return ""
+    value = abs(amount.value) * _SCALE_WORDS[have] / _SCALE_WORDS[word]
+    digits = max(0, min(6, decimals_of(amount.raw) + len(str(int(_SCALE_WORDS[word] / _SCALE_WORDS[have])))
+                        - 1)) if _SCALE_WORDS[word] > _SCALE_WORDS[have] else decimals_of(amount.raw)
+    number = f"{value:,.{digits}f}"
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    currency = amount.currency or unit.currency
+    prefix = currency if currency and not currency.isalpha() else (currency + " " if currency else "")
+    sign = "-" if amount.value < 0 else ""
+    return f"{sign}{prefix}{number} {word}"
+
+
 def korean_won(value_won: float) -> str:
     """Won in 조/억 units when exact at the 억 level (``1조 2,345억원``), else grouped digits."""
     if value_won >= 1e8 and value_won % 1e8 == 0:
