@@ -37,7 +37,7 @@ from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
-from chat.models.reader.question import per_name_questions
+from chat.models.reader.queries import search_queries
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
@@ -243,7 +243,7 @@ class LocalModel:
         if not any_result and SEARCH_DOCUMENTS in tool_names and tools_allowed:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
-                           for query in per_name_questions(question)))
+                           for query in search_queries(question)))
         answer = reader_answer(question, sources)
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
         by_name = name_query(question, passages_of(sources)) if unanswered else ""
