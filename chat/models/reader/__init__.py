@@ -13,10 +13,12 @@ from collections.abc import Sequence
 
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
+from chat.models.reader.covers import foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
+from chat.models.reader.queries import statement_query
 from chat.models.reader.question import Question, analyze, per_name_questions
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
@@ -60,6 +62,9 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language)
         passages = selection.passages
     q = analyze(question)
+    if selector.empty and statement_query(question):  # a company's line item: the filings of others left out
+        foreign = foreign_documents(q.strong_names, passages)
+        passages = [p for p in passages if p.document_id not in foreign]
     parts = q.parts or (q,)
     if not q.parts and q.kind != "comparison" and not selector.names:
         per_name = per_name_questions(question)
