@@ -1,13 +1,14 @@
 """A development set of statement questions over 10-Qs that are NOT in FinanceBench (``docchat eval answers
 --dataset sec10q``).
 
-FinanceBench is the report set for financial statements; the reader is developed against these instead: six
-real 10-Qs of ``../shared/evaldata/docugami_sec10q`` (Amazon 2023 Q1 and Q2, Intel 2023 Q2, Microsoft 2022 Q3,
-NVIDIA 2023 Q2 and Q3: two companies have two filings, so the period also picks the filing) and questions of the same *kind* written for this project — a line item of the income statement,
-balance sheet or cash-flow statement for a period said in the filing's words ("three months ended …") or in
-others ("the first quarter of 2023", "the first half of 2023", "fiscal 2024", "as of <date>"), with units
-("in millions") and instruction lead-ins ("Assume you are an equities analyst …"). Each gold was read off the
-rendered PDF page (the page is 1-based); no FinanceBench question, answer or wording was used.
+FinanceBench is the report set for financial statements; the reader is developed against these instead: six real
+10-Qs of ``../shared/evaldata/docugami_sec10q`` (Amazon 2023 Q1 and Q2, Intel 2023 Q2, Microsoft 2022 Q3, NVIDIA
+2023 Q2 and Q3: two companies have two filings, so the period also picks the filing) and questions of the same
+*kind* written for this project — a line item of the income statement, balance sheet or cash-flow statement for a
+period said in the filing's words ("three months ended …") or in others ("the first quarter of 2023", "the first
+half of 2023", "fiscal 2024", "as of <date>"), with units ("in millions") and instruction lead-ins ("Assume you are
+an equities analyst …"). Each gold was read off the rendered PDF page (the page is 1-based); no FinanceBench
+question, answer or wording was used.
 
 The documents alternate between projects A and B by company, so every question is also asked where its
 filing is absent (a negative: the answer must decline).
@@ -98,6 +99,13 @@ QUESTIONS: tuple[tuple[str, int, str, str, bool], ...] = (
      "as operating income divided by revenue.", "50.3%", False),
 )
 
+#: questions whose gold is printed as well in the company's other filing (its comparative column): either page
+#: is a right citation (question index → (document key, 1-based page))
+ALSO_ON: dict[int, tuple[tuple[str, int], ...]] = {
+    4: (("AMZN_2023Q2", 6),),  # Dec 31, 2022 balance sheet column of the Q2 10-Q
+    17: (("NVDA_2023Q2", 5),),  # Jan 29, 2023 balance sheet column of the Q2 10-Q
+}
+
 
 def load_sec10q(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
     base = resolve_root(root) / "docugami_sec10q" / "docs"
@@ -110,7 +118,7 @@ def load_sec10q(root: Path | None = None, *, limit: int | None = None, split: Sp
     rows = QUESTIONS[:limit] if limit is not None else QUESTIONS
     questions = [
         EvalQuestion(qid=f"{doc}-{i}", text=text, golds=(gold,), kind="number", document=doc,
-                     pages=frozenset({(doc, page)}), field="statement", in_target=verbatim)
+                     pages=frozenset({(doc, page), *ALSO_ON.get(i, ())}), field="statement", in_target=verbatim)
         for i, (doc, page, text, gold, verbatim) in enumerate(rows)
     ]
     used = {q.document for q in questions}

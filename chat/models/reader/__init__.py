@@ -20,6 +20,7 @@ from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.queries import statement_query
 from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.ratios import ratio_answer
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -70,6 +71,11 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)
+    if not q.parts:
+        computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
+        if computed is not None:
+            return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
+                          q.language)
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []
     declined: list[bool] = []
