@@ -35,10 +35,10 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
-from chat.models.reader.covers import COVER_PAGE, covers_to_read
+from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to_read
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
-from chat.models.reader.queries import search_queries, statement_query
+from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
@@ -247,9 +247,10 @@ class LocalModel:
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in search_queries(question)))
         answer = reader_answer(question, sources)
-        if (not answer.declined and tools_allowed and READ_PAGE in tool_names
-                and not _used_tool(request.messages, index, READ_PAGE) and statement_query(question)):
-            covers = covers_to_read(analyze(question).strong_names, [ref for ref, _ in answer.quotes],
+        asked = analyze(question)
+        if (not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
+                and not _used_tool(request.messages, index, READ_PAGE)):
+            covers = covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
                                     passages_of(sources))  # whose filing is it: the company on its cover page
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},

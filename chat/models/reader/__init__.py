@@ -13,12 +13,11 @@ from collections.abc import Sequence
 
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
-from chat.models.reader.covers import foreign_documents
+from chat.models.reader.covers import cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
-from chat.models.reader.queries import statement_query
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
 
@@ -63,7 +62,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language)
         passages = selection.passages
     q = analyze(question)
-    if selector.empty and statement_query(question):  # a company's line item: the filings of others left out
+    if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
         foreign = foreign_documents(q.strong_names, passages)
         passages = [p for p in passages if p.document_id not in foreign]
     parts = q.parts or (q,)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
+from chat.models.reader.question import Question
 
 COVER_PAGE = 1
 #: a first page with less text than this (an image cover, a title alone) does not tell whose filing it is
@@ -27,6 +28,11 @@ COVER_MIN_CHARS = 300
 MAX_COVERS = 4
 #: lines of a table chunk's caption that may name the company
 CAPTION_LINES = 4
+
+
+def cover_check_applies(q: Question) -> bool:
+    """An English question for an amount of a company it names (a value, a change, a comparison, a ratio)."""
+    return q.language == "en" and bool(q.strong_names) and q.kind in ("value", "change", "comparison")
 
 
 def _is_cover(p: Passage) -> bool:

@@ -123,3 +123,11 @@ def test_statement_questions_get_a_statement_words_query() -> None:
     assert statement_query("Who is the chief executive officer of Globex?") == ""
     assert statement_query("What is the total on the receipt?") == ""
     assert search_queries("What was Globex's net income in 2021?")[0] == "What was Globex's net income in 2021?"
+
+
+async def test_a_ratio_of_another_company_is_declined_once_its_cover_page_is_read() -> None:
+    """Not a line item of a statement but an amount of a named company (a ratio): the same check."""
+    read_cover, text = await _ask_with_cover("What is Globex's operating margin for fiscal 2021?",
+                                             _cover("KESTREL MACHINE WORKS, INC."))
+    assert read_cover["input"] == {"document_id": "doc-k", "page": 1}
+    assert text.startswith("The documents don't say") and cited_refs(text) == [], text
