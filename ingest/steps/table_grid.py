@@ -70,6 +70,9 @@ _PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNO
 _DATEISH = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
     re.IGNORECASE)
+#: a date without its year ("December 31,", "As of June 30") set flush left over year columns
+_MONTH_DAY = re.compile(
+    r"(?:(?:as\s+of|at)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?", re.IGNORECASE)
 _YEAR = re.compile(r"^(?:FY\s*)?(?:19|20)\d\d$", re.IGNORECASE)
 _UNIT = re.compile(
     r"\(?\b(?:(?:dollars|amounts|shares|\$)\s+)?in\s+(?:millions|thousands|billions)\b[^)\n:]*\)?"
@@ -193,6 +196,12 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
     labelled = [ln for ln in rowlike if ln.x0 <= left + 4 * ln.h]
     if len(labelled) >= 2:
         rowlike = labelled
+    # a period header line opening at the left edge ("(Millions) | Years ended December 31") spans value
+    # columns: it sets none
+    rows = [ln for ln in rowlike if not (not any(_NUMBER.match(s.text) for s in ln.segs[1:])
+                                         and any(_PERIOD.search(s.text) for s in ln.segs[1:]))]
+    if len(rows) >= 2:
+        rowlike = rows
     edges: list[tuple[float, int]] = []
     for ln in rowlike:
         for s in fine_segments(ln):
@@ -378,9 +387,9 @@ def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, 
         return 1 <= c < len(cols) and c not in taken and c in below
 
     lo, hi = span[0], span[-1]
-    if span == [0] and _PERIOD.search(seg.text):
-        # a period header set flush left (``Three Months Ended September 30, | 2022 | 2021``) heads the
-        # dated value columns of its line and the lines below, not the row labels
+    if span == [0] and (_PERIOD.search(seg.text) or _MONTH_DAY.fullmatch(seg.text.strip())):
+        # a period header set flush left (``Three Months Ended September 30, | 2022 | 2021``, ``December 31, |
+        # 2019 | 2018``) heads the dated value columns of its line and the lines below, not the row labels
         dated = [c for c in range(1, len(cols))
                  if any(other_li >= li and sp == [c] and _DATEISH.match(other.text)
                         for other_li, other, sp in items)]

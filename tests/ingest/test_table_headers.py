@@ -87,3 +87,32 @@ def test_dates_wider_than_their_numbers_above_a_note_and_section_labels_are_the_
     assert "December" not in table.caption
     assert table.caption == "CONSOLIDATED BALANCE SHEETS\n(in millions, except per share data)"
     assert ["Total assets", "178,932", "182,103"] in table.rows
+
+
+def _three_years(top: float) -> list[Piece]:
+    out: list[Piece] = []
+    y = top
+    for label, a, b, c in (("Net sales", "32,136", "31,657", "30,109"), ("Cost of sales", "16,782", "16,450", "15,710"),
+                           ("Operating income", "6,174", "7,207", "7,820"), ("Net income", "4,582", "5,363", "4,869")):
+        out += [(40, y, label, S), right(380, y, a, S), right(460, y, b, S), right(540, y, c, S)]
+        y += 11
+    return out
+
+
+def test_a_period_header_beside_the_unit_on_one_line_does_not_merge_the_value_columns() -> None:
+    """An annual statement: ``(Millions) | Years ended December 31`` on one line (the period header left-aligned
+    over the first two value columns), the years below."""
+    page = [(170, 52, "CONSOLIDATED STATEMENT OF INCOME", 10.0),
+            (40, 70, "(Millions, except per share amounts)", S), (380, 70, "Years ended December 31", S),
+            right(380, 82, "2019", S), right(460, 82, "2018", S), right(540, 82, "2017", S), *_three_years(96)]
+    (table,) = find_tables(words_of(page))
+    assert table.columns == 4
+    assert table.headers()[1:] == [f"Years ended December 31 / {y}" for y in ("2019", "2018", "2017")]
+    assert ["Net income", "4,582", "5,363", "4,869"] in table.rows
+
+
+def test_a_month_and_day_set_flush_left_over_year_columns_heads_them() -> None:
+    page = [(200, 40, "CONSOLIDATED BALANCE SHEETS", 10.0), (40, 56, "(in millions)", S),
+            (40, 70, "December 31,", S), right(420, 70, "2019", S), right(500, 70, "2018", S), *_rows(84, BALANCE)]
+    (table,) = find_tables(words_of(page))
+    assert table.headers() == ["", "December 31, / 2019", "December 31, / 2018"]
