@@ -39,6 +39,8 @@ _SCALE_WORDS = {
 }
 _UNIT_RE = re.compile(
     r"(?:in|dollars in|amounts in|\$ in|USD in)\s+(?P<en>thousands|millions|billions)|"
+    r"\(\s*(?:\$|US\$|dollars|USD)?\s*(?P<en2>thousands|millions|billions)\b|"
+    r"\b(?P<en3>thousands|millions|billions)\s+of\s+(?:U\.?S\.?\s+)?dollars\b|"
     r"단위\s*[:：]?\s*(?P<ko>천원|백만원|십억원|억원|원|천\s?달러|백만\s?달러|%)|"
     r"単位\s*[:：]?\s*(?P<ja>千円|百万円|億円|円|千ドル|百万ドル|%)",
     re.IGNORECASE,
@@ -119,8 +121,9 @@ def caption_unit(text: str) -> Unit:
     m = _UNIT_RE.search(text)
     if not m:
         return Unit()
-    if m.group("en"):
-        word = m.group("en").lower().rstrip("s")
+    en = m.group("en") or m.group("en2") or m.group("en3")
+    if en:
+        word = en.lower().rstrip("s")
         currency = "$" if re.search(r"\$|dollar|usd", text, re.IGNORECASE) else ""
         return Unit(_SCALE_WORDS[word], word, currency)
     ko = (m.group("ko") or "").replace(" ", "")

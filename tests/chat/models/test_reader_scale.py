@@ -72,3 +72,24 @@ def test_a_change_states_its_difference_in_the_asked_scale() -> None:
 def test_a_per_share_row_is_not_scaled_by_the_caption() -> None:
     first = _first("What was Bramble's diluted net income per share in FY2021?")
     assert "$2.41" in first and "thousand" not in first
+
+
+def test_caption_units_written_the_other_usual_ways() -> None:
+    from chat.models.reader.numbers import caption_unit
+
+    assert caption_unit("(Millions, except per share amounts)").word == "million"
+    assert caption_unit("(In millions of dollars)") == Unit(1e6, "million", "$")
+    assert caption_unit("($ in thousands)") == Unit(1e3, "thousand", "$")
+    assert caption_unit("(Millions of Dollars)").currency == "$"
+    assert caption_unit("(unaudited)") == Unit()
+
+
+def test_a_table_in_millions_said_without_in_is_scaled() -> None:
+    table = """CONSOLIDATED STATEMENT OF INCOME
+| (Millions, except per share amounts) | Years ended December 31 / 2019 | Years ended December 31 / 2018 |
+|---|---|---|
+| Net sales | $ 32,136 | $ 31,657 |
+| Cost of sales | 16,782 | 16,450 |"""
+    passages = [Passage("S1", table, "d", "X_10K.pdf", 40)]
+    first = read("What is the FY2019 cost of sales in USD thousands?", passages).text
+    assert "$16,782 million" in first and "$16,782,000 thousand" in first
