@@ -77,3 +77,25 @@ def test_an_outflow_asked_with_a_verb() -> None:
     first = _first("Using the cash flow statement, how much did Orrin pay in dividends in the first half of 2023?",
                    CASH)
     assert "188" in first and "[S1]" in first
+
+
+POSITION = """ORRIN LOGISTICS, INC.
+CONSOLIDATED BALANCE SHEETS
+(in millions)
+| | December 31, / 2020 | December 31, / 2019 |
+|---|---|---|
+| Cash and cash equivalents | 1,200 | 1,100 |
+| Accounts receivable, net | 1,864 | 1,699 |
+| Accounts payable | 2,171 | 2,000 |"""
+
+
+def test_analysts_abbreviations_name_line_items() -> None:
+    assert "1,864" in _first("What is Orrin's year end FY2020 net AR (in USD millions)?", POSITION)
+    assert "2,000" in _first("What was Orrin's AP at the end of FY2019?", POSITION)
+    assert "2,976" in _first("What was Orrin's FY2020 COGS?", """ORRIN LOGISTICS, INC.
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+| | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Net sales | 4,800 | 4,400 |
+| Cost of sales | 2,976 | 2,800 |""")
