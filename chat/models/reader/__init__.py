@@ -70,7 +70,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)
-    if not q.parts:
+    if not q.parts and not missing_names(q, passages):
         computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,

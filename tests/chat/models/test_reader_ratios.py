@@ -70,3 +70,8 @@ def test_a_side_that_no_table_holds_computes_nothing() -> None:
     answer = read("What is Halden's inventory turnover? Calculate it as cost of sales divided by average "
                   "inventory.", PASSAGES)
     assert "÷" not in answer.text
+
+
+def test_a_ratio_of_a_company_no_passage_names_is_declined() -> None:
+    answer = read("What is Tamarind Brewing's current ratio as of June 30, 2022?", PASSAGES)
+    assert answer.declined and "÷" not in answer.text
