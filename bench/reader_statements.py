@@ -26,7 +26,7 @@ from chat.evaluation.catalog import load
 from chat.evaluation.report import is_correct
 from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
-from chat.models.replies import Reply
+from chat.models.replies import Reply, ToolUse
 from store.config import Settings
 
 CAPTURES = "captures.json"
@@ -40,12 +40,14 @@ class RecordingModel(LocalModel):
         self.captured: list[dict[str, Any]] = []
 
     def reply_for(self, request: ModelRequest) -> Reply:
+        reply = super().reply_for(request)
         index, question = latest_question(request.messages)
-        if index >= 0 and request.purpose not in (PURPOSE_TITLE, PURPOSE_SUMMARY):
+        final = not any(isinstance(b, ToolUse) for b in reply.blocks)  # not a further tool call (a cover page)
+        if index >= 0 and final and request.purpose not in (PURPOSE_TITLE, PURPOSE_SUMMARY):
             sources, any_result = _sources_after(request.messages, index)
             if any_result:
                 self.captured.append({"question": question, "sources": sources})
-        return super().reply_for(request)
+        return reply
 
 
 def _data_dir(args: argparse.Namespace) -> Path:

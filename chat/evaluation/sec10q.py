@@ -1,13 +1,14 @@
 """A development set of statement questions over 10-Qs that are NOT in FinanceBench (``docchat eval answers
 --dataset sec10q``).
 
-FinanceBench is the report set for financial statements; the reader is developed against these instead: four
-real 10-Qs of ``../shared/evaldata/docugami_sec10q`` (Amazon 2023 Q1, Intel 2023 Q2, Microsoft 2022 Q3, NVIDIA
-2023 Q3) and questions of the same *kind* written for this project — a line item of the income statement,
-balance sheet or cash-flow statement for a period said in the filing's words ("three months ended …") or in
-others ("the first quarter of 2023", "the first half of 2023", "fiscal 2024", "as of <date>"), with units
-("in millions") and instruction lead-ins ("Assume you are an equities analyst …"). Each gold was read off the
-rendered PDF page (the page is 1-based); no FinanceBench question, answer or wording was used.
+FinanceBench is the report set for financial statements; the reader is developed against these instead: six real
+10-Qs of ``../shared/evaldata/docugami_sec10q`` (Amazon 2023 Q1 and Q2, Intel 2023 Q2, Microsoft 2022 Q3, NVIDIA
+2023 Q2 and Q3: two companies have two filings, so the period also picks the filing) and questions of the same
+*kind* written for this project — a line item of the income statement, balance sheet or cash-flow statement for a
+period said in the filing's words ("three months ended …") or in others ("the first quarter of 2023", "the first
+half of 2023", "fiscal 2024", "as of <date>"), with units ("in millions") and instruction lead-ins ("Assume you are
+an equities analyst …"). Each gold was read off the rendered PDF page (the page is 1-based); no FinanceBench
+question, answer or wording was used.
 
 The documents alternate between projects A and B by company, so every question is also asked where its
 filing is absent (a negative: the answer must decline).
@@ -26,6 +27,9 @@ FILES: dict[str, tuple[str, Group]] = {
     "INTC_2023Q2": ("2023 Q2 INTC.pdf", "B"),
     "MSFT_2022Q3": ("2022 Q3 MSFT.pdf", "A"),
     "NVDA_2023Q3": ("2023 Q3 NVDA.pdf", "B"),
+    # a second filing of two of the companies: the question's period has to pick the filing too
+    "AMZN_2023Q2": ("2023 Q2 AMZN.pdf", "A"),
+    "NVDA_2023Q2": ("2023 Q2 NVDA.pdf", "B"),
 }
 
 #: (document key, 1-based page, question, gold, verbatim): ``verbatim`` = the gold is printed on the page
@@ -72,7 +76,35 @@ QUESTIONS: tuple[tuple[str, int, str, str, bool], ...] = (
      "2023 compared with the same quarter of 2022 (in USD millions)?", "$10,914 million", False),
     ("NVDA_2023Q3", 3, "What is NVIDIA's gross margin percentage for the three months ended October 29, 2023? "
      "Calculate it as gross profit divided by revenue.", "74.0%", False),
+    # over a company's second filing (written for this set from the PDF pages; periods in the asker's words)
+    ("AMZN_2023Q2", 4, "What was Amazon's total net sales in the second quarter of 2023 (in USD millions)?",
+     "$134,383 million", True),
+    ("AMZN_2023Q2", 4, "Assume you are an equities analyst. What was Amazon's operating income for the six months "
+     "ended June 30, 2023? Answer in USD millions.", "$12,455 million", True),
+    ("AMZN_2023Q2", 6, "What were Amazon's total current assets as of June 30, 2023, in USD billions?",
+     "$140.482 billion", True),
+    ("AMZN_2023Q2", 3, "Using the cash flow statement, what were Amazon's purchases of property and equipment for "
+     "the six months ended June 30, 2023?", "$25,662 million", True),
+    ("NVDA_2023Q2", 3, "What was NVIDIA's Q2 FY2024 revenue in USD millions?", "$13,507 million", True),
+    ("NVDA_2023Q2", 5, "What were NVIDIA's total current liabilities as of July 30, 2023 (in USD thousands)?",
+     "$10,334,000 thousand", True),
+    ("NVDA_2023Q2", 3, "Assume you are an analyst. What was NVIDIA's diluted net income per share for the six "
+     "months ended July 30, 2023?", "$3.30", True),
+    # computed (a ratio, a change) over the second filings
+    ("AMZN_2023Q2", 6, "What is Amazon's current ratio as of June 30, 2023? Calculate it as total current assets "
+     "divided by total current liabilities.", "0.95", False),
+    ("AMZN_2023Q2", 4, "By how much did Amazon's net service sales grow in the three months ended June 30, 2023 "
+     "versus the same period of 2022, in USD millions?", "$10,692 million", False),
+    ("NVDA_2023Q2", 3, "What is NVIDIA's operating margin for the three months ended July 30, 2023? Calculate it "
+     "as operating income divided by revenue.", "50.3%", False),
 )
+
+#: questions whose gold is printed as well in the company's other filing (its comparative column): either page
+#: is a right citation (question index → (document key, 1-based page))
+ALSO_ON: dict[int, tuple[tuple[str, int], ...]] = {
+    4: (("AMZN_2023Q2", 6),),  # Dec 31, 2022 balance sheet column of the Q2 10-Q
+    17: (("NVDA_2023Q2", 5),),  # Jan 29, 2023 balance sheet column of the Q2 10-Q
+}
 
 
 def load_sec10q(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
@@ -86,7 +118,7 @@ def load_sec10q(root: Path | None = None, *, limit: int | None = None, split: Sp
     rows = QUESTIONS[:limit] if limit is not None else QUESTIONS
     questions = [
         EvalQuestion(qid=f"{doc}-{i}", text=text, golds=(gold,), kind="number", document=doc,
-                     pages=frozenset({(doc, page)}), field="statement", in_target=verbatim)
+                     pages=frozenset({(doc, page), *ALSO_ON.get(i, ())}), field="statement", in_target=verbatim)
         for i, (doc, page, text, gold, verbatim) in enumerate(rows)
     ]
     used = {q.document for q in questions}

@@ -35,9 +35,11 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to_read
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
-from chat.models.reader.question import per_name_questions
+from chat.models.reader.queries import search_queries
+from chat.models.reader.question import analyze
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
@@ -243,8 +245,16 @@ class LocalModel:
         if not any_result and SEARCH_DOCUMENTS in tool_names and tools_allowed:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
-                           for query in per_name_questions(question)))
+                           for query in search_queries(question)))
         answer = reader_answer(question, sources)
+        asked = analyze(question)
+        if (not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
+                and not _used_tool(request.messages, index, READ_PAGE)):
+            covers = covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
+                                    passages_of(sources))  # whose filing is it: the company on its cover page
+            if covers:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
         by_name = name_query(question, passages_of(sources)) if unanswered else ""
         if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):

@@ -13,8 +13,12 @@ Input: a page's words with boxes (PDF points, top-left origin; from the text lay
    only years) are headers, including lines right above the block that sit over the value columns
    (``Three Months Ended``), also above section labels (``Assets`` / ``Current assets:``). A segment
    spans the columns it is centred over; a period header (``Three Months Ended``) spans the dated
-   columns next to it. Consecutive header lines over the same columns are one wrapped header
-   (``December 31,`` + ``2022``); a change of span starts a new level.
+   columns next to it; one set flush left on the years' line (``Three Months Ended September 30, | 2022 |
+   2021``, ``December 31, | 2019 | 2018``) spans the dated value columns, not the row labels; a line of dates
+   over the value columns is a header even where it is wider than the numbers below. Consecutive header lines
+   over the same columns are one wrapped header (``December 31,`` + ``2022``); a change of span starts a new
+   level. The page's furniture — up to two short lines at its very top before a gap of twice their height (a
+   running header, a ``Table of Contents`` link) — is never a header or caption.
 5. **Caption.** Up to three lines right above the header (no big gap) are the caption; a unit such as
    ``(in millions)`` is taken from the caption or the header.
 6. **Rows.** Each remaining line is a row (cells joined per column); a label line continuing in lower
@@ -52,7 +56,8 @@ import re
 import statistics
 from collections.abc import Sequence
 
-from ingest.steps.table_lines import Line, Seg, Word, fine_segments, page_lines, resegment
+from ingest.steps.table_header import PERIOD, header_levels, over_values, page_furniture, span
+from ingest.steps.table_lines import Line, Word, fine_segments, page_lines, resegment
 from ingest.steps.table_model import BBox4, Table, union
 
 __all__ = ["Word", "find_tables"]
@@ -63,10 +68,6 @@ MAX_CAPTION_LINES = 3
 MAX_HEADER_CHARS = 100
 MAX_VALUE_CHARS = 50
 _NUMBER = re.compile(r"^[-–—+(]*[$€£¥₩]?\s*[-–—+(]*\d[\d.,:/ ]*\)?\s*%?\)?$|^[-–—]+$")
-_PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNORECASE)
-_DATEISH = re.compile(
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
-    re.IGNORECASE)
 _YEAR = re.compile(r"^(?:FY\s*)?(?:19|20)\d\d$", re.IGNORECASE)
 _UNIT = re.compile(
     r"\(?\b(?:(?:dollars|amounts|shares|\$)\s+)?in\s+(?:millions|thousands|billions)\b[^)\n:]*\)?"
@@ -79,7 +80,7 @@ def find_tables(words: Sequence[Word], page: int = 1) -> list[Table]:
     if len(lines) < 2:
         return []
     tables: list[Table] = []
-    used: set[int] = set()
+    used: set[int] = page_furniture(lines)  # never a header or caption
     i = 0
     while i < len(lines):
         block = _block(lines, i)
@@ -178,6 +179,12 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
     labelled = [ln for ln in rowlike if ln.x0 <= left + 4 * ln.h]
     if len(labelled) >= 2:
         rowlike = labelled
+    # a period header line opening at the left edge ("(Millions) | Years ended December 31") spans value
+    # columns: it sets none
+    rows = [ln for ln in rowlike if not (not any(_NUMBER.match(s.text) for s in ln.segs[1:])
+                                         and any(PERIOD.search(s.text) for s in ln.segs[1:]))]
+    if len(rows) >= 2:
+        rowlike = rows
     edges: list[tuple[float, int]] = []
     for ln in rowlike:
         for s in fine_segments(ln):
@@ -196,19 +203,6 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
     return cols
 
 
-def _span(seg: Seg, cols: Sequence[tuple[float, float]]) -> list[int]:
-    """Columns a segment covers: those it overlaps substantially, else the nearest."""
-    hits = []
-    for c, (a, b) in enumerate(cols):
-        overlap = min(b, seg.x1) - max(a, seg.x0)
-        if overlap > 0.25 * min(b - a, seg.x1 - seg.x0):
-            hits.append(c)
-    if hits:
-        return list(range(hits[0], hits[-1] + 1))
-    centre = (seg.x0 + seg.x1) / 2
-    return [min(range(len(cols)), key=lambda c: abs((cols[c][0] + cols[c][1]) / 2 - centre))]
-
-
 # --- 3. header, caption, rows ------------------------------------------------------------------------
 
 
@@ -216,7 +210,7 @@ def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
     """A body line: a row label in column 0, alone or with numbers in (at least half of) its value cells
     (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``, or only
     years: ``(Millions) | 2018 | 2017``)."""
-    spans = [_span(s, cols) for s in line.segs]
+    spans = [span(s, cols) for s in line.segs]
     if not spans or spans[0] != [0]:
         return False
     if len(line.segs) == 1:
@@ -233,7 +227,7 @@ def _fits(line: Line, cols: Sequence[tuple[float, float]], *, header: bool) -> b
     if line.x1 < cols[0][0] - 2 * line.h or line.x0 > cols[-1][1] + 2 * line.h:
         return False
     for s in line.segs:
-        sp = _span(s, cols)
+        sp = span(s, cols)
         if len(sp) > 1 and (not header or sp[0] == 0):
             return False
     return True
@@ -262,7 +256,7 @@ def _build(
     if len(rest) < 2 and not (rest and head):
         return None, start, start
     table = Table(page=page, columns=len(cols))
-    _header(table, head, cols)
+    header_levels(table, head, cols)
     _rows(table, rest, cols)
     if not table.rows or len(table.rows) + len(table.header) < 2 or _prose(table):
         return None, start, start
@@ -292,82 +286,21 @@ def _extend_up(lines: list[Line], start: int, used: set[int], cols: Sequence[tup
         return k >= 0 and k not in used and _gap_ok(lines[k], lines[k + 1])
 
     labels = start
-    while (ok(labels - 1) and start - labels < 3 and len(lines[labels - 1].segs) == 1
-           and _span(lines[labels - 1].segs[0], cols) == [0] and len(lines[labels - 1].text) <= 60):
+    # a block opening on a header line (``(In Millions) | Jul 1, 2023 | Dec 31, 2022``) has its title
+    # above, not section labels
+    while (_is_data(lines[start], cols) and ok(labels - 1) and start - labels < 3
+           and len(lines[labels - 1].segs) == 1 and span(lines[labels - 1].segs[0], cols) == [0]
+           and len(lines[labels - 1].text) <= 60):
         labels -= 1
     for body_start in ((labels, start) if labels < start else (start,)):
         top = body_start
-        while (ok(top - 1) and lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h
+        while (ok(top - 1) and (lines[top - 1].x0 >= cols[1][0] - lines[top - 1].h
+                                or over_values(lines[top - 1], cols))
                and _fits(lines[top - 1], cols, header=True)):
             top -= 1
         if top < body_start or body_start == start:
             return top, body_start
     return start, start
-
-
-def _header(table: Table, head: Sequence[Line], cols: Sequence[tuple[float, float]]) -> None:
-    n = len(cols)
-    items: list[tuple[int, Seg, list[int]]] = [(li, sg, _span(sg, cols)) for li, ln in enumerate(head)
-                                               for sg in ln.segs]
-    items = [(li, sg, _period_span(li, sg, sp, items, cols)) for li, sg, sp in items]
-    # per column: fragments (span, text, box) top-down; the same span on consecutive lines is one wrapped text
-    levels: list[list[tuple[tuple[int, int], str, BBox4]]] = [[] for _ in range(n)]
-    for _li, sg, sp in items:
-        key = (sp[0], sp[-1])
-        box = (sg.x0, sg.y0, sg.x1, sg.y1)
-        for c in sp:
-            if levels[c] and levels[c][-1][0] == key:
-                _key, text, pbox = levels[c][-1]
-                levels[c][-1] = (key, text + " " + sg.text, union([pbox, box]) or box)
-            else:
-                levels[c].append((key, sg.text, box))
-    depth = max((len(lv) for lv in levels), default=0)
-    for d in range(depth):
-        texts: list[str] = []
-        boxes: list[BBox4 | None] = []
-        for c in range(n):
-            # bottom-align: a column with fewer levels fills the lower ones (its label sits on the last line)
-            k = d - (depth - len(levels[c]))
-            texts.append(levels[c][k][1] if k >= 0 else "")
-            boxes.append(levels[c][k][2] if k >= 0 else None)
-        table.header.append(texts)
-        table.header_boxes.append(boxes)
-
-
-def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, Seg, list[int]]],
-                 cols: Sequence[tuple[float, float]]) -> list[int]:
-    """Widen a header over the columns it heads: the columns next to it that no other header of its line
-    claims and that have headers below. ``Three Months Ended`` spans the dated columns (such headers are
-    often centred over one of the dates, so geometry alone gets them wrong); any other header spans the
-    columns it is centred over (``TEDs`` over ``simple | complex | all``)."""
-    below: dict[int, str] = {}
-    for other_li, other, sp in items:
-        if other_li > li and len(sp) == 1:
-            below.setdefault(sp[0], other.text)
-    taken = {c for other_li, other, sp in items if other_li == li and other is not seg for c in sp}
-
-    def free(c: int) -> bool:
-        return 1 <= c < len(cols) and c not in taken and c in below
-
-    lo, hi = span[0], span[-1]
-    if _PERIOD.search(seg.text):
-        while free(lo - 1) and _DATEISH.match(below[lo - 1]):
-            lo -= 1
-        while free(hi + 1) and _DATEISH.match(below[hi + 1]):
-            hi += 1
-        return list(range(lo, hi + 1))
-    left, right = lo, hi
-    while free(left - 1):
-        left -= 1
-    while free(right + 1):
-        right += 1
-    centre = (seg.x0 + seg.x1) / 2
-    options = [(abs((cols[a][0] + cols[b][1]) / 2 - centre), -(b - a), a, b)
-               for a in range(left, lo + 1) for b in range(hi, right + 1)]
-    best = min(options)[0]
-    slack = 0.1 * (seg.x1 - seg.x0) + 2.0
-    _d, _w, a, b = min(o for o in options if o[0] <= best + slack)
-    return list(range(a, b + 1))
 
 
 def _rows(table: Table, body: Sequence[Line], cols: Sequence[tuple[float, float]]) -> None:
@@ -376,7 +309,7 @@ def _rows(table: Table, body: Sequence[Line], cols: Sequence[tuple[float, float]
         texts = [""] * n
         boxes: list[BBox4 | None] = [None] * n
         for s in ln.segs:
-            c = _span(s, cols)[0]
+            c = span(s, cols)[0]
             texts[c] = (texts[c] + " " + s.text).strip()
             boxes[c] = union([b for b in (boxes[c], (s.x0, s.y0, s.x1, s.y1)) if b is not None])
         prev = table.rows[-1] if table.rows else None

@@ -3,7 +3,8 @@
 * Text-layer pages: :func:`pdf_tables` — the page's words come from PDFium's char boxes (pypdfium2, in a
   sandboxed child: the PDF is untrusted) and :func:`ingest.steps.table_grid.find_tables` rebuilds the
   grids from their positions. Chosen by measurement over pdfplumber (text strategy), camelot (stream) and
-  img2table on the text layer — see ``ingest/steps/table_grid.py`` and ``python -m bench.tables``.
+  img2table on the text layer — see ``ingest/steps/table_grid.py`` (headers: ``table_header.py``) and
+  ``python -m bench.tables``.
 * OCR'd pages: :func:`tables_from_ocr` — img2table finds the table grid on the page image and fills the
   cells from the OCR lines we already have (no second OCR pass; img2table never downloads anything); the
   first row is taken as the header.

@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
+from chat.models.reader.covers import cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.ratios import ratio_answer
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -60,11 +62,19 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language)
         passages = selection.passages
     q = analyze(question)
+    if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
+        foreign = foreign_documents(q.strong_names, passages)
+        passages = [p for p in passages if p.document_id not in foreign]
     parts = q.parts or (q,)
     if not q.parts and q.kind != "comparison" and not selector.names:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)
+    if not q.parts and not missing_names(q, passages):
+        computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
+        if computed is not None:
+            return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
+                          q.language)
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []
     declined: list[bool] = []

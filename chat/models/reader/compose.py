@@ -11,7 +11,15 @@ import re
 
 from chat.models.extractive import Language, terms
 from chat.models.reader.evidence import Evidence
-from chat.models.reader.numbers import Amount, Unit, decimals_of, format_amount, korean_won, percent_change
+from chat.models.reader.numbers import (
+    Amount,
+    Unit,
+    decimals_of,
+    format_amount,
+    korean_won,
+    percent_change,
+    rescaled,
+)
 from chat.models.reader.question import Question
 from chat.models.reader.tables import Table, column_text
 from chat.models.reader.text import display, match_terms
@@ -101,6 +109,18 @@ def table_unit(table: Table, col: int | None = None) -> Unit:
     return table.unit
 
 
+_PER_SHARE = re.compile(r"(?i)\bper\s+(?:\w+\s+){0,2}share\b|\bEPS\b|earnings per|주당|１株当たり|1株当たり")
+
+
+def row_unit(table: Table, col: int | None, label: str) -> Unit:
+    """``table_unit``, except that a per-share row (``Diluted earnings per share``) is in plain currency: a
+    caption's "(in millions, except per share data)" does not scale it."""
+    unit = table_unit(table, col)
+    if _PER_SHARE.search(label) and unit.scale != 1.0:
+        return Unit(1.0, "", unit.currency)
+    return unit
+
+
 def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:
     if lang == "ko" and unit.word == "억원" and not amount.scale_word and abs(amount.value) >= 10_000:
         text = korean_won(abs(amount.value) * 1e8)
@@ -137,7 +157,11 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    value = spoken_value(amount, table_unit(table, ev.col), lang)
+    unit = row_unit(table, ev.col, row.label)
+    value = spoken_value(amount, unit, lang)
+    if lang == "en":
+        converted = rescaled(amount, unit, q.scale)
+        value = f"{value} ({converted})" if converted else value
     period = period_phrase(table, ev.col, lang)
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
     if q.kind in ("change", "comparison") and prior is not None:
@@ -156,7 +180,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    unit = table_unit(table, ev.col)
+    unit = row_unit(table, ev.col, ev.row.label)
     cur_text, prior_text = spoken_value(current, unit, lang), spoken_value(prior, unit, lang)
     cur_period, prior_period = period_phrase(table, ev.col, lang), period_phrase(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)
@@ -166,6 +190,10 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     diff_text = spoken_value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang
     )
+    converted = rescaled(Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency,
+                                current.scale_word), unit, q.scale) if lang == "en" else ""
+    if converted:
+        diff_text = f"{diff_text} ({converted})"
     pct_text = f"{abs(pct):.1f}%" if pct is not None else ""
     if current.percent and prior.percent:  # a rate's change is in points, not a percent of a percent
         points = f"{abs(diff):.{max(decimals, 1)}f}"

@@ -41,6 +41,10 @@ STATEMENT_IMPLIED_ELSEWHERE = 0.96
 STATEMENT_TITLE_CHARS = 300
 #: a row's coverage of the asked item through its section heading only counts this much of its own label's
 SECTION_SHARE = 0.8
+#: a percentage cell for a question that asks an amount of money counts this much
+PERCENT_FOR_MONEY = 0.7
+_MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
+_RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
@@ -102,13 +106,33 @@ def name_factor(q: Question, passage: Passage) -> float:
     return factor
 
 
-def _column_period_score(q: Question, table: Table, col: int) -> float:
+def _change_ends(q: Question) -> tuple[Period, Period] | None:
+    """(latest, earliest) of a change question's periods ("… June 30, 2023 versus the same period of 2022"): the
+    current column is the latest one, the prior column the earliest (whichever order the question says them)."""
+    dated = [p for p in q.periods if p.year is not None]
+    if q.kind != "change" or len(dated) < 2:
+        return None
+
+    def key(p: Period) -> tuple[int, int, int]:
+        return (p.year or 0, p.month or (3 * p.quarter if p.quarter else 12), p.day or 31)
+
+    ordered = sorted(dated, key=key)
+    return (ordered[-1], ordered[0]) if key(ordered[-1]) != key(ordered[0]) else None
+
+
+def _column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
     column = table.columns[col]
     best = 0.0
-    for asked in q.periods:
+    ends = _change_ends(q) if asked_periods is None else None
+    for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
         for offered in column.periods or (Period(),):
             best = max(best, agreement(asked, offered, asked_span=q.span, offered_span=column.span))
     return best
+
+
+def _asks_money(q: Question) -> bool:
+    """The question wants an amount of money: a scale ("in USD millions") or a currency, and no rate."""
+    return (bool(q.scale) or bool(_MONEY_WORDS.search(q.text))) and not _RATE_WORDS.search(q.text)
 
 
 def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float],
@@ -159,9 +183,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         else:
             col = with_amount[0]
             score = row_score
-        prior = next((c for c in with_amount if c != col and (table.columns[c].span == table.columns[col].span)), -1)
+        same_span = [c for c in with_amount if c != col and table.columns[c].span == table.columns[col].span]
+        prior = same_span[0] if same_span else -1
+        ends = _change_ends(q)
+        if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
+            prior = max(same_span, key=lambda c: (_column_period_score(q, table, c, (ends[1],)), -c))
         if q.kind in ("change", "comparison") and prior < 0 and change_col < 0:
             score *= 0.8
+        cell = row.amount(col)
+        if cell is not None and cell.percent and _asks_money(q):
+            score *= PERCENT_FOR_MONEY  # "… (in millions)?" is not answered by a "% of revenue" cell
         score = score * name_factor(q, p) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))

@@ -61,8 +61,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "income taxes",
     ),
     ("inventory", "inventories", "merchandise inventories"),
-    ("accounts receivable", "receivables", "trade receivables", "trade accounts receivable"),
-    ("accounts payable", "payables", "trade payables", "trade accounts payable"),
+    ("accounts receivable", "receivables", "trade receivables", "trade accounts receivable", "ar"),
+    ("accounts payable", "payables", "trade payables", "trade accounts payable", "ap"),
     (
         "selling general and administrative",
         "sg a",

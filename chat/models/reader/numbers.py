@@ -39,6 +39,8 @@ _SCALE_WORDS = {
 }
 _UNIT_RE = re.compile(
     r"(?:in|dollars in|amounts in|\$ in|USD in)\s+(?P<en>thousands|millions|billions)|"
+    r"\(\s*(?:\$|US\$|dollars|USD)?\s*(?P<en2>thousands|millions|billions)\b|"
+    r"\b(?P<en3>thousands|millions|billions)\s+of\s+(?:U\.?S\.?\s+)?dollars\b|"
     r"단위\s*[:：]?\s*(?P<ko>천원|백만원|십억원|억원|원|천\s?달러|백만\s?달러|%)|"
     r"単位\s*[:：]?\s*(?P<ja>千円|百万円|億円|円|千ドル|百万ドル|%)",
     re.IGNORECASE,
@@ -119,8 +121,9 @@ def caption_unit(text: str) -> Unit:
     m = _UNIT_RE.search(text)
     if not m:
         return Unit()
-    if m.group("en"):
-        word = m.group("en").lower().rstrip("s")
+    en = m.group("en") or m.group("en2") or m.group("en3")
+    if en:
+        word = en.lower().rstrip("s")
         currency = "$" if re.search(r"\$|dollar|usd", text, re.IGNORECASE) else ""
         return Unit(_SCALE_WORDS[word], word, currency)
     ko = (m.group("ko") or "").replace(" ", "")
@@ -180,6 +183,43 @@ def format_amount(amount: Amount, unit: Unit, lang: str, *, signed: bool = False
         return f"{sign}{number}{suffix}"
     prefix = currency if currency and not currency.isalpha() else (currency + " " if currency else "")
     return f"{sign}{prefix}{number}" + (f" {word}" if word else "")
+
+
+#: the scale a question asks its answer in: "in USD millions", "(in thousands)", "in $ billions"
+_ASKED_SCALE = re.compile(
+    r"\b(?:in|as)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?|dollars)\s+)?(?P<a>thousands|millions|billions)\b|"
+    r"\b(?:usd|us\$|\$)\s?(?P<b>thousands|millions|billions|mm|mn|bn|k)\b",
+    re.IGNORECASE,
+)
+_ASKED_WORDS = {"thousands": "thousand", "k": "thousand", "millions": "million", "mm": "million", "mn": "million",
+                "billions": "billion", "bn": "billion"}
+
+
+def asked_scale(question: str) -> str:
+    """The scale word an English question wants its amount in ("million"), or ``""``."""
+    m = _ASKED_SCALE.search(question)
+    return _ASKED_WORDS[(m.group("a") or m.group("b")).lower()] if m else ""
+
+
+def rescaled(amount: Amount, unit: Unit, word: str) -> str:
+    """``amount`` (read with ``unit``) in the scale ``word`` — ``$321,000 thousand`` → ``$321 million`` — or
+    ``""`` when it already is in that scale, is a percentage, or has no scale to convert from. The value is
+    exact (trailing zeros dropped), so no rounding is added to what the table says."""
+    if not word or amount.percent:
+        return ""
+    have = amount.scale_word or (unit.word if unit.word in ("thousand", "million", "billion") else "")
+    if not have or have == word:
+        return ""
+    value = abs(amount.value) * _SCALE_WORDS[have] / _SCALE_WORDS[word]
+    digits = max(0, min(6, decimals_of(amount.raw) + len(str(int(_SCALE_WORDS[word] / _SCALE_WORDS[have])))
+                        - 1)) if _SCALE_WORDS[word] > _SCALE_WORDS[have] else decimals_of(amount.raw)
+    number = f"{value:,.{digits}f}"
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    currency = amount.currency or unit.currency
+    prefix = currency if currency and not currency.isalpha() else (currency + " " if currency else "")
+    sign = "-" if amount.value < 0 else ""
+    return f"{sign}{prefix}{number} {word}"
 
 
 def korean_won(value_won: float) -> str:

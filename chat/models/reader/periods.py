@@ -60,7 +60,7 @@ _SPAN = re.compile(
     r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
     re.IGNORECASE,
 )
-_YEAR_ALONE = re.compile(rf"(?<![\d.,/-])(?P<year>{_YEAR})(?![\d,/]|\.\d)(?:\s?[년年](?!\s?\d{{1,2}}\s?[월月]))?")
+_YEAR_ALONE = re.compile(rf"(?<![\d.,/-])(?P<year>{_YEAR})(?![\d/]|,\d|\.\d)(?:\s?[년年](?!\s?\d{{1,2}}\s?[월月]))?")
 _RELATIVE = re.compile(
     r"year[- ]over[- ]year|\byoy\b|compared (?:to|with) (?:the )?(?:prior|previous|last)|"
     r"전년\s?(?:대비|동기)|前年(?:同期)?比?|前期比",

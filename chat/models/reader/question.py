@@ -26,6 +26,7 @@ from chat.models.reader.lexicon import (
     MONTHS,
 )
 from chat.models.reader.morph import ko_stem
+from chat.models.reader.numbers import asked_scale
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
 from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
 from chat.models.reader.statements import FILLER as STATEMENT_FILLER
@@ -189,6 +190,7 @@ class Question:
     unit: str = ""
     document_kind: str = ""  # "receipt" when the question is about a receipt, bill or invoice
     statement: str = ""  # the financial statement the question or its instructions name ("cash", "balance", …)
+    scale: str = ""  # the scale the question or its instructions ask the amount in ("million": "in USD millions")
     parts: tuple[Question, ...] = field(default=())
 
 
@@ -445,7 +447,7 @@ def analyze(text: str) -> Question:
         asks = [f"{before} {BACK_REFERENCE.sub('', asks[0]).strip()}".strip()]
     if asks and len(asks) < len(pieces):
         clean = " ".join(asks)  # "… ? Give a response based on the cash flow statement." — an instruction, no ask
-    whole = replace(_one(clean, lang), statement=statement_kind(text))
+    whole = replace(_one(clean, lang), statement=statement_kind(text), scale=asked_scale(text) if lang == "en" else "")
     pieces = asks
     if len(pieces) < 2:
         return whole
@@ -462,7 +464,7 @@ def analyze(text: str) -> Question:
                 part = replace(part, periods=prev.periods, span=part.span or prev.span)
             if not part.names:
                 part = replace(part, names=prev.names, strong_names=prev.strong_names)
-        parts.append(replace(part, statement=part.statement or whole.statement))
+        parts.append(replace(part, statement=part.statement or whole.statement, scale=whole.scale))
     return replace(whole, parts=tuple(parts))
 
 

@@ -51,15 +51,17 @@ async def _ask(model: LocalModel, question: str, hits: list[Hit]) -> tuple[str, 
     messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
     msg, _ = await _run(model, messages)
     assert msg["stop_reason"] == "tool_use"
-    [tool_use] = msg["content"]
-    assert tool_use["type"] == "tool_use" and tool_use["name"] == "search_documents"
+    tool_use, *more = msg["content"]  # a statement line item is also searched in the statement's words
+    assert all(u["type"] == "tool_use" and u["name"] == "search_documents" for u in msg["content"])
     assert tool_use["input"] == {"query": question}
     messages += [
         {"role": "assistant", "content": msg["content"]},
         {
             "role": "user",
             "content": [
-                {"type": "tool_result", "tool_use_id": tool_use["id"], "content": format_search_results(hits, 1)}
+                {"type": "tool_result", "tool_use_id": tool_use["id"], "content": format_search_results(hits, 1)},
+                *({"type": "tool_result", "tool_use_id": u["id"],
+                   "content": format_search_results([], 1 + len(hits))} for u in more),
             ],
         },
     ]

@@ -1,0 +1,88 @@
+"""Whose filing is it? The company a question names against the cover page of the document that answers it
+(pure).
+
+A statement question names a company ("What was Acme's FY2019 net income?"). Search over a project of several
+companies' filings may rank another company's statement first — the line item, the period and the statement
+title match, only the company does not — and a passage that merely mentions the asked company (a competitor,
+a customer) keeps the name check (``decline.missing_names``) from noticing. The company a filing is about is
+on its cover page (page 1: "ACME WIDGETS, INC. (Exact name of registrant as specified in its charter)"), not in
+any list: ``covers_to_read`` says which documents' first pages the local model should read — those an answer
+cites whose file name and passage heads do not name the company — and ``foreign_documents`` which documents a
+cover page read that way shows to be someone else's (its text does not mention the company), so the reader
+leaves them out and declines when nothing else answers. A first page that holds little text (an image cover)
+proves nothing and drops nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chat.models.reader.names import mentions
+from chat.models.reader.passage import Passage
+from chat.models.reader.question import Question
+
+COVER_PAGE = 1
+#: a first page with less text than this (an image cover, a title alone) does not tell whose filing it is
+COVER_MIN_CHARS = 300
+#: at most this many documents' cover pages are read for one answer
+MAX_COVERS = 4
+#: lines of a table chunk's caption that may name the company
+CAPTION_LINES = 4
+
+
+def cover_check_applies(q: Question) -> bool:
+    """An English question for an amount of a company it names (a value, a change, a comparison, a ratio)."""
+    return q.language == "en" and bool(q.strong_names) and q.kind in ("value", "change", "comparison")
+
+
+def _is_cover(p: Passage) -> bool:
+    return p.ref.startswith("P") and p.page == COVER_PAGE
+
+
+def _caption(p: Passage) -> str:
+    """The lines above a table chunk's Markdown table (its caption: ``AMAZON.COM, INC. / CONSOLIDATED …``)."""
+    lines = p.text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.lstrip().startswith("|")), None)
+    return "\n".join(lines[:first][:CAPTION_LINES]) if first else ""
+
+
+def _named_by_file_or_head(name: str, docs: Sequence[Passage]) -> bool:
+    """The file name (or its ticker) or a statement table's caption names the company — not a mention in prose."""
+    files = [Passage(p.ref, _caption(p), p.document_id, p.file_name, p.page) for p in docs]
+    return any(mentions(name, f) for f in files)
+
+
+def covers_to_read(names: Sequence[str], cited: Sequence[str], passages: Sequence[Passage]) -> list[str]:
+    """Document ids whose cover page to read: of the documents among the results (those the answer cites, refs
+    ``cited``, first), those whose file name and passage heads hold none of ``names``. Empty
+    when no name is asked or a page was read already."""
+    if not names or any(p.ref.startswith("P") for p in passages):
+        return []
+    by_ref = {p.ref: p for p in passages}
+    ordered = [by_ref[r] for r in cited if r in by_ref] + list(passages)  # the cited documents first, then the rest
+    out: list[str] = []
+    seen: set[str] = set()
+    for p in ordered:
+        if not p.document_id or p.document_id in seen:
+            continue
+        seen.add(p.document_id)
+        docs = [d for d in passages if d.document_id == p.document_id]
+        if not any(_named_by_file_or_head(name, docs) for name in names):
+            out.append(p.document_id)
+        if len(out) >= MAX_COVERS:
+            break
+    return out
+
+
+def foreign_documents(names: Sequence[str], passages: Sequence[Passage]) -> set[str]:
+    """Documents whose cover page (read, among ``passages``) mentions none of ``names``."""
+    if not names:
+        return set()
+    out: set[str] = set()
+    for cover in (p for p in passages if _is_cover(p) and p.document_id):
+        if len(cover.text) < COVER_MIN_CHARS:
+            continue
+        text_only = Passage(cover.ref, cover.text, cover.document_id, "", cover.page)  # not the file name's ticker
+        if not any(mentions(name, text_only) for name in names):
+            out.add(cover.document_id)
+    return out

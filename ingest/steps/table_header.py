@@ -1,0 +1,128 @@
+"""Header levels of a table grid (pure): which columns a header segment heads, the levels it makes, and the
+page furniture that is never a header — step 4 of :mod:`ingest.steps.table_grid`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ingest.steps.table_lines import Line, Seg
+from ingest.steps.table_model import BBox4, Table, union
+
+#: a top-of-page line this short, followed by a gap of more than this many of its own heights, is furniture
+FURNITURE_CHARS = 80
+FURNITURE_GAP_EM = 2.0
+PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNORECASE)
+_DATEISH = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
+    re.IGNORECASE)
+#: a date without its year ("December 31,", "As of June 30") set flush left over year columns
+_MONTH_DAY = re.compile(
+    r"(?:(?:as\s+of|at)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?", re.IGNORECASE)
+
+
+def page_furniture(lines: Sequence[Line]) -> set[int]:
+    """The page's running header / navigation link lines (``Table of Contents``, ``PART I`` / ``Item 1``):
+    up to two short lines at the very top of the page, then a gap wider than twice their own height. By
+    shape, not by wording; a table's title right above its header is no such line (it sits closer)."""
+    for k in range(min(2, len(lines) - 1)):
+        if len(lines[k].text) > FURNITURE_CHARS:
+            break
+        if lines[k + 1].y0 - lines[k].y1 > FURNITURE_GAP_EM * lines[k].h:
+            return set(range(k + 1))
+    return set()
+
+
+def span(seg: Seg, cols: Sequence[tuple[float, float]]) -> list[int]:
+    """Columns a segment covers: those it overlaps substantially, else the nearest."""
+    hits = []
+    for c, (a, b) in enumerate(cols):
+        overlap = min(b, seg.x1) - max(a, seg.x0)
+        if overlap > 0.25 * min(b - a, seg.x1 - seg.x0):
+            hits.append(c)
+    if hits:
+        return list(range(hits[0], hits[-1] + 1))
+    centre = (seg.x0 + seg.x1) / 2
+    return [min(range(len(cols)), key=lambda c: abs((cols[c][0] + cols[c][1]) / 2 - centre))]
+
+
+def over_values(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
+    """A line of dates or periods whose every segment overlaps a value column (dates centred over
+    right-aligned numbers are wider than them: ``December 31, 2022`` starts left of its column's numbers)."""
+    pad = 0.5 * line.h
+    return line.x0 > cols[0][1] and all(
+        (_DATEISH.match(s.text) or PERIOD.search(s.text))
+        and any(min(b + pad, s.x1) > max(a - pad, s.x0) for a, b in cols[1:]) for s in line.segs)
+
+
+def header_levels(table: Table, head: Sequence[Line], cols: Sequence[tuple[float, float]]) -> None:
+    n = len(cols)
+    items: list[tuple[int, Seg, list[int]]] = [(li, sg, span(sg, cols)) for li, ln in enumerate(head)
+                                               for sg in ln.segs]
+    items = [(li, sg, _period_span(li, sg, sp, items, cols)) for li, sg, sp in items]
+    # per column: fragments (span, text, box) top-down; the same span on consecutive lines is one wrapped text
+    levels: list[list[tuple[tuple[int, int], str, BBox4]]] = [[] for _ in range(n)]
+    for _li, sg, sp in items:
+        key = (sp[0], sp[-1])
+        box = (sg.x0, sg.y0, sg.x1, sg.y1)
+        for c in sp:
+            if levels[c] and levels[c][-1][0] == key:
+                _key, text, pbox = levels[c][-1]
+                levels[c][-1] = (key, text + " " + sg.text, union([pbox, box]) or box)
+            else:
+                levels[c].append((key, sg.text, box))
+    depth = max((len(lv) for lv in levels), default=0)
+    for d in range(depth):
+        texts: list[str] = []
+        boxes: list[BBox4 | None] = []
+        for c in range(n):
+            # bottom-align: a column with fewer levels fills the lower ones (its label sits on the last line)
+            k = d - (depth - len(levels[c]))
+            texts.append(levels[c][k][1] if k >= 0 else "")
+            boxes.append(levels[c][k][2] if k >= 0 else None)
+        table.header.append(texts)
+        table.header_boxes.append(boxes)
+
+
+def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, Seg, list[int]]],
+                 cols: Sequence[tuple[float, float]]) -> list[int]:
+    """Widen a header over the columns it heads: the columns next to it that no other header of its line
+    claims and that have headers below. ``Three Months Ended`` spans the dated columns (such headers are
+    often centred over one of the dates, so geometry alone gets them wrong); any other header spans the
+    columns it is centred over (``TEDs`` over ``simple | complex | all``)."""
+    below: dict[int, str] = {}
+    for other_li, other, sp in items:
+        if other_li > li and len(sp) == 1:
+            below.setdefault(sp[0], other.text)
+    taken = {c for other_li, other, sp in items if other_li == li and other is not seg for c in sp}
+
+    def free(c: int) -> bool:
+        return 1 <= c < len(cols) and c not in taken and c in below
+
+    lo, hi = span[0], span[-1]
+    if span == [0] and (PERIOD.search(seg.text) or _MONTH_DAY.fullmatch(seg.text.strip())):
+        # a period header set flush left (``Three Months Ended September 30, | 2022 | 2021``, ``December 31, |
+        # 2019 | 2018``) heads the dated value columns of its line and the lines below, not the row labels
+        dated = [c for c in range(1, len(cols))
+                 if any(other_li >= li and sp == [c] and _DATEISH.match(other.text)
+                        for other_li, other, sp in items)]
+        if dated:
+            return list(range(dated[0], dated[-1] + 1))
+    if PERIOD.search(seg.text):
+        while free(lo - 1) and _DATEISH.match(below[lo - 1]):
+            lo -= 1
+        while free(hi + 1) and _DATEISH.match(below[hi + 1]):
+            hi += 1
+        return list(range(lo, hi + 1))
+    left, right = lo, hi
+    while free(left - 1):
+        left -= 1
+    while free(right + 1):
+        right += 1
+    centre = (seg.x0 + seg.x1) / 2
+    options = [(abs((cols[a][0] + cols[b][1]) / 2 - centre), -(b - a), a, b)
+               for a in range(left, lo + 1) for b in range(hi, right + 1)]
+    best = min(options)[0]
+    slack = 0.1 * (seg.x1 - seg.x0) + 2.0
+    _d, _w, a, b = min(o for o in options if o[0] <= best + slack)
+    return list(range(a, b + 1))

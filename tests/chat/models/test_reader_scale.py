@@ -1,0 +1,95 @@
+"""Statement answers in the scale the question asks ("in USD millions" over a table in thousands), and per-share
+rows that a caption's "(in millions, except per share data)" does not scale. Made-up statements, questions
+written here (none from an evaluation set)."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, analyze, read
+from chat.models.reader.numbers import Amount, Unit, asked_scale, rescaled
+
+OPERATIONS = """BRAMBLE OUTDOOR GOODS, INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands, except per share data)
+| | Year Ended December 31, / 2021 | Year Ended December 31, / 2020 |
+|---|---|---|
+| Net revenues | $ 1,482,305 | $ 1,260,118 |
+| Cost of revenues | 903,450 | 790,222 |
+| Operating income | 212,680 | 150,475 |
+| Net income | $ 160,090 | $ 101,300 |
+| Diluted net income per share | $ 2.41 | $ 1.57 |"""
+
+POSITION = """BRAMBLE OUTDOOR GOODS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+| | December 31, 2021 | December 31, 2020 |
+|---|---|---|
+| Total current assets | 1,204 | 1,087 |
+| Total assets | 3,918 | 3,402 |"""
+
+PASSAGES = [Passage("S1", OPERATIONS, "d1", "BRAMBLE_10K.pdf", 41),
+            Passage("S2", POSITION, "d1", "BRAMBLE_10K.pdf", 43)]
+
+
+def _first(question: str) -> str:
+    return read(question, PASSAGES).text.split("\n")[0]
+
+
+def test_asked_scale_reads_the_usual_ways_of_asking() -> None:
+    assert asked_scale("What was it (in USD millions)?") == "million"
+    assert asked_scale("Answer in USD thousands.") == "thousand"
+    assert asked_scale("What were total assets, in $ billions?") == "billion"
+    assert asked_scale("Report it in millions of dollars.") == "million"
+    assert asked_scale("How many employees did it have?") == ""
+    asked = analyze("Assume you are an analyst. What is the FY2021 net income? Answer in USD millions.")
+    assert asked.scale == "million"
+
+
+def test_rescaled_is_exact_and_empty_when_nothing_converts() -> None:
+    thousands = Unit(1e3, "thousand", "$")
+    assert rescaled(Amount(160090, "160,090"), thousands, "million") == "$160.09 million"
+    assert rescaled(Amount(3918, "3,918"), Unit(1e6, "million", ""), "billion") == "3.918 billion"
+    assert rescaled(Amount(1.2, "1.2", scale_word="billion"), Unit(), "million") == "1,200 million"
+    assert rescaled(Amount(160090, "160,090"), thousands, "thousand") == ""
+    assert rescaled(Amount(12.5, "12.5%", percent=True), thousands, "million") == ""
+    assert rescaled(Amount(7, "7"), Unit(), "million") == ""
+
+
+def test_a_value_in_thousands_is_also_given_in_the_asked_millions() -> None:
+    first = _first("Assume you are an equities analyst. What is Bramble's FY2021 net income? Answer in USD millions.")
+    assert "$160,090 thousand" in first and "$160.09 million" in first and "[S1]" in first
+
+
+def test_a_balance_in_millions_is_also_given_in_the_asked_billions() -> None:
+    first = _first("What were Bramble's total assets as of December 31, 2020 (in USD billions)?")
+    assert "3,402 million" in first and "3.402 billion" in first
+
+
+def test_a_change_states_its_difference_in_the_asked_scale() -> None:
+    first = _first("By how much did Bramble's net revenues change from FY2020 to FY2021 (in USD millions)?")
+    assert "$222,187 thousand" in first and "$222.187 million" in first and "computed" in first
+
+
+def test_a_per_share_row_is_not_scaled_by_the_caption() -> None:
+    first = _first("What was Bramble's diluted net income per share in FY2021?")
+    assert "$2.41" in first and "thousand" not in first
+
+
+def test_caption_units_written_the_other_usual_ways() -> None:
+    from chat.models.reader.numbers import caption_unit
+
+    assert caption_unit("(Millions, except per share amounts)").word == "million"
+    assert caption_unit("(In millions of dollars)") == Unit(1e6, "million", "$")
+    assert caption_unit("($ in thousands)") == Unit(1e3, "thousand", "$")
+    assert caption_unit("(Millions of Dollars)").currency == "$"
+    assert caption_unit("(unaudited)") == Unit()
+
+
+def test_a_table_in_millions_said_without_in_is_scaled() -> None:
+    table = """CONSOLIDATED STATEMENT OF INCOME
+| (Millions, except per share amounts) | Years ended December 31 / 2019 | Years ended December 31 / 2018 |
+|---|---|---|
+| Net sales | $ 32,136 | $ 31,657 |
+| Cost of sales | 16,782 | 16,450 |"""
+    passages = [Passage("S1", table, "d", "X_10K.pdf", 40)]
+    first = read("What is the FY2019 cost of sales in USD thousands?", passages).text
+    assert "$16,782 million" in first and "$16,782,000 thousand" in first
