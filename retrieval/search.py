@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import os
 import threading
 import time
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from retrieval.embed_batcher import EmbedBatcher
+from retrieval.model_build import BuildChild
 from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
 from store.config import Settings
@@ -101,6 +104,7 @@ class Retriever:
         self._warm: asyncio.Future[None] | None = None
         self.load_cpu_s = 0.0  # CPU seconds the background model load took (benchmarks)
         self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
+        self.model_build = BuildChild(LOAD_NICE)  # the int8 file's build: a child keyword indexing pauses
 
     async def start(self) -> None:
         """Open the index, and build/load the embedding model in the background (issue 18: the first upload
@@ -114,11 +118,15 @@ class Retriever:
         if callable(load) and self._warm is None:
             self._warm = asyncio.ensure_future(self._load(load, getattr(self.embedder, "prepare", None)))
 
-    async def _load(self, load: Callable[[], object], prepare: Callable[[], object] | None) -> None:
+    async def _load(self, load: Callable[[], object], prepare: Callable[..., object] | None) -> None:
         t0 = time.perf_counter()
         try:
             if callable(prepare):
-                self.load_cpu_s += await run_niced(prepare, LOAD_NICE, name="embedder-prepare")
+                build: Callable[[], object] = prepare
+                if "builder" in inspect.signature(prepare).parameters:  # in a child that can be paused
+                    build = functools.partial(prepare, builder=self.model_build.run)
+                self.load_cpu_s += await run_niced(build, LOAD_NICE, name="embedder-prepare")
+                self.load_cpu_s += self.model_build.cpu_s
             self.load_cpu_s += await asyncio.to_thread(_thread_cpu, load)
         except Exception as exc:  # the first embed call raises it again, where it is handled
             log.warning("embedder_preload_failed", error=type(exc).__name__)
@@ -130,7 +138,15 @@ class Retriever:
         if self._warm is not None:
             await asyncio.shield(self._warm)
 
+    def pause_background(self) -> None:
+        """A document is on its way to keyword-searchable (``ingest.keyword_first``): stop the model build."""
+        self.model_build.pause()
+
+    def resume_background(self) -> None:
+        self.model_build.resume()
+
     async def close(self) -> None:
+        self.model_build.release()
         if self._warm is not None and not self._warm.done():
             await asyncio.gather(self._warm, return_exceptions=True)  # a thread cannot be cancelled
         await self.index.close()
