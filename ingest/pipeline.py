@@ -56,6 +56,9 @@ log = get_logger(__name__)
 #: rendering of long documents is split over this many sandboxed children (pages interleaved)
 RENDER_PROCESSES = 2
 PARALLEL_MIN_PAGES = 8
+#: the text layer (the path to searchable) is read by two children only from this many pages: a second child costs
+#: ~0.12 s of CPU (interpreter, imports, the document parsed again), more than it saves below this (issue 18)
+TEXT_PARALLEL_MIN_PAGES = 64
 #: nice increment of the rendering children of a PDF: the text path (segments, keyword index, embedding) first
 RENDER_NICE = 5
 #: pages whose segments are built together (table detection is batched per window)
@@ -308,7 +311,7 @@ class Pipeline(PipelineSteps):
                     self._progress(job, "format_parser", done[0], total, mark)
 
         # the text layer is the critical path (segments, then searchable): long documents over two children
-        _fan_out(read, todo, "text")
+        _fan_out(read, todo, "text", min_pages=TEXT_PARALLEL_MIN_PAGES)
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
@@ -410,10 +413,11 @@ class Pipeline(PipelineSteps):
             return default
 
 
-def _fan_out(work: Callable[[list[int]], None], pages: list[int], name: str) -> None:
-    """``work`` over ``pages``: in one go for a short document, else interleaved over ``RENDER_PROCESSES``
-    threads (each drives its own sandbox child); the first error is raised."""
-    n = RENDER_PROCESSES if len(pages) >= 2 * PARALLEL_MIN_PAGES else 1
+def _fan_out(work: Callable[[list[int]], None], pages: list[int], name: str, *, min_pages: int | None = None) -> None:
+    """``work`` over ``pages``: in one go for a short document (under ``min_pages``, default twice
+    ``PARALLEL_MIN_PAGES``), else interleaved over ``RENDER_PROCESSES`` threads (each drives its own sandbox child);
+    the first error is raised."""
+    n = RENDER_PROCESSES if len(pages) >= (2 * PARALLEL_MIN_PAGES if min_pages is None else min_pages) else 1
     if n == 1:
         work(pages)
         return

@@ -166,7 +166,7 @@ async def test_the_text_layer_of_a_long_document_is_read_by_two_children(setting
     import ingest.pipeline as pipeline_mod
     import ingest.steps.text_layer as text_layer
 
-    monkeypatch.setattr(pipeline_mod, "PARALLEL_MIN_PAGES", 1)
+    monkeypatch.setattr(pipeline_mod, "TEXT_PARALLEL_MIN_PAGES", 2)
     calls: list[list[int]] = []
     threads: set[str] = set()
     real = text_layer.iter_text_and_words
