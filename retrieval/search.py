@@ -34,6 +34,8 @@ EMBED_BATCH = 64
 #: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``): the
 #: rendering children's (``ingest.pipeline.RENDER_NICE``); at 10 the ~3 s of CPU took 110 s at load average 20
 LOAD_NICE = 5
+#: the longest a vector fill waits, between two session runs, for the searches running to finish
+SEARCH_YIELD_S = 2.0
 
 
 def _thread_cpu(fn: Callable[[], object]) -> float:
@@ -103,7 +105,11 @@ class Retriever:
         self.query_max_chars = query_max_chars
         self._warm: asyncio.Future[None] | None = None
         self.load_cpu_s = 0.0  # CPU seconds the background model load took (benchmarks)
-        self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
+        self._searching = 0
+        self._no_search = threading.Event()
+        self._no_search.set()
+        # documents indexed at once share embed calls; the calls yield to searches (issue 18)
+        self.batcher = EmbedBatcher(embedder, yield_to=self._yield_to_searches)
         self.model_build = BuildChild(LOAD_NICE)  # the int8 file's build: a child keyword indexing pauses
 
     async def start(self) -> None:
@@ -217,8 +223,20 @@ class Retriever:
             log.info("search_keyword_while_model_loads")
             mode = "keyword"
         embedded = query if self.remote_text is None else self.remote_text(query)
-        vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, embedded)
-        return await self.index.search(query, vector, flt, k=k, mode=mode)
+        self._searching += 1  # the vector fill yields between its session runs while a search is on (issue 18)
+        self._no_search.clear()
+        try:
+            vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, embedded)
+            return await self.index.search(query, vector, flt, k=k, mode=mode)
+        finally:
+            self._searching -= 1
+            if not self._searching:
+                self._no_search.set()
+
+    def _yield_to_searches(self) -> None:
+        """Called by the embed batcher between a vector fill's session runs (its thread): wait while a search is
+        running (at most ``SEARCH_YIELD_S``), so a question asked during ingest is not queued behind the fill."""
+        self._no_search.wait(SEARCH_YIELD_S)
 
 
 def build_retriever(
