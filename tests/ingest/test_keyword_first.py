@@ -27,11 +27,11 @@ class _Ordered(RecordingIndexer):
         await super().index_chunks(chunks, progress)
 
 
-async def _run_until_done(worker: Worker, store, workflows: list[str], timeout: float = 90.0) -> None:
+async def _run_until_done(worker: Worker, store, workflows: list[str], within: float = 90.0) -> None:
     stop = asyncio.Event()
     task = asyncio.create_task(worker.run(stop, wait_seconds=0.2))
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + within
     try:
         while loop.time() < deadline:
             views = [store.get_workflow("alice", wid) for wid in workflows]
