@@ -19,7 +19,7 @@ from store.logging import get_logger
 log = get_logger(__name__)
 
 #: documents a worker keeps in their background phase (vector fill) while it takes the next one's text path
-MAX_BEHIND = 8
+MAX_BEHIND = 16
 
 
 class KeywordFirst:

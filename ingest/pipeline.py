@@ -140,6 +140,7 @@ class Pipeline(PipelineSteps):
         self._engine_lock = threading.Lock()
         self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
         self.keyword_first = KeywordFirst()  # the workers' text slots: vector fills wait while one is held
+        self.render_turns = asyncio.Semaphore(1)  # background renderings (viewer pages), one document at a time
 
     # --- driver --------------------------------------------------------------------------------------
 

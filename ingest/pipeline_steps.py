@@ -56,15 +56,24 @@ class PipelineSteps:
     _record_failure: Callable[..., Awaitable[None]]
     _step: Callable[..., Awaitable[None]]
     keyword_first: KeywordFirst
+    render_turns: asyncio.Semaphore
     uri_for: Callable[[str], str]
     analysis_model: Callable[[], Any] | None
     summary_model: Any | None
 
     async def _behind(self, job: Any, name: str, fn: Callable[[Any], None], gated: bool) -> None:
-        """A step beside the vector fill; ``gated``: after every queued document's text path (keyword first)."""
-        if gated:
-            await self.keyword_first.idle()
-        await self._step(job, name, fn)
+        """A step beside the vector fill; ``gated``: after every queued document's text path (keyword first).
+        Background renderings take turns (``render_turns``): the documents a worker keeps filling do not each
+        start their rendering children at once."""
+        if not gated:
+            await self._step(job, name, fn)
+            return
+        await self.keyword_first.idle()
+        if name != "segment_prep":
+            await self._step(job, name, fn)
+            return
+        async with self.render_turns:
+            await self._step(job, name, fn)
 
     def _render_child(self, job: Any, pid: int, mine: list[int]) -> None:
         with job.render_lock:

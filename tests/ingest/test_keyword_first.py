@@ -67,6 +67,33 @@ async def test_queued_documents_are_all_searchable_before_any_vector_fill(settin
     assert worker.pipeline.keyword_first.held == 0
 
 
+async def test_background_renderings_take_turns(settings, store, blobs, queue, clock, tmp_path, monkeypatch):
+    """The documents a worker keeps in the background do not all start their rendering children at once."""
+    import threading
+    import time
+
+    spans: list[tuple[str, float, float]] = []
+    real = Pipeline._segment_prep
+    lock = threading.Lock()
+
+    def segment_prep(self, job):
+        t0 = time.monotonic()
+        real(self, job)
+        with lock:
+            spans.append((job.claim.document_id, t0, time.monotonic()))
+
+    monkeypatch.setattr(Pipeline, "_segment_prep", segment_prep)
+    for i in range(3):
+        (tmp_path / str(i)).mkdir()
+    docs = [_submit(store, blobs, queue, tmp_path / str(i), pages=2, sha=f"{i}" * 64)[1] for i in range(3)]
+    worker = Worker(store=store, queue=queue, settings=settings,
+                    pipeline=Pipeline(settings, store, blobs, _Ordered([])))
+    await _run_until_done(worker, store, [d.workflow_id for d in docs])
+    assert len(spans) == 3
+    spans.sort(key=lambda s: s[1])
+    assert all(a[2] <= b[1] for a, b in zip(spans, spans[1:], strict=False)), spans  # one after another
+
+
 async def test_one_document_alone_fills_its_vectors_at_once(settings, store, blobs, queue, clock, tmp_path):
     events: list[tuple[str, str]] = []
     (tmp_path / "a").mkdir()
