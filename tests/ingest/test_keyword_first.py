@@ -5,6 +5,7 @@ background steps wait while a worker is on a text path (``ingest/keyword_first.p
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from ingest.keyword_first import KeywordFirst
 from ingest.pipeline import Pipeline
@@ -91,7 +92,7 @@ async def test_background_renderings_take_turns(settings, store, blobs, queue, c
     await _run_until_done(worker, store, [d.workflow_id for d in docs])
     assert len(spans) == 3
     spans.sort(key=lambda s: s[1])
-    assert all(a[2] <= b[1] for a, b in zip(spans, spans[1:], strict=False)), spans  # one after another
+    assert all(a[2] <= b[1] for a, b in itertools.pairwise(spans)), spans  # one after another
 
 
 async def test_one_document_alone_fills_its_vectors_at_once(settings, store, blobs, queue, clock, tmp_path):
