@@ -88,6 +88,9 @@ def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, inde
     queue = queue if queue is not None else build_queue(settings)
     pipeline = Pipeline(settings, store, blobs, index, uri_for=lambda key: blob_uri(settings, key),
                         analysis_model=analysis_model_factory(settings))
+    pause, resume = getattr(index, "pause_background", None), getattr(index, "resume_background", None)
+    if callable(pause) and callable(resume):  # the retriever's one-time model build waits for keyword paths
+        pipeline.keyword_first.listen(pause, resume)
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
     pipeline.metrics = uploads.metrics = metrics  # the read models (issue 17): the workers read pipeline.metrics

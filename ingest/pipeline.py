@@ -2,11 +2,12 @@
 
 ``segment_prep`` → ``format_parser`` → ``paddleocr_processor`` (only the pages that need it) →
 ``segment_builder`` → ``pii`` (personal data per segment, ``ingest.pii``) → ``segment_analyzer`` (page
-layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → ``field_extractor`` → (``bda_processor``,
+layout JSON at ``…/analysis/0007.json``; the text sent to Bedrock is masked) → (``bda_processor``,
 ``transcribe``, ``webcrawler``, ``graph_builder``: recorded ``skipped`` with a reason for now) →
 ``chunking`` (heading paths, no headers/footers) → ``keyword_indexing`` (the chunks without vectors:
 BM25-searchable, the workflow's "searchable" moment) → ``indexing`` (the vectors filled in behind it; "ready" when
-the workflow completes) → ``document_summarizer`` (``ingest.steps.summarize_step``: extractive locally, Claude with
+the workflow completes), with ``field_extractor`` and the rendering (``segment_prep``) running beside it →
+``document_summarizer`` (``ingest.steps.summarize_step``: extractive locally, Claude with
 ``DOCCHAT_ANALYSIS_MODEL=bedrock`` on the masked text; stored on the document item).
 
 Every result lives at a key fixed by workflow and page (``workflows/{wid}/pages/0007.png``,
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ingest.filetypes import FileKind
+from ingest.keyword_first import KeywordFirst
 from ingest.pipeline_steps import PipelineSteps
 from ingest.results import (
     meta_key,
@@ -54,6 +56,9 @@ log = get_logger(__name__)
 #: rendering of long documents is split over this many sandboxed children (pages interleaved)
 RENDER_PROCESSES = 2
 PARALLEL_MIN_PAGES = 8
+#: the text layer (the path to searchable) is read by two children only from this many pages: a second child costs
+#: ~0.12 s of CPU (interpreter, imports, the document parsed again), more than it saves below this (issue 18)
+TEXT_PARALLEL_MIN_PAGES = 64
 #: nice increment of the rendering children of a PDF: the text path (segments, keyword index, embedding) first
 RENDER_NICE = 5
 #: pages whose segments are built together (table detection is batched per window)
@@ -134,11 +139,15 @@ class Pipeline(PipelineSteps):
         self._engines: dict[str, Any] = {}
         self._engine_lock = threading.Lock()
         self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
+        self.keyword_first = KeywordFirst()  # the workers' text slots: vector fills wait while one is held
+        self.render_turns = asyncio.Semaphore(1)  # background renderings (viewer pages), one document at a time
 
     # --- driver --------------------------------------------------------------------------------------
 
-    async def run(self, claim: Claim, *, lost: threading.Event | None = None) -> int:
-        """Run (or resume) every step; returns ``total_segments``."""
+    async def run(self, claim: Claim, *, lost: threading.Event | None = None,
+                  searchable: Callable[[], None] | None = None) -> int:
+        """Run (or resume) every step; returns ``total_segments``. ``searchable()``: called once the document is
+        keyword-searchable (the worker then takes its next document; see ``ingest/keyword_first.py``)."""
         step_item = await asyncio.to_thread(self.store.step_item, claim.workflow_id) or {}
         done = {name for name, val in step_item.items() if isinstance(val, dict) and val.get("status") in
                 ("completed", "skipped")}
@@ -151,41 +160,56 @@ class Pipeline(PipelineSteps):
             for name, reason in DEFERRED.items():
                 if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
-            # rendering (for the viewer and OCR) runs behind the text path: segments, chunks and the keyword index
-            # wait for it only when a page needs OCR (issue 18); it is over before the workflow completes
-            render = (asyncio.create_task(self._step(job, "segment_prep", self._segment_prep))
-                      if "segment_prep" not in done else None)
+            # rendering (for the viewer and OCR) and field extraction run behind the text path (issue 18): they
+            # start once the document is keyword-searchable (none of their CPU on the path to the first answer),
+            # rendering at once only when a page needs OCR; both are over before the workflow completes
+            behind: dict[str, asyncio.Task[None]] = {}
+
+            def start(*names: str, gated: bool = False) -> None:
+                for name in names:
+                    if name not in behind and name not in done:
+                        fn = self._segment_prep if name == "segment_prep" else self._field_extractor
+                        behind[name] = asyncio.create_task(self._behind(job, name, fn, gated))
+
+            def on_searchable() -> None:  # behind the text paths of the documents queued after this one
+                start("segment_prep", "field_extractor", gated=True)
+                if searchable is not None:
+                    searchable()
+
             try:
+                if job.kind != "pdf":  # an image: every page is OCR'd from its rendering
+                    start("segment_prep")
                 if "format_parser" not in done:
                     await self._step(job, "format_parser", self._format_parser)
-                if render is not None:
+                if "segment_prep" not in done:
                     if await asyncio.to_thread(self._needs_pages, job):
-                        await render
+                        start("segment_prep")
+                        await behind["segment_prep"]
                     else:
                         self._render_behind(job)
                 for name, fn in (("paddleocr_processor", self._ocr), ("segment_builder", self._segment_builder),
-                                 ("pii", self._pii), ("segment_analyzer", self._segment_analyzer),
-                                 ("field_extractor", self._field_extractor)):
+                                 ("pii", self._pii), ("segment_analyzer", self._segment_analyzer)):
                     if name not in done:
                         await self._step(job, name, fn)
                 if "chunking" not in done or "indexing" not in done:
                     current = ["chunking"]
                     try:
-                        await self._chunk_and_index(job, current, keywords_done="keyword_indexing" in done)
+                        await self._chunk_and_index(job, current, keywords_done="keyword_indexing" in done,
+                                                    searchable=on_searchable)
                     except Exception as exc:
                         await self._record_failure(job, current[0], exc)
                         raise
-                if render is not None:
-                    try:
-                        await render
-                    except Exception:
-                        await self._unindex(job)  # a document that fails must not stay searchable
-                        raise
-            finally:  # both finish before an error propagates (the renderer writes into this job's blobs)
-                if render is not None:
-                    if not render.done():
-                        job.stop.set()
-                    await asyncio.gather(render, return_exceptions=True)
+                start("segment_prep", "field_extractor")
+                try:
+                    for task in list(behind.values()):
+                        await task
+                except Exception:
+                    await self._unindex(job)  # a document that fails must not stay searchable
+                    raise
+            finally:  # all finish before an error propagates (the renderer writes into this job's blobs)
+                if any(not t.done() for t in behind.values()):
+                    job.stop.set()
+                await asyncio.gather(*behind.values(), return_exceptions=True)
             if "document_summarizer" not in done:
                 await self._summarize(job)
             return job.page_count
@@ -288,7 +312,7 @@ class Pipeline(PipelineSteps):
                     self._progress(job, "format_parser", done[0], total, mark)
 
         # the text layer is the critical path (segments, then searchable): long documents over two children
-        _fan_out(read, todo, "text")
+        _fan_out(read, todo, "text", min_pages=TEXT_PARALLEL_MIN_PAGES)
         need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
         self._put_json(ocr_pages_key(job.wid), need)
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
@@ -390,10 +414,11 @@ class Pipeline(PipelineSteps):
             return default
 
 
-def _fan_out(work: Callable[[list[int]], None], pages: list[int], name: str) -> None:
-    """``work`` over ``pages``: in one go for a short document, else interleaved over ``RENDER_PROCESSES``
-    threads (each drives its own sandbox child); the first error is raised."""
-    n = RENDER_PROCESSES if len(pages) >= 2 * PARALLEL_MIN_PAGES else 1
+def _fan_out(work: Callable[[list[int]], None], pages: list[int], name: str, *, min_pages: int | None = None) -> None:
+    """``work`` over ``pages``: in one go for a short document (under ``min_pages``, default twice
+    ``PARALLEL_MIN_PAGES``), else interleaved over ``RENDER_PROCESSES`` threads (each drives its own sandbox child);
+    the first error is raised."""
+    n = RENDER_PROCESSES if len(pages) >= (2 * PARALLEL_MIN_PAGES if min_pages is None else min_pages) else 1
     if n == 1:
         work(pages)
         return

@@ -16,6 +16,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
+from ingest.keyword_first import KeywordFirst
 from ingest.results import SegmentSequence, meta_key, ocr_pages_key, page_png_key
 from store.blobs import BlobStore
 from store.config import Settings
@@ -53,9 +54,26 @@ class PipelineSteps:
     _progress: Callable[..., None]
     _hit: Callable[[str, int], None]
     _record_failure: Callable[..., Awaitable[None]]
+    _step: Callable[..., Awaitable[None]]
+    keyword_first: KeywordFirst
+    render_turns: asyncio.Semaphore
     uri_for: Callable[[str], str]
     analysis_model: Callable[[], Any] | None
     summary_model: Any | None
+
+    async def _behind(self, job: Any, name: str, fn: Callable[[Any], None], gated: bool) -> None:
+        """A step beside the vector fill; ``gated``: after every queued document's text path (keyword first).
+        Background renderings take turns (``render_turns``): the documents a worker keeps filling do not each
+        start their rendering children at once."""
+        if not gated:
+            await self._step(job, name, fn)
+            return
+        await self.keyword_first.idle()
+        if name != "segment_prep":
+            await self._step(job, name, fn)
+            return
+        async with self.render_turns:
+            await self._step(job, name, fn)
 
     def _render_child(self, job: Any, pid: int, mine: list[int]) -> None:
         with job.render_lock:
@@ -168,9 +186,11 @@ class PipelineSteps:
         except Exception:  # the original error matters more
             log.warning("unindex_failed", workflow_id=job.wid)
 
-    async def _chunk_and_index(self, job: Any, current: list[str], *, keywords_done: bool = False) -> None:
+    async def _chunk_and_index(self, job: Any, current: list[str], *, keywords_done: bool = False,
+                               searchable: Callable[[], None] | None = None) -> None:
         """Chunk, write the chunks without vectors (searchable), then embed them in batches (ready). A redelivery
-        after the keyword write keeps the document searchable and only fills the vectors (same chunk ids)."""
+        after the keyword write keeps the document searchable and only fills the vectors (same chunk ids).
+        ``searchable()`` is called once the document is keyword-searchable (the pipeline starts its rendering)."""
         from ingest.steps.chunk import chunk_segments
 
         claim = job.claim
@@ -201,11 +221,14 @@ class PipelineSteps:
                                     total=len(chunks))
             log.info("document_searchable", workflow_id=job.wid, chunks=len(chunks))
             self._hit("keyword_indexing", len(chunks))
+        if searchable is not None:
+            searchable()
         job.check()
         current[0] = "indexing"
         await asyncio.to_thread(self.store.record_step, claim, "indexing", "in_progress", done=0, total=len(chunks))
         mark = [0.0]
         for start in range(0, len(chunks), INDEX_BATCH):
+            await self.keyword_first.idle()  # no embedding while a queued document is on its way to searchable
             job.check()
             # progress per embedding round (a few chunks), written at most every 0.5 s: it keeps moving
             await self.indexer.index_chunks(

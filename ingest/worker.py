@@ -33,6 +33,7 @@ from typing import Any, Literal
 import structlog
 
 from ingest.jobs import enqueue
+from ingest.keyword_first import MAX_BEHIND, KeywordFirst
 from ingest.pipeline import ClaimLost, Pipeline
 from ingest.queue import PRIORITIES, JobQueue, Message, Priority
 from store.config import Settings
@@ -121,26 +122,82 @@ class Worker:
         return await self.handle(msg)
 
     async def run(self, stop: asyncio.Event, *, wait_seconds: float = 10.0) -> None:
+        """Work until ``stop`` is set. Keyword first (``ingest/keyword_first.py``): once a job's document is
+        keyword-searchable the job goes on in the background and the next queued document is taken at once;
+        the background steps wait while any worker is on a text path."""
         log.info("worker_started", worker=self.name, lanes=",".join(self.lanes))
+        gate: KeywordFirst | None = getattr(self.pipeline, "keyword_first", None)
+        behind: set[asyncio.Task[Outcome]] = set()
+        held = [False]
+
+        def hold(on: bool) -> None:
+            if gate is not None and held[0] != on:
+                held[0] = on
+                if on:
+                    gate.take()
+                else:
+                    gate.give()
+
         try:
             while not stop.is_set():
                 try:
-                    await self.run_once(wait_seconds=wait_seconds)
+                    if gate is None:
+                        await self.run_once(wait_seconds=wait_seconds)
+                        continue
+                    if len(behind) >= MAX_BEHIND:  # enough documents filling: let them, then take more
+                        hold(False)
+                        await asyncio.wait(behind, return_when=asyncio.FIRST_COMPLETED)
+                        continue
+                    hold(True)
+                    msg = await self._receive(0.0)
+                    if msg is None:  # nothing queued: the background steps run while this worker long-polls
+                        hold(False)
+                        msg = await self._receive(wait_seconds)
+                        if msg is None:
+                            continue
+                        hold(True)
+                    await self._until_searchable(msg, behind)
                 except asyncio.CancelledError:
+                    for task in behind:
+                        task.cancel()
                     raise
                 except Exception as exc:
                     log.warning("worker_loop_error", worker=self.name, error=describe(exc))
+                    hold(False)
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(stop.wait(), timeout=2.0)
+            hold(False)
+            await asyncio.gather(*behind, return_exceptions=True)  # a stop lets the background jobs finish
         finally:
+            hold(False)
             self._beats.shutdown(wait=False)
         log.info("worker_stopped", worker=self.name)
 
-    async def handle(self, msg: Message) -> Outcome:
+    async def _receive(self, wait_seconds: float) -> Message | None:
+        return await asyncio.to_thread(self.queue.receive, wait_seconds=wait_seconds,
+                                       visibility_seconds=self.visibility, lanes=self.lanes)
+
+    async def _until_searchable(self, msg: Message, behind: set[asyncio.Task[Outcome]]) -> None:
+        """Handle ``msg`` until its document is keyword-searchable (or the job ends); the rest goes on in ``behind``."""
+        searchable = asyncio.Event()
+        task = asyncio.create_task(self.handle(msg, searchable=searchable.set))
+        waiter = asyncio.create_task(searchable.wait())
+        try:
+            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+        if task.done():
+            task.result()
+        else:
+            behind.add(task)
+            task.add_done_callback(behind.discard)
+
+    async def handle(self, msg: Message, *, searchable: Callable[[], None] | None = None) -> Outcome:
+        """Claim and run the job of ``msg``; ``searchable()`` is called once its document is keyword-searchable."""
         wid = str(msg.body.get("workflow_id", ""))
         did = str(msg.body.get("document_id", ""))
         with structlog.contextvars.bound_contextvars(workflow_id=wid, document_id=did):
-            return await self._handle(msg, wid, did)
+            return await self._handle(msg, wid, did, searchable)
 
     def _metrics(self, **event: Any) -> None:
         record_safely(getattr(self.pipeline, "metrics", None), **event)
@@ -157,7 +214,7 @@ class Worker:
                 out[f"queue_depth.{lane}"] = await asyncio.to_thread(self.queue.depth, lane)
         return out
 
-    async def _handle(self, msg: Message, wid: str, did: str) -> Outcome:
+    async def _handle(self, msg: Message, wid: str, did: str, searchable: Callable[[], None] | None = None) -> Outcome:
         outcome, claim = await asyncio.to_thread(self.store.claim, did, wid, lease_s=self.visibility)
         if claim is None:
             log.info("job_noop", worker=self.name, workflow_id=wid, state=outcome, receives=msg.receive_count)
@@ -168,16 +225,17 @@ class Worker:
                                   **({"docs.pending": -1} if claim.attempts <= 1 else {})},
                       latest_put=await self._queue_depths())
         try:
-            return await self._run_claimed(msg, claim, wid)
+            return await self._run_claimed(msg, claim, wid, searchable)
         finally:
             self._metrics(latest_add={"workers_busy": -1, "docs.in_progress": -1})
 
-    async def _run_claimed(self, msg: Message, claim: Claim, wid: str) -> Outcome:
+    async def _run_claimed(self, msg: Message, claim: Claim, wid: str,
+                           searchable: Callable[[], None] | None = None) -> Outcome:
         lost = threading.Event()
         beat = asyncio.create_task(self._heartbeat(msg, claim, lost))
         t0 = time.perf_counter()
         try:
-            total = await self.pipeline.run(claim, lost=lost)
+            total = await self.pipeline.run(claim, lost=lost, **({"searchable": searchable} if searchable else {}))
         except ClaimLost:
             log.warning("job_claim_lost", worker=self.name, workflow_id=wid)
             return "lost"

@@ -55,8 +55,10 @@ def takes_progress(embedder: Embedder) -> bool:
 
 
 class EmbedBatcher:
-    def __init__(self, embedder: Embedder, *, max_texts: int = MAX_TEXTS) -> None:
+    def __init__(self, embedder: Embedder, *, max_texts: int = MAX_TEXTS,
+                 yield_to: Callable[[], None] | None = None) -> None:
         self.embedder = embedder
+        self.yield_to = yield_to  # called (embed thread) between session runs of a call with progress: may wait
         self.max_texts = max(1, max_texts)
         self._pending: list[_Request] = []
         self._drain: asyncio.Task[None] | None = None
@@ -88,6 +90,8 @@ class EmbedBatcher:
         lock = threading.Lock()
 
         def tick(done: int, total: int) -> None:
+            if self.yield_to is not None and done < total:
+                self.yield_to()  # e.g. a search is running: its query is embedded first
             with lock:
                 for r in batch:
                     if r.progress is None or r.error is not None:

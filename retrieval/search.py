@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import os
 import threading
 import time
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from retrieval.embed_batcher import EmbedBatcher
+from retrieval.model_build import BuildChild
 from retrieval.query_expansion import Lexicon, expand_query, load_lexicon
 from retrieval.types import Chunk, Embedder, Hit, Index, SearchFilter, SearchMode
 from store.config import Settings
@@ -31,6 +34,8 @@ EMBED_BATCH = 64
 #: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``): the
 #: rendering children's (``ingest.pipeline.RENDER_NICE``); at 10 the ~3 s of CPU took 110 s at load average 20
 LOAD_NICE = 5
+#: the longest a vector fill waits, between two session runs, for the searches running to finish
+SEARCH_YIELD_S = 2.0
 
 
 def _thread_cpu(fn: Callable[[], object]) -> float:
@@ -100,7 +105,12 @@ class Retriever:
         self.query_max_chars = query_max_chars
         self._warm: asyncio.Future[None] | None = None
         self.load_cpu_s = 0.0  # CPU seconds the background model load took (benchmarks)
-        self.batcher = EmbedBatcher(embedder)  # documents indexed at once share embed calls (issue 18)
+        self._searching = 0
+        self._no_search = threading.Event()
+        self._no_search.set()
+        # documents indexed at once share embed calls; the calls yield to searches (issue 18)
+        self.batcher = EmbedBatcher(embedder, yield_to=self._yield_to_searches)
+        self.model_build = BuildChild(LOAD_NICE)  # the int8 file's build: a child keyword indexing pauses
 
     async def start(self) -> None:
         """Open the index, and build/load the embedding model in the background (issue 18: the first upload
@@ -114,11 +124,15 @@ class Retriever:
         if callable(load) and self._warm is None:
             self._warm = asyncio.ensure_future(self._load(load, getattr(self.embedder, "prepare", None)))
 
-    async def _load(self, load: Callable[[], object], prepare: Callable[[], object] | None) -> None:
+    async def _load(self, load: Callable[[], object], prepare: Callable[..., object] | None) -> None:
         t0 = time.perf_counter()
         try:
             if callable(prepare):
-                self.load_cpu_s += await run_niced(prepare, LOAD_NICE, name="embedder-prepare")
+                build: Callable[[], object] = prepare
+                if "builder" in inspect.signature(prepare).parameters:  # in a child that can be paused
+                    build = functools.partial(prepare, builder=self.model_build.run)
+                self.load_cpu_s += await run_niced(build, LOAD_NICE, name="embedder-prepare")
+                self.load_cpu_s += self.model_build.cpu_s
             self.load_cpu_s += await asyncio.to_thread(_thread_cpu, load)
         except Exception as exc:  # the first embed call raises it again, where it is handled
             log.warning("embedder_preload_failed", error=type(exc).__name__)
@@ -130,7 +144,15 @@ class Retriever:
         if self._warm is not None:
             await asyncio.shield(self._warm)
 
+    def pause_background(self) -> None:
+        """A document is on its way to keyword-searchable (``ingest.keyword_first``): stop the model build."""
+        self.model_build.pause()
+
+    def resume_background(self) -> None:
+        self.model_build.resume()
+
     async def close(self) -> None:
+        self.model_build.release()
         if self._warm is not None and not self._warm.done():
             await asyncio.gather(self._warm, return_exceptions=True)  # a thread cannot be cancelled
         await self.index.close()
@@ -201,8 +223,20 @@ class Retriever:
             log.info("search_keyword_while_model_loads")
             mode = "keyword"
         embedded = query if self.remote_text is None else self.remote_text(query)
-        vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, embedded)
-        return await self.index.search(query, vector, flt, k=k, mode=mode)
+        self._searching += 1  # the vector fill yields between its session runs while a search is on (issue 18)
+        self._no_search.clear()
+        try:
+            vector = None if mode == "keyword" else await asyncio.to_thread(self.embedder.embed_query, embedded)
+            return await self.index.search(query, vector, flt, k=k, mode=mode)
+        finally:
+            self._searching -= 1
+            if not self._searching:
+                self._no_search.set()
+
+    def _yield_to_searches(self) -> None:
+        """Called by the embed batcher between a vector fill's session runs (its thread): wait while a search is
+        running (at most ``SEARCH_YIELD_S``), so a question asked during ingest is not queued behind the fill."""
+        self._no_search.wait(SEARCH_YIELD_S)
 
 
 def build_retriever(

@@ -20,14 +20,17 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ingest.sandbox import Limits, run_sandboxed
 from ingest.steps.format_parser import PageText
-from ingest.steps.ocr import OcrResult
+from ingest.steps.pdfium_calls import TextCalls, handle
 from ingest.steps.table_grid import Word, find_tables
 from ingest.steps.table_model import BBox4, Table
 from store.config import Settings
+
+if TYPE_CHECKING:  # not imported at run time: the text-layer child reads tables' words without OCR's imports
+    from ingest.steps.ocr import OcrResult
 
 Rows = list[list[str]]  # rows of cell texts (the segment's legacy "tables" form)
 
@@ -117,12 +120,13 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
                           round(top - cur[2], 2)))
         cur.clear()
 
-    unicode = raw.FPDFText_GetUnicode  # per char index: FPDFText_GetText's buffer can drift from the indices
-    get_box, get_loose = raw.FPDFText_GetCharBox, raw.FPDFText_GetLooseCharBox  # looked up once, not per char
+    calls = TextCalls.of(raw)  # PDFium's calls without ctypes' argument conversion (ingest.steps.pdfium_calls)
+    unicode = calls.unicode  # per char index: FPDFText_GetText's buffer can drift from the indices
+    get_box, get_loose = calls.char_box, calls.loose_box
     by_l, by_r, by_b, by_t, by_rect = (ctypes.byref(l_), ctypes.byref(r_), ctypes.byref(b_), ctypes.byref(t_),
                                        ctypes.byref(rect))
-    for i in range(n):
-        code = unicode(tp, i)
+    tp = handle(tp)
+    for i, code in enumerate([unicode(tp, i) for i in range(n)]):
         ch = chr(code) if 0 < code < 0xD800 or 0xE000 <= code < 0x110000 else ""
         if not ch or ch.isspace():
             flush()

@@ -112,6 +112,42 @@ async def test_rendering_does_not_hold_up_the_text_path(settings, store, blobs, 
     assert all(blobs.exists(f"workflows/{c.workflow_id}/pages/{p:04d}.png") for p in range(1, 5))
 
 
+async def test_rendering_starts_only_once_the_document_is_searchable(settings, store, blobs, queue, retriever, clock,
+                                                                    tmp_path, monkeypatch):
+    """No page needs OCR: no rendering child runs before the keyword write (none of the CPU on the path to the
+    first answer goes to pages only the viewer needs)."""
+    events: list[str] = []
+    real = Pipeline._render_child
+
+    def render_child(self, job, pid, mine):
+        events.append("render_child")
+        real(self, job, pid, mine)
+
+    monkeypatch.setattr(Pipeline, "_render_child", render_child)
+    _submit(store, blobs, queue, tmp_path, pages=3)
+
+    def fault(name, n):
+        if name in ("format_parser", "keyword_indexing") and name not in events:
+            events.append(name)
+
+    assert await _worker(settings, store, blobs, queue, retriever, clock, fault=fault).run_once() == "completed"
+    assert events.index("format_parser") < events.index("keyword_indexing") < events.index("render_child")
+
+
+async def test_pages_needed_for_ocr_are_rendered_before_the_segments(settings, store, blobs, queue, retriever, clock,
+                                                                     tmp_path, monkeypatch):
+    events: list[str] = []
+    monkeypatch.setattr(Pipeline, "_needs_pages", lambda self, job: True)  # as for OCR pages
+    _submit(store, blobs, queue, tmp_path, pages=3)
+
+    def fault(name, n):
+        if name in ("segment_prep", "segment_builder:item") and name not in events:
+            events.append(name)
+
+    assert await _worker(settings, store, blobs, queue, retriever, clock, fault=fault).run_once() == "completed"
+    assert events == ["segment_prep", "segment_builder:item"]
+
+
 def test_pixel_size_matches_the_rendered_page(tmp_path) -> None:
     from ingest.sample_docs import write_text_pdf
     from ingest.steps.segment_prep import pixel_size, render_pages
@@ -130,7 +166,7 @@ async def test_the_text_layer_of_a_long_document_is_read_by_two_children(setting
     import ingest.pipeline as pipeline_mod
     import ingest.steps.text_layer as text_layer
 
-    monkeypatch.setattr(pipeline_mod, "PARALLEL_MIN_PAGES", 1)
+    monkeypatch.setattr(pipeline_mod, "TEXT_PARALLEL_MIN_PAGES", 2)
     calls: list[list[int]] = []
     threads: set[str] = set()
     real = text_layer.iter_text_and_words

@@ -322,3 +322,46 @@ async def test_start_builds_the_model_file_in_a_niced_thread_then_loads_it(tmp_p
     assert seen["load"][1] == base and seen["load"][0] != "embedder-prepare"
     assert nice_of_this_thread() == base and r.load_cpu_s >= 0
     await r.close()
+
+
+async def test_a_vector_fill_yields_to_a_search_between_its_session_runs(tmp_path) -> None:
+    """Issue 18: a question asked while a document's vectors are filled in is not queued behind the fill's batch:
+    the fill waits between two session runs (every few chunks) until the search is over."""
+    import threading
+
+    ran = threading.Event()
+    runs: list[int] = []
+
+    class Runs(ToyEmbedder):
+        def embed_passages(self, texts, progress=None):
+            for done in range(4, len(texts) + 4, 4):
+                runs.append(done)
+                ran.set()
+                if progress is not None:
+                    progress(min(done, len(texts)), len(texts))
+            return super().embed_passages(texts)
+
+    index = LanceIndex(tmp_path / "lance", DIM)
+    release = asyncio.Event()
+    real_search = index.search
+
+    async def slow_search(*a, **k):
+        await release.wait()
+        return await real_search(*a, **k)
+
+    r = Retriever(Runs(), index)
+    await r.start()
+    await r.index_keywords([chunk("d0", 0, "alpha beta")])
+    index.search = slow_search  # type: ignore[method-assign]
+    search = asyncio.create_task(r.search("alpha", SearchFilter("p1"), k=3))
+    await asyncio.sleep(0.05)
+    fill = asyncio.create_task(r.index_chunks([chunk("d1", i, f"word{i} text") for i in range(20)],
+                                              progress=lambda d, t: None))
+    await asyncio.to_thread(ran.wait, 10)
+    await asyncio.sleep(0.3)
+    assert runs == [4]  # one session run, then it waits for the search
+    release.set()
+    assert await search
+    await fill
+    assert runs == [4, 8, 12, 16, 20]
+    await r.close()
