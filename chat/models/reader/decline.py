@@ -39,6 +39,7 @@ import re
 from collections.abc import Sequence
 
 from chat.models.extractive import Language
+from chat.models.reader.answer_types import topic_missing
 from chat.models.reader.compose import josa
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.names import mentions
@@ -55,8 +56,14 @@ _EN_INDIRECT = re.compile(
 
 
 def missing_names(q: Question, passages: Sequence[Passage]) -> list[str]:
-    """Strong names of ``q`` that no passage mentions (text or file name)."""
-    return [name for name in q.strong_names if not any(mentions(name, p) for p in passages)]
+    """Strong names of ``q`` that no passage mentions (text or file name); for a Korean/Japanese question also
+    the topic it opens with (``answer_types.topic_word``), when no passage names it."""
+    missing = [name for name in q.strong_names if not any(mentions(name, p) for p in passages)]
+    if q.language in ("ko", "ja") and passages:
+        topic = topic_missing(q.text, q.language, [t for p in passages for t in (p.text, p.file_name)])
+        if topic and not any(topic in name or name in topic for name in q.strong_names):
+            missing.append(topic)
+    return missing
 
 
 def should_decline(q: Question, best: Evidence | None, passages: Sequence[Passage]) -> bool:
