@@ -363,14 +363,14 @@ def neighbour_context(rows: list[Row]) -> list[Row]:
 # ------------------------------------------------------------------------------------------- the question's topic
 
 _KO_TOPIC = re.compile(r"^([가-힣A-Za-z0-9·.\-]{2,}?)(?:은|는|이|가|의|에게|에서|와|과)$")
-_JA_TOPIC = re.compile(r"^([^\sはがのを、。？?]{2,}?)(?:は|が|の)")
+_JA_TOPIC = re.compile(r"^([^\sはがのを、。？?]{2,}?)(?:は|が)")
 _GENERIC_TOPIC = re.compile(r"^(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|그녀|그들|이것|그것)")
 
 
 def topic_word(question: str, language: str) -> str:
     """The word a Korean/Japanese question opens with as its topic or subject (``김하늘은 …``, ``한별시의 …``,
     ``東京タワーは…``): what the question is about, which a passage that answers it names ('' when none)."""
-    from chat.models.reader.lexicon import JA_CUES, KO_CUES  # noqa: PLC0415 (lexicon is heavy; keep imports light)
+    from chat.models.reader.lexicon import GENERIC_DOCUMENT, JA_CUES, KO_CUES  # noqa: PLC0415
     from chat.models.reader.periods import find_periods  # noqa: PLC0415
 
     text = question.strip()
@@ -386,8 +386,8 @@ def topic_word(question: str, language: str) -> str:
     topic = m.group(1)
     if (_GENERIC_TOPIC.match(topic) and len(topic) <= 3) or find_periods(topic) or re.fullmatch(r"[\d.\-·]+", topic):
         return ""
-    if any(cue in topic for cue in (*KO_CUES, *JA_CUES)):
-        return ""
+    if any(cue in topic for cue in (*KO_CUES, *JA_CUES)) or GENERIC_DOCUMENT.search(topic):
+        return ""  # a wh-word, or "영수증" / "報告書": which document, not what it is about
     return topic
 
 
@@ -397,4 +397,8 @@ def topic_missing(question: str, language: str, texts: list[str]) -> str:
     if not topic:
         return ""
     needle = _squash(topic)
-    return "" if any(needle in _squash(t) for t in texts) else topic
+    # a compound of four or more characters ("合計金額", "서울특별시청") counts as named when either half is
+    half = (len(needle) + 1) // 2
+    needles = [needle] + ([needle[:half], needle[-half:]] if len(needle) >= 4 else [])
+    squashed = [_squash(t) for t in texts]
+    return "" if any(n in t for n in needles for t in squashed) else topic

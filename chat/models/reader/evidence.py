@@ -30,6 +30,8 @@ from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
+#: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
+PASSAGE_SUPPORT = 0.5
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
@@ -256,7 +258,7 @@ def _sentence_evidence(
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
-            cov = (cov + context) / 2
+            cov = (1 - PASSAGE_SUPPORT) * cov + PASSAGE_SUPPORT * context
         if cov == 0:
             continue
         span = answer_span(q, sentence)
