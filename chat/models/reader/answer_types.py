@@ -364,7 +364,8 @@ def neighbour_context(rows: list[Row]) -> list[Row]:
 
 _KO_TOPIC = re.compile(r"^([가-힣A-Za-z0-9·.\-]{2,}?)(?:은|는|이|가|의|에게|에서|와|과)$")
 _JA_TOPIC = re.compile(r"^([^\sはがのを、。？?]{2,}?)(?:は|が)")
-_GENERIC_TOPIC = re.compile(r"^(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|그녀|그들|이것|그것)")
+_GENERIC_TOPIC = re.compile(r"(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|그녀|그들|이것|그것|"
+                            r"이들|저것|여기|거기|이곳|그곳)")
 
 
 def topic_word(question: str, language: str) -> str:
@@ -376,6 +377,8 @@ def topic_word(question: str, language: str) -> str:
     text = question.strip()
     if language == "ko":
         words = text.split()
+        while len(words) > 1 and re.match(r"\d", words[0]):  # "2007년 11월 김하늘은 …": the topic after the date
+            words = words[1:]
         m = _KO_TOPIC.match(re.sub(r"[\"'“”‘’()?？,]", "", words[0])) if words else None
     elif language in ("ja", "zh"):
         m = _JA_TOPIC.match(text)
@@ -384,7 +387,7 @@ def topic_word(question: str, language: str) -> str:
     if m is None:
         return ""
     topic = m.group(1)
-    if (_GENERIC_TOPIC.match(topic) and len(topic) <= 3) or find_periods(topic) or re.fullmatch(r"[\d.\-·]+", topic):
+    if _GENERIC_TOPIC.fullmatch(topic) or find_periods(topic) or re.fullmatch(r"[\d.\-·]+", topic):
         return ""
     if any(cue in topic for cue in (*KO_CUES, *JA_CUES)) or GENERIC_DOCUMENT.search(topic):
         return ""  # a wh-word, or "영수증" / "報告書": which document, not what it is about
