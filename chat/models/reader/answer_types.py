@@ -206,7 +206,7 @@ _DATE = re.compile(
     r"\b(?:1[0-9]|20)\d\d\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}\b"
 )
 _COUNTER = (
-    r"(?:명|개국|개|건|권|회|번|차례|차|위|등|살|세|배|곳|편|점|표|석|대|척|마리|그루|채|가지|종|부|장|쪽|층|경기|골|승|패|"
+    r"(?:명|개국|개|건|권|회|번|차례|가구|세대|차|위|등|살|세|배|곳|편|점|표|석|대|척|마리|그루|채|가지|종|부|장|쪽|층|경기|골|승|패|"
     r"년간|개월|달|주|일간|시간|분|초|km|m|cm|mm|kg|g|t|톤|리터|L|%|퍼센트|원|달러|엔|위안|파운드|유로|프랑|"
     r"인|個|人|名|件|回|倍|位|歳|才|枚|本|冊|台|社|か国|カ国|ヶ国|円|ドル|年間|ヶ月|か月|カ月|メートル|キロ)"
 )
@@ -225,7 +225,10 @@ _KO_TITLES = (
     r"주교|교황|총독|사장|기자|여사|부장|차관|총장|사무총장|이사장|대사|영사|판사|검사|변호사|국왕|여왕|추기경|원장|단장|"
     r"시장|지사|도지사|군수|구청장|총재|당수|의장)"
 )
-_KO_NAME_TITLE = re.compile(r"([가-힣]{2,5})\s?(?:[가-힣]{1,6}\s)?" + _KO_TITLES + r"(?![가-힣])")
+_KO_NAME_TITLE = re.compile(
+    r"([가-힣]{2,5})\s?(?:[가-힣]{1,6}\s)?" + _KO_TITLES + r"(?![가-힣])|([가-힣]{2,5})\s" + _KO_TITLES
+    + r"(?=은|는|이|가|을|를|의|과|와|에게|도)"
+)
 _TITLE_NAME = re.compile(_KO_TITLES + r"(?:인|이었던|였던)?\s([가-힣]{2,5}(?:\s[가-힣]{2,5})?)")
 _HANJA_NAME = re.compile(r"([가-힣]{2,4})\s?\([\u4e00-\u9fff]{2,4}")
 _JA_NAME = re.compile(r"[\u4e00-\u9fff]{1,3}[\u3041-\u3096]?[\u4e00-\u9fff]{1,3}(?=(?:氏|さん|様|選手|監督|氏は|が|は))")
@@ -273,7 +276,7 @@ def _head_candidates(sentence: str, head: str, question: str) -> list[str]:
 
 
 def _person(sentence: str, question: str) -> list[str]:
-    out = [m.group(1) for m in _KO_NAME_TITLE.finditer(sentence)]
+    out = [m.group(1) or m.group(2) for m in _KO_NAME_TITLE.finditer(sentence)]
     out += [m.group(1) for m in _TITLE_NAME.finditer(sentence)]
     out += [m.group(1) for m in _HANJA_NAME.finditer(sentence)]
     out += [m.group(0) for m in _LATIN_NAME.finditer(sentence)]
