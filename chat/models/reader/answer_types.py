@@ -23,7 +23,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from chat.models.reader.lexicon import GENERIC_DOCUMENT, JA_CUES, KO_CUES
 from chat.models.reader.morph import ko_stem
+from chat.models.reader.periods import find_periods
 
 AnswerType = Literal["date", "number", "person", "place", "org", "title", "term", ""]
 
@@ -38,7 +40,8 @@ _KO_PERSON_CUE = re.compile(r"누구|누가|어느\s?(?:사람|인물)")
 _KO_PLACE_CUE = re.compile(r"어디|어느\s?(?:곳|나라|지역|도시|국가|장소)")
 _KO_ORG_CUE = re.compile(r"(?:어느|어떤|무슨)\s?(?:단체|기관|회사|기업|정당|팀|조직|방송사|신문사)")
 
-KO_DATE_HEADS = frozenset("날 날짜 일자 일시 해 년도 연도 시기 시점 때 시대 연대 세기 년 월 생일 요일 기일 날자".split())
+KO_DATE_HEADS = frozenset("날 날짜 일자 일시 해 년도 연도 시기 시점 때 시대 연대 세기 년 월 생일 요일 기일 날자"
+                          .split())
 KO_NUMBER_HEADS = frozenset(
     """수 개수 갯수 숫자 인원 인구 나이 금액 가격 비용 액수 규모 비율 점수 순위 기록 높이 길이 거리 무게 면적 넓이
     속도 온도 횟수 표 득표 득표수 배수량 크기 깊이 두께 부피 용량 기간 시간 분량 인원수 총수 배 등수""".split()
@@ -83,9 +86,13 @@ _JA_DATE_CUE = re.compile(r"いつ|何年|何月|何日|何世紀|何時代|(?:�
 _JA_NUMBER_CUE = re.compile(
     r"いくら|いくつ|どのくらい|どれくらい|何\s?(?:人|個|件|回|倍|%|割|円|歳|才|枚|本|冊|台|社|位|つ|カ国|か国|ヶ国|名)"
 )
-_JA_PERSON_CUE = re.compile(r"誰|だれ|(?:人物|人|選手|監督|作者|著者|大統領|首相|王|社長|会長)(?:は|の名前は)\s*[？?]?$")
+_JA_PERSON_CUE = re.compile(
+    r"誰|だれ|(?:人物|人|選手|監督|作者|著者|大統領|首相|王|社長|会長)(?:は|の名前は)\s*[？?]?$"
+)
 _JA_PLACE_CUE = re.compile(r"どこ|(?:場所|国|都市|地域|県|市|町|村|所)(?:は|を)\s*[？?]?$")
-_JA_ORG_CUE = re.compile(r"(?:会社|企業|団体|組織|チーム|政党|機関|大学|学校)(?:は|名は)\s*[？?]?$|何という(?:会社|団体|組織)")
+_JA_ORG_CUE = re.compile(
+    r"(?:会社|企業|団体|組織|チーム|政党|機関|大学|学校)(?:は|名は)\s*[？?]?$|何という(?:会社|団体|組織)"
+)
 _JA_TITLE_CUE = re.compile(r"(?:作品|曲|本|映画|小説|アルバム|タイトル|題名)(?:は|名は)\s*[？?]?$")
 
 _EN_DATE_CUE = re.compile(r"^\s*when\b|\b(?:what|which|in what) (?:date|day|year|month|century|decade)\b", re.I)
@@ -95,7 +102,9 @@ _EN_PLACE_CUE = re.compile(r"^\s*where\b|\b(?:which|what) (?:city|country|place|
 _EN_ORG_CUE = re.compile(r"\b(?:which|what) (?:company|organi[sz]ation|team|party|firm|agency|group)\b", re.I)
 
 
-_KO_COPULA = re.compile(r"(?:인가요?|입니까|일까요?|이었나요?|였나요?|이었는가|였는가|이었을까|였을까|이다|인지|이에요|예요)$")
+_KO_COPULA = re.compile(
+    r"(?:인가요?|입니까|일까요?|이었나요?|였나요?|이었는가|였는가|이었을까|였을까|이다|인지|이에요|예요)$"
+)
 _KO_WH = re.compile(r"^(?:무엇|누구|어디|어딘|언제|얼마|몇|뭐|뭔)")
 _KO_VERB_END = re.compile(r"(?:는가|은가|던가|나요?|니까|까요?|는지|을까|지요?|다|오|시오|세요|라|나)$")
 #: one-syllable nouns a question glues to the verb before them ("주최한곳은", "태어난해는")
@@ -212,14 +221,13 @@ _COUNTER = (
 )
 _NUMBER = re.compile(
     r"(?<![\d.])\d[\d,]*(?:\.\d+)?\s?(?:[십백천만억조]\s?)*" + _COUNTER + r"|"
-    r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|스물|서른|마흔|쉰|수십|수백|수천|수만|첫)\s?(?:번째|" + _COUNTER + r")|"
+    r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|스물|서른|마흔|쉰|수십|수백|수천|수만|첫)\s?"
+    r"(?:번째|" + _COUNTER + r")|"
     r"[一二三四五六七八九十百千万]+\s?" + _COUNTER + r"|(?<![\d.])\d[\d,]*(?:\.\d+)?(?!\s?[년월일年月日세])"
 )
 _QUOTED = re.compile(r"「([^」]{1,40})」|『([^』]{1,40})』|《([^》]{1,40})》|〈([^〉]{1,40})〉|<([^<>]{1,40})>|"
                      r"“([^”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,40})'|‘([^’]{1,40})’")
 _LATIN_NAME = re.compile(r"\b[A-Z][A-Za-z\-]+(?:\s+(?:[A-Z][A-Za-z\-.]*|of|de|von|van))*|\b[A-Z]{2,}\b")
-#: common Korean surnames (general knowledge): a three-syllable word opening with one is likely a person's name
-KO_SURNAMES = frozenset("김이박최정강조윤장임한오서신권황안송류유전홍고문양손배백허남심노하곽성차주우구민진지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용")
 _KO_TITLES = (
     r"(?:대통령|장관|교수|석좌교수|감독|선수|씨|왕|황제|총리|의원|국회의원|회장|위원장|대표|박사|장군|작가|시인|목사|신부|"
     r"주교|교황|총독|사장|기자|여사|부장|차관|총장|사무총장|이사장|대사|영사|판사|검사|변호사|국왕|여왕|추기경|원장|단장|"
@@ -231,7 +239,9 @@ _KO_NAME_TITLE = re.compile(
 )
 _TITLE_NAME = re.compile(_KO_TITLES + r"(?:인|이었던|였던)?\s([가-힣]{2,5}(?:\s[가-힣]{2,5})?)")
 _HANJA_NAME = re.compile(r"([가-힣]{2,4})\s?\([\u4e00-\u9fff]{2,4}")
-_JA_NAME = re.compile(r"[\u4e00-\u9fff]{1,3}[\u3041-\u3096]?[\u4e00-\u9fff]{1,3}(?=(?:氏|さん|様|選手|監督|氏は|が|は))")
+_JA_NAME = re.compile(
+    r"[\u4e00-\u9fff]{1,3}[\u3041-\u3096]?[\u4e00-\u9fff]{1,3}(?=(?:氏|さん|様|選手|監督|氏は|が|は))"
+)
 _KO_PLACE_SUFFIX = re.compile(
     r"(?:특별시|광역시|시|도|군|구|국|강|산|섬|주|현|항|역|읍|면|반도|대륙|공항|궁전|지방|평야|고원)$"
 )
@@ -283,9 +293,6 @@ def _person(sentence: str, question: str) -> list[str]:
     out += [m.group(0) for m in _JA_NAME.finditer(sentence)]
     return [c for c in out if _new(c, question)]
 
-
-def _surname_names(sentence: str, question: str) -> list[str]:
-    return [s for s in _ko_stems(sentence) if len(s) == 3 and s[0] in KO_SURNAMES and _new(s, question)]
 
 
 def _place(sentence: str, question: str) -> list[str]:
@@ -367,16 +374,14 @@ def neighbour_context(rows: list[Row]) -> list[Row]:
 
 _KO_TOPIC = re.compile(r"^([가-힣A-Za-z0-9·.\-]{2,}?)(?:은|는|이|가|의|에게|에서|와|과)$")
 _JA_TOPIC = re.compile(r"^([^\sはがのを、。？?]{2,}?)(?:は|が)")
-_GENERIC_TOPIC = re.compile(r"(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|그녀|그들|이것|그것|"
+_GENERIC_TOPIC = re.compile(r"(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|"
+                            r"그녀|그들|이것|그것|"
                             r"이들|저것|여기|거기|이곳|그곳)")
 
 
 def topic_word(question: str, language: str) -> str:
     """The word a Korean/Japanese question opens with as its topic or subject (``김하늘은 …``, ``한별시의 …``,
     ``東京タワーは…``): what the question is about, which a passage that answers it names ('' when none)."""
-    from chat.models.reader.lexicon import GENERIC_DOCUMENT, JA_CUES, KO_CUES  # noqa: PLC0415
-    from chat.models.reader.periods import find_periods  # noqa: PLC0415
-
     text = question.strip()
     if language == "ko":
         words = text.split()
