@@ -128,7 +128,7 @@ def _noun_of(word: str) -> str:
 
 def _ko_head(question: str) -> str:
     """The noun a Korean question ends on (``… 설립된 해는?`` → ``해``), '' when it ends on a verb."""
-    words = re.findall(r"[가-힣A-Za-z0-9]+", question)
+    words: list[str] = re.findall(r"[가-힣A-Za-z0-9]+", question)
     while words:
         last = words.pop()
         bare = _KO_COPULA.sub("", last)
