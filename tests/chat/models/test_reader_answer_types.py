@@ -49,12 +49,13 @@ def test_candidates_of_the_asked_type_leave_out_what_the_question_says() -> None
     assert "박도윤" in candidates("상임위원장에는 박도윤 장관이 임명되었다.", "person", "", "상임위원장은 누구인가?")
 
 
-def test_a_sentence_without_the_asked_date_ranks_below_one_with_it() -> None:
-    text = ("한별시 항구는 어선이 드나드는 큰 항구로 한별시 사람들이 자랑하는 명소이다.\n"
-            "한별시 항구는 1957년에 처음 문을 열었다.\n")
-    answer = read("한별시 항구가 처음 문을 연 해는?", [_p(text, "한별시.pdf")])
+def test_a_sentence_without_the_asked_number_ranks_below_one_with_it() -> None:
+    """"… 기록은?" asks for a number: the sentence that only repeats the question's words loses to the one with it."""
+    text = ("윤새벽은 미르섬 높이뛰기 대회 기록을 늘 자랑으로 여겼다.\n"
+            "그해 미르섬 높이뛰기 대회에서 윤새벽은 2.05m를 넘었다.\n")
+    answer = read("윤새벽의 미르섬 높이뛰기 대회 기록은?", [_p(text, "미르섬.pdf")])
     assert not answer.declined
-    assert "1957년" in answer.text.splitlines()[0]
+    assert "2.05m" in answer.text.splitlines()[0]
 
 
 def test_the_typed_answer_in_the_next_sentence_borrows_its_neighbours_words() -> None:
@@ -70,8 +71,8 @@ def test_the_opening_topic_absent_from_every_passage_declines() -> None:
     assert topic_word("灯台守は誰ですか？", "ja") == "灯台守"
     assert topic_word("영수증의 합계는?", "ko") == ""  # which document, not what it is about
     assert topic_missing("合計金額はいくらですか？", "ja", ["合計 ¥1,200"]) == ""  # half a compound is named
-    text = "미르섬 등대는 1921년에 처음 불을 밝혔다. 등대지기 윤새벽이 마흔 해 동안 등대를 지켰다."
-    answer = read("서가온이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])
+    text = "윤새벽이 졸업한 학교의 이름은 한별고등학교이다. 윤새벽은 마흔 해 동안 등대를 지켰다."
+    answer = read("서가온이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])  # every word but whose school
     assert answer.declined and "서가온" in answer.text and answer.quotes == ()
-    kept = read("윤새벽이 등대를 지킨 기간은?", [_p(text, "미르섬.pdf")])
-    assert not kept.declined
+    kept = read("윤새벽이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])
+    assert not kept.declined and "한별고등학교" in kept.text.splitlines()[0]
