@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -29,6 +30,8 @@ from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
+#: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
+PASSAGE_SUPPORT = 0.5
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
@@ -263,26 +266,38 @@ def answer_span(q: Question, sentence: str) -> str:
 
 def _sentence_evidence(
     q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int,
-    words: WordMatcher | None = None,
+    words: WordMatcher | None = None, asked: tuple[AnswerType, str] = ("", ""),
 ) -> list[Evidence]:
-    asked = set(q.terms)
+    terms_asked = set(q.terms)
     context = words.coverage(p.text) if words is not None else 0.0
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
-    out: list[Evidence] = []
+    rows: list[tuple[int, int, float, bool, bool]] = []  # span, sentence coverage, fits the period, typed answer
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(sentence)
         fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in find_periods(sentence))
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
-        cov = coverage(asked, offered, w)
-        if words is not None:  # Korean/Japanese: bigrams and particle-free words, then the passage's support
-            cov = ((cov + words.coverage(sentence)) / 2 + context) / 2
+        cov = coverage(terms_asked, offered, w)
+        if words is not None:  # Korean/Japanese: bigrams and particle-free words (the passage's support below)
+            cov = (cov + words.coverage(sentence)) / 2
+        typed = words is not None and bool(candidates(sentence, asked[0], asked[1], q.text))
+        rows.append((s, e, cov, fits, typed))
+    if words is not None:
+        rows = neighbour_context(rows)
+    out: list[Evidence] = []
+    for s, e, cov, fits, typed in rows:
+        sentence = p.text[s:e]
+        if words is not None:
+            cov = (1 - PASSAGE_SUPPORT) * cov + PASSAGE_SUPPORT * context
         if cov == 0:
             continue
         span = answer_span(q, sentence)
-        typed = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
-        score = cov * (1.0 if span or not typed else 0.7)
+        if words is not None:  # Korean/Japanese: the asked type of answer, found or not (``answer_types``)
+            score = cov * (1.0 if typed else type_missing(asked[0]))
+        else:
+            needs = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
+            score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
             score *= 1.0 if fits else 0.75
         if len(sentence) < 15:
@@ -329,6 +344,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     w = _weights(passages, q)
     statement = q.statement or (implied_statement(q.focus_terms) if q.language == "en" else "")
     words = None
+    asked = asked_type(q.text, q.language)
     if q.language in ("ko", "ja"):
         lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
@@ -343,7 +359,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
-        found.extend(_sentence_evidence(q, p, spans, w, rank, words))
+        found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
         if statement and not _in_statement(statement, p, tables):
             # "… relying on the cash flow statement": a table of another statement or a note counts less (a
             # little less where the question names none and the line item's own statement is meant)

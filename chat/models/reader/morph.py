@@ -39,6 +39,9 @@ _HANGUL_WORD = re.compile(r"[가-힣]+|[A-Za-z]+|\d+(?:[.,]\d+)*")
 _JA_RUN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf々〆ヵヶ]+|[\u30a0-\u30ffー]+|[A-Za-z]+|\d+(?:[.,]\d+)*")
 _HANGUL_BASE = 0xAC00
 COMPOUND_MATCH = 0.8
+#: a number in the question ("2009년", "15개") weighs this much of a word: it is rare on every page of every
+#: document, so its IDF says little about whether a passage is about what the question asks
+NUMBER_WEIGHT = 0.5
 
 
 def ko_stem(word: str) -> str:
@@ -104,7 +107,8 @@ class WordMatcher:
         self.asked = [a for a in dict.fromkeys(asked) if a]
         units = max(len(lines), 1)
         df = {a: sum(1 for line in lines if self._degree(a, line) >= 0.75) for a in self.asked}
-        self.weights = {a: math.log(1.0 + (units + 1) / (1 + df[a])) for a in self.asked}
+        self.weights = {a: math.log(1.0 + (units + 1) / (1 + df[a])) * (NUMBER_WEIGHT if a.isdigit() else 1.0)
+                        for a in self.asked}
 
     def _degree(self, asked: str, sentence: str, words: Sequence[str] | None = None) -> float:
         if self.language == "ja":

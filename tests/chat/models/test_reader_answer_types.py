@@ -1,0 +1,78 @@
+"""The asked answer type (Korean/Japanese/English wh-forms and head nouns), typed candidates in sentences, the
+typed sentence ranking, and the opening-topic decline.
+
+Every passage and question here is made up for these tests (no evaluation set).
+"""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.answer_types import asked_type, candidates, neighbour_context, topic_missing, topic_word
+
+
+def _p(text: str, name: str = "doc.pdf", ref: str = "S1") -> Passage:
+    return Passage(ref, text, "d1", name, 1)
+
+
+def test_korean_wh_forms_and_head_nouns_give_the_type() -> None:
+    assert asked_type("한별시가 세워진 해는?", "ko") == ("date", "해")
+    assert asked_type("미르섬 등대는 언제 처음 불을 밝혔는가?", "ko")[0] == "date"
+    assert asked_type("등대를 지킨 사람은 몇 명인가?", "ko")[0] == "number"
+    assert asked_type("종분화는 몇 년 이내에 이루어졌어야 하는가?", "ko")[0] == "number"  # a duration, not a date
+    assert asked_type("마흔 해 동안 등대를 지킨 등대지기는 누구인가?", "ko")[0] == "person"
+    assert asked_type("서가온이 태어난 곳은 어디인가?", "ko") == ("place", "곳")
+    assert asked_type("한별시의 항구를 관리하는 단체는?", "ko") == ("org", "단체")
+    assert asked_type("윤새벽이 쓴 책의 이름은?", "ko") == ("title", "책")  # "X의 이름": X says what kind
+    assert asked_type("등대지기의 아들은?", "ko") == ("person", "아들")  # the particle stripped once, not twice
+    assert asked_type("선체를 만든 나무는 무엇인가?", "ko") == ("term", "나무")
+
+
+def test_japanese_and_english_wh_forms() -> None:
+    assert asked_type("灯台が完成したのは何年ですか？", "ja")[0] == "date"
+    assert asked_type("島には何人が住んでいますか？", "ja")[0] == "number"
+    assert asked_type("灯台を守ったのは誰ですか？", "ja")[0] == "person"
+    assert asked_type("When was the lighthouse built?", "en")[0] == "date"
+    assert asked_type("Who kept the lighthouse?", "en")[0] == "person"
+    assert asked_type("Which company built the pier?", "en")[0] == "org"
+
+
+def test_candidates_of_the_asked_type_leave_out_what_the_question_says() -> None:
+    q = "미르섬 등대가 세워진 해는?"
+    assert candidates("미르섬 등대는 1921년에 세워졌다.", "date", "해", q) == ["1921년"]
+    assert candidates("미르섬 등대는 오래되었다.", "date", "해", q) == []
+    opened = "1921년에 등대가 불을 밝힌 날은?"
+    assert candidates("1921년 3월 2일 등대가 불을 밝혔다.", "date", "", opened) == ["3월 2일"]
+    assert "12가구" in candidates("섬에는 지금 12가구가 산다.", "number", "수", "섬에 사는 가구 수는?")
+    assert "두 명" in candidates("등대지기 두 명이 교대로 일했다.", "number", "", "등대지기는 몇 명이었나?")
+    assert candidates("그는 《바다의 노래》를 썼다.", "title", "책", "윤새벽이 쓴 책은?") == ["바다의 노래"]
+    assert "고페르나무" in candidates("선체는 고페르나무로 되었다.", "term", "나무", "선체를 만든 나무는?")
+    assert "박도윤" in candidates("상임위원장에는 박도윤 장관이 임명되었다.", "person", "", "상임위원장은 누구인가?")
+
+
+def test_a_sentence_without_the_asked_number_ranks_below_one_with_it() -> None:
+    """"… 기록은?" asks for a number: the sentence that only repeats the question's words loses to the one with it."""
+    text = ("윤새벽은 미르섬 높이뛰기 대회 기록을 늘 자랑으로 여겼다.\n"
+            "그해 미르섬 높이뛰기 대회에서 윤새벽은 2.05m를 넘었다.\n")
+    answer = read("윤새벽의 미르섬 높이뛰기 대회 기록은?", [_p(text, "미르섬.pdf")])
+    assert not answer.declined
+    assert "2.05m" in answer.text.splitlines()[0]
+
+
+def test_the_typed_answer_in_the_next_sentence_borrows_its_neighbours_words() -> None:
+    rows = [(0, 10, 0.8, False, False), (11, 20, 0.3, False, True), (21, 30, 0.1, False, False)]
+    out = neighbour_context(rows)
+    assert out[1][2] > 0.3 and out[0] == rows[0] and out[2] == rows[2]
+
+
+def test_the_opening_topic_absent_from_every_passage_declines() -> None:
+    assert topic_word("김하늘이 세운 연구소의 이름은?", "ko") == "김하늘"
+    assert topic_word("1987년 김하늘이 세운 연구소는?", "ko") == "김하늘"  # after a leading date
+    assert topic_word("그는 누구인가?", "ko") == ""
+    assert topic_word("灯台守は誰ですか？", "ja") == "灯台守"
+    assert topic_word("영수증의 합계는?", "ko") == ""  # which document, not what it is about
+    assert topic_missing("合計金額はいくらですか？", "ja", ["合計 ¥1,200"]) == ""  # half a compound is named
+    text = "윤새벽이 졸업한 학교의 이름은 한별고등학교이다. 윤새벽은 마흔 해 동안 등대를 지켰다."
+    answer = read("서가온이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])  # every word but whose school
+    assert answer.declined and "서가온" in answer.text and answer.quotes == ()
+    kept = read("윤새벽이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])
+    assert not kept.declined and "한별고등학교" in kept.text.splitlines()[0]
