@@ -190,14 +190,19 @@ async def simulate_conversation(
             messages.append({"role": "assistant", "content": message["content"]})
             if message["stop_reason"] != "tool_use":
                 break
+            uses = [block for block in message["content"] if block.get("type") == "tool_use"]
+            # a turn's search results are ``hits`` passages however many searches the model asked for at once
+            # (the local model searches a statement question twice): each search gets its share
+            share = -(-hits // max(len(uses), 1))
             results = [
                 {
                     "type": "tool_result",
                     "tool_use_id": block["id"],
-                    "content": format_search_results(_hits(rng, turn, hits, chunk_tokens), 1 + (turn - 1) * hits),
+                    "content": format_search_results(
+                        _hits(rng, turn, share, chunk_tokens), 1 + (turn - 1) * hits + n * share
+                    ),
                 }
-                for block in message["content"]
-                if block.get("type") == "tool_use"
+                for n, block in enumerate(uses)
             ]
             messages.append({"role": "user", "content": results})
         out.append(TurnUsage(turn, requests, read, write, uncached))

@@ -51,8 +51,22 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     return text, quotes, False, best.score
 
 
+def unique_passages(passages: Sequence[Passage]) -> list[Passage]:
+    """``passages`` without repeats: the same chunk (document, page, text) returned by two searches of one answer
+    is one passage, under the ref it came first with — two copies must not read as two rival sources."""
+    seen: set[tuple[str, int, str]] = set()
+    out: list[Passage] = []
+    for p in passages:
+        key = (p.document_id, p.page, p.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
 def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
+    passages = unique_passages(passages)
     selector, question = parse_selector(question)  # "… on the receipt from X dated D": which document, not what
     if not selector.empty:
         selection = select(selector, passages)

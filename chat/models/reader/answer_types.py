@@ -383,6 +383,7 @@ def topic_word(question: str, language: str) -> str:
     """The word a Korean/Japanese question opens with as its topic or subject (``김하늘은 …``, ``한별시의 …``,
     ``東京タワーは…``): what the question is about, which a passage that answers it names ('' when none)."""
     text = question.strip()
+    words: list[str] = []
     if language == "ko":
         words = text.split()
         while len(words) > 1 and re.match(r"\d", words[0]):  # "2007년 11월 김하늘은 …": the topic after the date
@@ -395,6 +396,9 @@ def topic_word(question: str, language: str) -> str:
     if m is None:
         return ""
     topic = m.group(1)
+    rest = " ".join(words[1:]) if language == "ko" else text[m.end() :]
+    if not re.sub(r"[\s\"'“”‘’()?？!！.。,、]", "", rest):
+        return ""  # "날짜는?", "日付は？": the topic alone is what is asked, not what the question is about
     if _GENERIC_TOPIC.fullmatch(topic) or find_periods(topic) or re.fullmatch(r"[\d.\-·]+", topic):
         return ""
     if any(cue in topic for cue in (*KO_CUES, *JA_CUES)) or GENERIC_DOCUMENT.search(topic):

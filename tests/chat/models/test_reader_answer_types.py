@@ -70,9 +70,17 @@ def test_the_opening_topic_absent_from_every_passage_declines() -> None:
     assert topic_word("그는 누구인가?", "ko") == ""
     assert topic_word("灯台守は誰ですか？", "ja") == "灯台守"
     assert topic_word("영수증의 합계는?", "ko") == ""  # which document, not what it is about
+    assert topic_word("날짜는?", "ko") == "" and topic_word("日付は？", "ja") == ""  # the topic alone is the ask
     assert topic_missing("合計金額はいくらですか？", "ja", ["合計 ¥1,200"]) == ""  # half a compound is named
     text = "윤새벽이 졸업한 학교의 이름은 한별고등학교이다. 윤새벽은 마흔 해 동안 등대를 지켰다."
     answer = read("서가온이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])  # every word but whose school
     assert answer.declined and "서가온" in answer.text and answer.quotes == ()
     kept = read("윤새벽이 졸업한 학교의 이름은?", [_p(text, "미르섬.pdf")])
     assert not kept.declined and "한별고등학교" in kept.text.splitlines()[0]
+
+
+def test_the_same_chunk_from_two_searches_is_one_passage_not_two_rival_sources() -> None:
+    text = "Acme Corporation annual report 2025.\nThe total revenue of Acme was 42 million dollars in 2025."
+    twice = [Passage("S1", text, "d1", "acme.pdf", 1), Passage("S2", text, "d1", "acme.pdf", 1)]
+    answer = read("What was the total revenue of Acme in 2025?", twice)
+    assert not answer.declined and "42 million" in answer.text and "[S1]" in answer.text
