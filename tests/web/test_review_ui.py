@@ -169,8 +169,21 @@ def test_the_owner_shares_a_project_and_only_that_reviewer_reaches_it(served: tu
     page.goto(f"{base}/?user=alice")
     page.wait_for_selector("#app:not([hidden])")
     assert page.is_hidden("#shared-reviews")  # nothing is shared with alice
+    # opening the settings loads the stored reviewers; the owner types before that answer arrives (held
+    # here), and the late answer must not wipe what was typed
+    held: list[Any] = []
+    reviewers_url = f"**/v1/projects/{pid}/reviewers"
+    page.route(reviewers_url, lambda route: held.append(route) if route.request.method == "GET" else route.continue_())
     page.click("#project-actions summary")
+    deadline = time.monotonic() + 30
+    while not held:
+        assert time.monotonic() < deadline, "the reviewers were never loaded"
+        page.wait_for_timeout(20)
     page.fill("#share-users", "rita")
+    held[0].fulfill(status=200, content_type="application/json", body='{"reviewers": []}')
+    page.wait_for_timeout(300)
+    assert page.input_value("#share-users") == "rita"
+    page.unroute(reviewers_url)
     page.keyboard.press("Enter")
     _wait_until(page, "(document.querySelector('#share-status').textContent || '').includes('rita')")
     assert reviews.store.items.get(f"PROJ#{pid}", "META")["data"]["reviewers"] == ["rita"]

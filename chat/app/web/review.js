@@ -239,9 +239,11 @@ export class ReviewSharing {
     const pid = this.getProjectId();
     if (!pid) return;
     this.status.textContent = "";
+    const typed = this.input.value;
     try {
       const out = await this.api.get(`/v1/projects/${encodeURIComponent(pid)}/reviewers`);
-      if (pid === this.getProjectId()) this.input.value = out.reviewers.join(", ");
+      // what the owner typed while this loaded is kept: the stored list must not overwrite it
+      if (pid === this.getProjectId() && this.input.value === typed) this.input.value = out.reviewers.join(", ");
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404)) this.onError(err);
     }
