@@ -304,6 +304,23 @@ class _TableSearch:
         return [Hit("d1:00003", "d1", "annual.pdf", 2, 2, CHUNK_MD, 1.0, "p1", bbox=BBox(2, 72.0, 110.0, 400.0, 147.0))]
 
 
+async def _ask_over_bedrock(fake: FakeBedrock, tmp_path: Path, ingest: FakeIngest, question: str) -> list:
+    """One question through the real agent, app and BedrockModel against the fake runtime; the SSE events."""
+    settings = settings_for(tmp_path)
+    model = BedrockModel(_client(fake), MODEL_ID)
+    chat = ChatService(
+        settings=settings, sessions=session_store(settings), model=model, retriever=_TableSearch(), ingest=ingest
+    )
+    app = create_app(
+        settings,
+        services=Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop]),
+    )
+    async with serve(app) as base, httpx.AsyncClient(base_url=base, headers=ALICE, timeout=20) as c:
+        sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
+        r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": question})
+    return parse_sse(r.content)
+
+
 async def test_markdown_tables_in_tool_results_reach_bedrock_intact(fake: FakeBedrock, tmp_path: Path) -> None:
     """A search hit with a table chunk and a read_page of a page with a table, through the real agent and
     request layout: the request body Bedrock receives has both tables' Markdown verbatim in their elements."""
@@ -320,18 +337,7 @@ async def test_markdown_tables_in_tool_results_reach_bedrock_intact(fake: FakeBe
         )
     )
     fake.push(_events(Reply(Text("Americas net sales were $120 million in 2023 [S1]."))))
-    settings = settings_for(tmp_path)
-    sessions = session_store(settings)
-    model = BedrockModel(_client(fake), MODEL_ID)
-    chat = ChatService(settings=settings, sessions=sessions, model=model, retriever=_TableSearch(), ingest=ingest)
-    app = create_app(
-        settings,
-        services=Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop]),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, headers=ALICE, timeout=20) as c:
-        sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
-        r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "What were net sales in the Americas?"})
-    events = parse_sse(r.content)
+    events = await _ask_over_bedrock(fake, tmp_path, ingest, "What were net sales in the Americas?")
     assert events[-1][0] == "done" and events[-1][1]["stop_reason"] == "end_turn", events[-1]
     assert len(fake.requests) == 2
     results = {
@@ -369,22 +375,7 @@ async def test_the_answer_rules_reach_bedrock_and_a_decline_cites_nothing(fake: 
     fake.push(_events(Reply(ToolUse("search_documents", {"query": "Tesla revenue 2022"}, id="toolu_S"))))
     decline = "The documents don't say what Tesla's revenue in 2022 was; they are Apple's filings."
     fake.push(_events(Reply(Text(decline))))
-    settings = settings_for(tmp_path)
-    chat = ChatService(
-        settings=settings,
-        sessions=session_store(settings),
-        model=BedrockModel(_client(fake), MODEL_ID),
-        retriever=_TableSearch(),
-        ingest=ingest,
-    )
-    app = create_app(
-        settings,
-        services=Services(settings=settings, dependencies={"chat": chat}, on_start=[chat.start], on_stop=[chat.stop]),
-    )
-    async with serve(app) as base, httpx.AsyncClient(base_url=base, headers=ALICE, timeout=20) as c:
-        sid = (await c.post("/v1/sessions", json={"project_id": "p1"})).json()["session_id"]
-        r = await c.post(f"/v1/sessions/{sid}/messages", json={"text": "What was Tesla's revenue in 2022?"})
-    events = parse_sse(r.content)
+    events = await _ask_over_bedrock(fake, tmp_path, ingest, "What was Tesla's revenue in 2022?")
     assert events[-1][0] == "done", events[-1]
     assert not [e for e in events if e[0] == "citation"], events
     system = fake.requests[0].body["system"]
