@@ -72,6 +72,7 @@ class ApiDouble:
     #: hold POST …/messages open until POST …/stop, then end it with ``done`` {stop_reason: interrupted}
     hold_answer: bool = False
     _held: Any = None
+    _stop_early: bool = False  # a stop that reached the double before the held POST did
     log: list[dict[str, Any]] = field(default_factory=list)
     on_request: Callable[[str, str], None] | None = None
     #: workflows whose event stream never answers (a document that takes long to process)
@@ -88,6 +89,15 @@ class ApiDouble:
 
     def install(self, page: Any) -> None:
         page.route(f"{ORIGIN}/**", self.handle)
+
+    def _release_held(self) -> bool:
+        """End the held answer as a stop does (its first events, then ``done`` interrupted); False when none."""
+        held, self._held = self._held, None
+        if held is None:
+            return False
+        partial = [*self.answer[:2], ("done", {"seq": 3, "stop_reason": "interrupted"})]
+        held.fulfill(status=200, body=sse(partial), headers={"Content-Type": "text/event-stream"})
+        return True
 
     # --- routing -------------------------------------------------------------------------
 
@@ -253,6 +263,9 @@ class ApiDouble:
                                        "citations": []})
             if self.hold_answer:
                 self._held = route
+                if self._stop_early:  # the stop came before this request reached the double (a loaded machine)
+                    self._stop_early = False
+                    self._release_held()
                 return
             events = self.answer[: self.cut] if self.cut is not None else self.answer
             route.fulfill(status=200, body=sse(events), headers={"Content-Type": "text/event-stream"})
@@ -267,11 +280,10 @@ class ApiDouble:
             route.fulfill(status=200, body=sse(rest, first=after + 1), headers={"Content-Type": "text/event-stream"})
             return
         if sub == "stop":
-            held, self._held = self._held, None
-            if held is not None:
-                partial = [*self.answer[:2], ("done", {"seq": 3, "stop_reason": "interrupted"})]
-                held.fulfill(status=200, body=sse(partial), headers={"Content-Type": "text/event-stream"})
-            route.fulfill(json={"stopped": held is not None})
+            held = self._release_held()
+            if not held and self.hold_answer:
+                self._stop_early = True
+            route.fulfill(json={"stopped": held or self.hold_answer})
             return
         route.fulfill(status=405, body="")
 
