@@ -173,6 +173,8 @@ class SqliteItemTable:
                 if n:
                     log.info("ttl_purged", table=self.name, items=n)
             except sqlite3.Error as exc:  # keep purging later; reads filter expired items anyway
+                if not self.path.exists():  # the database was deleted under an unclosed table: nothing to purge
+                    return
                 log.warning("ttl_purge_failed", table=self.name, error=str(exc))
 
     # --- row helpers -----------------------------------------------------------------

@@ -73,3 +73,17 @@ def test_expired_item_counts_as_absent_for_conditions(tmp_path: Path) -> None:
         t.put({"PK": "P", "SK": "lock", "owner": "me"}, condition=NotExists("PK"))
         got = t.get("P", "lock")
         assert got is not None and got["owner"] == "me"
+
+
+def test_background_purge_ends_quietly_when_the_database_is_deleted(tmp_path: Path) -> None:
+    import shutil
+
+    from structlog.testing import capture_logs
+
+    t = SqliteItemTable(tmp_path / "gone" / "bg.db", WORKFLOW_TABLE, purge_interval_s=0.02)
+    t.put({"PK": "P", "SK": "x"})
+    with capture_logs() as logs:
+        shutil.rmtree(tmp_path / "gone")  # a test's data dir removed under a table nobody closed
+        time.sleep(0.3)
+    t.close()
+    assert [e for e in logs if e["event"] == "ttl_purge_failed"] == []
