@@ -340,7 +340,8 @@ def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
 
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
-    running = running_lines([p.text for p in passages])
+    running = running_lines([p.text for p in passages],  # a page's overlapping chunks share edge lines
+                            [(p.document_id, p.page) if p.page else (p.ref,) for p in passages])
     w = _weights(passages, q)
     statement = q.statement or (implied_statement(q.focus_terms) if q.language == "en" else "")
     words = None

@@ -6,14 +6,15 @@ a bullet, after a short heading-like line, and at table rows. Sentences end at `
 abbreviation (``U.S.``, ``Inc.``, ``No.``, ``Dec.``), inside a decimal (``3.5%``) or a dotted date (``2020.3.30.``,
 ``2020. 3. 30.``) — and at ``。！？`` (Korean ``다.``/``요.`` end with a period and a space like English).
 Running headers/footers (the same line, digits aside, at the top or bottom of several pages; page numbers) are
-boundaries that never join a sentence.
+boundaries that never join a sentence; the line two overlapping chunks share (one's last, the next one's first)
+is not one.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from chat.models.extractive import terms
 from chat.models.reader.lexicon import SYNONYM_GROUPS
@@ -51,13 +52,31 @@ def _signature(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.lower().split()))
 
 
-def running_lines(texts: Sequence[str]) -> frozenset[str]:
-    """Signatures of lines repeated at the top or bottom of at least two of ``texts`` (digits ignored)."""
-    seen: Counter[str] = Counter()
-    for text in texts:
+def running_lines(texts: Sequence[str], pages: Sequence[Hashable] | None = None) -> frozenset[str]:
+    """Signatures of lines repeated at the top of at least two of ``texts``, or at the bottom of two (digits
+    ignored).
+
+    ``pages`` names the page each text comes from (``(document, page)``): a line counts once per page. Chunks
+    overlap — the sentence that ends one chunk starts the next, on the same page or the next one — so a line at
+    the bottom of one text and the top of another is that overlap, not a running header (a short text's lines
+    are split between its top and its bottom, not counted as both).
+    """
+    top: dict[Hashable, set[str]] = {}
+    bottom: dict[Hashable, set[str]] = {}
+    for i, text in enumerate(texts):
         lines = [text[s:e] for s, e in lines_with_offsets(text)]
-        edge = set(lines[:EDGE_LINES] + lines[-EDGE_LINES:])
-        seen.update({_signature(line) for line in edge if len(line) >= 4})
+        head = min(EDGE_LINES, (len(lines) + 1) // 2)
+        key = pages[i] if pages is not None and i < len(pages) else ("text", i)
+        top.setdefault(key, set()).update(_signature(line) for line in lines[:head] if len(line) >= 4)
+        tail = lines[max(head, len(lines) - EDGE_LINES) :]
+        bottom.setdefault(key, set()).update(_signature(line) for line in tail if len(line) >= 4)
+    seen: Counter[str] = Counter()
+    for edge in (top, bottom):
+        counted: Counter[str] = Counter()
+        for signatures in edge.values():
+            counted.update(signatures)
+        for sig, n in counted.items():
+            seen[sig] = max(seen[sig], n)
     return frozenset(sig for sig, n in seen.items() if n >= 2 and re.search(r"[^\W\d_]", sig))
 
 
