@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.covers import cover_check_applies, foreign_documents
@@ -30,7 +31,7 @@ def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
     """At most one more sentence that scores close to the best, from another place."""
     if best.kind != "sentence":
         return []
-    for ev in ranked[1:4]:
+    for ev in [ev for ev in ranked[:4] if ev is not best]:
         if ev.kind == "sentence" and ev.score >= best.score * SUPPORT_RELATIVE and ev.quote_text != best.quote_text:
             if ev.passage.ref != best.passage.ref or abs(ev.quote[0] - best.quote[0]) > 0:
                 return [ev]
@@ -47,7 +48,8 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     if should_decline(q, best, passages):
         return decline(q, best, passages), [], True, best.score if best else 0.0
     assert best is not None
-    text, quotes = compose(q, best, _supporting(best, ranked), sure=best.score >= SURE_AT)
+    lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
+    text, quotes = compose(q, lead, _supporting(lead, ranked), sure=best.score >= SURE_AT)
     return text, quotes, False, best.score
 
 
