@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chat.models.reader.answer_types import asked_type, candidates, topic_word
+from chat.models.reader.answer_types import AnswerType, asked_type, candidates, topic_word
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.lexicon import JA_CUES, KO_CUES
 from chat.models.reader.morph import ko_match, ko_words, question_words
@@ -54,7 +54,7 @@ WEIGHTS: dict[str, float] = {
 @dataclass(frozen=True, slots=True)
 class _Asked:
     words: list[str]
-    kind: str
+    kind: AnswerType
     head: str
     topic: str
 
@@ -94,7 +94,7 @@ def _features(q: Question, asked: _Asked, ev: Evidence, rank: int, sentences: Se
         "passage_rank": _passage_rank(ev),
         "rank": float(rank),
         "asked_noun": noun,
-        "typed": 1.0 if candidates(text, asked.kind, asked.head, q.text) else 0.0,  # type: ignore[arg-type]
+        "typed": 1.0 if candidates(text, asked.kind, asked.head, q.text) else 0.0,
         "topic_in_passage": 1.0 if asked.topic and asked.topic in "".join(ev.passage.text.split()) else 0.0,
     }
 
