@@ -82,7 +82,26 @@ QUESTIONS: tuple[tuple[str, int, str, str, bool], ...] = (
      "$9,559 million", False),
     (NF, 42, "What was Netflix's net income margin in 2017? Calculate it as net income divided by revenues.",
      "4.8%", False),
+    # the company named last, a year-end FY label, an answer unit and a statement to rely on
+    (WM, 53, "What is the year-end FY2020 value of total inventories for Walmart? Answer in USD millions, based on "
+     "the balance sheet.", "$44,435 million", True),
+    (GM, 49, "What is the FY2021 capital expenditure amount (in USD millions) for General Mills? Use the statement "
+     "of cash flows.", "$530.8 million", True),
+    (AD, 53, "What was net property and equipment for Adobe at the end of FY2022?", "$1,908 million", True),
+    (NF, 19, "What was the FY2016 free cash flow for Netflix in USD thousands?", "$(1,659,755) thousand", True),
+    (WM, 51, "What is the FY2020 cost of sales for Walmart? Answer in USD millions. Base the answer on the income "
+     "statement.", "$394,605 million", True),
+    (GM, 47, "What is the year end FY2022 total current liabilities for General Mills (in USD millions)?",
+     "$8,019.9 million", True),
+    (AD, 54, "What is the FY2021 net income of Adobe? Answer in USD thousands.", "$4,822,000 thousand", True),
+    (NF, 45, "What is the total amount of cash and cash equivalents at the end of FY2017 for Netflix, in USD "
+     "millions?", "$2,822.795 million", True),
 )
+
+#: questions whose gold is printed on another page as well (question index → (document key, 1-based page))
+ALSO_ON: dict[int, tuple[tuple[str, int], ...]] = {
+    34: ((NF, 44),),  # cash at the end of the year: the cash-flow statement's last row
+}
 
 #: questions the filing cannot answer (a year it does not cover, a company in neither project): negatives in both
 #: projects; (document key: the side it is asked on first, question)
@@ -108,7 +127,7 @@ def load_sec10k(root: Path | None = None, *, limit: int | None = None, split: Sp
         documents.append(EvalDocument(key, name, group, path))
     questions = [
         EvalQuestion(qid=f"{doc}-{i}", text=text, golds=(gold,), kind="number", document=doc,
-                     pages=frozenset({(doc, page)}), field="statement", in_target=verbatim)
+                     pages=frozenset({(doc, page), *ALSO_ON.get(i, ())}), field="statement", in_target=verbatim)
         for i, (doc, page, text, gold, verbatim) in enumerate(QUESTIONS)
     ]
     questions += [
