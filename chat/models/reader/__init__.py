@@ -20,6 +20,8 @@ from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
+from chat.models.reader.statement_pages import prefer_statement, same_figure
+from chat.models.reader.statements import implied_statement
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -27,7 +29,10 @@ SUPPORT_RELATIVE = 0.85
 
 
 def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
-    """At most one more sentence that scores close to the best, from another place."""
+    """At most one more sentence that scores close to the best, from another place; for a table cell, the same
+    figure printed on another page (the statement beside a summary table of it), cited too."""
+    if best.kind == "cell":
+        return same_figure(best, ranked)[:1]
     if best.kind != "sentence":
         return []
     for ev in ranked[1:4]:
@@ -43,6 +48,8 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         if compared is not None:
             return compared[0], compared[1], False, 1.0
     ranked = gather(q, passages)
+    if q.language == "en":  # the statement's own page before a table that repeats its figure
+        ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
     best = ranked[0] if ranked else None
     if should_decline(q, best, passages):
         return decline(q, best, passages), [], True, best.score if best else 0.0

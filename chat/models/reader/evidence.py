@@ -128,9 +128,16 @@ def _column_period_score(q: Question, table: Table, col: int, asked_periods: Seq
     best = 0.0
     ends = _change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
+        span = q.span
+        if span is None and column.span is not None and _whole_fiscal_year(asked):
+            span = 12  # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span)
         for offered in column.periods or (Period(),):
-            best = max(best, agreement(asked, offered, asked_span=q.span, offered_span=column.span))
+            best = max(best, agreement(asked, offered, asked_span=span, offered_span=column.span))
     return best
+
+
+def _whole_fiscal_year(p: Period) -> bool:
+    return p.fiscal and p.quarter is None and p.half is None and p.month is None
 
 
 def _asks_money(q: Question) -> bool:
