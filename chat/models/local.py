@@ -39,6 +39,7 @@ from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
+from chat.models.reader.statement_pages import statement_followups
 from chat.models.reader.question import analyze
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
@@ -246,6 +247,13 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in search_queries(question)))
+        if SEARCH_DOCUMENTS in tool_names and tools_allowed:  # the statement's page, when no result is one
+            follow = [f for f in statement_followups(question, passages_of(sources))
+                      if not _searched(request.messages, index, f)]
+            if follow and not any(_searched(request.messages, index, f)
+                                  for f in statement_followups(question, [])):
+                return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(f, 1000)},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for f in follow))
         answer = reader_answer(question, sources)
         asked = analyze(question)
         if (not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
