@@ -20,7 +20,7 @@ from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
-from chat.models.reader.statement_pages import prefer_statement, same_figure
+from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
@@ -51,7 +51,7 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     if q.language == "en":  # the statement's own page before a table that repeats its figure
         ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
     best = ranked[0] if ranked else None
-    if should_decline(q, best, passages):
+    if should_decline(q, best, passages) or period_not_covered(q, ranked):
         return decline(q, best, passages), [], True, best.score if best else 0.0
     assert best is not None
     text, quotes = compose(q, best, _supporting(best, ranked), sure=best.score >= SURE_AT)

@@ -7,7 +7,8 @@ that is the title — ``Consolidated Statements of Operations:`` with a colon is
 ``… recognized in the Consolidated Statement of Income consist of the following:`` is prose);
 ``prefer_statement`` puts a cell of the statement first when the best cell's figure is printed there too and
 scores about as well, and ``same_figure`` finds that other printing to cite beside the answer;
-``statement_followups`` are the searches the local model makes when the results hold no page of the statement
+``period_not_covered`` declines an unsure sentence when the statement rows of the asked item print other years
+only; ``statement_followups`` are the searches the local model makes when the results hold no page of the statement
 that prints the asked line item (search ranks MD&A prose and summary tables above a statement's bare grid).
 Written from the standard statement titles (US GAAP / IFRS), not from any evaluation set.
 """
@@ -17,9 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from chat.models.reader.decline import SURE_AT
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.passage import Passage
-from chat.models.reader.question import analyze
+from chat.models.reader.periods import agreement
+from chat.models.reader.question import Question, analyze
 from chat.models.reader.statements import StatementKind, implied_statement
 from chat.models.reader.text import match_terms
 
@@ -128,3 +131,22 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
         return []
     focus = " ".join(w for w in q.focus.split() if w.lower() not in {n.lower() for n in q.names})
     return [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
+
+
+def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
+    """The best evidence is an unsure sentence while table rows of the asked line item are there, none of their
+    columns agreeing with the asked period: the filings print the item for other years only (a 10-K of 2022
+    asked for fiscal 2016) — a decline, not the closest sentence."""
+    if (q.language != "en" or q.kind not in ("value", "change") or not ranked or ranked[0].kind != "sentence"
+            or ranked[0].score >= SURE_AT or not any(p.year for p in q.periods) or not q.focus_terms):
+        return False
+    focus = set(q.focus_terms)
+    for ev in ranked[:LOOK_AT]:
+        if ev.kind != "cell" or ev.table is None or ev.row is None or not focus <= match_terms(ev.row.label):
+            continue
+        if any(c.periods for c in ev.table.columns) and not any(
+                agreement(a, o) > 0 for a in q.periods if a.year for c in ev.table.columns for o in c.periods):
+            continue
+        return False  # a row of the item with the asked period (or no period to judge by): not this case
+    return any(ev.kind == "cell" and ev.row is not None and focus <= match_terms(ev.row.label)
+               for ev in ranked[:LOOK_AT])

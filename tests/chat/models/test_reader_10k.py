@@ -105,3 +105,16 @@ def test_the_statement_is_searched_for_when_no_result_is_a_page_of_it() -> None:
     assert queries and all("Kestrel Retail" in q and "total revenues" in q for q in queries)
     assert any("statements of income" in q for q in queries)
     assert statement_followups(question, [_p("S1", INCOME, 51)]) == []
+
+
+MDNA = ("Kestrel Retail Inc. Results of Operations\nTotal revenues increased in fiscal 2024 as compared to fiscal "
+        "2023, driven by comparable sales growth in all segments and the opening of new stores.")
+
+
+def test_a_year_the_statements_do_not_cover_is_declined_not_answered_with_the_closest_sentence() -> None:
+    passages = [_p("S1", MDNA, 36), _p("S2", INCOME, 51)]
+    answer = read("What were Kestrel Retail's total revenues in fiscal 2015 (in USD millions)?", passages)
+    assert answer.declined and answer.quotes == ()
+    assert answer.text.startswith("The documents don't say")
+    covered = read("What were Kestrel Retail's total revenues in fiscal 2023 (in USD millions)?", passages)
+    assert not covered.declined and "$108,215 million" in covered.text.split("\n")[0]
