@@ -39,7 +39,7 @@ from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
-from chat.models.reader.statement_pages import statement_followups
+from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
 from chat.models.reader.question import analyze
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
@@ -138,6 +138,18 @@ def _used_tool(messages: Sequence[Mapping[str, Any]], index: int, name: str) -> 
         if m.get("role") == "assistant" and isinstance(m.get("content"), list)
         for block in m["content"]
     )
+
+
+def _pages_read(messages: Sequence[Mapping[str, Any]], index: int) -> set[tuple[str, int]]:
+    """(document id, page) of every ``read_page`` asked for after the question at ``index``."""
+    return {
+        (str(block["input"].get("document_id")), int(block["input"].get("page") or 0))
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+        if isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == READ_PAGE
+        and isinstance(block.get("input"), Mapping)
+    }
 
 
 def _searched(messages: Sequence[Mapping[str, Any]], index: int, query: str) -> bool:
@@ -263,6 +275,12 @@ class LocalModel:
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
+        if tools_allowed and READ_PAGE in tool_names:  # a statement's title came back, its grid did not
+            wanted = [w for w in statement_pages_to_read(question, passages_of(sources))
+                      if w not in _pages_read(request.messages, index)]
+            if wanted:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
         by_name = name_query(question, passages_of(sources)) if unanswered else ""
         if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):

@@ -8,7 +8,8 @@ that is the title — ``Consolidated Statements of Operations:`` with a colon is
 ``prefer_statement`` puts a cell of the statement first when the best cell's figure is printed there too and
 scores about as well, and ``same_figure`` finds that other printing to cite beside the answer;
 ``period_not_covered`` declines an unsure sentence when the statement rows of the asked item print other years
-only; ``statement_followups`` are the searches the local model makes when the results hold no page of the statement
+only; ``statement_pages_to_read`` the statement pages whose grid the results lack (a title chunk came back, its
+rows did not); ``statement_followups`` are the searches the local model makes when the results hold no page of the statement
 that prints the asked line item (search ranks MD&A prose and summary tables above a statement's bare grid).
 Written from the standard statement titles (US GAAP / IFRS), not from any evaluation set.
 """
@@ -22,8 +23,9 @@ from chat.models.reader.decline import SURE_AT
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import agreement
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import StatementKind, implied_statement
+from chat.models.reader.tables import find_tables
 from chat.models.reader.text import match_terms
 
 #: where a statement's title heads a passage (its chunk's heading lines)
@@ -126,6 +128,8 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
     q = analyze(question)
     if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
         return []
+    if len(per_name_questions(question)) > 1:
+        return []  # "… of Apple and Amazon": each company searched on its own already
     kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
     if not kind or any(is_statement_page(p, kind) for p in passages):
         return []
@@ -150,3 +154,34 @@ def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
         return False  # a row of the item with the asked period (or no period to judge by): not this case
     return any(ev.kind == "cell" and ev.row is not None and focus <= match_terms(ev.row.label)
                for ev in ranked[:LOOK_AT])
+
+
+#: at most this many statement pages are read for one answer
+MAX_PAGES_TO_READ = 2
+
+
+def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
+    """(document id, page) of results headed by the asked statement's title whose text holds no row of the asked
+    line item — a chunk of the title and a footnote, the grid cut off into chunks of its own that search did not
+    return: reading the page gives the whole statement. Empty once a page was read (refs ``P…``)."""
+    q = analyze(question)
+    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus_terms or q.parts:
+        return []
+    if any(p.ref.startswith("P") and p.page > 1 for p in passages):
+        return []
+    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    if not kind:
+        return []
+    focus = set(q.focus_terms)
+    out: list[tuple[str, int]] = []
+    for p in passages:
+        where = (p.document_id, p.page)
+        if not p.document_id or where in out or not is_statement_page(p, kind):
+            continue
+        same_page = [o for o in passages if (o.document_id, o.page) == where]
+        if any(focus <= match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows):
+            continue
+        out.append(where)
+        if len(out) >= MAX_PAGES_TO_READ:
+            break
+    return out

@@ -118,3 +118,14 @@ def test_a_year_the_statements_do_not_cover_is_declined_not_answered_with_the_cl
     assert answer.text.startswith("The documents don't say")
     covered = read("What were Kestrel Retail's total revenues in fiscal 2023 (in USD millions)?", passages)
     assert not covered.declined and "$108,215 million" in covered.text.split("\n")[0]
+
+
+def test_a_statement_title_chunk_without_the_asked_row_has_its_page_read() -> None:
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    title_only = _p("S2", "KESTREL RETAIL INC. › Consolidated Statements of Income\nSee accompanying notes.\n50", 51)
+    question = "What were Kestrel Retail's total revenues in fiscal 2024?"
+    assert statement_pages_to_read(question, [_p("S1", SELECTED, 19), title_only]) == [("k1", 51)]
+    assert statement_pages_to_read(question, [_p("S1", INCOME, 51)]) == []  # its grid is there already
+    page = Passage("P1", INCOME, "k1", "KESTREL_2024_10K.pdf", 51)
+    assert statement_pages_to_read(question, [title_only, page]) == []  # read once
