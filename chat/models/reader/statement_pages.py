@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.evidence import Evidence
+from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import agreement
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -122,6 +123,15 @@ def prefer_statement(ranked: list[Evidence], kind: StatementKind = "") -> list[E
     return ranked
 
 
+def _of_named(q: Question, p: Passage, passages: Sequence[Passage]) -> bool:
+    """The passage's document (a passage of it, or its file name) names the company asked about, when one is:
+    another company's statement in the same project is not the one asked for."""
+    if not q.strong_names:
+        return True
+    same = [o for o in passages if o.document_id == p.document_id] or [p]
+    return any(mentions(name, o) for name in q.strong_names for o in same)
+
+
 def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]:
     """Searches for the statement that prints the asked line item, when no passage is a page of it: the company,
     the statement's title and the line item (``Acme consolidated statements of income total revenues``)."""
@@ -131,7 +141,7 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
     if len(per_name_questions(question)) > 1:
         return []  # "… of Apple and Amazon": each company searched on its own already
     kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
-    if not kind or any(is_statement_page(p, kind) for p in passages):
+    if not kind or any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
         return []
     focus = " ".join(w for w in q.focus.split() if w.lower() not in {n.lower() for n in q.names})
     return [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
@@ -176,7 +186,7 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
     out: list[tuple[str, int]] = []
     for p in passages:
         where = (p.document_id, p.page)
-        if not p.document_id or where in out or not is_statement_page(p, kind):
+        if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
             continue
         same_page = [o for o in passages if (o.document_id, o.page) == where]
         if any(focus <= match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows):

@@ -129,3 +129,9 @@ def test_a_statement_title_chunk_without_the_asked_row_has_its_page_read() -> No
     assert statement_pages_to_read(question, [_p("S1", INCOME, 51)]) == []  # its grid is there already
     page = Passage("P1", INCOME, "k1", "KESTREL_2024_10K.pdf", 51)
     assert statement_pages_to_read(question, [title_only, page]) == []  # read once
+
+
+def test_another_companys_statement_does_not_stop_the_search_for_the_asked_one() -> None:
+    other = Passage("S2", INCOME.replace("Kestrel Retail Inc.", "ORBIT FOODS, INC."), "o1", "ORBIT_2022_10K.pdf", 45)
+    assert statement_followups("What were Kestrel Retail's total revenues in fiscal 2024?",
+                               [_p("S1", SELECTED, 19), other])
