@@ -39,8 +39,8 @@ from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
-from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
 from chat.models.reader.question import analyze
+from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text

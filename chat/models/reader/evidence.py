@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
+from chat.models.reader.balances import balance_row_factor
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -181,6 +182,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
             continue
+        row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label)
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue

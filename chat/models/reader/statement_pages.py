@@ -9,8 +9,9 @@ that is the title — ``Consolidated Statements of Operations:`` with a colon is
 scores about as well, and ``same_figure`` finds that other printing to cite beside the answer;
 ``period_not_covered`` declines an unsure sentence when the statement rows of the asked item print other years
 only; ``statement_pages_to_read`` the statement pages whose grid the results lack (a title chunk came back, its
-rows did not); ``statement_followups`` are the searches the local model makes when the results hold no page of the statement
-that prints the asked line item (search ranks MD&A prose and summary tables above a statement's bare grid).
+rows did not); ``statement_followups`` are the searches the local model makes when the results hold no page of
+the statement that prints the asked line item (search ranks MD&A prose and summary tables above a statement's
+bare grid).
 Written from the standard statement titles (US GAAP / IFRS), not from any evaluation set.
 """
 

@@ -4,6 +4,7 @@ the statement's own page before a summary table that repeats its figure, and the
 Made-up filings of made-up companies (Orbit Foods, Kestrel Retail); no evaluation set's question or wording.
 """
 
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
@@ -135,3 +136,23 @@ def test_another_companys_statement_does_not_stop_the_search_for_the_asked_one()
     other = Passage("S2", INCOME.replace("Kestrel Retail Inc.", "ORBIT FOODS, INC."), "o1", "ORBIT_2022_10K.pdf", 45)
     assert statement_followups("What were Kestrel Retail's total revenues in fiscal 2024?",
                                [_p("S1", SELECTED, 19), other])
+
+
+CASH_FLOWS = """Kestrel Retail Inc.
+Consolidated Statements of Cash Flows
+(Amounts in millions)
+| (Amounts in millions) | Fiscal Years Ended January 31, / 2024 | Fiscal Years Ended January 31, / 2023 |
+|---|---|---|
+| Net increase in cash and cash equivalents | 230 | 118 |
+| Cash and cash equivalents, beginning of year | 980 | 862 |
+| Cash and cash equivalents, end of year | $1,210 | $980 |
+"""
+
+
+def test_a_balance_at_the_end_of_the_year_is_not_read_off_the_beginning_of_year_row() -> None:
+    passages = [_p("S1", CASH_FLOWS, 56)]
+    end = read("What was the total amount of cash and cash equivalents at the end of FY2024 for Kestrel Retail?",
+               passages)
+    assert "$1,210 million" in end.text.split("\n")[0], end.text
+    start = read("What were Kestrel Retail's cash and cash equivalents at the beginning of fiscal 2024?", passages)
+    assert "$980 million" in start.text.split("\n")[0], start.text
