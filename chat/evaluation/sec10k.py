@@ -96,6 +96,18 @@ QUESTIONS: tuple[tuple[str, int, str, str, bool], ...] = (
     (AD, 54, "What is the FY2021 net income of Adobe? Answer in USD thousands.", "$4,822,000 thousand", True),
     (NF, 45, "What is the total amount of cash and cash equivalents at the end of FY2017 for Netflix, in USD "
      "millions?", "$2,822.795 million", True),
+    # more of the same shapes: instructions after the ask, abbreviations (PPE, P&L), another answer unit
+    (GM, 49, "What is the FY2022 capital expenditure amount (in USD billions) for General Mills? Respond by relying "
+     "on the details shown in the cash flow statement.", "$568.7 million", True),
+    (AD, 53, "What is the year end FY2022 net PPE for Adobe? Answer in USD billions. Base your judgement on the "
+     "balance sheet.", "$1.908 billion", True),
+    (WM, 56, "What were Walmart's FY2019 dividends paid? Answer in USD millions, relying on the statement of cash "
+     "flows.", "$6,102 million", True),
+    (NF, 42, "What is the FY2015 net income for Netflix in USD thousands? Respond based on the P&L statement.",
+     "$122,641 thousand", True),
+    (GM, 45, "What were General Mills' FY2020 net sales? Answer in USD billions.", "$17,626.6 million", True),
+    (WM, 53, "What is the total current assets figure for Walmart at the end of FY2019? Answer in USD millions.",
+     "$61,897 million", True),
 )
 
 #: questions whose gold is printed on another page as well (question index → (document key, 1-based page))
