@@ -17,6 +17,7 @@ from chat.models.reader.covers import cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
+from chat.models.reader.items import item_questions
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
@@ -91,6 +92,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)
+        else:
+            per_item = item_questions(question, passages)
+            if len(per_item) > 1:  # "basic and diluted earnings per share": each line item answered
+                parts = tuple(analyze(p) for p in per_item)
     if not q.parts and not missing_names(q, passages):
         computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
         if computed is not None:

@@ -156,7 +156,8 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
         # "Total current liabilities" is the current liabilities, "Accounts payable" below the heading is not
         cov_label = max(coverage(focus, label_terms, w), SECTION_SHARE * cov_label)
     cov_all = coverage(focus, row_terms | caption_terms, w)
-    extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
+    own = label_terms if label_terms else row_terms  # a section heading's words are not the row's extra words
+    extra = len(own - focus) / len(own) if own else 0.0
     return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
 
 

@@ -156,3 +156,25 @@ def test_a_balance_at_the_end_of_the_year_is_not_read_off_the_beginning_of_year_
     assert "$1,210 million" in end.text.split("\n")[0], end.text
     start = read("What were Kestrel Retail's cash and cash equivalents at the beginning of fiscal 2024?", passages)
     assert "$980 million" in start.text.split("\n")[0], start.text
+
+
+def test_two_line_items_joined_by_and_are_each_answered_unless_the_and_is_part_of_a_name() -> None:
+    from chat.models.reader.items import item_questions
+
+    assert item_questions("What were Kestrel Retail's basic and diluted earnings per share for 2024?") == [
+        "What were Kestrel Retail's basic earnings per share for 2024?",
+        "What were Kestrel Retail's diluted earnings per share for 2024?"]
+    assert item_questions("What were Kestrel Retail's inventories and its accounts payable as of January 31, "
+                          "2024?") == ["What were Kestrel Retail's inventories as of January 31, 2024?",
+                                       "What were Kestrel Retail's accounts payable as of January 31, 2024?"]
+    for whole in ("What were Kestrel Retail's cash and cash equivalents as of January 31, 2024?",
+                  "What was Kestrel Retail's research and development expense in fiscal 2024?",
+                  "What were Kestrel Retail's selling, general and administrative expenses in 2023?"):
+        assert item_questions(whole) == [whole]
+    row = "| Total liabilities and equity | $14,344 | $13,785 |"
+    equity = _p("S1", SPLIT_BALANCE + row + "\n", 53)
+    asked = "What were Kestrel Retail's total liabilities and equity as of January 31, 2024?"
+    assert item_questions(asked, [equity]) == [asked]  # the joined words are one row's label
+    answer = read("What were Kestrel Retail's inventories and its accounts payable as of January 31, 2024?",
+                  [_p("S1", SPLIT_BALANCE, 53)])
+    assert "$7,455 million" in answer.text and "$5,520 million" in answer.text, answer.text
