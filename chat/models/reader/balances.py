@@ -31,3 +31,17 @@ def balance_row_factor(question: str, asks_change: bool, label: str) -> float:
     if _ENDING.search(label) and asks_beginning:
         return OTHER_END
     return 1.0
+
+
+_CHANGE_AMOUNT = re.compile(
+    r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?(?:approximately\s+)?"
+    r"(?:\$|US\$)?\s?\d")
+_LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
+#: a sentence that states only how much an item changed counts this much for a question that asks its value
+CHANGE_ONLY = 0.7
+
+
+def change_only_factor(sentence: str) -> float:
+    """``CHANGE_ONLY`` for a sentence that gives an item's change and no level ("Revenue increased $1.32 billion
+    during fiscal 2022 as compared to fiscal 2021"), else 1: asked the value, a change is not the answer."""
+    return CHANGE_ONLY if _CHANGE_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0

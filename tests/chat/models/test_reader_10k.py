@@ -178,3 +178,22 @@ def test_two_line_items_joined_by_and_are_each_answered_unless_the_and_is_part_o
     answer = read("What were Kestrel Retail's inventories and its accounts payable as of January 31, 2024?",
                   [_p("S1", SPLIT_BALANCE, 53)])
     assert "$7,455 million" in answer.text and "$5,520 million" in answer.text, answer.text
+
+
+SEGMENTS = """Subscription revenue by reportable segment for fiscal 2024, 2023 and 2022 is as follows:
+(dollars in millions)
+| (dollars in millions) | 2024 | 2023 | 2022 |
+|---|---|---|---|
+| Home Goods | $6,410 | $5,980 | $5,502 |
+| Apparel | 2,115 | 2,040 | 1,987 |
+| Total subscription revenue | $8,525 | $8,020 | $7,489 |
+"""
+SEGMENT_PROSE = ("Kestrel Retail Inc. › Segments\nSubscription revenue from Home Goods increased $430 million during "
+                 "fiscal 2024 as compared to fiscal 2023, driven by new members.")
+
+
+def test_a_segments_row_under_a_by_segment_caption_beats_a_sentence_that_states_only_a_change() -> None:
+    answer = read("What was Kestrel Retail's Home Goods subscription revenue in fiscal 2023?",
+                  [_p("S1", SEGMENT_PROSE, 42), _p("S2", "Kestrel Retail Inc.\n" + SEGMENTS, 41)])
+    first = answer.text.split("\n")[0]
+    assert "$5,980 million" in first and "[S2]" in first, answer.text
