@@ -85,7 +85,8 @@ def replay(args: argparse.Namespace) -> int:
         q = by_text.get(item["question"])
         if q is None:
             continue
-        positive = q.text not in seen  # each question is asked in its own project first, then in the other
+        # each question is asked in its own project first, then in the other; an ``absent`` one is negative in both
+        positive = q.text not in seen and not q.absent
         seen.add(q.text)
         answer = reader_answer(q.text, item["sources"])
         pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in item["sources"]}

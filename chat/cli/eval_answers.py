@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-DATASETS = ("financebench", "korquad", "sroie", "sec10q")  # sec10q: the reader's development set
+DATASETS = ("financebench", "korquad", "sroie", "sec10q", "sec10k")  # sec10q: the reader's development set
 SPLITS = ("all", "calibration", "report")  # chat.evaluation.datasets.SPLITS, repeated to keep --help light
 SUBSETS = ("all", "verbatim")  # chat.evaluation.datasets.SUBSETS
 

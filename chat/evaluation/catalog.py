@@ -17,4 +17,9 @@ def load(name: str, root: Path | None = None, *, limit: int | None = None, split
 
         datasets._no_calibration_split(name, split)
         return load_sec10q(root, limit=limit, split=split)
+    if name == "sec10k":
+        from chat.evaluation.sec10k import load_sec10k
+
+        datasets._no_calibration_split(name, split)
+        return load_sec10k(root, limit=limit, split=split)
     return datasets.load(name, root, limit=limit, split=split, subset=subset)

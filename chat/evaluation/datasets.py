@@ -67,6 +67,7 @@ class EvalQuestion:
     pages: frozenset[tuple[str, int]]  # gold (document key, 1-based page)
     field: str = ""  # a sub-row of the report: SROIE "total"/"date"
     in_target: bool = True  # FinanceBench: the gold number is on the evidence page as written
+    absent: bool = False  # no project holds the answer (a year the filing does not cover): a negative in both
 
 
 @dataclass(slots=True)

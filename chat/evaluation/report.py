@@ -108,6 +108,9 @@ def row_plan(dataset: str) -> tuple[list[tuple[str, RowFilter]], list[Target]]:
     elif dataset == "sec10q":  # the development set of statement questions (chat/evaluation/sec10q.py)
         rows.append(("sec10q verbatim", _in_target))
         targets += [Target("sec10q verbatim", "correct", ">=", 0.80), Target("sec10q verbatim", "cited", ">=", 0.80)]
+    elif dataset == "sec10k":  # the 10-K development set (chat/evaluation/sec10k.py)
+        rows.append(("sec10k verbatim", _in_target))
+        targets += [Target("sec10k verbatim", "correct", ">=", 0.80), Target("sec10k verbatim", "cited", ">=", 0.80)]
     elif dataset == "korquad":
         targets.append(Target("korquad", "correct", ">=", 0.85))
     elif dataset == "sroie":

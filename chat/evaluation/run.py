@@ -100,7 +100,7 @@ async def _ask_all(client: EvalClient, questions: Sequence[EvalQuestion], projec
         for polarity, group in (("positive", own), ("negative", "B" if own == "A" else "A")):
             record = await client.ask(projects[group], q.text)
             cites = [(key_of.get(doc_id, doc_id), page) for doc_id, page in record.citations]
-            pol: Polarity = "positive" if polarity == "positive" else "negative"
+            pol: Polarity = "positive" if polarity == "positive" and not q.absent else "negative"
             outcomes.append(score(q, pol, group, record.text, cites, first_token_s=record.first_token_s,
                                   total_s=record.total_s, error=record.error))
             right = sum(1 for o in outcomes if o.correct)

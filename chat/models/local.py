@@ -40,6 +40,7 @@ from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
+from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
@@ -137,6 +138,18 @@ def _used_tool(messages: Sequence[Mapping[str, Any]], index: int, name: str) -> 
         if m.get("role") == "assistant" and isinstance(m.get("content"), list)
         for block in m["content"]
     )
+
+
+def _pages_read(messages: Sequence[Mapping[str, Any]], index: int) -> set[tuple[str, int]]:
+    """(document id, page) of every ``read_page`` asked for after the question at ``index``."""
+    return {
+        (str(block["input"].get("document_id")), int(block["input"].get("page") or 0))
+        for m in messages[index + 1 :]
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for block in m["content"]
+        if isinstance(block, Mapping) and block.get("type") == "tool_use" and block.get("name") == READ_PAGE
+        and isinstance(block.get("input"), Mapping)
+    }
 
 
 def _searched(messages: Sequence[Mapping[str, Any]], index: int, query: str) -> bool:
@@ -246,6 +259,13 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in search_queries(question)))
+        if SEARCH_DOCUMENTS in tool_names and tools_allowed:  # the statement's page, when no result is one
+            follow = [f for f in statement_followups(question, passages_of(sources))
+                      if not _searched(request.messages, index, f)]
+            if follow and not any(_searched(request.messages, index, f)
+                                  for f in statement_followups(question, [])):
+                return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(f, 1000)},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for f in follow))
         answer = reader_answer(question, sources)
         asked = analyze(question)
         if (not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
@@ -255,6 +275,12 @@ class LocalModel:
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
+        if tools_allowed and READ_PAGE in tool_names:  # a statement's title came back, its grid did not
+            wanted = [w for w in statement_pages_to_read(question, passages_of(sources))
+                      if w not in _pages_read(request.messages, index)]
+            if wanted:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
         by_name = name_query(question, passages_of(sources)) if unanswered else ""
         if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):

@@ -18,9 +18,12 @@ from chat.models.reader.covers import cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
+from chat.models.reader.items import item_questions
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
+from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
+from chat.models.reader.statements import implied_statement
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -28,7 +31,10 @@ SUPPORT_RELATIVE = 0.85
 
 
 def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
-    """At most one more sentence that scores close to the best, from another place."""
+    """At most one more sentence that scores close to the best, from another place; for a table cell, the same
+    figure printed on another page (the statement beside a summary table of it), cited too."""
+    if best.kind == "cell":
+        return same_figure(best, ranked)[:1]
     if best.kind != "sentence":
         return []
     for ev in [ev for ev in ranked[:4] if ev is not best]:
@@ -44,8 +50,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         if compared is not None:
             return compared[0], compared[1], False, 1.0
     ranked = gather(q, passages)
+    if q.language == "en":  # the statement's own page before a table that repeats its figure
+        ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
     best = ranked[0] if ranked else None
-    if should_decline(q, best, passages):
+    if should_decline(q, best, passages) or period_not_covered(q, ranked):
         return decline(q, best, passages), [], True, best.score if best else 0.0
     assert best is not None
     lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
@@ -86,6 +94,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)
+        else:
+            per_item = item_questions(question, passages)
+            if len(per_item) > 1:  # "basic and diluted earnings per share": each line item answered
+                parts = tuple(analyze(p) for p in per_item)
     if not q.parts and not missing_names(q, passages):
         computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
         if computed is not None:

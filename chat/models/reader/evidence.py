@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
+from chat.models.reader.balances import balance_row_factor, change_only_factor
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -128,9 +129,16 @@ def _column_period_score(q: Question, table: Table, col: int, asked_periods: Seq
     best = 0.0
     ends = _change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
+        span = q.span
+        if span is None and column.span is not None and _whole_fiscal_year(asked):
+            span = 12  # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span)
         for offered in column.periods or (Period(),):
-            best = max(best, agreement(asked, offered, asked_span=q.span, offered_span=column.span))
+            best = max(best, agreement(asked, offered, asked_span=span, offered_span=column.span))
     return best
+
+
+def _whole_fiscal_year(p: Period) -> bool:
+    return p.fiscal and p.quarter is None and p.half is None and p.month is None
 
 
 def _asks_money(q: Question) -> bool:
@@ -148,8 +156,16 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
         # "Total current liabilities" is the current liabilities, "Accounts payable" below the heading is not
         cov_label = max(coverage(focus, label_terms, w), SECTION_SHARE * cov_label)
     cov_all = coverage(focus, row_terms | caption_terms, w)
-    extra = len(row_terms - focus) / len(row_terms) if row_terms else 0.0
+    own = label_terms if label_terms else row_terms  # a section heading's words are not the row's extra words
+    extra = len(own - focus) / len(own) if own else 0.0
     return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
+
+
+#: a caption that says what every row measures, the rows naming the parts ("Net sales by reportable segment")
+_BY_CAPTION = re.compile(
+    r"(?i)\b(?:revenues?|sales|income|profit|expenses?|assets)\b[\w\s,]{0,40}?\bby\s+(?:reportable\s+|operating\s+|"
+    r"business\s+|geographic\s+)?(?:segments?|regions?|geograph\w*|areas?|products?|categor\w+|markets?|channels?|"
+    r"brands?|countr\w+|divisions?)\b")
 
 
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
@@ -161,6 +177,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if name_terms and name_terms <= row_words:
             focus |= name_terms
     caption_terms = match_terms(table.caption)
+    by_caption = bool(_BY_CAPTION.search(table.caption))
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
@@ -169,11 +186,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
         own = match_terms(row.label)
+        if by_caption:  # "Subscription revenue by segment": each row is a segment's subscription revenue
+            own, row_terms = own | caption_terms, row_terms | caption_terms
         row_score = _row_score(focus, row_terms, caption_terms, w, own)
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
             continue
+        row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label)
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -300,6 +320,8 @@ def _sentence_evidence(
             score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
             score *= 1.0 if fits else 0.75
+        if q.kind == "value" and q.language == "en":
+            score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)

@@ -24,6 +24,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "payments for acquisition of property plant and equipment",
         "expenditures for property and equipment",
         "expenditures for property plant and equipment",
+        "purchases of land buildings and equipment",
+        "purchase of land buildings and equipment",
         "capital investments",
     ),
     (
@@ -48,6 +50,7 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "ppe",
         "pp e",
         "fixed assets",
+        "land buildings and equipment",
     ),
     (
         "income tax expense",

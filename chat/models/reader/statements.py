@@ -45,6 +45,7 @@ FILLER = re.compile(
     r"\b(?:in|of)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?)\s+)?(?:millions|thousands|billions)(?:\s+of\s+"
     r"(?:dollars|usd))?\b|\bin\s+(?:usd|us\$|dollars)\b|\b(?:usd|us\$)\s+(?:millions|thousands|billions)\b|"
     r"\byear[- ]end(?:ing)?\b|(?<=\w\s)(?<!total )(?<!grand )(?:amount|figure|value)\b(?=\s*$)|"
+    r"\b(?:total\s+)?(?:amount|value|figure|dollar\s+amount)\s+of\s+(?=\w)|"
     r"\b(?:as\s+)?(?:reported|shown|stated)\s+(?:in|on)\s+(?:the|its)\s+[\w\s]{0,40}?(?:statements?|sheets?)\b|"
     r"\b(?:according\s+to|based\s+on|using|relying\s+on|from|in|on|per)\s+(?:the|its|their)\s+(?:[\w&-]+\s+){0,4}?"
     r"(?:statements?|sheets?|filings?|10-?[kq]s?|reports?)(?:\s+of\s+(?:cash\s+flows?|operations|income|earnings))?\b|"

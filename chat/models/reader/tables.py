@@ -78,6 +78,8 @@ def _column(header: str, caption_span: int | None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
     periods = tuple(find_periods(re.sub(r"(\d{1,2}),?\s*/\s*((?:19|20)\d\d)\b", r"\1, \2", header)))
     span = span_months(header) or caption_span
+    if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
+        span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year
     is_change = bool(_CHANGE_HEADER.search(header)) and not periods
     return Column(header, periods, span, is_change)
 
@@ -162,8 +164,24 @@ def markdown_tables(text: str) -> list[Table]:
             if _TOTAL_ROW.match(label):
                 section = ""  # "Total operating expenses" closes the "Operating expenses:" block
         if columns and rows:
-            tables.append(Table(caption, unit, columns, tuple(rows), header, True))
+            tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
     return tables
+
+
+def _continued(table: Table, before: list[Table], caption: str) -> Table:
+    """A grid with a blank header (``|  |  |  |``) right after another of as many columns is the same statement
+    continued — a section heading (``LIABILITIES AND EQUITY`` / ``Current liabilities:``) or a page break split
+    it: it reads its columns (periods), unit and caption from the earlier grid; its own rows stay."""
+    if not before or any(c.header.strip() for c in table.columns):
+        return table
+    prior = before[-1]
+    if len(prior.columns) != len(table.columns) or not any(c.periods for c in prior.columns):
+        return table
+    unit = table.unit if table.unit.scale != 1.0 or table.unit.currency else prior.unit
+    if not unit.currency and any(c.startswith(("$", "US$")) for r in prior.rows for c in r.cells):
+        unit = Unit(unit.scale, unit.word, "$")  # the statement's first grid shows its currency; the rest don't
+    return Table(prior.caption if not caption.strip() else f"{prior.caption} {caption}".strip(), unit,
+                 prior.columns, table.rows, prior.header, True)
 
 
 def _header_in_body(text: str, body: list[tuple[int, int]]) -> int | None:

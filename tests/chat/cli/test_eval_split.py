@@ -144,3 +144,48 @@ def test_the_sec10q_development_golds_are_printed_on_their_pages() -> None:
             assert gold is not None
             assert number_in(gold, text, rounding=False) == q.in_target or not q.in_target, (q.qid, q.golds)
             pdf.close()
+
+
+@needs_evaldata
+def test_the_sec10k_development_set_uses_filings_the_verbatim_report_subset_does_not() -> None:
+    """10-Ks of companies the report subset has no filing of; verbatim golds on their pages; 'absent' questions."""
+    import pypdfium2
+
+    from chat.evaluation.scoring import number_in, primary_number
+
+    ds = load("sec10k", EVALDATA)
+    report = load("financebench", EVALDATA, subset="verbatim")
+    report_companies = {d.key.split("_")[0] for d in report.documents}
+    assert not {d.key.split("_")[0] for d in ds.documents} & report_companies
+    assert {d.group for d in ds.documents} == {"A", "B"} and len(ds.questions) >= 30
+    assert sum(q.absent for q in ds.questions) >= 8 and all(not q.in_target for q in ds.questions if q.absent)
+    paths = {d.key: d.path for d in ds.documents}
+    for q in ds.questions:
+        for doc, page in q.pages:
+            pdf = pypdfium2.PdfDocument(str(paths[doc]))
+            text = pdf[page - 1].get_textpage().get_text_range()
+            gold = primary_number(q.golds[0])
+            assert gold is not None
+            assert number_in(gold, text, rounding=False) or not q.in_target, (q.qid, q.golds)
+            pdf.close()
+
+
+async def test_an_absent_question_is_a_negative_in_both_projects() -> None:
+    from chat.evaluation.datasets import EvalQuestion
+    from chat.evaluation.service import AnswerRecord
+
+    class _Client:
+        async def ask(self, project_id: str, question: str) -> AnswerRecord:
+            return AnswerRecord(text="The documents don't say.")
+
+    questions = [EvalQuestion("q1", "What was Acme's revenue in 1990?", ("",), "text", "d1", frozenset(),
+                              absent=True),
+                 EvalQuestion("q2", "What was Acme's revenue in 2020?", ("$5",), "number", "d1",
+                              frozenset({("d1", 3)}))]
+    from rich.console import Console
+
+    with eval_run._progress(Console(quiet=True)) as progress:
+        outcomes = await eval_run._ask_all(_Client(), questions, {"A": "pa", "B": "pb"},  # type: ignore[arg-type]
+                                           {"d1": "A"}, {}, progress)
+    assert [o.polarity for o in outcomes if o.qid == "q1"] == ["negative", "negative"]
+    assert [o.polarity for o in outcomes if o.qid == "q2"] == ["positive", "negative"]

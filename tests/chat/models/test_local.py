@@ -66,6 +66,14 @@ async def _ask(model: LocalModel, question: str, hits: list[Hit]) -> tuple[str, 
         },
     ]
     answer, events = await _run(model, messages)
+    if answer["stop_reason"] == "tool_use":  # a statement line item: its statement's page searched for once more
+        assert all(u["name"] == "search_documents" and "consolidated" in u["input"]["query"]
+                   for u in answer["content"]), answer
+        messages += [{"role": "assistant", "content": answer["content"]},
+                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": u["id"],
+                                                   "content": format_search_results([], 10 + i)}
+                                                  for i, u in enumerate(answer["content"])]}]
+        answer, events = await _run(model, messages)
     assert answer["stop_reason"] == "end_turn"
     [block] = answer["content"]
     return block["text"], events

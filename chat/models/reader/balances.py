@@ -1,0 +1,47 @@
+"""Which row of a statement holds the balance asked for (pure).
+
+A cash-flow statement prints a balance twice ("Cash and cash equivalents, beginning of year" / "…, end of year")
+and the changes in it ("Net increase in cash and cash equivalents", "Change in inventories"); a question for the
+balance at one end of the period ("at the end of FY2017", or no end named: the end) is not answered by the other
+end's row or by a change row. General statement wording, not from any evaluation set.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BEGINNING = re.compile(r"(?i)\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\b")
+_ENDING = re.compile(r"(?i)\bend\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\b")
+_CHANGE_ROW = re.compile(
+    r"(?i)^\s*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?\s*)+(?:\(?(?:increase|decrease)\)?\s*)?in\b"
+)
+#: a row of the balance at the other end of the period than the one asked ("Cash …, beginning of year" for
+#: "cash at the end of FY2017") counts this much
+OTHER_END = 0.8
+
+
+def balance_row_factor(question: str, asks_change: bool, label: str) -> float:
+    """The row at the end of the period the question did not ask for (naming neither asks the end), or a change
+    row for a question that asks no change, counts ``OTHER_END``; any other row 1."""
+    if not asks_change and _CHANGE_ROW.match(label):
+        return OTHER_END
+    asks_beginning = bool(re.search(r"(?i)\b(?:beginning|start)\s+of\b", question))
+    if _BEGINNING.search(label) and not asks_beginning:
+        return OTHER_END
+    if _ENDING.search(label) and asks_beginning:
+        return OTHER_END
+    return 1.0
+
+
+_CHANGE_AMOUNT = re.compile(
+    r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?(?:approximately\s+)?"
+    r"(?:\$|US\$)?\s?\d")
+_LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
+#: a sentence that states only how much an item changed counts this much for a question that asks its value
+CHANGE_ONLY = 0.7
+
+
+def change_only_factor(sentence: str) -> float:
+    """``CHANGE_ONLY`` for a sentence that gives an item's change and no level ("Revenue increased $1.32 billion
+    during fiscal 2022 as compared to fiscal 2021"), else 1: asked the value, a change is not the answer."""
+    return CHANGE_ONLY if _CHANGE_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0

@@ -1,0 +1,198 @@
+"""The financial statement itself, not a table that repeats its figures (pure).
+
+A 10-K prints a line item's value in several places: the statement (``CONSOLIDATED STATEMENTS OF INCOME``), the
+selected financial data, MD&A's results tables, a quarterly-data note. They agree, but the statement is the
+source an analyst cites. ``is_statement_page`` tells a passage headed by a statement's own title (a heading line
+that is the title — ``Consolidated Statements of Operations:`` with a colon is a sub-heading of a summary table,
+``… recognized in the Consolidated Statement of Income consist of the following:`` is prose);
+``prefer_statement`` puts a cell of the statement first when the best cell's figure is printed there too and
+scores about as well, and ``same_figure`` finds that other printing to cite beside the answer;
+``period_not_covered`` declines an unsure sentence when the statement rows of the asked item print other years
+only; ``statement_pages_to_read`` the statement pages whose grid the results lack (a title chunk came back, its
+rows did not); ``statement_followups`` are the searches the local model makes when the results hold no page of
+the statement that prints the asked line item (search ranks MD&A prose and summary tables above a statement's
+bare grid).
+Written from the standard statement titles (US GAAP / IFRS), not from any evaluation set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from chat.models.reader.decline import SURE_AT
+from chat.models.reader.evidence import Evidence
+from chat.models.reader.names import mentions
+from chat.models.reader.passage import Passage
+from chat.models.reader.periods import agreement
+from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.statements import StatementKind, implied_statement
+from chat.models.reader.tables import find_tables
+from chat.models.reader.text import match_terms
+
+#: where a statement's title heads a passage (its chunk's heading lines)
+HEAD_CHARS = 400
+#: a cell of the statement replaces the best one when it scores at least this much of the best
+SAME_FIGURE_SHARE = 0.85
+#: how many of the ranked evidence are looked through for the same figure
+LOOK_AT = 24
+
+_TITLES: dict[StatementKind, str] = {
+    "income": r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|comprehensive\s+income)|"
+              r"income\s+statements?",
+    "balance": r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?financial\s+(?:position|condition)",
+    "cash": r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?",
+}
+_ANY = "|".join(f"(?:{t})" for t in _TITLES.values())
+_HEADING = re.compile(
+    rf"^(?:[A-Z][A-Z0-9.,&'’\- ]+\s+)?(?:(?:consolidated|combined|condensed)\s+)*(?P<title>{_ANY})\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+#: the statements' own words a search for them is made of (two or three spellings of each title)
+FOLLOWUP_TITLES: dict[StatementKind, tuple[str, ...]] = {
+    "income": ("consolidated statements of income", "consolidated statements of operations",
+               "consolidated statements of earnings"),
+    "balance": ("consolidated balance sheets",),
+    "cash": ("consolidated statements of cash flows",),
+}
+
+
+def _kind_of(title: str) -> StatementKind:
+    for kind, pattern in _TITLES.items():
+        if re.fullmatch(pattern, title, re.IGNORECASE):
+            return kind
+    return ""
+
+
+def statement_kind_of(p: Passage) -> StatementKind:
+    """The statement whose title heads the passage (``income``, ``balance``, ``cash``), or ``""``."""
+    for raw in p.text[:HEAD_CHARS].splitlines():
+        line = raw.split("›")[-1].strip()  # a chunk's heading path: "ACME INC. › CONSOLIDATED BALANCE SHEETS"
+        if not line or len(line) > 120 or line.endswith((":", "：")):
+            continue
+        m = _HEADING.match(line)
+        if m is None:
+            continue
+        rest = m.group("rest").strip()
+        if rest and not re.fullmatch(r"[(\[].*[)\]]|[A-Z][A-Z0-9.,&'’\- ]*|\(?continued\)?", rest, re.IGNORECASE):
+            continue  # "… of Income consist of the following": a sentence that names the statement
+        kind = _kind_of(" ".join(m.group("title").split()))
+        if kind:
+            return kind
+    return ""
+
+
+def is_statement_page(p: Passage, kind: StatementKind = "") -> bool:
+    found = statement_kind_of(p)
+    return bool(found) and (not kind or found == kind)
+
+
+def _figure(ev: Evidence) -> tuple[str, float] | None:
+    if ev.kind != "cell" or ev.row is None:
+        return None
+    amount = ev.row.amount(ev.col)
+    if amount is None:
+        return None
+    return " ".join(sorted(match_terms(ev.row.label))), amount.value
+
+
+def same_figure(best: Evidence, ranked: Sequence[Evidence]) -> list[Evidence]:
+    """Cells among ``ranked`` that print ``best``'s figure — the same line item, the same value — on another page."""
+    figure = _figure(best)
+    if figure is None:
+        return []
+    out: list[Evidence] = []
+    seen = {(best.passage.document_id, best.passage.page)}
+    for ev in ranked[:LOOK_AT]:
+        where = (ev.passage.document_id, ev.passage.page)
+        if ev is best or where in seen or _figure(ev) != figure:
+            continue
+        seen.add(where)
+        out.append(ev)
+    return out
+
+
+def prefer_statement(ranked: list[Evidence], kind: StatementKind = "") -> list[Evidence]:
+    """``ranked`` with a cell of the statement first when the best cell's figure is printed there as well and
+    scores nearly as well (the statement is the figure's source; the other printing a summary of it)."""
+    if not ranked or ranked[0].kind != "cell" or is_statement_page(ranked[0].passage, kind):
+        return ranked
+    best = ranked[0]
+    for ev in same_figure(best, ranked):
+        if ev.score >= best.score * SAME_FIGURE_SHARE and is_statement_page(ev.passage, kind):
+            return [ev, *(e for e in ranked if e is not ev)]
+    return ranked
+
+
+def _of_named(q: Question, p: Passage, passages: Sequence[Passage]) -> bool:
+    """The passage's document (a passage of it, or its file name) names the company asked about, when one is:
+    another company's statement in the same project is not the one asked for."""
+    if not q.strong_names:
+        return True
+    same = [o for o in passages if o.document_id == p.document_id] or [p]
+    return any(mentions(name, o) for name in q.strong_names for o in same)
+
+
+def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]:
+    """Searches for the statement that prints the asked line item, when no passage is a page of it: the company,
+    the statement's title and the line item (``Acme consolidated statements of income total revenues``)."""
+    q = analyze(question)
+    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
+        return []
+    if len(per_name_questions(question)) > 1:
+        return []  # "… of Apple and Amazon": each company searched on its own already
+    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    if not kind or any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
+        return []
+    focus = " ".join(w for w in q.focus.split() if w.lower() not in {n.lower() for n in q.names})
+    return [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
+
+
+def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
+    """The best evidence is an unsure sentence while table rows of the asked line item are there, none of their
+    columns agreeing with the asked period: the filings print the item for other years only (a 10-K of 2022
+    asked for fiscal 2016) — a decline, not the closest sentence."""
+    if (q.language != "en" or q.kind not in ("value", "change") or not ranked or ranked[0].kind != "sentence"
+            or ranked[0].score >= SURE_AT or not any(p.year for p in q.periods) or not q.focus_terms):
+        return False
+    focus = set(q.focus_terms)
+    for ev in ranked[:LOOK_AT]:
+        if ev.kind != "cell" or ev.table is None or ev.row is None or not focus <= match_terms(ev.row.label):
+            continue
+        if any(c.periods for c in ev.table.columns) and not any(
+                agreement(a, o) > 0 for a in q.periods if a.year for c in ev.table.columns for o in c.periods):
+            continue
+        return False  # a row of the item with the asked period (or no period to judge by): not this case
+    return any(ev.kind == "cell" and ev.row is not None and focus <= match_terms(ev.row.label)
+               for ev in ranked[:LOOK_AT])
+
+
+#: at most this many statement pages are read for one answer
+MAX_PAGES_TO_READ = 2
+
+
+def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
+    """(document id, page) of results headed by the asked statement's title whose text holds no row of the asked
+    line item — a chunk of the title and a footnote, the grid cut off into chunks of its own that search did not
+    return: reading the page gives the whole statement. Empty once a page was read (refs ``P…``)."""
+    q = analyze(question)
+    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus_terms or q.parts:
+        return []
+    if any(p.ref.startswith("P") and p.page > 1 for p in passages):
+        return []
+    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    if not kind:
+        return []
+    focus = set(q.focus_terms)
+    out: list[tuple[str, int]] = []
+    for p in passages:
+        where = (p.document_id, p.page)
+        if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
+            continue
+        same_page = [o for o in passages if (o.document_id, o.page) == where]
+        if any(focus <= match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows):
+            continue
+        out.append(where)
+        if len(out) >= MAX_PAGES_TO_READ:
+            break
+    return out

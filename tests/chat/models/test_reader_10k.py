@@ -1,0 +1,199 @@
+"""10-K statements (issue 12): a statement split into several grids, annual vs quarterly columns of a fiscal year,
+the statement's own page before a summary table that repeats its figure, and the searches for a statement page.
+
+Made-up filings of made-up companies (Orbit Foods, Kestrel Retail); no evaluation set's question or wording.
+"""
+
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.statement_pages import is_statement_page, statement_followups
+from chat.models.reader.tables import find_tables
+
+# a balance sheet whose grid is cut by section headings: the later grids have a blank header
+SPLIT_BALANCE = """Kestrel Retail Inc.
+Consolidated Balance Sheets
+
+(Amounts in millions)
+| (Amounts in millions) | As of January 31, / 2024 | As of January 31, / 2023 |
+|---|---|---|
+| Cash and cash equivalents | $1,210 | $980 |
+| Inventories | 7,455 | 7,102 |
+| Total current assets | 9,870 | 9,311 |
+
+LIABILITIES AND EQUITY
+Current liabilities:
+|  |  |  |
+|---|---|---|
+| Accounts payable | 5,520 | 5,307 |
+| Total current liabilities | 8,140 | 7,905 |
+
+|  |  |  |
+|---|---|---|
+| Long-term debt | 4,318 | 4,662 |
+| Total equity | 6,204 | 5,880 |
+"""
+
+QUARTERLY = """Kestrel Retail Inc.
+Quarterly financial data (unaudited)
+(Amounts in millions)
+| (Amounts in millions) | Q1 | Fiscal Year Ended January 31, 2024 / Q2 | Fiscal Year Ended January 31, 2024 / Q3 | Fiscal Year Ended January 31, 2024 / Q4 | Total |
+|---|---|---|---|---|---|
+| Cost of sales | 20,114 | 21,470 | 21,032 | 23,590 | 86,206 |
+"""
+
+INCOME = """Kestrel Retail Inc.
+Consolidated Statements of Income
+(Amounts in millions)
+| (Amounts in millions) | Fiscal Years Ended January 31, / 2024 | Fiscal Years Ended January 31, / 2023 | Fiscal Years Ended January 31, / 2022 |
+|---|---|---|---|
+| Total revenues | $112,640 | $108,215 | $101,930 |
+| Cost of sales | 86,206 | 83,004 | 78,115 |
+| Operating income | 4,870 | 4,512 | 4,080 |
+"""
+
+SELECTED = """Item 6. Selected Financial Data
+Consolidated Statements of Operations:
+(in millions)
+| (in millions) | Year ended January 31, / 2024 | Year ended January 31, / 2023 | Year ended January 31, / 2022 | Year ended January 31, / 2021 |
+|---|---|---|---|---|
+| Total revenues | $112,640 | $108,215 | $101,930 | $97,400 |
+| Operating income | 4,870 | 4,512 | 4,080 | 3,950 |
+"""
+
+
+def _p(ref: str, text: str, page: int) -> Passage:
+    return Passage(ref, text, "k1", "KESTREL_2024_10K.pdf", page)
+
+
+def test_a_grid_with_a_blank_header_continues_the_statement_above_it() -> None:
+    tables = find_tables(SPLIT_BALANCE)
+    assert len(tables) >= 2
+    assert [c.header for c in tables[-1].columns] == [c.header for c in tables[0].columns]
+    assert tables[-1].unit.scale == 1e6
+    answer = read("What was Kestrel Retail's long-term debt as of January 31, 2023?", [_p("S1", SPLIT_BALANCE, 53)])
+    assert not answer.declined
+    assert "$4,662 million" in answer.text.split("\n")[0]
+
+
+def test_a_fiscal_year_asks_the_annual_column_not_a_quarter_of_that_year() -> None:
+    answer = read("What is the FY2024 cost of sales for Kestrel Retail? Answer in USD millions.",
+                  [_p("S1", QUARTERLY, 83)])
+    first = answer.text.split("\n")[0]
+    assert "21,470" not in first  # the Q2 column of fiscal 2024 is not the fiscal year
+
+
+def test_the_statement_page_is_cited_before_a_summary_table_that_repeats_its_figure() -> None:
+    passages = [_p("S1", SELECTED, 19), _p("S2", INCOME, 51)]
+    answer = read("What was Kestrel Retail's operating income in fiscal 2023, in USD millions?", passages)
+    first = answer.text.split("\n")[0]
+    assert "$4,512 million" in first and "[S2]" in first  # the statement of income, not the selected data
+    assert {ref for ref, _ in answer.quotes} == {"S1", "S2"}  # the other printing is cited beside it
+
+
+def test_statement_titles_head_a_page_only_as_headings() -> None:
+    assert is_statement_page(_p("S1", INCOME, 51), "income")
+    assert is_statement_page(_p("S1", "ORBIT FOODS, INC. › CONSOLIDATED BALANCE SHEETS\n| a | b |", 40), "balance")
+    assert not is_statement_page(_p("S1", SELECTED, 19))  # "Consolidated Statements of Operations:" is a sub-heading
+    assert not is_statement_page(_p("S1", "The lease costs recognized in the Consolidated Statement of Income "
+                                          "consist of the following:", 70))
+
+
+def test_the_statement_is_searched_for_when_no_result_is_a_page_of_it() -> None:
+    question = "What were Kestrel Retail's total revenues for fiscal 2024?"
+    queries = statement_followups(question, [_p("S1", SELECTED, 19)])
+    assert queries and all("Kestrel Retail" in q and "total revenues" in q for q in queries)
+    assert any("statements of income" in q for q in queries)
+    assert statement_followups(question, [_p("S1", INCOME, 51)]) == []
+
+
+MDNA = ("Kestrel Retail Inc. Results of Operations\nTotal revenues increased in fiscal 2024 as compared to fiscal "
+        "2023, driven by comparable sales growth in all segments and the opening of new stores.")
+
+
+def test_a_year_the_statements_do_not_cover_is_declined_not_answered_with_the_closest_sentence() -> None:
+    passages = [_p("S1", MDNA, 36), _p("S2", INCOME, 51)]
+    answer = read("What were Kestrel Retail's total revenues in fiscal 2015 (in USD millions)?", passages)
+    assert answer.declined and answer.quotes == ()
+    assert answer.text.startswith("The documents don't say")
+    covered = read("What were Kestrel Retail's total revenues in fiscal 2023 (in USD millions)?", passages)
+    assert not covered.declined and "$108,215 million" in covered.text.split("\n")[0]
+
+
+def test_a_statement_title_chunk_without_the_asked_row_has_its_page_read() -> None:
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    title_only = _p("S2", "KESTREL RETAIL INC. › Consolidated Statements of Income\nSee accompanying notes.\n50", 51)
+    question = "What were Kestrel Retail's total revenues in fiscal 2024?"
+    assert statement_pages_to_read(question, [_p("S1", SELECTED, 19), title_only]) == [("k1", 51)]
+    assert statement_pages_to_read(question, [_p("S1", INCOME, 51)]) == []  # its grid is there already
+    page = Passage("P1", INCOME, "k1", "KESTREL_2024_10K.pdf", 51)
+    assert statement_pages_to_read(question, [title_only, page]) == []  # read once
+
+
+def test_another_companys_statement_does_not_stop_the_search_for_the_asked_one() -> None:
+    other = Passage("S2", INCOME.replace("Kestrel Retail Inc.", "ORBIT FOODS, INC."), "o1", "ORBIT_2022_10K.pdf", 45)
+    assert statement_followups("What were Kestrel Retail's total revenues in fiscal 2024?",
+                               [_p("S1", SELECTED, 19), other])
+
+
+CASH_FLOWS = """Kestrel Retail Inc.
+Consolidated Statements of Cash Flows
+(Amounts in millions)
+| (Amounts in millions) | Fiscal Years Ended January 31, / 2024 | Fiscal Years Ended January 31, / 2023 |
+|---|---|---|
+| Net increase in cash and cash equivalents | 230 | 118 |
+| Cash and cash equivalents, beginning of year | 980 | 862 |
+| Cash and cash equivalents, end of year | $1,210 | $980 |
+"""
+
+
+def test_a_balance_at_the_end_of_the_year_is_not_read_off_the_beginning_of_year_row() -> None:
+    passages = [_p("S1", CASH_FLOWS, 56)]
+    end = read("What was the total amount of cash and cash equivalents at the end of FY2024 for Kestrel Retail?",
+               passages)
+    assert "$1,210 million" in end.text.split("\n")[0], end.text
+    start = read("What were Kestrel Retail's cash and cash equivalents at the beginning of fiscal 2024?", passages)
+    assert "$980 million" in start.text.split("\n")[0], start.text
+
+
+def test_two_line_items_joined_by_and_are_each_answered_unless_the_and_is_part_of_a_name() -> None:
+    from chat.models.reader.items import item_questions
+
+    assert item_questions("What were Kestrel Retail's basic and diluted earnings per share for 2024?") == [
+        "What were Kestrel Retail's basic earnings per share for 2024?",
+        "What were Kestrel Retail's diluted earnings per share for 2024?"]
+    assert item_questions("What were Kestrel Retail's inventories and its accounts payable as of January 31, "
+                          "2024?") == ["What were Kestrel Retail's inventories as of January 31, 2024?",
+                                       "What were Kestrel Retail's accounts payable as of January 31, 2024?"]
+    for whole in ("What were Kestrel Retail's cash and cash equivalents as of January 31, 2024?",
+                  "What was Kestrel Retail's research and development expense in fiscal 2024?",
+                  "What were Kestrel Retail's selling, general and administrative expenses in 2023?"):
+        assert item_questions(whole) == [whole]
+    row = "| Total liabilities and equity | $14,344 | $13,785 |"
+    equity = _p("S1", SPLIT_BALANCE + row + "\n", 53)
+    asked = "What were Kestrel Retail's total liabilities and equity as of January 31, 2024?"
+    assert item_questions(asked, [equity]) == [asked]  # the joined words are one row's label
+    answer = read("What were Kestrel Retail's inventories and its accounts payable as of January 31, 2024?",
+                  [_p("S1", SPLIT_BALANCE, 53)])
+    assert "$7,455 million" in answer.text and "$5,520 million" in answer.text, answer.text
+
+
+SEGMENTS = """Subscription revenue by reportable segment for fiscal 2024, 2023 and 2022 is as follows:
+(dollars in millions)
+| (dollars in millions) | 2024 | 2023 | 2022 |
+|---|---|---|---|
+| Home Goods | $6,410 | $5,980 | $5,502 |
+| Apparel | 2,115 | 2,040 | 1,987 |
+| Total subscription revenue | $8,525 | $8,020 | $7,489 |
+"""
+SEGMENT_PROSE = ("Kestrel Retail Inc. › Segments\nSubscription revenue from Home Goods increased $430 million during "
+                 "fiscal 2024 as compared to fiscal 2023, driven by new members.")
+
+
+def test_a_segments_row_under_a_by_segment_caption_beats_a_sentence_that_states_only_a_change() -> None:
+    answer = read("What was Kestrel Retail's Home Goods subscription revenue in fiscal 2023?",
+                  [_p("S1", SEGMENT_PROSE, 42), _p("S2", "Kestrel Retail Inc.\n" + SEGMENTS, 41)])
+    first = answer.text.split("\n")[0]
+    assert "$5,980 million" in first and "[S2]" in first, answer.text
