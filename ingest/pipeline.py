@@ -303,18 +303,25 @@ class Pipeline(PipelineSteps):
         mark = [0.0]
         lock = threading.Lock()
 
+        need: set[int] = set()
+
         def read(pages: list[int]) -> None:
-            for pt, words in iter_text_and_words(job.path, pages, settings=self.settings):
+            for record in iter_text_and_words(job.path, pages, settings=self.settings):
                 # a likely table page's words come from the same child: segment_builder needs no sandbox of its own
-                self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
+                page = int(record["page"])
+                self._put_json(text_key(job.wid, page), record)
                 with lock:
+                    if record.get("needs_ocr"):
+                        need.add(page)
                     done[0] += 1
                     self._progress(job, "format_parser", done[0], total, mark)
 
         # the text layer is the critical path (segments, then searchable): long documents over two children
         _fan_out(read, todo, "text", min_pages=TEXT_PARALLEL_MIN_PAGES)
-        need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
-        self._put_json(ocr_pages_key(job.wid), need)
+        fresh = set(todo)
+        need.update(p for p in range(1, total + 1) if p not in fresh  # read by an earlier run of this workflow
+                    and self._get_json(text_key(job.wid, p)).get("needs_ocr"))
+        self._put_json(ocr_pages_key(job.wid), sorted(need))
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
 
     def _engine(self, language: str) -> Any:
