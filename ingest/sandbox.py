@@ -277,7 +277,7 @@ def _refill() -> None:
     from ingest.sandbox_spares import SPARES
 
     if SPARES.target:
-        SPARES.refill()
+        SPARES.refill_later()
 
 
 def _log() -> Any:

@@ -27,6 +27,8 @@ import threading
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
+#: a call's end starts its replacement this much later (``Spares.refill_later``)
+REFILL_DELAY_S = 0.5
 #: imported by a spare while it waits (the modules whose functions the pipeline and the upload check run sandboxed)
 SPARE_MODULES = ("ingest.inspect", "ingest.steps.text_layer", "ingest.steps.segment_prep")
 
@@ -87,6 +89,8 @@ class Spares:
         self._starting = 0
         self._pid = os.getpid()
         self.target = 0
+        self._held = 0  # text paths running (``hold``): refills wait while one spare is still idle
+        self._timer: threading.Timer | None = None
         self.started = 0  # spares started (tests, benchmarks)
         self.taken = 0  # calls that found one
 
@@ -101,7 +105,7 @@ class Spares:
     def _forked(self) -> bool:
         if self._pid == os.getpid():
             return False
-        self._pid, self._idle, self._starting = os.getpid(), [], 0  # the parent's children are not ours
+        self._pid, self._idle, self._starting, self._timer = os.getpid(), [], 0, None  # not our children
         return True
 
     def take(self) -> Spare | None:
@@ -121,12 +125,43 @@ class Spares:
             spare.discard()
         return found
 
+    def hold(self) -> None:
+        """A document is on its way to keyword-searchable (``ingest.keyword_first`` listeners): a spare's start-up
+        (~0.09 s of CPU) waits for ``release`` unless no spare would be left idle for the next call."""
+        with self._lock:
+            self._held += 1
+
+    def release(self) -> None:
+        with self._lock:
+            self._held = max(0, self._held - 1)
+            held = self._held
+        if not held and self.target:
+            threading.Thread(target=self.refill, name="sandbox-spares", daemon=True).start()
+
+    def refill_later(self, delay_s: float = REFILL_DELAY_S) -> None:
+        """``refill`` in ``delay_s`` (one timer at a time): the call that ended is often followed at once by the
+        next step of the same document (the upload check, then its text layer) and the spare's start-up is not
+        to run beside it; by then ``hold`` may be on and the refill waits for the text path's end."""
+        with self._lock:
+            if self._timer is not None or not self.target:
+                return
+            self._timer = threading.Timer(delay_s, self._timed_refill)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _timed_refill(self) -> None:
+        with self._lock:
+            self._timer = None
+        self.refill()
+
     def refill(self) -> None:
-        """Start spares up to ``target`` (in the calling thread: a ``Popen``, ~ms; the child starts beside it)."""
+        """Start spares up to ``target`` (in the calling thread: a ``Popen``, ~ms; the child starts beside it);
+        while ``hold`` is on, only when none is idle or starting."""
         while True:
             with self._lock:
                 self._forked()
-                if len(self._idle) + self._starting >= self.target:
+                have = len(self._idle) + self._starting
+                if have >= self.target or (self._held and have):
                     return
                 self._starting += 1
             spare = None
@@ -145,6 +180,9 @@ class Spares:
         """Stop every idle spare (at exit; tests)."""
         with self._lock:
             idle, self._idle = self._idle, []
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
         for spare in idle:
             spare.discard()
 

@@ -130,3 +130,17 @@ def test_a_stopped_spare_exits() -> None:
     spare.sender.close()  # as when this process exits: end of file on its request pipe
     assert spare.proc.wait(30) == 0
     spare.discard()
+
+
+def test_while_held_a_spare_starts_only_when_none_is_idle_and_the_rest_follow_the_release(spares: None) -> None:
+    SPARES.hold()
+    try:
+        started = SPARES.started
+        run_sandboxed(pid_and_nice, limits=FAST)  # one of two taken: one still idle, no start-up beside the path
+        assert SPARES.started == started and len(SPARES._idle) == 1
+        run_sandboxed(pid_and_nice, limits=FAST)  # none left idle: one starts for the next call
+        _wait_idle(1)
+        assert SPARES.started == started + 1
+    finally:
+        SPARES.release()
+    _wait_idle(2)
