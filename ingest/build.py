@@ -96,6 +96,7 @@ def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, inde
     pipeline.keyword_first.listen(SPARES.hold, SPARES.release)  # spares start after the text paths
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
+    uploads.keyword_first = pipeline.keyword_first  # an upload's check is on the path to searchable too
     pipeline.metrics = uploads.metrics = metrics  # the read models (issue 17): the workers read pipeline.metrics
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
                        IngestReader(uploads, documents), masker=DocumentMasker(settings, store=store, blobs=blobs))
