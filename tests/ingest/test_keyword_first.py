@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+from ingest import keyword_first
 from ingest.keyword_first import KeywordFirst
 from ingest.pipeline import Pipeline
 from ingest.worker import Worker
@@ -157,5 +158,26 @@ async def test_an_uploads_check_holds_a_text_slot_so_background_work_yields_to_i
             pdf, "a.pdf", len(data), hashlib.sha256(data).hexdigest(), data[:SNIFF_BYTES]))
     finally:
         await svc.close()
+    await asyncio.sleep(keyword_first.LISTEN_GRACE_S + 0.2)  # "idle" after the grace
     assert got.created and held == [1] and told == ["busy", "idle"]
     assert svc.pipeline.keyword_first.held == 0
+
+
+async def test_listeners_hear_idle_only_after_a_grace_without_a_slot(monkeypatch) -> None:
+    """Issue 18: an upload's check gives its slot back just before a worker takes one for the same document; the
+    model's load must not start in that gap. The vector fills (``idle()``) do not wait for the grace."""
+    monkeypatch.setattr(keyword_first, "LISTEN_GRACE_S", 0.2)
+    gate = KeywordFirst()
+    told: list[str] = []
+    gate.listen(lambda: told.append("busy"), lambda: told.append("idle"))
+    gate.take()
+    gate.give()
+    await asyncio.wait_for(gate.idle(), 1)  # fills go on at once
+    gate.take()  # within the grace
+    await asyncio.sleep(0.3)
+    assert told == ["busy"]
+    gate.give()
+    await asyncio.sleep(0.1)
+    assert told == ["busy"]
+    await asyncio.sleep(0.2)
+    assert told == ["busy", "idle"]
