@@ -122,18 +122,9 @@ class Retriever:
         ``LOAD_NICE``, so the first upload's text path (segments, keyword index) keeps the cores; the session
         is then created at normal priority (its inference threads inherit the creating thread's priority)."""
         await self.index.ensure()
-        await self._warm_keyword_search()
         load = getattr(self.embedder, "load", None)
         if callable(load) and self._warm is None:
             self._warm = asyncio.ensure_future(self._load(load, getattr(self.embedder, "prepare", None)))
-
-    async def _warm_keyword_search(self) -> None:
-        """One keyword search that matches nothing, at start-up: the first question's search does not pay for
-        opening the full-text index (~0.1 s of CPU on LanceDB)."""
-        try:
-            await self.index.search("warm", None, SearchFilter("-", document_ids=("-",)), k=1, mode="keyword")
-        except Exception as exc:  # a cold first search is slower, not wrong
-            log.info("search_warm_failed", error=type(exc).__name__)
 
     async def _load(self, load: Callable[[], object], prepare: Callable[..., object] | None) -> None:
         t0 = time.perf_counter()
