@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
@@ -49,6 +50,7 @@ log = get_logger(__name__)
 TABLE = "chunks"
 FUSIONS = ("min_max", "z_score", "rrf")
 OPTIMIZE_EVERY_ROWS = 5_000  # fold unindexed rows into the FTS / ANN indices after this many writes
+OPEN_CONFLICT_RETRIES = 5  # a fresh index opened by several processes at once: each may lose an index commit
 
 
 #: Added after the first release (see ``retrieval/layout.py``); an older table gets them as all-null columns.
@@ -207,19 +209,34 @@ class LanceIndex:
                     "re-index into a fresh data directory after changing embedders"
                 )
             tbl = self._migrate(tbl)
-            names = {ix.name for ix in tbl.list_indices()}
-            if "text_terms_idx" not in names:
-                tbl.create_index(
-                    "text_terms",
-                    config=FTS(base_tokenizer="whitespace", stem=True, remove_stop_words=True, max_token_length=64),
-                )
-            for col in ("project_id", "document_id", "chunk_id"):
-                if f"{col}_idx" not in names:
-                    tbl.create_index(col, config=BTree())
+            for attempt in range(OPEN_CONFLICT_RETRIES + 1):
+                try:
+                    self._create_indices(tbl, FTS, BTree)
+                    break
+                except (OSError, RuntimeError, ValueError) as exc:
+                    # processes opening a fresh index at once (`docchat up --aws-local`: API processes and a worker)
+                    # each create the same index; the one that loses the commit reads the winner's and goes on
+                    if attempt == OPEN_CONFLICT_RETRIES or "conflict" not in str(exc).lower():
+                        raise
+                    log.info("lance_index_open_conflict", attempt=attempt + 1)
+                    time.sleep(0.05 * (attempt + 1))
+                    tbl = self._db.open_table(TABLE)
         except (OSError, RuntimeError, ValueError) as exc:
             raise UpstreamError(f"could not open the LanceDB index at {self._path}: {exc}") from exc
         self._tbl = tbl
         log.info("lance_index_ready", path=str(self._path), rows=tbl.count_rows())
+
+    @staticmethod
+    def _create_indices(tbl: Any, fts: Any, btree: Any) -> None:
+        names = {ix.name for ix in tbl.list_indices()}
+        if "text_terms_idx" not in names:
+            tbl.create_index(
+                "text_terms",
+                config=fts(base_tokenizer="whitespace", stem=True, remove_stop_words=True, max_token_length=64),
+            )
+        for col in ("project_id", "document_id", "chunk_id"):
+            if f"{col}_idx" not in names:
+                tbl.create_index(col, config=btree())
 
     def _migrate(self, tbl: Any) -> Any:
         """Add the layout columns to a table from before them (null = unknown; re-indexing fills them)."""

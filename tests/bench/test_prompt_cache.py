@@ -62,11 +62,14 @@ def test_prefix_cache_hits_ttl_and_min_tokens() -> None:
 
 async def test_cache_hit_ratio_of_a_20_turn_conversation() -> None:
     rows = await simulate_conversation(20)
-    assert len(rows) == 20 and all(r.requests == 2 for r in rows)
+    assert len(rows) == 20 and all(r.requests >= 2 for r in rows)  # a statement question may search twice
     # nothing was cached before the first turn: what it reads (its tool round's second request reading the
     # system + tools prefix the first wrote) it wrote itself
     assert rows[0].cache_read <= rows[0].cache_write
     assert summarize(rows, from_turn=3) >= 0.90
-    ratios = [r.hit_ratio for r in rows]
-    assert all(b >= a for a, b in itertools.pairwise(ratios[2:]))  # only grows as history grows
-    assert all(r.uncached + r.cache_write < 4000 for r in rows[1:])  # only the new turn is processed fresh
+    # only grows as history grows, among turns of the same shape (a turn with a second search round reads the
+    # cached prefix once more, so its ratio is higher than the next plain turn's)
+    ratios = [r.hit_ratio for r in rows[2:] if r.requests == 2]
+    assert len(ratios) >= 12 and all(b >= a for a, b in itertools.pairwise(ratios))
+    # only the new turn is processed fresh: under 4,000 tokens per tool round it makes
+    assert all(r.uncached + r.cache_write < 4000 * (r.requests - 1) for r in rows[1:])

@@ -10,7 +10,7 @@ import pytest
 
 from ingest import sandbox_spares
 from ingest.sandbox import Limits, iter_sandboxed, run_sandboxed
-from ingest.sandbox_spares import SPARES
+from ingest.sandbox_spares import Spares
 from store.errors import PermanentError
 
 FAST = Limits(timeout_s=20.0, memory_mb=1024)
@@ -39,38 +39,45 @@ def sleep_forever() -> None:
     time.sleep(3600)
 
 
-def _wait_idle(count: int, timeout: float = 30.0) -> None:
+def _wait_idle(pool: Spares, count: int, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with SPARES._lock:
-            if len(SPARES._idle) >= count and not SPARES._starting:
+        with pool._lock:
+            if len(pool._idle) >= count and not pool._starting:
                 return
         time.sleep(0.02)
     raise AssertionError("spares did not start")
 
 
 @pytest.fixture
-def spares() -> Iterator[None]:
-    before = SPARES.target
-    SPARES.configure(2)
-    SPARES.refill()
-    _wait_idle(2)
-    yield
-    SPARES.configure(before)
+def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[Spares]:
+    """A pool of this test's own in place of the process's (earlier tests' pipelines hold and configure that one)."""
+    fresh = Spares()
+    monkeypatch.setattr(sandbox_spares, "SPARES", fresh)
+    yield fresh
+    fresh.close()
 
 
-def test_a_call_takes_a_spare_that_has_its_modules_imported_and_serves_only_that_call(spares: None) -> None:
-    taken = SPARES.taken
-    idle = {s.proc.pid for s in SPARES._idle}
+@pytest.fixture
+def spares(pool: Spares) -> Spares:
+    pool.configure(2)
+    pool.refill()
+    _wait_idle(pool, 2)
+    return pool
+
+
+def test_a_call_takes_a_spare_that_has_its_modules_imported_and_serves_only_that_call(spares: Spares) -> None:
+    taken = spares.taken
+    idle = {s.proc.pid for s in spares._idle}
     first, nice = run_sandboxed(pid_and_nice, limits=FAST)
-    assert first in idle and SPARES.taken == taken + 1 and nice == os.nice(0)
+    assert first in idle and spares.taken == taken + 1 and nice == os.nice(0)
     assert run_sandboxed(modules_loaded, limits=FAST) is True
     second, _ = run_sandboxed(pid_and_nice, limits=FAST)
     assert second != first  # one request per child: a hostile file never meets a later one's parse
-    _wait_idle(2)  # each call's end started a new spare
+    _wait_idle(spares, 2)  # each call's end started a new spare
 
 
-def test_a_spare_applies_the_calls_nice_and_memory_limit(spares: None) -> None:
+def test_a_spare_applies_the_calls_nice_and_memory_limit(spares: Spares) -> None:
     _pid, nice = run_sandboxed(pid_and_nice, limits=Limits(timeout_s=20, memory_mb=1024, nice=5))
     assert nice == os.nice(0) + 5
     assert run_sandboxed(allocate, 50, limits=Limits(timeout_s=20, memory_mb=400)) == 50 * 1024 * 1024
@@ -78,23 +85,23 @@ def test_a_spare_applies_the_calls_nice_and_memory_limit(spares: None) -> None:
         run_sandboxed(allocate, 2000, limits=Limits(timeout_s=20, memory_mb=400))
 
 
-def test_a_spare_times_out_like_a_fresh_child(spares: None) -> None:
+def test_a_spare_times_out_like_a_fresh_child(spares: Spares) -> None:
     started = time.monotonic()
     with pytest.raises(PermanentError, match=r"took longer than 1 s"):
         run_sandboxed(sleep_forever, limits=Limits(timeout_s=1.0))
     assert time.monotonic() - started < 10
 
 
-def test_a_spare_that_died_while_waiting_is_replaced_by_a_fresh_child(spares: None) -> None:
-    for spare in list(SPARES._idle):
+def test_a_spare_that_died_while_waiting_is_replaced_by_a_fresh_child(spares: Spares) -> None:
+    for spare in list(spares._idle):
         os.kill(spare.proc.pid, 9)
         spare.proc.wait(5)
     pid, _ = run_sandboxed(pid_and_nice, limits=FAST)
     assert pid != os.getpid()
 
 
-def test_a_spare_killed_after_take_falls_back_to_a_fresh_child(spares: None, monkeypatch) -> None:
-    real = SPARES.take
+def test_a_spare_killed_after_take_falls_back_to_a_fresh_child(spares: Spares, monkeypatch) -> None:
+    real = spares.take
 
     def take_dead():  # alive when taken, dead before the request arrives
         spare = real()
@@ -104,25 +111,20 @@ def test_a_spare_killed_after_take_falls_back_to_a_fresh_child(spares: None, mon
             monkeypatch.setattr(spare.proc, "poll", lambda: None)
         return spare
 
-    monkeypatch.setattr(SPARES, "take", take_dead)
+    monkeypatch.setattr(spares, "take", take_dead)
     assert run_sandboxed(pid_and_nice, limits=FAST)[0] != os.getpid()
 
 
-def test_plain_json_items_come_back_as_json_values(spares: None) -> None:
+def test_plain_json_items_come_back_as_json_values(spares: Spares) -> None:
     got = list(iter_sandboxed(plain_pages, 2, limits=FAST, plain_json=True))
     assert got == [{"page": 1, "lines": [{"text": "ä", "bbox": [1.0, 2.0, 3.0, 4.0]}]},
                    {"page": 2, "lines": [{"text": "ä", "bbox": [1.0, 2.0, 3.0, 4.0]}]}]
 
 
-def test_without_spares_every_call_starts_its_own_child() -> None:
-    before = SPARES.target
-    SPARES.configure(0)
-    try:
-        taken = SPARES.taken
-        assert run_sandboxed(pid_and_nice, limits=FAST)[0] != os.getpid()
-        assert SPARES.taken == taken and not SPARES._idle
-    finally:
-        SPARES.configure(before)
+def test_without_spares_every_call_starts_its_own_child(pool: Spares) -> None:
+    pool.configure(0)
+    assert run_sandboxed(pid_and_nice, limits=FAST)[0] != os.getpid()
+    assert pool.taken == 0 and pool.started == 0 and not pool._idle
 
 
 def test_a_stopped_spare_exits() -> None:
@@ -132,15 +134,15 @@ def test_a_stopped_spare_exits() -> None:
     spare.discard()
 
 
-def test_while_held_a_spare_starts_only_when_none_is_idle_and_the_rest_follow_the_release(spares: None) -> None:
-    SPARES.hold()
+def test_while_held_a_spare_starts_only_when_none_is_idle_and_the_rest_follow_the_release(spares: Spares) -> None:
+    spares.hold()
     try:
-        started = SPARES.started
+        started = spares.started
         run_sandboxed(pid_and_nice, limits=FAST)  # one of two taken: one still idle, no start-up beside the path
-        assert SPARES.started == started and len(SPARES._idle) == 1
+        assert spares.started == started and len(spares._idle) == 1
         run_sandboxed(pid_and_nice, limits=FAST)  # none left idle: one starts for the next call
-        _wait_idle(1)
-        assert SPARES.started == started + 1
+        _wait_idle(spares, 1)
+        assert spares.started == started + 1
     finally:
-        SPARES.release()
-    _wait_idle(2)
+        spares.release()
+    _wait_idle(spares, 2)

@@ -78,3 +78,36 @@ async def test_a_table_from_before_the_layout_columns_is_migrated_on_open(tmp_pa
     assert hit.page_offsets == ((1, 0), (2, 15)) and hit.line_boxes == new.line_boxes
     await idx.close()
     await LanceIndex(tmp_path, DIM).ensure()  # reopening the migrated table changes nothing
+
+
+async def test_an_index_commit_lost_to_another_process_opening_the_same_index_is_retried(tmp_path, monkeypatch) -> None:
+    # `docchat up --aws-local`: API processes and a worker open a fresh index at once and each creates its indices;
+    # the loser of a commit gets lance's "Retryable commit conflict" and must go on with the winner's index
+    real = LanceIndex._create_indices
+    calls = []
+
+    def conflict_once(tbl, fts, btree):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("lance error: Retryable commit conflict for version 4: This CreateIndex transaction "
+                               "was preempted by concurrent transaction CreateIndex at version 4. Please retry.")
+        real(tbl, fts, btree)
+
+    monkeypatch.setattr(LanceIndex, "_create_indices", staticmethod(conflict_once))
+    idx = LanceIndex(tmp_path, DIM)
+    await idx.ensure()
+    await idx.upsert([chunk("d1", 0, "alpha beta")], [toy_vector("alpha beta")])
+    hits = await idx.search("alpha", None, SearchFilter("p1"), k=1, mode="keyword")
+    assert [h.chunk_id for h in hits] == ["d1:00000"]
+    assert len(calls) == 2
+
+
+async def test_an_index_error_that_is_not_a_conflict_is_not_retried(tmp_path, monkeypatch) -> None:
+    from store.errors import UpstreamError
+
+    def broken(tbl, fts, btree):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(LanceIndex, "_create_indices", staticmethod(broken))
+    with pytest.raises(UpstreamError, match="disk full"):
+        await LanceIndex(tmp_path, DIM).ensure()
