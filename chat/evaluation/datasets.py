@@ -57,6 +57,19 @@ class EvalDocument:
     pages: tuple[str, ...] = ()  # … or the text of each page, written as a PDF before the upload
 
 
+def files_at(base: Path, files: dict[str, tuple[str, Group]], what: str, *, underscores: bool = False
+             ) -> list[EvalDocument]:
+    """The documents of a development set kept as files under ``base`` (``files``: key → (file name, group));
+    ``underscores``: uploaded with spaces in the name replaced."""
+    documents = []
+    for key, (name, group) in files.items():
+        path = base / name
+        if not path.is_file():
+            raise NotFound(f"{what} not found at {path}")
+        documents.append(EvalDocument(key, name.replace(" ", "_") if underscores else name, group, path))
+    return documents
+
+
 @dataclass(frozen=True, slots=True)
 class EvalQuestion:
     qid: str

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chat.evaluation.datasets import EvalDataset, EvalDocument, EvalQuestion, Group, Split
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, files_at
 from retrieval.evaldata import resolve_root
-from store.errors import NotFound
 
 FILES: dict[str, tuple[str, Group]] = {
     "ADOBE_2022_10K": ("ADOBE_2022_10K.pdf", "A"),
@@ -131,12 +130,7 @@ ABSENT: tuple[tuple[str, str], ...] = (
 
 def load_sec10k(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
     base = resolve_root(root) / "financebench" / "pdfs"
-    documents = []
-    for key, (name, group) in FILES.items():
-        path = base / name
-        if not path.is_file():
-            raise NotFound(f"10-K not found at {path}")
-        documents.append(EvalDocument(key, name, group, path))
+    documents = files_at(base, FILES, "10-K")
     questions = [
         EvalQuestion(qid=f"{doc}-{i}", text=text, golds=(gold,), kind="number", document=doc,
                      pages=frozenset({(doc, page), *ALSO_ON.get(i, ())}), field="statement", in_target=verbatim)

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chat.evaluation.datasets import EvalDataset, EvalDocument, EvalQuestion, Group, Split
+from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, files_at
 from retrieval.evaldata import resolve_root
-from store.errors import NotFound
 
 FILES: dict[str, tuple[str, Group]] = {
     "AMZN_2023Q1": ("2023 Q1 AMZN.pdf", "A"),
@@ -109,12 +108,7 @@ ALSO_ON: dict[int, tuple[tuple[str, int], ...]] = {
 
 def load_sec10q(root: Path | None = None, *, limit: int | None = None, split: Split = "all") -> EvalDataset:
     base = resolve_root(root) / "docugami_sec10q" / "docs"
-    documents = []
-    for key, (name, group) in FILES.items():
-        path = base / name
-        if not path.is_file():
-            raise NotFound(f"10-Q not found at {path}")
-        documents.append(EvalDocument(key, name.replace(" ", "_"), group, path))
+    documents = files_at(base, FILES, "10-Q", underscores=True)
     rows = QUESTIONS[:limit] if limit is not None else QUESTIONS
     questions = [
         EvalQuestion(qid=f"{doc}-{i}", text=text, golds=(gold,), kind="number", document=doc,
