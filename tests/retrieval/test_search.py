@@ -167,6 +167,30 @@ async def test_start_loads_the_embedding_model_in_the_background(tmp_path) -> No
     assert SlowLoad.loads == 1
 
 
+async def test_the_models_load_waits_while_a_document_is_on_its_way_to_searchable(tmp_path) -> None:
+    """Issue 18: the session is created at normal priority, so it is not created beside a text path (an upload's
+    check or a worker's text layer: ``pause_background``); it starts once ``resume_background`` is called."""
+    import threading
+
+    from retrieval.lance_index import LanceIndex
+
+    loaded = threading.Event()
+
+    class Loading(ToyEmbedder):
+        def load(self) -> None:
+            loaded.set()
+
+    r = Retriever(Loading(), LanceIndex(tmp_path / "lance", DIM))
+    r.pause_background()
+    await r.start()
+    await asyncio.sleep(0.3)
+    assert not loaded.is_set() and r._warm is not None and not r._warm.done()
+    r.resume_background()
+    await asyncio.wait_for(r.warmed(), 30)
+    assert loaded.is_set()
+    await r.close()
+
+
 async def test_documents_indexed_at_once_share_embed_calls(tmp_path) -> None:
     """Issue 18: two documents' rounds waiting together are embedded in one call; each gets its own vectors."""
     from retrieval.embed_batcher import EmbedBatcher
