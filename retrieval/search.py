@@ -142,6 +142,13 @@ class Retriever:
             return
         log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2), cpu_s=round(self.load_cpu_s, 2))
 
+    def model_loading(self) -> bool:
+        """The background load is under way and nothing has built the model yet. A vector fill that ran before
+        the load's turn came (``_background_turn``) built it on its own first embed call: searches use it then."""
+        if self._warm is None or self._warm.done():
+            return False
+        return not bool(getattr(self.embedder, "loaded", False))
+
     async def warmed(self) -> None:
         """Wait for the background model load (if any) to finish."""
         if self._warm is not None:
@@ -235,7 +242,7 @@ class Retriever:
             log.info("search_query_capped", chars=len(query), max_chars=self.query_max_chars)
             query = cap_query(query, self.query_max_chars)
         query = expand_query(query, self.lexicon)
-        if mode == "hybrid" and self._warm is not None and not self._warm.done():
+        if mode == "hybrid" and self.model_loading():
             # the model is still loading (start-up): BM25 answers now instead of the question waiting for it
             log.info("search_keyword_while_model_loads")
             mode = "keyword"
