@@ -91,8 +91,12 @@ def build_ingest(settings: Settings, *, items: ItemTable, blobs: BlobStore, inde
     pause, resume = getattr(index, "pause_background", None), getattr(index, "resume_background", None)
     if callable(pause) and callable(resume):  # the retriever's one-time model build waits for keyword paths
         pipeline.keyword_first.listen(pause, resume)
+    from ingest.sandbox_spares import SPARES
+
+    pipeline.keyword_first.listen(SPARES.hold, SPARES.release)  # spares start after the text paths
     uploads = Uploads(settings, store=store, blobs=blobs, queue=queue, limits=limits)
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=index)
+    uploads.keyword_first = pipeline.keyword_first  # an upload's check is on the path to searchable too
     pipeline.metrics = uploads.metrics = metrics  # the read models (issue 17): the workers read pipeline.metrics
     return IngestParts(settings, store, blobs, queue, index, pipeline, uploads, documents,
                        IngestReader(uploads, documents), masker=DocumentMasker(settings, store=store, blobs=blobs))

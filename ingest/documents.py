@@ -140,7 +140,13 @@ class Documents:
         try:
             png = await asyncio.to_thread(self.blobs.get, page_png_key(wf.workflow_id, page))
         except NotFound:
-            raise NotFound(f"page {page} has not been rendered yet") from None
+            # a text-layer PDF's pages are rendered after its vectors (issue 18): this one is rendered now
+            from ingest.page_render import render_now
+
+            found = await asyncio.to_thread(render_now, self.settings, self.blobs, wf.workflow_id, wf.data, page)
+            if found is None:
+                raise NotFound(f"page {page} has not been rendered yet") from None
+            png = found
         return await asyncio.to_thread(self._page_size, wf.workflow_id, page, png)
 
     def _page_size(self, wid: str, page: int, png: bytes) -> PageImage:

@@ -20,6 +20,10 @@ log = get_logger(__name__)
 
 #: documents a worker keeps in their background phase (vector fill) while it takes the next one's text path
 MAX_BEHIND = 16
+#: the listeners hear "idle" this long after the last slot was given back, unless one is taken again meanwhile: an
+#: upload's check gives its slot back a moment before a worker takes one for the same document's text path, and the
+#: model's load (not pausable once begun) must not start in between; the vector fills (``idle``) do not wait for it
+LISTEN_GRACE_S = 1.0
 
 
 class KeywordFirst:
@@ -29,10 +33,13 @@ class KeywordFirst:
         self._held = 0
         self._idle: asyncio.Event | None = None
         self._listeners: list[tuple[Callable[[], None], Callable[[], None]]] = []
+        self._told_busy = False  # the listeners' state: told "busy" and not yet "idle"
+        self._grace: asyncio.TimerHandle | None = None
 
     def listen(self, busy: Callable[[], None], idle: Callable[[], None]) -> None:
-        """``busy()`` when a first slot is taken, ``idle()`` when the last one is given back (e.g. the retriever
-        pausing and continuing its model build: ``Retriever.pause_background`` / ``resume_background``)."""
+        """``busy()`` when a first slot is taken, ``idle()`` ``LISTEN_GRACE_S`` after the last one is given back
+        (e.g. the retriever pausing and continuing its model build and load: ``Retriever.pause_background`` /
+        ``resume_background``; the sandbox spares' start-ups)."""
         self._listeners.append((busy, idle))
 
     def _event(self) -> asyncio.Event:
@@ -49,7 +56,11 @@ class KeywordFirst:
     def take(self) -> None:
         self._held += 1
         self._event().clear()
-        if self._held == 1:
+        if self._grace is not None:  # taken again within the grace: the listeners stay "busy"
+            self._grace.cancel()
+            self._grace = None
+        if not self._told_busy:
+            self._told_busy = True
             self._tell(0)
 
     def give(self) -> None:
@@ -58,6 +69,17 @@ class KeywordFirst:
         self._held -= 1
         if self._held == 0:
             self._event().set()
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no event loop (a thread of its own): at once
+                self._tell_idle()
+                return
+            self._grace = loop.call_later(LISTEN_GRACE_S, self._tell_idle)
+
+    def _tell_idle(self) -> None:
+        self._grace = None
+        if self._held == 0 and self._told_busy:
+            self._told_busy = False
             self._tell(1)
 
     def _tell(self, which: int) -> None:

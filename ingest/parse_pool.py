@@ -43,6 +43,9 @@ class ParsePool:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ParsePool:
+        from ingest.sandbox_spares import configure
+
+        configure(settings.ingest.sandbox_spares)  # spares for the upload check, started after a first one
         return cls(settings.ingest.upload_parse_concurrency, settings.ingest.upload_parse_queue)
 
     @property

@@ -33,6 +33,7 @@ from typing import Any, Protocol, cast
 
 from ingest.filetypes import FileKind
 from ingest.keyword_first import KeywordFirst
+from ingest.page_render import store_rendered
 from ingest.pipeline_steps import PipelineSteps
 from ingest.results import (
     meta_key,
@@ -160,9 +161,11 @@ class Pipeline(PipelineSteps):
             for name, reason in DEFERRED.items():
                 if name not in done:
                     await asyncio.to_thread(self.store.record_step, claim, name, "skipped", reason=reason)
-            # rendering (for the viewer and OCR) and field extraction run behind the text path (issue 18): they
-            # start once the document is keyword-searchable (none of their CPU on the path to the first answer),
-            # rendering at once only when a page needs OCR; both are over before the workflow completes
+            # rendering (for the viewer and OCR) and field extraction run behind the text path and the vector fill
+            # (issue 18): they start once every vector is written (none of their CPU on the path to the first
+            # answer or beside the embedder), rendering at once only when a page needs OCR; a page the viewer
+            # asks for before then is rendered on demand (``Documents.page_image``); both are over before the
+            # workflow completes
             behind: dict[str, asyncio.Task[None]] = {}
 
             def start(*names: str, gated: bool = False) -> None:
@@ -171,8 +174,7 @@ class Pipeline(PipelineSteps):
                         fn = self._segment_prep if name == "segment_prep" else self._field_extractor
                         behind[name] = asyncio.create_task(self._behind(job, name, fn, gated))
 
-            def on_searchable() -> None:  # behind the text paths of the documents queued after this one
-                start("segment_prep", "field_extractor", gated=True)
+            def on_searchable() -> None:  # the worker takes the next queued document's text path
                 if searchable is not None:
                     searchable()
 
@@ -199,7 +201,7 @@ class Pipeline(PipelineSteps):
                     except Exception as exc:
                         await self._record_failure(job, current[0], exc)
                         raise
-                start("segment_prep", "field_extractor")
+                start("segment_prep", "field_extractor", gated=True)  # after the queued documents' text paths
                 try:
                     for task in list(behind.values()):
                         await task
@@ -279,10 +281,7 @@ class Pipeline(PipelineSteps):
                     job.render_pids.difference_update(mine)
 
         def put(rp: Any) -> None:
-            self.blobs.put(page_png_key(job.wid, rp.page), rp.png, "image/png")
-            meta = {"width_pt": rp.width_pt, "height_pt": rp.height_pt, "width_px": rp.width_px,
-                    "height_px": rp.height_px}
-            self.blobs.put(meta_key(job.wid, rp.page), json.dumps(meta).encode(), "application/json")
+            store_rendered(self.blobs, job.wid, rp)
             with lock:
                 done[0] += 1
                 self._progress(job, "segment_prep", done[0], total, mark)
@@ -303,18 +302,25 @@ class Pipeline(PipelineSteps):
         mark = [0.0]
         lock = threading.Lock()
 
+        need: set[int] = set()
+
         def read(pages: list[int]) -> None:
-            for pt, words in iter_text_and_words(job.path, pages, settings=self.settings):
+            for record in iter_text_and_words(job.path, pages, settings=self.settings):
                 # a likely table page's words come from the same child: segment_builder needs no sandbox of its own
-                self._put_json(text_key(job.wid, pt.page), {**dataclasses.asdict(pt), "table_words": words})
+                page = int(record["page"])
+                self._put_json(text_key(job.wid, page), record)
                 with lock:
+                    if record.get("needs_ocr"):
+                        need.add(page)
                     done[0] += 1
                     self._progress(job, "format_parser", done[0], total, mark)
 
         # the text layer is the critical path (segments, then searchable): long documents over two children
         _fan_out(read, todo, "text", min_pages=TEXT_PARALLEL_MIN_PAGES)
-        need = [p for p in range(1, total + 1) if self._get_json(text_key(job.wid, p)).get("needs_ocr")]
-        self._put_json(ocr_pages_key(job.wid), need)
+        fresh = set(todo)
+        need.update(p for p in range(1, total + 1) if p not in fresh  # read by an earlier run of this workflow
+                    and self._get_json(text_key(job.wid, p)).get("needs_ocr"))
+        self._put_json(ocr_pages_key(job.wid), sorted(need))
         self.store.record_step(job.claim, "format_parser", "completed", done=total, total=total)
 
     def _engine(self, language: str) -> Any:

@@ -54,6 +54,9 @@ class WorkerRunner:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Work until ``stop`` is set."""
+        from ingest.sandbox_spares import prestart
+
+        prestart(self.settings.ingest.sandbox_spares)  # the first upload's sandboxes start no interpreter
         await asyncio.gather(self._sweeper(stop), *(w.run(stop, wait_seconds=self.wait_seconds)
                                                     for w in self.workers()))
 

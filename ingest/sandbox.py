@@ -139,30 +139,40 @@ def iter_sandboxed(
     what: str = "parsing the file",
     error: type[DocchatError] = PermanentError,
     on_start: Callable[[int], None] | None = None,
+    plain_json: bool = False,
 ) -> Iterator[T]:
     """Items of the generator ``fn(*args)`` produced in a bounded child, one at a time.
 
     The pipe between child and parent holds about one item in flight (the child blocks until the parent
     reads), so memory stays flat however many items there are; ``limits.timeout_s`` bounds the wait for
     each item. Closing the iterator early kills the child. ``on_start(pid)`` is told the child's pid once it
-    runs (e.g. to lower its priority later).
+    runs (e.g. to lower its priority later). ``plain_json``: the items are plain JSON values (dicts with string
+    keys, lists, strings, numbers; tuples arrive as lists) and come back as ``json.loads`` makes them — no
+    per-object decoding, no types (issue 18: a page's text layer is a few thousand objects).
     """
-    for kind, payload in _exchange(fn, args, limits, what, error, streaming=True, on_start=on_start):
+    for kind, payload in _exchange(fn, args, limits, what, error, streaming="json" if plain_json else True,
+                                   on_start=on_start):
         if kind == "item":
             yield payload
 
 
-def _exchange(
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    limits: Limits,
-    what: str,
-    error: type[DocchatError],
-    *,
-    streaming: bool,
-    on_start: Callable[[int], None] | None = None,
-) -> Iterator[tuple[str, Any]]:
-    request = pickle.dumps((fn, args, streaming), protocol=pickle.HIGHEST_PROTOCOL)  # parent → child only
+def _ready(receiver: Connection) -> bool:
+    """A spare's first frame is its "ready" (it holds the request); False when it sent nothing or something else."""
+    try:
+        kind, _payload = json.loads(receiver.recv_bytes())
+    except (EOFError, OSError, ValueError, TypeError):
+        return False
+    return bool(kind == "ready")
+
+
+def _start(limits: Limits, what: str, spares: bool = True) -> tuple[subprocess.Popen[bytes], Connection,
+                                                                     Connection, bool]:
+    """A child for one call: an idle spare (``ingest.sandbox_spares``) or a fresh one; the last item says which."""
+    from ingest.sandbox_spares import SPARES
+
+    spare = SPARES.take() if spares else None
+    if spare is not None:
+        return spare.proc, spare.sender, spare.receiver, True
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
     try:
@@ -181,12 +191,29 @@ def _exchange(
         raise RetryableError(f"{what} failed: the parser process could not start ({exc.strerror or exc})") from exc
     os.close(to_child_r)
     os.close(from_child_w)
-    receiver = Connection(from_child_r, writable=False)
+    return proc, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False), False
+
+
+def _exchange(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    limits: Limits,
+    what: str,
+    error: type[DocchatError],
+    *,
+    streaming: bool | str,
+    on_start: Callable[[int], None] | None = None,
+    spares: bool = True,
+) -> Iterator[tuple[str, Any]]:
+    request = pickle.dumps((fn, args, streaming), protocol=pickle.HIGHEST_PROTOCOL)  # parent → child only
+    proc, sender, receiver, spare = _start(limits, what, spares)
     try:
         if on_start is not None:
             on_start(proc.pid)
-        with Connection(to_child_w, readable=False) as sender:
+        with sender:
             try:
+                if spare:  # it holds the path it imported with; it applies these limits before the request
+                    sender.send_bytes(json.dumps([limits.memory_mb, limits.nice]).encode("utf-8"))
                 sender.send_bytes(json.dumps(sys.path).encode("utf-8"))
                 sender.send_bytes(request)
             except OSError:
@@ -195,6 +222,11 @@ def _exchange(
         # fault and take seconds on a loaded machine); the child says "ready" once it holds the request.
         if not receiver.poll(max(_STARTUP_TIMEOUT_S, limits.timeout_s)):
             raise RetryableError(f"{what} failed: the parser process did not start within {_STARTUP_TIMEOUT_S:g} s")
+        if spare and not _ready(receiver):  # a spare that died while it waited: not the file's fault
+            proc.kill()
+            yield from _exchange(fn, args, limits, what, error, streaming=streaming, on_start=on_start,
+                                 spares=False)
+            return
         while True:
             if not receiver.poll(limits.timeout_s):
                 _log().warning("sandbox_timeout", what=what, timeout_s=limits.timeout_s)
@@ -221,6 +253,11 @@ def _exchange(
                 return
             if kind == "ready":
                 continue
+            if kind == "json" and streaming == "json":
+                yield "item", payload
+                continue
+            if kind not in ("item", "ok"):
+                raise error(f"{what} failed: the parser sent a malformed result")
             yield kind, _from_wire(payload)
             if kind == "ok":
                 return
@@ -232,6 +269,15 @@ def _exchange(
             proc.wait(5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a SIGKILLed process always goes
             _log().error("sandbox_child_unkillable", what=what, pid=proc.pid)
+        _refill()
+
+
+def _refill() -> None:
+    """A call ended: start the spares the next calls will take (``ingest.sandbox_spares``; none unless set)."""
+    from ingest.sandbox_spares import SPARES
+
+    if SPARES.target:
+        SPARES.refill_later()
 
 
 def _log() -> Any:
@@ -257,17 +303,35 @@ def _death_reason(exitcode: int | None, memory_mb: int) -> str:
 
 
 def _child_main(argv: list[str]) -> None:
-    """Entry point of the child: apply limits, read the request, send results; never raise."""
-    request_fd, result_fd, memory_mb = int(argv[0]), int(argv[1]), int(argv[2])
-    _apply_limits(memory_mb, int(argv[3]) if len(argv) > 3 else 0)
+    """Entry point of the child: apply limits, read the request, send results; never raise.
+
+    ``argv``: the request and result pipes, then the memory limit and nice increment — or ``spare`` and the
+    modules to import while waiting (``ingest.sandbox_spares``): the limits then arrive first on the pipe."""
+    request_fd, result_fd = int(argv[0]), int(argv[1])
+    spare = argv[2] == "spare"
+    memory_mb = 0 if spare else int(argv[2])
+    if not spare:
+        _apply_limits(memory_mb, int(argv[3]) if len(argv) > 3 else 0)
     # Keep the protocol pipe away from fd 1/2: a C library printing to stdout must not corrupt it.
     conn = Connection(result_fd, readable=False)
     try:
         with Connection(request_fd, writable=False) as req:
+            if spare:
+                sys.path[:] = [str(p) for p in json.loads(req.recv_bytes())]
+                _preimport(argv[3] if len(argv) > 3 else "")
+                try:
+                    memory_mb, nice = (int(v) for v in json.loads(req.recv_bytes()))
+                except EOFError:
+                    return  # the parent stopped it (or exited) before it was needed
+                _apply_limits(memory_mb, nice)
             sys.path[:] = [str(p) for p in json.loads(req.recv_bytes())]  # the parent's import path
             fn, args, streaming = pickle.loads(req.recv_bytes())  # noqa: S301 - written by our parent
         _send(conn, ("ready", None))
-        if streaming:
+        if streaming == "json":
+            for item in fn(*args):
+                _send(conn, ("json", item))
+            _send(conn, ("done", None))
+        elif streaming:
             for item in fn(*args):
                 _send(conn, ("item", item))
             _send(conn, ("done", None))
@@ -283,6 +347,17 @@ def _child_main(argv: list[str]) -> None:
         _safe_send(conn, ("fail", f"the file could not be parsed ({type(exc).__name__}: {_short(exc)})"))
     finally:
         conn.close()
+
+
+def _preimport(modules: str) -> None:
+    """A spare's imports while it waits (trusted code of this repository; a failure is left to the call)."""
+    import importlib
+
+    for name in filter(None, modules.split(",")):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: S112 - the request's own import reports it
+            continue
 
 
 def _send(conn: Connection, msg: tuple[str, Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ingest.filetypes import EXTENSION, MIME, describe_unknown, sniff
 from ingest.jobs import enqueue, lane_for
+from ingest.keyword_first import KeywordFirst
 from ingest.parse_pool import ParsePool, upload_limits
 from ingest.queue import JobQueue
 from ingest.results import blob_uri, original_key
@@ -52,6 +53,9 @@ class Uploads:
         self.blobs = blobs
         self.queue = queue
         self.metrics: MetricsRecorder | None = None  # read models (store/metrics.py); set by build_ingest
+        #: the workers' text slots (``ingest.keyword_first``; set by build_ingest): an upload's check holds one, so
+        #: the background work (vector fills, the model build) yields to it as to a text path (issue 18)
+        self.keyword_first: KeywordFirst | None = None
         self.limits = limits  # per-user limits (projects, uploads, pages: store/usage_limits.py); None = unlimited
         #: opens an uploaded file (``inspect_document`` at upload limits); runs on ``parse_pool``, never on
         #: the request pool (see ``ingest.parse_pool``)
@@ -107,7 +111,14 @@ class Uploads:
             existing = await asyncio.to_thread(self.store.find_by_hash, project_id, received.sha256)
             if existing is not None:
                 return UploadResult(existing.document_id, existing.workflow_id, existing.status, created=False)
-            info = await self.parse_pool.run(self.inspector, received.path, kind, self.settings)
+            slot = self.keyword_first
+            if slot is not None:
+                slot.take()
+            try:
+                info = await self.parse_pool.run(self.inspector, received.path, kind, self.settings)
+            finally:
+                if slot is not None:
+                    slot.give()
             if self.limits is not None:  # pages per day, before anything is stored or queued
                 refund_pages = await self.limits.admit_pages(user_id, int(info.page_count or 0))
             did, wid = new_id(), new_id()

@@ -129,6 +129,7 @@ class Worker:
         gate: KeywordFirst | None = getattr(self.pipeline, "keyword_first", None)
         behind: set[asyncio.Task[Outcome]] = set()
         held = [False]
+        polled_empty = [False]  # the last long poll found nothing: no slot is taken for the next one
 
         def hold(on: bool) -> None:
             if gate is not None and held[0] != on:
@@ -148,14 +149,18 @@ class Worker:
                         hold(False)
                         await asyncio.wait(behind, return_when=asyncio.FIRST_COMPLETED)
                         continue
-                    hold(True)
-                    msg = await self._receive(0.0)
+                    msg = None
+                    if not polled_empty[0]:  # straight on from a text path: the slot is handed to this receive
+                        hold(True)
+                        msg = await self._receive(0.0)
                     if msg is None:  # nothing queued: the background steps run while this worker long-polls
                         hold(False)
                         msg = await self._receive(wait_seconds)
                         if msg is None:
+                            polled_empty[0] = True  # an idle worker does not toggle the slot on every poll
                             continue
                         hold(True)
+                    polled_empty[0] = False
                     await self._until_searchable(msg, behind)
                 except asyncio.CancelledError:
                     for task in behind:

@@ -75,6 +75,11 @@ class LocalEmbedder:
         """Build the model now (otherwise the first call does)."""
         self._get()
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is built (by ``load`` or by a first embed call)."""
+        return self._model is not None
+
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""
         return int(self._get().token_count(_clean(text)))

@@ -241,6 +241,11 @@ class OnnxE5Embedder:
         """Build the session now (otherwise the first call does)."""
         self._get()
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the session exists (built by ``load`` or by a first embed call, e.g. a vector fill's)."""
+        return self._rt is not None
+
     def prepare(self, builder: Callable[[list[str]], None] | None = None) -> None:
         """Build the cached int8 model file if it is missing, without a session (``Retriever.start`` runs this at
         start-up, in a child process that keyword indexing pauses: ``builder``; ``load`` then only reads the file)."""

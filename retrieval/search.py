@@ -111,6 +111,8 @@ class Retriever:
         # documents indexed at once share embed calls; the calls yield to searches (issue 18)
         self.batcher = EmbedBatcher(embedder, yield_to=self._yield_to_searches)
         self.model_build = BuildChild(LOAD_NICE)  # the int8 file's build: a child keyword indexing pauses
+        self._paused = False  # a text path is running (``pause_background``): the model's load waits
+        self._resumed: asyncio.Event | None = None
 
     async def start(self) -> None:
         """Open the index, and build/load the embedding model in the background (issue 18: the first upload
@@ -133,11 +135,19 @@ class Retriever:
                     build = functools.partial(prepare, builder=self.model_build.run)
                 self.load_cpu_s += await run_niced(build, LOAD_NICE, name="embedder-prepare")
                 self.load_cpu_s += self.model_build.cpu_s
+            await self._background_turn()  # the session is created at normal priority: not beside a text path
             self.load_cpu_s += await asyncio.to_thread(_thread_cpu, load)
         except Exception as exc:  # the first embed call raises it again, where it is handled
             log.warning("embedder_preload_failed", error=type(exc).__name__)
             return
         log.info("embedder_preloaded", seconds=round(time.perf_counter() - t0, 2), cpu_s=round(self.load_cpu_s, 2))
+
+    def model_loading(self) -> bool:
+        """The background load is under way and nothing has built the model yet. A vector fill that ran before
+        the load's turn came (``_background_turn``) built it on its own first embed call: searches use it then."""
+        if self._warm is None or self._warm.done():
+            return False
+        return not bool(getattr(self.embedder, "loaded", False))
 
     async def warmed(self) -> None:
         """Wait for the background model load (if any) to finish."""
@@ -145,11 +155,25 @@ class Retriever:
             await asyncio.shield(self._warm)
 
     def pause_background(self) -> None:
-        """A document is on its way to keyword-searchable (``ingest.keyword_first``): stop the model build."""
+        """A document is on its way to keyword-searchable (``ingest.keyword_first``): stop the model build, and
+        the model's load (the session, created at normal priority) waits for ``resume_background``."""
+        self._paused = True
+        if self._resumed is not None:
+            self._resumed.clear()
         self.model_build.pause()
 
     def resume_background(self) -> None:
+        self._paused = False
+        if self._resumed is not None:
+            self._resumed.set()
         self.model_build.resume()
+
+    async def _background_turn(self) -> None:
+        """Return once no text path holds the background work back (at once when none does)."""
+        while self._paused:
+            if self._resumed is None:
+                self._resumed = asyncio.Event()
+            await self._resumed.wait()
 
     async def close(self) -> None:
         self.model_build.release()
@@ -218,7 +242,7 @@ class Retriever:
             log.info("search_query_capped", chars=len(query), max_chars=self.query_max_chars)
             query = cap_query(query, self.query_max_chars)
         query = expand_query(query, self.lexicon)
-        if mode == "hybrid" and self._warm is not None and not self._warm.done():
+        if mode == "hybrid" and self.model_loading():
             # the model is still loading (start-up): BM25 answers now instead of the question waiting for it
             log.info("search_keyword_while_model_loads")
             mode = "keyword"

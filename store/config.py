@@ -209,6 +209,9 @@ class IngestSettings:
     summary_output_tokens: int = _num(1024, ge=64, le=8192)
     summary_document_tokens: int = _num(120_000, ge=2000, le=2_000_000)
     summary_concurrency: int = _num(4, ge=1, le=32)  # parallel Bedrock calls of one document's map step
+    #: sandbox children started ahead and waiting (``ingest.sandbox_spares``): the upload check, the text layer and
+    #: the rendering take one instead of starting an interpreter on the path to searchable (issue 18); 0 = none
+    sandbox_spares: int = _num(2, ge=0, le=16)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,9 +73,11 @@ def page_lines(words: Sequence[Word]) -> list[Line]:
         target = None
         for line in reversed(lines[-4:]):
             overlap = min(line.y1, w.y1) - max(line.y0, w.y0)
+            if overlap < 0.5 * min(line.h, w.h):
+                continue
             clash = any(min(o.x1, w.x1) - max(o.x0, w.x0) > 0.5 * min(o.x1 - o.x0, w.x1 - w.x0)
                         for o in line.words)  # text printed over text
-            if overlap >= 0.5 * min(line.h, w.h) and not clash:
+            if not clash:
                 target = line
                 break
         if target is None:

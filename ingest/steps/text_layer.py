@@ -8,30 +8,32 @@ with the page's text. Same rules, same words (``page_words``), one child.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ingest.sandbox import Limits, iter_sandboxed
-from ingest.steps.format_parser import PageText, _page_text
+from ingest.steps.format_parser import _page_text
 from ingest.steps.tables import likely_table, page_words
 from store.config import Settings
 
-WordTuple = tuple[str, float, float, float, float]
-
 
 def iter_text_and_words(path: Path, pages: Sequence[int], *, settings: Settings | None = None,
-                        password: str | None = None) -> Iterator[tuple[PageText, list[WordTuple] | None]]:
-    """``(PageText, words or None)`` per page of a PDF, streamed from one sandboxed child (timeout per page)."""
+                        password: str | None = None) -> Iterator[dict[str, Any]]:
+    """Per page of a PDF, its text-layer record as the pipeline stores it (``dataclasses.asdict(PageText)`` plus
+    ``table_words``: the words of a likely table page, else None), streamed from one sandboxed child (timeout per
+    page). The records cross as plain JSON (no per-object decoding in this process, issue 18);
+    ``ingest.results.rebuild(PageText, record, {"lines": Line})`` makes the ``PageText`` again."""
     wanted = [int(p) for p in pages]
     if not wanted:
         return
     limits = Limits.from_settings(settings) if settings is not None else Limits()
-    for item in iter_sandboxed(_child, str(path), wanted, password, limits=limits, what="reading the text layer"):
-        text, words = item
-        yield text, (None if words is None else [tuple(w) for w in words])  # type: ignore[misc]
+    yield from iter_sandboxed(_child, str(path), wanted, password, limits=limits, what="reading the text layer",
+                              plain_json=True)
 
 
-def _child(path: str, pages: list[int], password: str | None) -> Iterator[tuple[PageText, list[WordTuple] | None]]:
+def _child(path: str, pages: list[int], password: str | None) -> Iterator[dict[str, Any]]:
     import pypdfium2 as pdfium
 
     from ingest.inspect import iter_pdf_pages
@@ -46,4 +48,4 @@ def _child(path: str, pages: list[int], password: str | None) -> Iterator[tuple[
                 words = page_words(pdfium.raw, tp.raw, left, top)
         finally:
             tp.close()
-        yield pt, words
+        yield {**dataclasses.asdict(pt), "table_words": words}

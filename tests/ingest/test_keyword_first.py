@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+from ingest import keyword_first
 from ingest.keyword_first import KeywordFirst
 from ingest.pipeline import Pipeline
 from ingest.worker import Worker
@@ -120,3 +121,63 @@ async def test_the_gate_waits_for_every_slot() -> None:
     await asyncio.wait_for(waiter, 1)
     gate.give()  # never below zero
     assert gate.held == 0
+
+
+async def test_an_uploads_check_holds_a_text_slot_so_background_work_yields_to_it(settings, tmp_path):
+    """Issue 18: the upload's sandboxed check is on the path to searchable: vector fills and the model build
+    (KeywordFirst listeners) wait for it as for a worker's text path."""
+    import hashlib
+
+    from ingest.build import build_ingest
+    from ingest.filetypes import SNIFF_BYTES
+    from ingest.inspect import inspect_document
+    from ingest.sample_docs import write_text_pdf
+    from ingest.upload import ReceivedFile
+    from store.blobs import FileBlobStore
+    from store.schema import WORKFLOW_TABLE
+    from store.sqlite_items import SqliteItemTable
+    from tests.ingest.test_upload_pool import _NoIndex
+
+    items = SqliteItemTable(settings.server.data_dir / "workflows.db", WORKFLOW_TABLE, purge_interval_s=None)
+    svc = build_ingest(settings, items=items, blobs=FileBlobStore(settings.server.data_dir / "blobs"),
+                       index=_NoIndex())
+    told: list[str] = []
+    svc.pipeline.keyword_first.listen(lambda: told.append("busy"), lambda: told.append("idle"))
+    held: list[int] = []
+
+    def inspector(path, kind, s):
+        held.append(svc.pipeline.keyword_first.held)
+        return inspect_document(path, kind, s)
+
+    svc.uploads.inspector = inspector
+    pdf = write_text_pdf(tmp_path / "a.pdf", 1, lines=5, seed=1)
+    data = pdf.read_bytes()
+    try:
+        project = await svc.uploads.create_project("alice", "P")
+        got = await svc.uploads.accept_upload("alice", project["project_id"], ReceivedFile(
+            pdf, "a.pdf", len(data), hashlib.sha256(data).hexdigest(), data[:SNIFF_BYTES]))
+    finally:
+        await svc.close()
+    await asyncio.sleep(keyword_first.LISTEN_GRACE_S + 0.2)  # "idle" after the grace
+    assert got.created and held == [1] and told == ["busy", "idle"]
+    assert svc.pipeline.keyword_first.held == 0
+
+
+async def test_listeners_hear_idle_only_after_a_grace_without_a_slot(monkeypatch) -> None:
+    """Issue 18: an upload's check gives its slot back just before a worker takes one for the same document; the
+    model's load must not start in that gap. The vector fills (``idle()``) do not wait for the grace."""
+    monkeypatch.setattr(keyword_first, "LISTEN_GRACE_S", 0.2)
+    gate = KeywordFirst()
+    told: list[str] = []
+    gate.listen(lambda: told.append("busy"), lambda: told.append("idle"))
+    gate.take()
+    gate.give()
+    await asyncio.wait_for(gate.idle(), 1)  # fills go on at once
+    gate.take()  # within the grace
+    await asyncio.sleep(0.3)
+    assert told == ["busy"]
+    gate.give()
+    await asyncio.sleep(0.1)
+    assert told == ["busy"]
+    await asyncio.sleep(0.2)
+    assert told == ["busy", "idle"]

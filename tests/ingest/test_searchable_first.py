@@ -208,3 +208,44 @@ async def test_a_rendering_failure_after_searchable_takes_the_document_out_of_th
     assert indexer.keyword_writes > 0 and indexer.index == {}  # it was searchable, it is not any more
     view = store.get_workflow("alice", c.workflow_id)
     assert view["status"] == "failed" and view["steps"]["keyword_indexing"]["status"] == "pending"
+
+
+async def test_rendering_and_fields_of_a_text_layer_pdf_wait_for_the_vector_fill(
+        settings, store, blobs, queue, retriever, clock, tmp_path, monkeypatch):
+    """Issue 18: nothing runs beside the embedder but the searches — the viewer's pages and the key fields of a PDF
+    that needs no OCR start once every vector is written; the workflow completes with every page rendered."""
+    order: list[tuple[str, str]] = []
+    real = store.record_step
+
+    def record_step(claim, name, status, **kw):
+        order.append((name, status))
+        return real(claim, name, status, **kw)
+
+    monkeypatch.setattr(store, "record_step", record_step)
+    _pid, c = _submit(store, blobs, queue, tmp_path, pages=3)
+    assert await _worker(settings, store, blobs, queue, retriever, clock).run_once() == "completed"
+    filled = order.index(("indexing", "completed"))
+    assert order.index(("segment_prep", "in_progress")) > filled
+    assert order.index(("field_extractor", "in_progress")) > filled
+    from ingest.results import page_png_key
+
+    assert all(blobs.exists(page_png_key(c.workflow_id, p)) for p in (1, 2, 3))
+
+
+async def test_a_page_asked_for_before_its_rendering_is_rendered_on_demand(
+        settings, store, blobs, queue, retriever, clock, tmp_path):
+    """Issue 18: a searchable document's page the viewer asks for before the background rendering reached it is
+    rendered now, with the same bytes and metadata the pipeline writes."""
+    from ingest.documents import Documents
+    from ingest.results import meta_key, page_png_key
+
+    _pid, c = _submit(store, blobs, queue, tmp_path, pages=3)
+    assert await _worker(settings, store, blobs, queue, retriever, clock).run_once() == "completed"
+    png_key, mk = page_png_key(c.workflow_id, 2), meta_key(c.workflow_id, 2)
+    rendered, meta = blobs.get(png_key), blobs.get(mk)
+    blobs.delete(png_key)
+    blobs.delete(mk)  # as between searchable and the rendering after the vector fill
+    docs = Documents(settings, store=store, blobs=blobs, queue=queue, index=retriever)
+    image = await docs.page_image("alice", c.document_id, 2)
+    assert image.png == rendered and blobs.get(png_key) == rendered and blobs.get(mk) == meta
+    assert image.width_pt and image.height_pt

@@ -21,7 +21,7 @@ from store.config import Settings
 from store.workflows import NewDocument, WorkflowStore
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = 24
+PAGES = 60
 LEASE = 3
 
 pytestmark = pytest.mark.slow
@@ -65,14 +65,14 @@ def test_a_killed_worker_process_is_replaced_after_the_short_lease(tmp_path: Pat
     def view():
         return store.get_workflow("alice", c.workflow_id)
 
-    def rendered() -> int:
-        return int(view()["steps"]["segment_prep"].get("done") or 0)
+    def parsed() -> int:  # the text layer comes first (rendering runs after the vector fill: issue 18)
+        return int(view()["steps"]["format_parser"].get("done") or 0)
 
     log = tmp_path / "workers.log"
     first = _worker(data, log)
     second = None
     try:
-        _until(lambda: view()["status"] == "in_progress" and rendered() >= 2, 120, "the first worker to start")
+        _until(lambda: view()["status"] == "in_progress" and parsed() >= 2, 120, "the first worker to start")
         second = _worker(data, log)  # idle: the job is invisible and claimed
         _until(lambda: log.read_text().count("worker_started") >= 2, 60, "the second worker to start")
         assert view()["status"] == "in_progress" and view()["attempts"] == 1, "finished before the kill: use more pages"

@@ -167,6 +167,30 @@ async def test_start_loads_the_embedding_model_in_the_background(tmp_path) -> No
     assert SlowLoad.loads == 1
 
 
+async def test_the_models_load_waits_while_a_document_is_on_its_way_to_searchable(tmp_path) -> None:
+    """Issue 18: the session is created at normal priority, so it is not created beside a text path (an upload's
+    check or a worker's text layer: ``pause_background``); it starts once ``resume_background`` is called."""
+    import threading
+
+    from retrieval.lance_index import LanceIndex
+
+    loaded = threading.Event()
+
+    class Loading(ToyEmbedder):
+        def load(self) -> None:
+            loaded.set()
+
+    r = Retriever(Loading(), LanceIndex(tmp_path / "lance", DIM))
+    r.pause_background()
+    await r.start()
+    await asyncio.sleep(0.3)
+    assert not loaded.is_set() and r._warm is not None and not r._warm.done()
+    r.resume_background()
+    await asyncio.wait_for(r.warmed(), 30)
+    assert loaded.is_set()
+    await r.close()
+
+
 async def test_documents_indexed_at_once_share_embed_calls(tmp_path) -> None:
     """Issue 18: two documents' rounds waiting together are embedded in one call; each gets its own vectors."""
     from retrieval.embed_batcher import EmbedBatcher
@@ -212,6 +236,49 @@ async def test_hybrid_search_answers_by_keyword_while_the_model_loads(tmp_path) 
     hits = await r.search("capital expenditure", SearchFilter("p1"), k=3)
     assert [h.chunk_id for h in hits] == ["docA:00000"]
     release.set()
+    await r.close()
+
+
+async def test_a_model_a_vector_fill_built_serves_searches_before_the_background_load_has_its_turn(tmp_path) -> None:
+    """Issue 18: the background load waits while a text path runs (``pause_background``), but a vector fill meanwhile
+    builds the model on its first embed call; from then on a hybrid search embeds the question (it used to stay
+    keyword-only until the load's turn: a search right after ``completed`` missed chunks only vectors find)."""
+
+    class Lazy(ToyEmbedder):
+        def __init__(self) -> None:
+            self.built = False
+            self.queries = 0
+
+        @property
+        def loaded(self) -> bool:
+            return self.built
+
+        def load(self) -> None:
+            self.built = True
+
+        def embed_passages(self, texts):
+            self.built = True  # the first embed call builds the model, as the real embedders' ``_get`` does
+            return super().embed_passages(texts)
+
+        def embed_query(self, text):
+            self.queries += 1
+            return super().embed_query(text)
+
+    emb = Lazy()
+    r = Retriever(emb, LanceIndex(tmp_path / "lance", DIM))
+    r.pause_background()
+    await r.start()
+    await r.index.upsert_text([chunk("docA", 0, "capital expenditure was large")])
+    assert r.model_loading()
+    await r.search("capital expenditure", SearchFilter("p1"), k=3)
+    assert emb.queries == 0  # keyword only while nothing has built the model
+    await r.index_chunks([chunk("docA", 0, "capital expenditure was large")])  # the vector fill builds it
+    assert emb.built and not r.model_loading() and r._warm is not None and not r._warm.done()
+    hits = await r.search("capital expenditure", SearchFilter("p1"), k=3)
+    assert emb.queries == 1 and [h.chunk_id for h in hits] == ["docA:00000"]
+    assert "vector_rank" in hits[0].extra  # the vector leg ran
+    r.resume_background()
+    await asyncio.wait_for(r.warmed(), 30)
     await r.close()
 
 
