@@ -84,7 +84,9 @@ class Agent:
             gen.publish("done", events.done(state.last_seq, state.stop_reason if complete else "interrupted"))
             raise
         except DocchatError as exc:
-            if isinstance(exc, NotFound) and await self._session_gone(ctx):  # deleted meanwhile (any process)
+            # deleted meanwhile (any process). The owner's lease keeper sees the lease gone too and cancels this
+            # task, maybe during the check: it runs to its end, or the cancel would end the stream without ``done``
+            if isinstance(exc, NotFound) and await run_to_end(self._session_gone(ctx)):
                 log.info("answer_ended", session_id=ctx.session_id, reason="session_deleted")
                 gen.publish("done", events.done(None, "session_deleted"))
                 return

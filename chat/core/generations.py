@@ -76,6 +76,8 @@ class Generation:
     #: owner: set once the lease is released; ``done`` reaches clients only then, so a client's next question
     #: on any process never finds the lease still held
     released: asyncio.Event | None = None
+    #: a ``done`` or ``error`` event was published: the stream ends the way the SSE contract says it must
+    ended: bool = False
     #: sees every published event (the read models' answer metrics: chat/core/answer_metrics.py)
     observer: Callable[[EventName, dict[str, Any]], None] | None = None
 
@@ -105,6 +107,8 @@ class Generation:
     def _append(self, ev: ChatEvent) -> None:
         self._next = ev.n + 1
         self._events.append(ev)
+        if ev.event in ("done", "error"):
+            self.ended = True
         if len(self._events) > self.max_events:
             drop = len(self._events) - self.max_events // 2
             del self._events[:drop]
@@ -280,6 +284,11 @@ class GenerationRegistry:
                 await run(gen)
             except asyncio.CancelledError:
                 log.info("generation_cancelled", session_id=session_id, generation_id=generation_id)
+                if not gen.ended and not gen.finished and gen.role != "follower":
+                    # the last line of the SSE contract: a cancel that reached here unhandled (a bug in ``run``)
+                    # must not leave the client's stream ending without ``done``
+                    log.warning("generation_ended_without_done", session_id=session_id, generation_id=generation_id)
+                    gen.publish("done", events.done(None, "interrupted"))
             except Exception as exc:  # the agent reports its own errors; this is the last line
                 log.error("generation_crashed", session_id=session_id, error_type=type(exc).__name__, exc_info=exc)
                 if not gen.finished:

@@ -137,6 +137,8 @@ class TurnWriter:
                 kind = state.inflight.kind
                 try:
                     await self.settle(state)
+                except NotFound:
+                    raise  # the session was deleted under the write: nothing to keep (below), not a failure
                 except BaseException as exc:
                     log.warning("turn_write_failed", session_id=ctx.session_id, kind=kind,
                                 error_type=type(exc).__name__)
