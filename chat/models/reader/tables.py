@@ -10,11 +10,13 @@ that qualifies the rows below it, and the caption's unit (``(in millions)``) sca
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
 from chat.models.reader.periods import Period, find_periods, span_months, spans_in
+from chat.models.reader.quarters import number_quarters
 from chat.models.reader.text import lines_with_offsets
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -151,7 +153,7 @@ def markdown_tables(text: str) -> list[Table]:
             dates = find_periods(text[above[0] : above[1]])
             value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
             header = above
-        columns = tuple(_column(h, caption_span) for h in value_headers)
+        columns = _numbered(tuple(_column(h, caption_span) for h in value_headers))
         rows: list[Row] = []
         section = ""
         for s, e in body:
@@ -280,7 +282,7 @@ def flattened_tables(text: str) -> list[Table]:
         header_text = " ".join(text[s:e] for s, e in header_lines)
         caption = _caption_before(text, lines, j + 1) if j >= 0 else ""
         unit = caption_unit(caption + " " + header_text)
-        columns = _flat_columns(header_text, width, rows, span_months(caption))
+        columns = _numbered(_flat_columns(header_text, width, rows, span_months(caption)))
         table_rows = tuple(
             Row(label, sec, tuple((vals + [""] * width)[:width]) if len(vals) == width else _align(vals, width), span)
             for label, sec, vals, span in rows
@@ -338,6 +340,13 @@ def _flat_columns(
         else:
             columns.append(Column("", (), span, False))
     return tuple(columns)
+
+
+def _numbered(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """The columns with their quarters numbered from the table's year-to-date columns (``quarters``)."""
+    periods = number_quarters([(c.span, c.periods) for c in columns])
+    return tuple(dataclasses.replace(c, periods=p) if p != c.periods else c for c, p in zip(columns, periods,
+                                                                                             strict=True))
 
 
 def find_tables(text: str) -> list[Table]:
