@@ -252,6 +252,11 @@ class LanceIndex:
         log.info("lance_index_migrated", path=str(self._path), added=",".join(f.name for f in missing))
         return tbl
 
+    async def warm(self) -> None:
+        """Start the storage engine before the first write needs it (``ingest.warm``): one keyword search that
+        matches nothing (no project has an empty id). Writes nothing."""
+        await asyncio.to_thread(self._keyword_search, "warm", "project_id = ''", 1)
+
     async def close(self) -> None:
         self._tbl = None
         self._db = None

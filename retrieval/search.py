@@ -122,6 +122,12 @@ class Retriever:
         ``LOAD_NICE``, so the first upload's text path (segments, keyword index) keeps the cores; the session
         is then created at normal priority (its inference threads inherit the creating thread's priority)."""
         await self.index.ensure()
+        warm = getattr(self.index, "warm", None)  # the index's first write does not pay its engine's start
+        if callable(warm):
+            try:
+                await warm()
+            except Exception as exc:  # the first real search or write raises it again, where it is handled
+                log.warning("index_warm_failed", error=type(exc).__name__)
         load = getattr(self.embedder, "load", None)
         if callable(load) and self._warm is None:
             self._warm = asyncio.ensure_future(self._load(load, getattr(self.embedder, "prepare", None)))

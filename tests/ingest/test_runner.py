@@ -71,3 +71,26 @@ async def test_its_sweeper_requeues_a_stuck_workflow_and_its_workers_finish_it(s
         await asyncio.wait_for(run, 10)  # the event ends every loop: workers and sweeper
         queue.close()
     assert store.get_workflow("alice", c.workflow_id)["attempts"] == 2
+
+
+async def test_a_started_runner_imports_the_text_path_before_the_first_upload(settings, store, blobs, queue,
+                                                                              indexer, monkeypatch) -> None:
+    """Issue 18: the first upload after start does not pay the step modules' imports on its path."""
+    import ingest.warm as warm
+
+    imported: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warm, "import_text_path", lambda modules=warm.TEXT_PATH_MODULES: imported.append(modules))
+    runner = _runner(settings, store, blobs, queue, indexer, concurrency=1, wait_seconds=0.1)
+    await runner.start()
+    await _until(lambda: bool(imported), 10)
+    await runner.stop()
+    assert imported == [warm.TEXT_PATH_MODULES] and "ingest.steps.chunk" in imported[0]
+
+
+def test_the_warm_import_names_real_modules_and_survives_a_missing_one() -> None:
+    import sys
+
+    from ingest.warm import TEXT_PATH_MODULES, import_text_path
+
+    assert import_text_path(("ingest.no_such_module", *TEXT_PATH_MODULES)) >= 0  # logged, not raised
+    assert all(name in sys.modules for name in TEXT_PATH_MODULES)

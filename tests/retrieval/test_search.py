@@ -432,3 +432,24 @@ async def test_a_vector_fill_yields_to_a_search_between_its_session_runs(tmp_pat
     await fill
     assert runs == [4, 8, 12, 16, 20]
     await r.close()
+
+
+async def test_the_retriever_warms_the_index_at_start_and_the_warm_up_writes_nothing(tmp_path) -> None:
+    """Issue 18: LanceDB's first write paid its engine's start on the first upload's path; a keyword search that
+    matches nothing at start-up pays it instead."""
+    warmed: list[bool] = []
+
+    class Recording(LanceIndex):
+        async def warm(self) -> None:
+            warmed.append(True)
+            await super().warm()
+
+    index = Recording(tmp_path / "lance", DIM)
+    r = Retriever(ToyEmbedder(), index)
+    await r.start()
+    assert warmed == [True]
+    assert index._table().count_rows() == 0
+    await index.upsert_text([chunk("docA", 0, "capital expenditure was large")])
+    hits = await r.search("capital expenditure", SearchFilter("p1"), k=3, mode="keyword")
+    assert [h.chunk_id for h in hits] == ["docA:00000"]
+    await r.close()
