@@ -44,7 +44,14 @@ class FakeBedrock:
                         "x-amzn-ErrorType", f"{error_type}:http://internal.amazon.com/coral/com.amazon.bedrock/"
                     )
                 self.end_headers()
+                self._leave()  # no longer in flight once the answer leaves: the client may send its next call
                 self.wfile.write(raw)
+
+            def _leave(self) -> None:
+                if getattr(self, "_in_flight", False):
+                    self._in_flight = False
+                    with fake._lock:
+                        fake.in_flight -= 1
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -56,6 +63,7 @@ class FakeBedrock:
                     fake.throttle_next -= 1 if throttle else 0
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                self._in_flight = True
                 try:
                     time.sleep(fake.delay_s)
                     if throttle:
@@ -81,8 +89,7 @@ class FakeBedrock:
                         },
                     )
                 finally:
-                    with fake._lock:
-                        fake.in_flight -= 1
+                    self._leave()
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"

@@ -77,6 +77,8 @@ def test_the_project_picker_is_not_cut_at_phone_width(browser: Any) -> None:
     try:
         api = ApiDouble(projects=[{"project_id": "p1", "name": "My documents"}])
         _open(page, api)
+        # the projects arrive after the app shows (it failed once reading the options before they were there)
+        page.wait_for_selector("#project-select option[value='p1']:checked", state="attached")
         fit = page.evaluate("""() => {
             const sel = document.getElementById('project-select');
             const ctx = document.createElement('canvas').getContext('2d');
