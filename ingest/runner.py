@@ -40,7 +40,7 @@ class WorkerRunner:
     sweep_seconds: float | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
     _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
-    _warm_tasks: set[asyncio.Task[float]] = field(default_factory=set, init=False, repr=False)
+    _warm: asyncio.Task[float] | None = field(default=None, init=False, repr=False)  # held: not collected early
 
     def workers(self) -> list[Worker]:
         count = max(1, self.concurrency or self.settings.queue.worker_concurrency)
@@ -60,9 +60,8 @@ class WorkerRunner:
         prestart(self.settings.ingest.sandbox_spares)  # the first upload's sandboxes start no interpreter
         from ingest.warm import import_text_path
 
-        warm = asyncio.create_task(asyncio.to_thread(import_text_path), name="ingest-warm-imports")
-        self._warm_tasks.add(warm)  # the first upload's steps find their modules imported
-        warm.add_done_callback(self._warm_tasks.discard)
+        # the first upload's steps find their modules imported
+        self._warm = asyncio.create_task(asyncio.to_thread(import_text_path), name="ingest-warm-imports")
         await asyncio.gather(self._sweeper(stop), *(w.run(stop, wait_seconds=self.wait_seconds)
                                                     for w in self.workers()))
 
