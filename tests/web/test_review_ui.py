@@ -107,6 +107,8 @@ def test_review_keyboard_only_with_the_page_crop(served: tuple[str, Reviews], pa
     pid = _prepare(base, reviews)
     page.goto(f"{base}/?user=alice")
     page.wait_for_selector("#app:not([hidden])")
+    # the project arrives after the app shows: the review opened before it was selected had no rows (failed once)
+    page.wait_for_selector(f"#project-select option[value='{pid}']:checked", state="attached")
     page.focus("#open-review")  # keyboard only, from the first key (the chat API is not wired here: its 404 banner)
     page.keyboard.press("Enter")
     page.wait_for_selector("#review .review-row")
