@@ -84,6 +84,9 @@ class ApiDouble:
     #: (session, seq) -> feedback, merged into GET …/messages (issue 16)
     feedback: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     posted: list[str] = field(default_factory=list)  # the JSON bodies of POST …/messages
+    #: requests ("GET /v1/projects") that wait until ``release`` (a slow listing or upload, on cue)
+    hold: set[str] = field(default_factory=set)
+    _holding: list[tuple[Any, Any]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _png: bytes | None = None
 
@@ -99,6 +102,15 @@ class ApiDouble:
         held.fulfill(status=200, body=sse(partial), headers={"Content-Type": "text/event-stream"})
         return True
 
+    def release(self, key: str) -> int:
+        """Answer the held requests of ``key`` ("GET /v1/projects") and stop holding it; returns how many."""
+        self.hold.discard(key)
+        held = [(r, q) for r, q in self._holding if f"{q.method} {urlsplit(q.url).path}" == key]
+        self._holding = [(r, q) for r, q in self._holding if f"{q.method} {urlsplit(q.url).path}" != key]
+        for route, request in held:
+            self.handle(route, request)
+        return len(held)
+
     # --- routing -------------------------------------------------------------------------
 
     def handle(self, route: Any, request: Any) -> None:
@@ -110,6 +122,9 @@ class ApiDouble:
             self.log.append({"method": method, "path": path, "query": query, "headers": dict(headers)})
         if path == "/" or path.startswith("/static/"):
             self._static(route, path)
+            return
+        if f"{method} {path}" in self.hold:
+            self._holding.append((route, request))
             return
         if self.down:
             route.abort("connectionrefused")

@@ -89,3 +89,51 @@ def test_a_duplicate_upload_says_so(page: Any) -> None:
     dup.get_by_role("button", name="Dismiss report-copy.pdf").click()
     page.wait_for_selector(".doc[data-status='duplicate']", state="detached")
     assert page.page_errors == []
+
+
+def _wait_held(page: Any, api: ApiDouble, key: str) -> None:
+    method, path = key.split(" ", 1)
+    deadline = time.monotonic() + 10
+    seen = lambda: any(r["method"] == method and r["path"] == path for r in api.log)  # noqa: E731
+    while not seen() and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert seen(), f"the page never sent {key}"
+
+
+def test_a_file_sent_before_the_projects_have_loaded_goes_to_the_chosen_project_and_stays_listed(page: Any) -> None:
+    """A file dropped the moment the app shows, while its project list is still on the way: it goes to the
+    project the app then selects (no second "My documents" project), and its row is not wiped by that
+    project's document listing arriving after it."""
+    api = ApiDouble(hold={"GET /v1/projects"})
+    api.workflow_events = {"w1": [("progress", {"workflow_id": "w1", "status": "completed", "progress": 1.0})]}
+    _open(page, api)
+    _wait_held(page, api, "GET /v1/projects")
+    page.set_input_files("#file-input", files=[_pdf("early.pdf", b"early")])
+    page.wait_for_timeout(200)
+    assert api.release("GET /v1/projects") == 1
+    page.wait_for_selector(".doc[data-status='completed']", timeout=5000)
+    assert [p["project_id"] for p in api.projects] == ["p1"]
+    assert len(_posts(api)) == 1
+    assert page.locator(".doc").count() == 1
+    assert page.page_errors == []
+
+
+def test_an_upload_still_in_flight_when_the_document_listing_arrives_keeps_its_row(page: Any) -> None:
+    """The project's listing answers while a file is still being sent: the row of that upload stays (before,
+    the listing rebuilt the panel without it and the document never showed until a reload)."""
+    docs = "/v1/projects/p1/documents"
+    api = ApiDouble(hold={f"GET {docs}", f"POST {docs}"})
+    api.documents["p1"] = [{"document_id": "d0", "file_name": "old.pdf", "status": "completed", "page_count": 2,
+                            "created_at": "2026-01-01T00:00:00Z"}]
+    api.workflow_events = {"w2": [("progress", {"workflow_id": "w2", "status": "completed", "progress": 1.0})]}
+    _open(page, api)
+    _wait_held(page, api, f"GET {docs}")
+    page.set_input_files("#file-input", files=[_pdf("new.pdf", b"new")])
+    _wait_held(page, api, f"POST {docs}")
+    assert api.release(f"GET {docs}") == 1
+    page.wait_for_selector(".doc >> text=old.pdf", timeout=5000)
+    assert page.locator(".doc >> text=new.pdf").count() == 1
+    assert api.release(f"POST {docs}") == 1
+    page.wait_for_selector(".doc[data-status='completed'] >> text=new.pdf", timeout=5000)
+    assert page.locator(".doc").count() == 2
+    assert page.page_errors == []

@@ -240,7 +240,7 @@ function startApp(config, auth) {
   const picker = new DocPicker({ api, getProjectId: () => state.projectId, onError: showError });
   const attachments = new Attachments({
     api, maxBytes: config.max_upload_bytes,
-    ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT)),
+    ensureProject: () => defaultProject(true),
     onSearchable: async (documentId, fileName) => {
       await picker.include(documentId, fileName);
       // show it in the documents panel (a reload of the list would cut the panel's own uploads short)
@@ -256,9 +256,20 @@ function startApp(config, auth) {
     api, list: $("#document-list"), dropzone: $("#dropzone"), fileInput: $("#file-input"),
     maxBytes: config.max_upload_bytes, user: auth.user,
     // the first upload creates a project; the panel keeps its in-flight rows (no reload)
-    ensureProject: async () => state.projectId || (await createProject(DEFAULT_PROJECT, { reload: false })),
+    ensureProject: () => defaultProject(false),
     onError: showError,
   });
+
+  // an upload sent before the project list has arrived waits for it (it goes to the project the app then
+  // selects, not to a new one), and files sent together create one default project, not one each
+  let projectsLoaded = null;
+  let creatingDefault = null;
+  async function defaultProject(reload) {
+    await projectsLoaded;
+    if (state.projectId) return state.projectId;
+    creatingDefault ||= createProject(DEFAULT_PROJECT, { reload }).finally(() => { creatingDefault = null; });
+    return creatingDefault;
+  }
 
   async function loadProjects() {
     try {
@@ -365,7 +376,8 @@ function startApp(config, auth) {
 
   window.addEventListener("popstate", applyRoute);
   sessions.reset();
-  loadProjects().then(() => {
+  projectsLoaded = loadProjects();
+  projectsLoaded.then(() => {
     // opening the app at "/" reopens the chat you were in last (a reload no longer starts an empty one)
     const last = localStorage.getItem(lastChatKey);
     if (!location.hash && last && !sharedId) history.replaceState(null, "", `#s=${encodeURIComponent(last)}`);

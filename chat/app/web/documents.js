@@ -106,7 +106,7 @@ class DocumentRow {
       onclick: () => actions.onDismiss?.(this),
     });
     this.actions = h("div.doc-actions", { hidden: true }, this.retry, this.dismiss);
-    this.el = h("li.doc", {}, h("div.doc-line", {}, icon("doc"), this.name,
+    this.el = h("li.doc", { dataset: { localId: this.localId } }, h("div.doc-line", {}, icon("doc"), this.name,
       this.state, this.del), this.bar, this.reason, this.actions, this.summary);
     this.update(doc);
   }
@@ -249,14 +249,22 @@ export class DocumentsPanel {
       return;
     }
     if (projectId !== this.projectId) return;
+    // rows of uploads sent to this project while the listing was on the way stay (and stay first); a document
+    // one of them already shows is not listed twice
+    const sentMeanwhile = [...this.list.querySelectorAll(":scope > .doc")];
     clear(this.list);
-    const failed = this.failed.list(projectId);
-    if (!docs.length && !failed.length) this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
+    for (const el of sentMeanwhile) this.list.append(el);
+    const shown = new Set(sentMeanwhile.map((el) => el.dataset.localId));
+    const failed = this.failed.list(projectId).filter((f) => !shown.has(f.id));
+    if (!docs.length && !failed.length && !sentMeanwhile.length) {
+      this.list.append(h("li.muted.small.placeholder", { text: "No documents yet." }));
+    }
     for (const f of failed) {
       this.list.append(this.newRow({ local_id: f.id, file_name: f.file_name, status: "failed", error: f.reason }).el);
     }
     docs.sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
     for (const d of docs) {
+      if (this.rows.has(d.document_id)) continue;
       const row = new DocumentRow(d, (r) => this.remove(r));
       this.rows.set(row.documentId, row);
       this.list.append(row.el);
