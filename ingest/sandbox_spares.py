@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -179,6 +180,24 @@ class Spares:
                         self.started += 1
                         self._idle.append(spare)
 
+    def wait_imported(self, timeout_s: float) -> bool:
+        """Wait (at most ``timeout_s``) until ``target`` spares are idle and each has done its imports (its
+        "imported" frame is waiting, or it died: a call then starts its own child); True if they all have."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with self._lock:
+                idle, starting = list(self._idle), self._starting
+            if len(idle) >= self.target and not starting:
+                break
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        for spare in idle:
+            with contextlib.suppress(OSError):
+                if not spare.receiver.poll(max(0.0, deadline - time.monotonic())):
+                    return False
+        return True
+
     def close(self) -> None:
         """Stop every idle spare (at exit; tests)."""
         with self._lock:
@@ -203,3 +222,7 @@ def prestart(count: int) -> None:
     SPARES.configure(count)
     if count > 0:
         threading.Thread(target=lambda: SPARES.refill(start_up=True), name="sandbox-spares", daemon=True).start()
+
+
+def wait_imported(timeout_s: float) -> bool:
+    return SPARES.wait_imported(timeout_s)

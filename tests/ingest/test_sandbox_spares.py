@@ -161,3 +161,16 @@ def test_the_start_up_refill_starts_every_spare_even_while_held(pool: Spares) ->
         assert pool.started == 2
     finally:
         pool.release()
+
+
+def test_wait_imported_returns_once_every_spare_has_its_modules_and_calls_still_run(pool: Spares) -> None:
+    """Issue 18: the runner's start-up waits for its spares' start-ups (each says "imported" when done), so the
+    first upload's check and text layer start no interpreter on their path; a call then skips that frame."""
+    pool.configure(2)
+    assert not pool.wait_imported(0.0)  # none started yet
+    pool.refill(start_up=True)
+    assert pool.wait_imported(30.0)
+    assert len(pool._idle) == 2
+    taken = pool.taken
+    assert run_sandboxed(pid_and_nice, limits=FAST)[0] != os.getpid()
+    assert pool.taken == taken + 1
