@@ -157,12 +157,17 @@ def iter_sandboxed(
 
 
 def _ready(receiver: Connection) -> bool:
-    """A spare's first frame is its "ready" (it holds the request); False when it sent nothing or something else."""
+    """A spare's first frame after its "imported" (``Spares.wait_imported``) is its "ready" (it holds the request);
+    False when it sent nothing or something else."""
     try:
-        kind, _payload = json.loads(receiver.recv_bytes())
+        while True:
+            kind, _payload = json.loads(receiver.recv_bytes())
+            if kind != "imported":
+                return bool(kind == "ready")
+            if not receiver.poll(_STARTUP_TIMEOUT_S):
+                return False
     except (EOFError, OSError, ValueError, TypeError):
         return False
-    return bool(kind == "ready")
 
 
 def _start(limits: Limits, what: str, spares: bool = True) -> tuple[subprocess.Popen[bytes], Connection,
@@ -319,6 +324,7 @@ def _child_main(argv: list[str]) -> None:
             if spare:
                 sys.path[:] = [str(p) for p in json.loads(req.recv_bytes())]
                 _preimport(argv[3] if len(argv) > 3 else "")
+                _safe_send(conn, ("imported", None))  # its start-up is over (``Spares.wait_imported``)
                 try:
                     memory_mb, nice = (int(v) for v in json.loads(req.recv_bytes()))
                 except EOFError:

@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
@@ -127,7 +128,9 @@ class Spares:
 
     def hold(self) -> None:
         """A document is on its way to keyword-searchable (``ingest.keyword_first`` listeners): a spare's start-up
-        (~0.09 s of CPU) waits for ``release`` unless no spare would be left idle for the next call."""
+        (~0.15 s of CPU) waits for ``release``. The path's own calls (the upload check, the text layer) have their
+        children by then; a spare started beside them served only a later call (the rendering, after the vector
+        fill), so its start-up was CPU on the path to searchable that the path did not use (issue 18)."""
         with self._lock:
             self._held += 1
 
@@ -154,14 +157,15 @@ class Spares:
             self._timer = None
         self.refill()
 
-    def refill(self) -> None:
+    def refill(self, *, start_up: bool = False) -> None:
         """Start spares up to ``target`` (in the calling thread: a ``Popen``, ~ms; the child starts beside it);
-        while ``hold`` is on, only when none is idle or starting."""
+        while ``hold`` is on, none (``release`` refills) — except at start-up (``prestart``): the first upload's
+        check and text layer are to find theirs started."""
         while True:
             with self._lock:
                 self._forked()
                 have = len(self._idle) + self._starting
-                if have >= self.target or (self._held and have):
+                if have >= self.target or (self._held and not start_up):
                     return
                 self._starting += 1
             spare = None
@@ -175,6 +179,24 @@ class Spares:
                     if spare is not None:
                         self.started += 1
                         self._idle.append(spare)
+
+    def wait_imported(self, timeout_s: float) -> bool:
+        """Wait (at most ``timeout_s``) until ``target`` spares are idle and each has done its imports (its
+        "imported" frame is waiting, or it died: a call then starts its own child); True if they all have."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with self._lock:
+                idle, starting = list(self._idle), self._starting
+            if len(idle) >= self.target and not starting:
+                break
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        for spare in idle:
+            with contextlib.suppress(OSError):
+                if not spare.receiver.poll(max(0.0, deadline - time.monotonic())):
+                    return False
+        return True
 
     def close(self) -> None:
         """Stop every idle spare (at exit; tests)."""
@@ -199,4 +221,8 @@ def prestart(count: int) -> None:
     """Keep ``count`` spares and start them now, in a thread (the caller does not wait for any)."""
     SPARES.configure(count)
     if count > 0:
-        threading.Thread(target=SPARES.refill, name="sandbox-spares", daemon=True).start()
+        threading.Thread(target=lambda: SPARES.refill(start_up=True), name="sandbox-spares", daemon=True).start()
+
+
+def wait_imported(timeout_s: float) -> bool:
+    return SPARES.wait_imported(timeout_s)

@@ -122,23 +122,39 @@ class _Runtime:
 _BUILD_LOCK = threading.Lock()
 
 
-def int8_model(file: E5Q4File, cache_dir: Path | None, builder: Callable[[list[str]], None] | None = None) -> Path:
+def weights_sha256(path: Path) -> str:
+    """The sha256 of a weights file, read in blocks (no parse: ``E5Q4File`` decodes the whole vocabulary)."""
+    h = hashlib.sha256()
+    try:
+        with path.open("rb") as fh:
+            while block := fh.read(1 << 22):
+                h.update(block)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the embedding model {path}: {exc}") from exc
+    return h.hexdigest()
+
+
+def int8_model(file: E5Q4File | Path, cache_dir: Path | None,
+               builder: Callable[[list[str]], None] | None = None) -> Path:
     """The int8 model file for ``file``'s weights: built once (``quantize_dynamic``, seconds of CPU) and cached.
-    ``builder``: runs the build's command line in a child process (``retrieval.model_build``) instead of here."""
+    ``builder``: runs the build's command line in a child process (``retrieval.model_build``) instead of here.
+    ``file`` may be the weights' path: it is then parsed only if the build runs here (issue 18: a restart's
+    start-up only hashes the file to find the cached model)."""
     import tempfile
 
     recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
-    digest = f"{file.sha256()[:16]}-{recipe}"
+    sha = file.sha256() if isinstance(file, E5Q4File) else weights_sha256(file)
+    digest = f"{sha[:16]}-{recipe}"
     root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
     target = root / f"e5-small-{digest}-int8.onnx"
     if target.exists():
         return target
     with _BUILD_LOCK:  # one build per process: a first embed call waits for the start-up build, not a second one
         if builder is None or target.exists():
-            return _build_int8(file, root, target)
+            return _build_int8(file if isinstance(file, E5Q4File) else E5Q4File(file), root, target)
         from retrieval.model_build import build_command
 
-        builder(build_command(file.path, root))
+        builder(build_command(file.path if isinstance(file, E5Q4File) else file, root))
         if not target.exists():
             raise ConfigError(f"building the int8 embedding model left no {target.name} in {root}")
         return target
@@ -255,7 +271,7 @@ class OnnxE5Embedder:
         with _RUNTIMES_LOCK:
             if (str(path), self._weights, self._threads, self._spinning) in _RUNTIMES:
                 return  # this process has the session already (another service's embedder): nothing to build
-        int8_model(E5Q4File(path), self._cache_dir, builder)
+        int8_model(path, self._cache_dir, builder)  # the path: parsed only if built here
 
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage (prefix and specials included)."""

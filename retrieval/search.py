@@ -135,6 +135,9 @@ class Retriever:
     async def _load(self, load: Callable[[], object], prepare: Callable[..., object] | None) -> None:
         t0 = time.perf_counter()
         try:
+            # not beside a text path either: the file's hash (and, on a fresh data directory, the build child's
+            # start) is CPU in this process that the first upload after start would pay for (issue 18)
+            await self._background_turn()
             if callable(prepare):
                 build: Callable[[], object] = prepare
                 if "builder" in inspect.signature(prepare).parameters:  # in a child that can be paused

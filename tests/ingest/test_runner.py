@@ -94,3 +94,23 @@ def test_the_warm_import_names_real_modules_and_survives_a_missing_one() -> None
 
     assert import_text_path(("ingest.no_such_module", *TEXT_PATH_MODULES)) >= 0  # logged, not raised
     assert all(name in sys.modules for name in TEXT_PATH_MODULES)
+
+
+async def test_start_returns_once_the_spares_and_imports_are_ready(settings, store, blobs, queue, indexer,
+                                                                   monkeypatch) -> None:
+    """Issue 18: ``start`` (the app's start-up hook, before requests are served) waits, bounded, for the warm-up, so
+    the first upload after start finds its sandbox children started and the step modules imported."""
+    from ingest import sandbox_spares
+    from ingest.sandbox_spares import Spares
+
+    fresh = Spares()
+    monkeypatch.setattr(sandbox_spares, "SPARES", fresh)
+    runner = _runner(settings, store, blobs, queue, indexer, concurrency=1, wait_seconds=0.1)
+    try:
+        await runner.start()
+        assert runner._warm is not None and runner._warm.done()
+        assert fresh.target == settings.ingest.sandbox_spares > 0
+        assert fresh.wait_imported(0.0)  # every spare idle and imported already
+    finally:
+        await runner.stop()
+        fresh.close()

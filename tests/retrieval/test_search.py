@@ -191,6 +191,33 @@ async def test_the_models_load_waits_while_a_document_is_on_its_way_to_searchabl
     await r.close()
 
 
+async def test_the_model_files_preparation_waits_while_a_document_is_on_its_way_to_searchable(tmp_path) -> None:
+    """Issue 18: ``prepare`` (the weights' hash; on a fresh data directory the build child's start) is CPU in this
+    process too: it waits for ``resume_background`` like the load."""
+    import threading
+
+    from retrieval.lance_index import LanceIndex
+
+    prepared = threading.Event()
+
+    class Preparing(ToyEmbedder):
+        def prepare(self) -> None:
+            prepared.set()
+
+        def load(self) -> None:
+            pass
+
+    r = Retriever(Preparing(), LanceIndex(tmp_path / "lance", DIM))
+    r.pause_background()
+    await r.start()
+    await asyncio.sleep(0.3)
+    assert not prepared.is_set()
+    r.resume_background()
+    await asyncio.wait_for(r.warmed(), 30)
+    assert prepared.is_set()
+    await r.close()
+
+
 async def test_documents_indexed_at_once_share_embed_calls(tmp_path) -> None:
     """Issue 18: two documents' rounds waiting together are embedded in one call; each gets its own vectors."""
     from retrieval.embed_batcher import EmbedBatcher
