@@ -21,6 +21,7 @@ from chat.models.reader.numbers import (
     rescaled,
 )
 from chat.models.reader.question import Question
+from chat.models.reader.referents import stated
 from chat.models.reader.tables import Table, column_text
 from chat.models.reader.text import display, match_terms
 
@@ -252,7 +253,8 @@ _QUOTE_MARKS: dict[Language, tuple[str, str]] = {
 
 def _sentence_line(q: Question, ev: Evidence, *, sure: bool) -> str:
     """One line: the value (when one was found), then the sentence quoted inline, then the citation."""
-    ref, lang, span = ev.passage.ref, q.language, ev.span_text
+    ref, lang = ev.passage.ref, q.language
+    span = ev.span_text or stated(q, ev)  # Korean/Japanese: the referent of 그는/彼は, the one typed candidate
     left, right = _QUOTE_MARKS[lang]
     quoted = f"{left}{display(ev.quote_text)}{right} [{ref}]"
     if not sure:

@@ -108,6 +108,20 @@ def _ends_at_abbreviation(text: str, dot: int) -> bool:
     return bool(dotted_date) and not re.match(r"\s*[A-Z]", after)
 
 
+_INITIAL_END = re.compile(
+    r"^(?:[A-Z]\.\s?)+$"  # the line is initials only ("J." / "J. R. R.")
+    r"|\b[A-Z][a-z]+\.?\s(?:[A-Z]\.\s?)+$"  # a first name and its initials ("John A.", "John F. R.")
+    r"|(?:^|[\s(\[\"“])(?:[A-Z]\.){2,}$"  # dotted capitals ("U.S.", "U.K.")
+    r"|(?:^|[\s(\[\"“])(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr)\.$"
+)
+
+
+def _continues_after_initial(prev: str) -> bool:
+    """A line that ends at an initial or an abbreviation of a Latin name ("존 맥도날드(John A.", "J. R. R.",
+    "U.S.", "Dr.") is wrapped mid-sentence: the next line continues it (a heading like "PART I." does not)."""
+    return bool(_INITIAL_END.search(prev.rstrip()))
+
+
 def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
     lines = lines_with_offsets(text)
     units: list[tuple[int, int]] = []
@@ -125,7 +139,9 @@ def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
             last_line = prev.rsplit("\n", 1)[-1]
             blank_between = "\n\n" in text[current[1] : s] or bool(re.search(r"\n[ \t]*\n", text[current[1] : s]))
             width = len(last_line) + len(_CJK.findall(last_line))
-            if blank_between or _LINE_END.search(prev) or width < HEADING_CHARS or _BULLET.match(line):
+            ends = bool(_LINE_END.search(prev)) and not _continues_after_initial(prev)
+            if blank_between or ends or (width < HEADING_CHARS and not _continues_after_initial(prev)) \
+                    or _BULLET.match(line):
                 units.append(current)
                 current = (s, e)
             else:

@@ -1,0 +1,64 @@
+"""The first sentence of a Korean/Japanese sentence answer names the asked thing (issue 12): the person a
+"그는"/"彼は" sentence is about, the one date or counted number the sentence holds. Made-up articles."""
+
+from __future__ import annotations
+
+from chat.evaluation.scoring import first_sentence
+from chat.models.reader import Passage, read
+from chat.models.reader.evidence import Evidence
+from chat.models.reader.question import analyze
+from chat.models.reader.referents import document_title, stated
+
+_KO = ("한별 마을의 역사\n"
+       "박하늘은 한별 마을에서 태어난 건축가이다.\n"
+       "그는 마을 회관을 강가에 지어야 한다고 주장했고 회관은 그곳에 세워졌다.\n")
+
+
+def _first(question: str, text: str, file_name: str = "doc.pdf") -> str:
+    answer = read(question, [Passage("S1", text, "d1", file_name, 1)])
+    assert not answer.declined
+    return first_sentence(answer.text)
+
+
+def test_who_question_answered_by_a_he_sentence_names_the_person_before_it() -> None:
+    first = _first("마을 회관을 강가에 지어야 한다고 주장한 사람은 누구인가?", _KO)
+    assert "박하늘" in first and first.index("박하늘") < first.index("그는")
+
+
+def test_the_article_title_is_the_referent_when_no_subject_comes_before() -> None:
+    text = "그녀는 1950년에 첫 시집을 내고 문학상을 받았다.\n시집은 널리 읽혔다.\n"
+    first = _first("첫 시집을 내고 문학상을 받은 사람은 누구인가?", text, "0007_최다온.pdf")
+    assert "최다온" in first
+
+
+def test_whose_question_does_not_state_the_pronoun_referent() -> None:
+    text = ("박하늘은 한별 마을에서 태어난 건축가이다.\n"
+            "그는 스승 김바다의 권유에 따라 마을 회관을 강가에 지었다.\n")
+    first = _first("박하늘은 누구의 권유에 따라 마을 회관을 강가에 지었는가?", text)
+    assert "박하늘입니다" not in first
+
+
+def test_japanese_kare_wa_names_the_person() -> None:
+    text = "山田太郎は北町で生まれた画家である。彼は駅前に美術館を建てるべきだと主張した。美術館は翌年に開館した。"
+    first = _first("駅前に美術館を建てるべきだと主張した人物は誰ですか？", text)
+    assert "山田太郎" in first and first.index("山田太郎") < first.index("彼は")
+
+
+def _stated(question: str, sentence: str) -> str:
+    text = f"한별 마을 회관은 강가에 있다.\n{sentence}\n"
+    start = text.index(sentence)
+    return stated(analyze(question), Evidence("sentence", Passage("S1", text), 0.8, (start, start + len(sentence))))
+
+
+def test_a_number_question_states_the_one_counted_number() -> None:
+    assert _stated("회관에 있는 방은 몇 개인가?", "회관에는 주민들이 쓰는 방이 모두 12개 있다.") == "12개"
+
+
+def test_two_numbers_or_a_native_numeral_state_nothing() -> None:
+    assert _stated("회관에 있는 방은 몇 개인가?", "회관에는 방이 12개, 창고가 3개 있다.") == ""
+    assert _stated("회관에 있는 방은 몇 개인가?", "주민들은 한 대학의 도움을 받아 방을 꾸몄다.") == ""
+
+
+def test_document_title_drops_a_file_code_and_qualifier() -> None:
+    assert document_title("kq048-정도전.pdf") == "정도전"
+    assert document_title("0012_마리_퀴리_(과학자).pdf") == "마리 퀴리"
