@@ -34,7 +34,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.steps.table_chunks import TableBlock, TableRow, _bbox, fit_head, merge_continued, segment_items
+from ingest.steps.table_chunks import (
+    TableBlock,
+    TableRow,
+    _bbox,
+    fit_head,
+    merge_continued,
+    open_section,
+    segment_items,
+)
 from retrieval.types import BBox, Chunk
 
 _CJK = (
@@ -147,7 +155,9 @@ def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -
         while end < len(rows) and (end == start or used + count_tokens(rows[end].text) <= max_tokens):
             used += count_tokens(rows[end].text)
             end += 1
-        chunks.append(_table_chunk(head, rows[start:end], first + len(chunks), meta))
+        section = open_section(rows, start)
+        chunk_head = [*head, section] if section and used + count_tokens(section) <= max_tokens else head
+        chunks.append(_table_chunk(chunk_head, rows[start:end], first + len(chunks), meta))
         start = end
     return chunks
 
