@@ -126,6 +126,8 @@ def _change_ends(q: Question) -> tuple[Period, Period] | None:
 
 def _column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
     column = table.columns[col]
+    if not column.periods and any(c.periods for c in table.columns):
+        return 0.0  # a column without a period beside dated ones ("% of revenue") answers no period asked
     best = 0.0
     ends = _change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
