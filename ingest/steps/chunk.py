@@ -151,12 +151,14 @@ def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -
     rows = block.rows
     start = 0
     while start < len(rows):
-        end, used = start, head_tokens
+        section = open_section(rows, start)  # room for it is kept before the rows are counted in
+        if section and head_tokens + count_tokens(section) + count_tokens(rows[start].text) > max_tokens:
+            section = ""
+        chunk_head = [*head, section] if section else head
+        end, used = start, head_tokens + (count_tokens(section) if section else 0)
         while end < len(rows) and (end == start or used + count_tokens(rows[end].text) <= max_tokens):
             used += count_tokens(rows[end].text)
             end += 1
-        section = open_section(rows, start)
-        chunk_head = [*head, section] if section and used + count_tokens(section) <= max_tokens else head
         chunks.append(_table_chunk(chunk_head, rows[start:end], first + len(chunks), meta))
         start = end
     return chunks

@@ -115,6 +115,11 @@ def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> lis
     return lines
 
 
+#: a section heading further above a chunk's first row than this many rows is not carried into it: a block of
+#: rows that no "Total" row closes ("Costs and expenses:" above the income lines) rarely runs longer
+SECTION_REACH = 6
+
+
 def _is_section_row(text: str) -> bool:
     """A Markdown row with a label and no values: a section heading inside the table (``| Current assets: |  |``)."""
     cells = [c.strip() for c in text.strip().strip("|").split("|")]
@@ -128,7 +133,7 @@ def open_section(rows: Sequence[TableRow], start: int) -> str:
     when none is."""
     if start <= 0 or start >= len(rows) or _is_section_row(rows[start].text):
         return ""
-    for row in reversed(rows[:start]):
+    for row in reversed(rows[max(0, start - SECTION_REACH) : start]):
         if _is_section_row(row.text):
             return row.text
         if re.match(r"\|\s*total\b", row.text, re.IGNORECASE):
