@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from chat.evaluation import sec10k_wide
 from chat.evaluation.datasets import EvalDataset, EvalQuestion, Group, Split, files_at
 from retrieval.evaldata import resolve_root
 
@@ -29,6 +30,7 @@ FILES: dict[str, tuple[str, Group]] = {
     "GENERALMILLS_2022_10K": ("GENERALMILLS_2022_10K.pdf", "B"),
     "NETFLIX_2017_10K": ("NETFLIX_2017_10K.pdf", "A"),
     "WALMART_2020_10K": ("WALMART_2020_10K.pdf", "B"),
+    **sec10k_wide.FILES,
 }
 
 AD, GM, NF, WM = "ADOBE_2022_10K", "GENERALMILLS_2022_10K", "NETFLIX_2017_10K", "WALMART_2020_10K"
@@ -107,6 +109,7 @@ QUESTIONS: tuple[tuple[str, int, str, str, bool], ...] = (
     (GM, 45, "What were General Mills' FY2020 net sales? Answer in USD billions.", "$17,626.6 million", True),
     (WM, 53, "What is the total current assets figure for Walmart at the end of FY2019? Answer in USD millions.",
      "$61,897 million", True),
+    *sec10k_wide.QUESTIONS,  # five more filings, other industries (appended: the indices above stay)
 )
 
 #: questions whose gold is printed on another page as well (question index → (document key, 1-based page))
@@ -125,6 +128,7 @@ ABSENT: tuple[tuple[str, str], ...] = (
     (WM, "What were Target's total current liabilities as of January 29, 2022?"),
     (GM, "What were Kellogg's net sales in fiscal 2021?"),
     (NF, "What was Disney's operating income for the fiscal year ended October 1, 2022?"),
+    *sec10k_wide.ABSENT,
 )
 
 

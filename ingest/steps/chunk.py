@@ -34,7 +34,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.steps.table_chunks import TableBlock, TableRow, _bbox, fit_head, merge_continued, segment_items
+from ingest.steps.table_chunks import (
+    TableBlock,
+    TableRow,
+    _bbox,
+    fit_head,
+    merge_continued,
+    open_section,
+    segment_items,
+)
 from retrieval.types import BBox, Chunk
 
 _CJK = (
@@ -143,11 +151,15 @@ def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -
     rows = block.rows
     start = 0
     while start < len(rows):
-        end, used = start, head_tokens
+        section = open_section(rows, start)  # room for it is kept before the rows are counted in
+        if section and head_tokens + count_tokens(section) + count_tokens(rows[start].text) > max_tokens:
+            section = ""
+        chunk_head = [*head, section] if section else head
+        end, used = start, head_tokens + (count_tokens(section) if section else 0)
         while end < len(rows) and (end == start or used + count_tokens(rows[end].text) <= max_tokens):
             used += count_tokens(rows[end].text)
             end += 1
-        chunks.append(_table_chunk(head, rows[start:end], first + len(chunks), meta))
+        chunks.append(_table_chunk(chunk_head, rows[start:end], first + len(chunks), meta))
         start = end
     return chunks
 

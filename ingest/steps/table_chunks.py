@@ -18,6 +18,7 @@ keep their own page and boxes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,6 +113,32 @@ def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> lis
     if block.caption and count("\n".join(lines)) > budget // 2:
         lines = list(block.head)
     return lines
+
+
+#: a section heading further above a chunk's first row than this many rows is not carried into it: a block of
+#: rows that no "Total" row closes ("Costs and expenses:" above the income lines) rarely runs longer
+SECTION_REACH = 6
+
+
+def _is_section_row(text: str) -> bool:
+    """A Markdown row with a label and no values: a section heading inside the table (``| Current assets: |  |``)."""
+    cells = [c.strip() for c in text.strip().strip("|").split("|")]
+    return len(cells) > 1 and bool(cells[0]) and not any(cells[1:])
+
+
+def open_section(rows: Sequence[TableRow], start: int) -> str:
+    """The section heading row still open where a chunk of the table starts at ``rows[start]`` (the nearest
+    value-less row above it, unless a "Total …" row closed it), so a continuation chunk says which block its rows
+    belong to ("Earnings per common share––basic:" above a row that repeats an amount row's label); ``""``
+    when none is."""
+    if start <= 0 or start >= len(rows) or _is_section_row(rows[start].text):
+        return ""
+    for row in reversed(rows[max(0, start - SECTION_REACH) : start]):
+        if _is_section_row(row.text):
+            return row.text
+        if re.match(r"\|\s*total\b", row.text, re.IGNORECASE):
+            return ""
+    return ""
 
 
 def _inside(box: BBox4, area: BBox4) -> bool:

@@ -252,3 +252,46 @@ def test_a_new_table_on_the_next_page_is_not_a_continuation() -> None:
     headerless = table(2, [["Tax", "5", "6"]], top=72, header=False)
     out = chunks([busy, page_with_table(2, [], headerless, [], top=72)], max_tokens=200, overlap=10)
     assert sum(1 for c in out if "|---|" in c.text) == 2
+
+
+def test_a_table_chunk_that_starts_inside_a_section_repeats_the_section_heading() -> None:
+    """A statement's per-share block ("Earnings per share––basic:") repeats the amount rows' labels: a chunk that
+    starts below the heading carries it, so its rows are not read as the amounts."""
+    rows = [[f"Line item {i}", f"{i},000", f"{i},500"] for i in range(12)]
+    rows += [["Earnings per share––basic:", "", ""]]
+    rows += [[f"Net income {i}", f"{i}.25", f"{i}.75"] for i in range(5)]  # within SECTION_REACH rows
+    out = chunks([page_with_table(1, [], table(1, rows, top=100), [], top=100)], max_tokens=60, overlap=10)
+    after = [c for c in out if c.text[c.line_boxes[0][0]:].startswith("| Net income")]  # start inside the block
+    assert after
+    for c in after:
+        lines = c.text.split("\n")
+        assert lines[3] == "| Earnings per share––basic: |  |  |"
+        assert count_tokens(c.text) <= 60
+        assert len(c.line_boxes) == len(lines) - 4  # the repeated heading has no box of its own
+    before = [c for c in out if "| Line item" in c.text.split("\n")[3]]
+    assert all("Earnings per share" not in c.text.split("\n")[3] for c in before)
+
+
+def test_a_total_row_closes_the_section_for_the_next_chunk() -> None:
+    rows = [["Current assets:", "", ""]] + [[f"Asset {i}", f"{i},000", f"{i},500"] for i in range(6)]
+    rows += [["Total current assets", "9,000", "9,500"]] + [[f"Other {i}", f"{i}00", f"{i}50"] for i in range(12)]
+    out = chunks([page_with_table(1, [], table(1, rows, top=100), [], top=100)], max_tokens=60, overlap=10)
+    for c in out:
+        lines = c.text.split("\n")
+        if lines[3].startswith("| Other"):
+            assert "Current assets:" not in c.text
+
+
+def test_the_section_heading_is_carried_when_the_chunk_before_ends_full_with_it() -> None:
+    """The heading is the last row of a full chunk: the next chunk still has room for it (kept before its rows
+    are counted in); a heading many rows above, never closed, is not carried."""
+    rows = [[f"Line item {i}", f"{i},000", f"{i},500"] for i in range(3)] + [["Per share––basic:", "", ""]]
+    rows += [[f"Net income {i}", f"{i}.25", f"{i}.75"] for i in range(4)]
+    out = chunks([page_with_table(1, [], table(1, rows, top=100), [], top=100)], max_tokens=75, overlap=10)
+    starts = [c.text[c.line_boxes[0][0]:].split("\n")[0] for c in out]
+    assert "| Per share––basic: |  |  |" in out[0].text and not starts[0].startswith("| Per share")
+    follow = [c for c, s in zip(out, starts, strict=True) if s.startswith("| Net income")]
+    assert follow and all("| Per share––basic: |  |  |" in c.text for c in follow)
+    long_block = [["Costs:", "", ""]] + [[f"Cost {i}", f"{i},000", f"{i},500"] for i in range(30)]
+    out = chunks([page_with_table(1, [], table(1, long_block, top=100), [], top=100)], max_tokens=60, overlap=10)
+    assert "Costs:" not in out[-1].text

@@ -45,3 +45,18 @@ def change_only_factor(sentence: str) -> float:
     """``CHANGE_ONLY`` for a sentence that gives an item's change and no level ("Revenue increased $1.32 billion
     during fiscal 2022 as compared to fiscal 2021"), else 1: asked the value, a change is not the answer."""
     return CHANGE_ONLY if _CHANGE_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0
+
+
+#: a per-share figure: "Diluted earnings per share", a row under an "Earnings per common share––basic:" heading
+PER_SHARE = re.compile(r"(?i)\bper\s+(?:\w+\s+){0,2}share\b|\bEPS\b|earnings per|주당|１株当たり|1株当たり")
+#: a per-share row counts this much for a question that asks no per-share figure: income statements repeat an
+#: amount row's label ("Net income attributable to … common shareholders") under the per-share heading
+PER_SHARE_FOR_AMOUNT = 0.7
+
+
+def per_share_factor(question: str, section: str, label: str) -> float:
+    """``PER_SHARE_FOR_AMOUNT`` for a per-share row (its label or its section heading says so) when the question
+    asks no per-share figure, else 1."""
+    if PER_SHARE.search(f"{section} {label}") and not PER_SHARE.search(question):
+        return PER_SHARE_FOR_AMOUNT
+    return 1.0

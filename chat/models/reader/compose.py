@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from chat.models.extractive import Language, terms
+from chat.models.reader.balances import PER_SHARE
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.numbers import (
     Amount,
@@ -110,14 +111,12 @@ def table_unit(table: Table, col: int | None = None) -> Unit:
     return table.unit
 
 
-_PER_SHARE = re.compile(r"(?i)\bper\s+(?:\w+\s+){0,2}share\b|\bEPS\b|earnings per|주당|１株当たり|1株当たり")
-
-
 def row_unit(table: Table, col: int | None, label: str) -> Unit:
-    """``table_unit``, except that a per-share row (``Diluted earnings per share``) is in plain currency: a
-    caption's "(in millions, except per share data)" does not scale it."""
+    """``table_unit``, except that a per-share row (``Diluted earnings per share``, or any row under an
+    "Earnings per share" heading: pass ``section label``) is in plain currency: a caption's "(in millions, except
+    per share data)" does not scale it."""
     unit = table_unit(table, col)
-    if _PER_SHARE.search(label) and unit.scale != 1.0:
+    if PER_SHARE.search(label) and unit.scale != 1.0:
         return Unit(1.0, "", unit.currency)
     return unit
 
@@ -158,7 +157,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    unit = row_unit(table, ev.col, row.label)
+    unit = row_unit(table, ev.col, f"{row.section} {row.label}")
     value = spoken_value(amount, unit, lang)
     if lang == "en":
         converted = rescaled(amount, unit, q.scale)
@@ -181,7 +180,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    unit = row_unit(table, ev.col, ev.row.label)
+    unit = row_unit(table, ev.col, f"{ev.row.section} {ev.row.label}")
     cur_text, prior_text = spoken_value(current, unit, lang), spoken_value(prior, unit, lang)
     cur_period, prior_period = period_phrase(table, ev.col, lang), period_phrase(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
-from chat.models.reader.balances import balance_row_factor, change_only_factor
+from chat.models.reader.balances import balance_row_factor, change_only_factor, per_share_factor
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -126,6 +126,8 @@ def _change_ends(q: Question) -> tuple[Period, Period] | None:
 
 def _column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
     column = table.columns[col]
+    if not column.periods and any(c.periods for c in table.columns):
+        return 0.0  # a column without a period beside dated ones ("% of revenue") answers no period asked
     best = 0.0
     ends = _change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
@@ -194,6 +196,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if row_score <= 0:
             continue
         row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label)
+        row_score *= per_share_factor(q.text, row.section, row.label)
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue

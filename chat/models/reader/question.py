@@ -146,10 +146,12 @@ _COMPANY = re.compile(
     r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
     r"Holdings)\b\.?"
 )
-#: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow): the company asked about
+#: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow) or before the period or the
+#: source ("… for 3M at the end of FY2018", "… for 3M on the balance sheet"): the company asked about
 _OF_NAME = re.compile(
     r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,]*(?:\s+(?:[A-Z0-9(&.\-][^\s?,]*|of|and|de|&))*)"
-    r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|[?,]|\.?$))"
+    r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|\bat\s+(?:the\s+)?(?:end|close|beginning|start|year)\b|"
+    r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\.?$))"
 )
 _MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
 #: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China

@@ -1,0 +1,54 @@
+"""Absent-company and absent-year negatives over statement tables (issue 12): "… for <Company> at the end of
+<year>" names the company as firmly as "<Company>'s …", and a column without a period does not answer a year the
+table's dated columns do not cover.
+
+Made-up filings of made-up companies (Orbit Foods, Kestrel Retail); no evaluation set's question or wording.
+"""
+
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.question import analyze
+
+ORBIT_BALANCE = """ORBIT FOODS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+| (In millions) | December 31, / 2024 | December 31, / 2023 |
+|---|---|---|
+| Property and equipment, net | 2,340 | 2,115 |
+| Total current assets | 9,870 | 9,311 |
+"""
+
+ORBIT_OPS = """ORBIT FOODS, INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(Amounts in millions)
+| (Amounts in millions) | For the Years Ended December 31, / 2024 | For the Years Ended December 31, | For the Years Ended December 31, / 2023 |  |
+|---|---|---|---|---|
+| Total net revenues | 6,489 | 100 | 7,500 | 100 |
+"""
+
+
+@pytest.mark.parametrize("text", [
+    "What was net property and equipment for Kestrel at the end of FY2024?",
+    "What is the year end FY2024 total current assets for Kestrel on the balance sheet?",
+])
+def test_a_company_named_after_for_is_a_strong_name(text: str) -> None:
+    assert analyze(text).strong_names == ("Kestrel",)
+
+
+def test_a_company_named_after_for_that_no_passage_mentions_is_declined() -> None:
+    a = read("What was net property and equipment for Kestrel at the end of FY2024?",
+             [Passage("S1", ORBIT_BALANCE, "o1", "ORBIT_2024_10K.pdf", 60)])
+    assert a.declined and not a.quotes
+
+
+def test_a_year_the_dated_columns_do_not_cover_is_not_answered_from_a_column_without_a_period() -> None:
+    a = read("What were Orbit Foods' total net revenues in fiscal 2012?",
+             [Passage("S1", ORBIT_OPS, "o1", "ORBIT_2024_10K.pdf", 40)])
+    assert a.declined and not a.quotes
+    ok = read("What were Orbit Foods' total net revenues in fiscal 2024?",
+              [Passage("S1", ORBIT_OPS, "o1", "ORBIT_2024_10K.pdf", 40)])
+    assert not ok.declined and "6,489" in ok.text.split("\n")[0]

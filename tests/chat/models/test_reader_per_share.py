@@ -1,0 +1,49 @@
+"""An amount row and a per-share row with the same label (issue 12): income statements repeat "Net income
+attributable to <company> common shareholders" under an "Earnings per common share" heading. A question for the
+amount reads the amount row; one for the per-share figure reads the per-share row, in plain currency.
+
+Made-up filing of a made-up company (Heron Pharma); no evaluation set's question or wording.
+"""
+
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+
+INCOME = """Consolidated Statements of Income
+Heron Pharma Inc. and Subsidiary Companies
+| (MILLIONS, EXCEPT PER COMMON SHARE DATA) | Year Ended December 31, / 2024 | Year Ended December 31, / 2023 | Year Ended December 31, / 2022 |
+|---|---|---|---|
+| Revenues | $ 52,310 | $ 48,120 | $ 44,905 |
+| Cost of sales | 14,220 | 12,480 | 11,054 |
+| Net income attributable to Heron Pharma Inc. common shareholders | $ 12,734 | $ 9,410 | $ 8,026 |
+| Earnings per common share––basic: |  |  |  |
+| Net income attributable to Heron Pharma Inc. common shareholders | $ 2.27 | $ 1.69 | $ 1.44 |
+| Earnings per common share––diluted: |  |  |  |
+| Net income attributable to Heron Pharma Inc. common shareholders | $ 2.21 | $ 1.65 | $ 1.41 |
+"""
+
+
+HEAD = 3  # caption lines and the header rows every chunk of the table carries
+
+
+def _p() -> list[Passage]:
+    """The statement in two chunks, the per-share rows' chunk ranked first (its label words match as well)."""
+    lines = INCOME.strip().splitlines()
+    head, rows = lines[: HEAD + 1], lines[HEAD + 1 :]
+    amounts, per_share = rows[:3], rows[3:]
+    return [Passage("S1", "\n".join(head + per_share), "h1", "HERON_2024_10K.pdf", 57),
+            Passage("S2", "\n".join(head + amounts), "h1", "HERON_2024_10K.pdf", 57)]
+
+
+def test_an_amount_question_reads_the_amount_row_not_the_per_share_row_of_the_same_label() -> None:
+    a = read("Assume you are an equities analyst. What is Heron Pharma's FY2023 net income attributable to "
+             "shareholders (in USD millions)?", _p())
+    first = a.text.split("\n")[0]
+    assert "$9,410 million" in first and "1.69" not in first
+
+
+def test_a_per_share_question_reads_the_per_share_row_in_plain_dollars() -> None:
+    a = read("What was Heron Pharma's diluted earnings per share in 2024?", _p())
+    first = a.text.split("\n")[0]
+    assert "$2.21" in first and "million" not in first
