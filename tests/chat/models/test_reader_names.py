@@ -81,3 +81,10 @@ def test_a_name_whose_words_stand_together_is_mentioned_even_when_garbled() -> N
 def test_the_company_itself_is_still_answered() -> None:
     a = read("What was Tarn Devices' total revenue in FY2019 (in USD millions)?", _tarn())
     assert not a.declined and "7,925" in a.text
+
+
+def test_a_company_named_before_the_period_or_the_source_is_a_strong_name() -> None:
+    assert analyze("What was net property and equipment for Quillon at the end of FY2020?").strong_names == ("Quillon",)
+    assert analyze("What were total current assets for Quillon based on the balance sheet?").strong_names == ("Quillon",)
+    a = read("What was total revenue for Harlow Labs at the end of FY2019?", _tarn())
+    assert a.declined
