@@ -142,7 +142,10 @@ _EN_EDGE = re.compile(
     re.IGNORECASE,
 )
 #: (an "&" between capitalised words joins one name: "Harlow & Harlow's", not "Harlow's")
-_POSSESSIVE = re.compile(r"\b([A-Z0-9][\w&.\-]*(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)")
+#: (a name may start lower-case before a capital: "eZoop's")
+_POSSESSIVE = re.compile(
+    r"\b((?:[A-Z0-9]|[a-z]+[A-Z])[\w&.\-]*(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)"
+)
 _COMPANY = re.compile(
     r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
     r"Holdings)\b\.?"
@@ -160,9 +163,10 @@ _OF_NAME = re.compile(
 _MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
 #: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China
 #: net sales": a region there qualifies the line item)
+#: (the name may be followed by a remark in brackets: "did Quillon (formerly Tarrow) generate")
 _SUBJECT = re.compile(
     r"\b(?i:did|does|do|has|have|had|will|would|could|can)\s+"
-    r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+[A-Z][\w&.\-]*)*)\s+(?=[a-z])"
+    r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)\s+(?=[a-z(])"
 )
 _CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)

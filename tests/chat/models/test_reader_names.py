@@ -88,3 +88,12 @@ def test_a_company_named_before_the_period_or_the_source_is_a_strong_name() -> N
     assert analyze("What were total current assets for Quillon based on the balance sheet?").strong_names == ("Quillon",)
     a = read("What was total revenue for Harlow Labs at the end of FY2019?", _tarn())
     assert a.declined
+
+
+def test_a_subject_with_a_bracketed_remark_or_an_ampersand_and_a_lower_case_name_are_strong_names() -> None:
+    assert analyze("How much did Quillon (formerly known as Tarrow) generate in cash flow from operating "
+                   "activities in FY2020?").strong_names == ("Quillon",)
+    assert analyze("How much cash did Harlow & Harlow generate from operations in FY2020?").strong_names == (
+        "Harlow & Harlow",)
+    assert analyze("What was eZoop's FY2020 total revenue?").strong_names == ("eZoop",)
+    assert read("How much did Quillon (formerly known as Tarrow) earn in net income in FY2019?", _tarn()).declined
