@@ -4,8 +4,9 @@ A name counts as present when a passage's text or file name holds it, or when th
 ticker — an all-caps token whose first three letters are the name's letters in order (``AAPL`` for Apple,
 ``MSFT`` for Microsoft); a name of several words also when most of its distinct words (not the joining "of",
 "and", "the") are there side by side (OCR garbles receipts' shop names) — not scattered over a passage, where
-the common words of a name ("Best", "Buy", "Bank") say nothing of the company. A company the question names that no passage mentions means the documents are about
-someone else: the reader declines (retrieval would have found the company's own passages by its name).
+the common words of a name ("Best", "Buy", "Bank") say nothing of the company. A company the question names
+that no passage mentions means the documents are about someone else: the reader declines (retrieval would have
+found the company's own passages by its name).
 """
 
 from __future__ import annotations
