@@ -36,7 +36,7 @@ from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
 from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to_read
-from chat.models.reader.decline import SURE_AT, missing_names
+from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
@@ -272,14 +272,6 @@ class LocalModel:
             read_before = _pages_read(request.messages, index)  # (a statement page read does not say whose it is)
             covers = [doc for doc in covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
                                                     passages_of(sources))  # whose filing: the cover page says
-                      if (doc, COVER_PAGE) not in read_before]
-            if covers:
-                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
-                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
-        if (answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
-                and missing_names(asked, passages_of(sources))):  # no text names the company: the covers may
-            read_before = _pages_read(request.messages, index)  # (a statement's chunk need not hold its name)
-            covers = [doc for doc in covers_to_read(asked.strong_names, [], passages_of(sources))
                       if (doc, COVER_PAGE) not in read_before]
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},

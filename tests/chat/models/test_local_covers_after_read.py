@@ -46,39 +46,3 @@ async def test_the_cover_page_is_read_after_a_statement_page_was_read() -> None:
     answer = await _run(LocalModel(), messages)
     assert answer["stop_reason"] == "end_turn"
     assert answer["content"][0]["text"].startswith("The documents don't say"), answer
-
-
-async def _until_answer(question: str, hits: list[Hit], cover: str) -> tuple[list[dict], str]:
-    """Ask ``question``; searches find ``hits`` (then nothing), page 1 of doc-k is ``cover``, other pages are the
-    statement. Returns the tool uses asked for and the final text."""
-    messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
-    asked: list[dict] = []
-    for round_ in range(8):
-        msg = await _run(LocalModel(), messages)
-        if msg["stop_reason"] != "tool_use":
-            return asked, msg["content"][0]["text"]
-        uses = msg["content"]
-        asked += uses
-        results = []
-        for u in uses:
-            if u["name"] == "read_page":
-                page = int(u["input"]["page"])
-                text = format_page(_Page("doc-k", "annual-report-2021.pdf", page, cover if page == 1 else STATEMENT),
-                                   f"P{len(asked)}")
-            else:
-                text = _results([u], hits if round_ == 0 else [])["content"][0]["content"]
-            results.append({"type": "tool_result", "tool_use_id": u["id"], "content": text})
-        messages += [{"role": "assistant", "content": uses}, {"role": "user", "content": results}]
-    raise AssertionError("no answer after eight rounds")
-
-
-async def test_a_statement_whose_chunks_do_not_name_the_company_is_answered_once_its_cover_does() -> None:
-    hits = [Hit(chunk_id="k:40", document_id="doc-k", file_name="annual-report-2021.pdf", page_start=40,
-                page_end=40, text=STATEMENT, score=1.0)]
-    asked, text = await _until_answer("What were Globex's total revenues in fiscal 2021 (in USD millions)?", hits,
-                                      _cover("GLOBEX CORPORATION"))
-    assert {"document_id": "doc-k", "page": 1} in [u["input"] for u in asked if u["name"] == "read_page"]
-    assert "$8,412 million" in text.splitlines()[0], text
-    asked, text = await _until_answer("What were Initech's total revenues in fiscal 2021 (in USD millions)?", hits,
-                                      _cover("GLOBEX CORPORATION"))
-    assert text.startswith("The documents don't say"), text
