@@ -268,10 +268,11 @@ class LocalModel:
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for f in follow))
         answer = reader_answer(question, sources)
         asked = analyze(question)
-        if (not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked)
-                and not _used_tool(request.messages, index, READ_PAGE)):
-            covers = covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
-                                    passages_of(sources))  # whose filing is it: the company on its cover page
+        if not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked):
+            read_before = _pages_read(request.messages, index)  # (a statement page read does not say whose it is)
+            covers = [doc for doc in covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
+                                                    passages_of(sources))  # whose filing: the cover page says
+                      if (doc, COVER_PAGE) not in read_before]
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))

@@ -55,15 +55,17 @@ def _named_by_file_or_head(name: str, docs: Sequence[Passage]) -> bool:
 def covers_to_read(names: Sequence[str], cited: Sequence[str], passages: Sequence[Passage]) -> list[str]:
     """Document ids whose cover page to read: of the documents among the results (those the answer cites, refs
     ``cited``, first), those whose file name and passage heads hold none of ``names``. Empty
-    when no name is asked or a page was read already."""
-    if not names or any(p.ref.startswith("P") for p in passages):
+    when no name is asked; a document whose cover page was read already is not asked for again (another page read
+    — a statement's grid — does not count: it says nothing of whose filing it is)."""
+    if not names:
         return []
+    covered = {p.document_id for p in passages if _is_cover(p)}
     by_ref = {p.ref: p for p in passages}
     ordered = [by_ref[r] for r in cited if r in by_ref] + list(passages)  # the cited documents first, then the rest
     out: list[str] = []
     seen: set[str] = set()
     for p in ordered:
-        if not p.document_id or p.document_id in seen:
+        if not p.document_id or p.document_id in seen or p.document_id in covered:
             continue
         seen.add(p.document_id)
         docs = [d for d in passages if d.document_id == p.document_id]

@@ -27,7 +27,7 @@ from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
-from chat.models.reader.tables import Row, Table, find_tables
+from chat.models.reader.tables import Row, Table, dated_periods, find_tables
 from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
@@ -134,7 +134,7 @@ def _column_period_score(q: Question, table: Table, col: int, asked_periods: Seq
         span = q.span
         if span is None and column.span is not None and _whole_fiscal_year(asked):
             span = 12  # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span)
-        for offered in column.periods or (Period(),):
+        for offered in dated_periods(table, col, asked) or (Period(),):
             best = max(best, agreement(asked, offered, asked_span=span, offered_span=column.span))
     return best
 

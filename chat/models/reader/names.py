@@ -2,19 +2,26 @@
 
 A name counts as present when a passage's text or file name holds it, or when the file name carries its stock
 ticker — an all-caps token whose first three letters are the name's letters in order (``AAPL`` for Apple,
-``MSFT`` for Microsoft); a name of several words also when most of its words are there (OCR garbles
-receipts' shop names). A company the question names that no passage mentions means the documents are about
-someone else: the reader declines (retrieval would have found the company's own passages by its name).
+``MSFT`` for Microsoft); a name of several words also when most of its distinct words (not the joining "of",
+"and", "the") are there side by side (OCR garbles receipts' shop names) — not scattered over a passage, where
+the common words of a name ("Best", "Buy", "Bank") say nothing of the company. A company the question names
+that no passage mentions means the documents are about someone else: the reader declines (retrieval would have
+found the company's own passages by its name).
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from chat.models.reader.passage import Passage
 
 #: share of a several-word name's words a passage must hold to mention it
 NAME_WORDS_PRESENT = 0.6
+#: slack beyond the name's own length within which its words must lie (OCR noise, a dropped word)
+NAME_GAP_CHARS = 12
+#: words that join a name's words and say nothing of which company it is
+_JOINING = frozenset({"of", "the", "and", "de", "la", "du", "der", "von", "et"})
 _TICKER = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
 
 
@@ -43,8 +50,21 @@ def mentions(name: str, passage: Passage) -> bool:
         return True
     if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
         return True
-    words = re.findall(r"[^\W_]{2,}", needle)
+    words = list(dict.fromkeys(w for w in re.findall(r"[^\W_]{2,}", needle) if w not in _JOINING))
     if len(words) < 2:
         return False
-    present = set(re.findall(r"[^\W_]{2,}", haystack))
-    return sum(1 for w in words if w in present) / len(words) >= NAME_WORDS_PRESENT
+    return _words_near(words, haystack)
+
+
+def _words_near(words: list[str], haystack: str) -> bool:
+    """At least ``NAME_WORDS_PRESENT`` of ``words`` (distinct) lie together in ``haystack``: within a stretch
+    about as long as the name written out — a garbled name keeps its other words beside each other, while
+    common words of a name ("best", "buy", "bank") scattered over a passage do not name it."""
+    need = max(2, math.ceil(NAME_WORDS_PRESENT * len(words) - 1e-9))
+    reach = sum(len(w) + 1 for w in words) + NAME_GAP_CHARS
+    hits = [(m.start(), m.group(0)) for m in re.finditer(r"[^\W_]{2,}", haystack) if m.group(0) in words]
+    for i, (start, _) in enumerate(hits):
+        seen = {w for at, w in hits[i:] if at - start <= reach}
+        if len(seen) >= need:
+            return True
+    return False

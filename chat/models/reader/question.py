@@ -141,24 +141,32 @@ _EN_EDGE = re.compile(
     r"had|be|been|its|their|it))+$",
     re.IGNORECASE,
 )
-_POSSESSIVE = re.compile(r"\b([A-Z0-9][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)")
+#: (an "&" between capitalised words joins one name: "Harlow & Harlow's", not "Harlow's")
+#: (a name may start lower-case before a capital: "eZoop's")
+_POSSESSIVE = re.compile(
+    r"\b((?:[A-Z0-9]|[a-z]+[A-Z])[\w&.\-]*(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)"
+)
 _COMPANY = re.compile(
     r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
     r"Holdings)\b\.?"
 )
 #: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow) or before the period or the
 #: source ("… for 3M at the end of FY2018", "… for 3M on the balance sheet"): the company asked about
+#: (a parenthesised capitalised word belongs to the name, "Acme (UK)"; a remark in brackets ends it: "for Acme
+#: (in USD millions)?")
 _OF_NAME = re.compile(
-    r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,]*(?:\s+(?:[A-Z0-9(&.\-][^\s?,]*|of|and|de|&))*)"
+    r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,(]*"
+    r"(?:\s+(?:\([A-Z0-9][^\s?,()]*\)|[A-Z0-9&.\-][^\s?,(]*|of|and|de|&))*)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|\bat\s+(?:the\s+)?(?:end|close|beginning|start|year)\b|"
-    r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\.?$))"
+    r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
 _MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
 #: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China
 #: net sales": a region there qualifies the line item)
+#: (the name may be followed by a remark in brackets: "did Quillon (formerly Tarrow) generate")
 _SUBJECT = re.compile(
     r"\b(?i:did|does|do|has|have|had|will|would|could|can)\s+"
-    r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+[A-Z][\w&.\-]*)*)\s+(?=[a-z])"
+    r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)\s+(?=[a-z(])"
 )
 _CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
@@ -362,7 +370,9 @@ RECEIPT_WORDS = re.compile(
 )
 
 
-_SEVERAL = re.compile(r"\s+(?:and|&|vs\.?|versus|or)\s+|\s*,\s*", re.IGNORECASE)
+#: (not "&": it joins one company's name — "Harlow & Harlow", "Procter & Gamble"; two companies are listed with
+#: "and", commas, "vs")
+_SEVERAL = re.compile(r"\s+(?:and|vs\.?|versus|or)\s+|\s*,\s*", re.IGNORECASE)
 
 
 def _each(names: list[str]) -> list[str]:
@@ -473,8 +483,9 @@ def analyze(text: str) -> Question:
 _PROPER = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
 _QUESTION_WORDS = {"What", "How", "Which", "Who", "When", "Where", "Why", "Did", "Does", "Do", "Is", "Are", "Was",
                    "Were", "Compare", "Please", "Tell", "Show", "List", "The", "In", "For"}
+#: (not "&", which joins one company's name: see ``_SEVERAL``)
 _TWO_NAMES = re.compile(
-    r"(?P<a>" + _PROPER + r")(?:['’]s)?\s+(?:and|vs\.?|versus|or|&)\s+(?P<b>" + _PROPER + r")(?P<poss>['’]s)?"
+    r"(?P<a>" + _PROPER + r")(?:['’]s)?\s+(?:and|vs\.?|versus|or)\s+(?P<b>" + _PROPER + r")(?P<poss>['’]s)?"
 )
 
 

@@ -371,3 +371,18 @@ def column_text(table: Table, col: int) -> str:
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken
     return header
+
+
+def dated_periods(table: Table, col: int, asked: Period) -> tuple[Period, ...]:
+    """The periods column ``col`` offers for a question that asks a year: a column whose header has no year beside
+    columns that have one ("For the Years Ended December 31, / 2019 | For the Years Ended December 31, | …": the
+    share-of-total column under the year's) is the year column on its left (else on its right) — a header's
+    span alone does not fit a year it never names."""
+    own = table.columns[col].periods
+    if asked.year is None or any(p.year is not None for p in own):
+        return own
+    for c in [*range(col - 1, -1, -1), *range(col + 1, len(table.columns))]:
+        near: tuple[Period, ...] = table.columns[c].periods
+        if any(p.year is not None for p in near):
+            return near
+    return own

@@ -1,0 +1,99 @@
+"""Which company a question names, and whether the passages name it (issue 12, negatives).
+
+A remark in brackets after the name ("for Quillon (in USD billions)?") is not part of it; "&" joins one
+company's name ("Harlow & Harlow", not two companies "Harlow" and "Harlow"); a name of several words counts as
+mentioned only when its words stand together, not when its common words ("good", "buy") are scattered over
+another company's passage. Made-up companies and filings; no evaluation set's question or wording.
+"""
+
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+from __future__ import annotations
+
+from chat.models.reader import Passage, analyze, read
+from chat.models.reader.names import mentions
+
+INCOME = """Consolidated Statements of Operations
+Tarn Devices Inc.
+| (in millions) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Total revenue | $ 8,410 | $ 7,925 |
+| Net income | $ 1,204 | $ 1,077 |
+"""
+
+BALANCE = """Consolidated Balance Sheets
+Quillon Inc.
+| (in millions) | December 31, / 2020 | December 31, / 2019 |
+|---|---|---|
+| Total current assets | $ 7,761 | $ 4,300 |
+| Total assets | $ 12,410 | $ 9,120 |
+"""
+
+#: prose of Tarn's filing that holds a director named Harlow, and the words "good" and "buy" far apart
+PROSE = ("Our board of directors includes Mark Harlow, who chairs the audit committee. We believe our products "
+         "are a good fit for enterprise customers, and we expect demand to remain strong through the coming "
+         "years as customers modernise their fleets; customers who buy our service plans renew at high rates.")
+
+
+def _tarn() -> list[Passage]:
+    return [Passage("S1", INCOME, "t1", "TARN_2020_10K.pdf", 52), Passage("S2", PROSE, "t1", "TARN_2020_10K.pdf", 8)]
+
+
+def test_a_remark_in_brackets_after_the_name_is_not_part_of_it() -> None:
+    q = analyze("What is the year-end FY2020 total current assets for Quillon (in USD billions)? Base your answer "
+                "on the balance sheet.")
+    assert q.strong_names == ("Quillon",)
+    assert q.focus == "total current assets"
+    assert analyze("What were the total assets of Quillon (UK) in 2020?").strong_names[0] == "Quillon (UK)"
+
+
+def test_the_company_named_before_a_bracketed_unit_is_answered_from_its_balance_sheet() -> None:
+    a = read("What is the year-end FY2020 total current assets for Quillon (in USD billions)? Base your answer on "
+             "the balance sheet.", [Passage("S1", BALANCE, "q1", "QUILLON_2020_10K.pdf", 85)])
+    assert not a.declined
+    assert "7,761" in a.text and "[S1]" in a.text
+
+
+def test_an_ampersand_joins_one_company_name() -> None:
+    assert analyze("What was Harlow & Harlow's FY2020 total revenue?").strong_names == ("Harlow & Harlow",)
+    assert analyze("What were the FY2020 net sales of Wren & Moss?").strong_names == ("Wren & Moss",)
+    assert analyze("What were the 2020 net sales of Apple and Amazon?").strong_names == ("Apple", "Amazon")
+
+
+def test_a_company_whose_name_shares_a_word_with_a_director_is_declined() -> None:
+    a = read("What was Harlow & Harlow's FY2019 total revenue (in USD millions)?", _tarn())
+    assert a.declined
+    assert "[S" not in a.text.split("\n\n")[0]
+
+
+def test_common_words_of_a_name_scattered_over_a_passage_do_not_name_the_company() -> None:
+    a = read("What was Good Buy's total revenue in FY2019 (in USD millions)?", _tarn())
+    assert a.declined
+
+
+def test_a_name_whose_words_stand_together_is_mentioned_even_when_garbled() -> None:
+    receipt = Passage("S1", "SERl BAKERY & CAFE\nNo. 12, Jalan Mawar\nTotal : 9.00", "r1", "receipt.jpg", 1)
+    assert mentions("Seri Bakery & Cafe", receipt)
+    tarn = Passage("S1", "Tarn Devices Inc. designs rugged tablets.", "t1", "TARN_2020_10K.pdf", 1)
+    assert mentions("Tarn Devices", tarn) and mentions("Tarn Devices Inc", tarn)
+    assert not mentions("Good Buy", _tarn()[1])
+
+
+def test_the_company_itself_is_still_answered() -> None:
+    a = read("What was Tarn Devices' total revenue in FY2019 (in USD millions)?", _tarn())
+    assert not a.declined and "7,925" in a.text
+
+
+def test_a_company_named_before_the_period_or_the_source_is_a_strong_name() -> None:
+    assert analyze("What was net property and equipment for Quillon at the end of FY2020?").strong_names == ("Quillon",)
+    assert analyze("What were total current assets for Quillon based on the balance sheet?").strong_names == ("Quillon",)
+    a = read("What was total revenue for Harlow Labs at the end of FY2019?", _tarn())
+    assert a.declined
+
+
+def test_a_subject_with_a_bracketed_remark_or_an_ampersand_and_a_lower_case_name_are_strong_names() -> None:
+    assert analyze("How much did Quillon (formerly known as Tarrow) generate in cash flow from operating "
+                   "activities in FY2020?").strong_names == ("Quillon",)
+    assert analyze("How much cash did Harlow & Harlow generate from operations in FY2020?").strong_names == (
+        "Harlow & Harlow",)
+    assert analyze("What was eZoop's FY2020 total revenue?").strong_names == ("eZoop",)
+    assert read("How much did Quillon (formerly known as Tarrow) earn in net income in FY2019?", _tarn()).declined
