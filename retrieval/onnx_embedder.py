@@ -142,8 +142,9 @@ def int8_model(file: E5Q4File | Path, cache_dir: Path | None,
     start-up only hashes the file to find the cached model)."""
     import tempfile
 
+    parsed, path = (file, file.path) if isinstance(file, E5Q4File) else (None, file)
     recipe = hashlib.sha256(INT8_RECIPE.encode()).hexdigest()[:6]
-    sha = file.sha256() if isinstance(file, E5Q4File) else weights_sha256(file)
+    sha = parsed.sha256() if parsed is not None else weights_sha256(path)
     digest = f"{sha[:16]}-{recipe}"
     root = cache_dir if cache_dir is not None else Path(tempfile.gettempdir()) / "docchat-models"
     target = root / f"e5-small-{digest}-int8.onnx"
@@ -151,10 +152,10 @@ def int8_model(file: E5Q4File | Path, cache_dir: Path | None,
         return target
     with _BUILD_LOCK:  # one build per process: a first embed call waits for the start-up build, not a second one
         if builder is None or target.exists():
-            return _build_int8(file if isinstance(file, E5Q4File) else E5Q4File(file), root, target)
+            return _build_int8(parsed if parsed is not None else E5Q4File(path), root, target)
         from retrieval.model_build import build_command
 
-        builder(build_command(file.path if isinstance(file, E5Q4File) else file, root))
+        builder(build_command(path, root))
         if not target.exists():
             raise ConfigError(f"building the int8 embedding model left no {target.name} in {root}")
         return target

@@ -152,10 +152,11 @@ def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -
     start = 0
     while start < len(rows):
         section = open_section(rows, start)  # room for it is kept before the rows are counted in
-        if section and head_tokens + count_tokens(section) + count_tokens(rows[start].text) > max_tokens:
-            section = ""
+        section_tokens = count_tokens(section) if section else 0
+        if section and head_tokens + section_tokens + count_tokens(rows[start].text) > max_tokens:
+            section, section_tokens = "", 0
         chunk_head = [*head, section] if section else head
-        end, used = start, head_tokens + (count_tokens(section) if section else 0)
+        end, used = start, head_tokens + section_tokens
         while end < len(rows) and (end == start or used + count_tokens(rows[end].text) <= max_tokens):
             used += count_tokens(rows[end].text)
             end += 1

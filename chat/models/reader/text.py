@@ -139,9 +139,9 @@ def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
             last_line = prev.rsplit("\n", 1)[-1]
             blank_between = "\n\n" in text[current[1] : s] or bool(re.search(r"\n[ \t]*\n", text[current[1] : s]))
             width = len(last_line) + len(_CJK.findall(last_line))
-            ends = bool(_LINE_END.search(prev)) and not _continues_after_initial(prev)
-            if blank_between or ends or (width < HEADING_CHARS and not _continues_after_initial(prev)) \
-                    or _BULLET.match(line):
+            wrapped = _continues_after_initial(prev)  # "John A." / "U.S." at a line's end: the sentence goes on
+            ends = bool(_LINE_END.search(prev)) or width < HEADING_CHARS
+            if blank_between or (ends and not wrapped) or _BULLET.match(line):
                 units.append(current)
                 current = (s, e)
             else:
