@@ -40,6 +40,9 @@ DisconnectPolicy = Literal["partial", "finish"]
 WATCH_RECHECK_S = 0.05
 #: at most this long past its lapse a watch counts as possibly renewed (``generation_poll_seconds`` is ≤ 2 s)
 WATCH_CONFIRM_S = 5.0
+#: a follower renews its watch shortly before it lapses, but one whose store stalls (a throttled retry, a pause
+#: of DynamoDB) renews late: a watch seen lapsed counts as possibly renewed this long after its lapse
+WATCH_LATE_S = 1.5
 Role = Literal["local", "owner", "follower"]
 
 
@@ -357,10 +360,16 @@ class GenerationRegistry:
     def _watched(gen: Generation, now: float) -> bool:
         """Whether a follower elsewhere may still be reading ``gen``: its watch runs, or it lapsed after the
         owner's last lease read (a renewal may be in the lease, unseen yet) less than ``WATCH_CONFIRM_S`` ago
-        (the bound, for an owner that cannot read its lease at all)."""
+        (the bound, for an owner that cannot read its lease at all), or it lapsed less than ``WATCH_LATE_S``
+        ago (a slowed follower may still renew it)."""
         if gen.watched_until > now:
             return True
-        return gen.watched_until > gen.watch_read_at and now - gen.watched_until < WATCH_CONFIRM_S
+        if gen.watched_until <= 0:
+            return False
+        lapsed_for = now - gen.watched_until
+        if lapsed_for < WATCH_LATE_S:
+            return True
+        return gen.watched_until > gen.watch_read_at and lapsed_for < WATCH_CONFIRM_S
 
     def _evict(self) -> None:
         now = time.monotonic()

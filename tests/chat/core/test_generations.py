@@ -110,9 +110,12 @@ async def test_partial_policy_cancels_after_grace_unless_a_client_returns() -> N
     assert seen == ["cancelled"] and gen.finished
 
 
-async def test_a_watch_that_lapses_between_two_lease_reads_does_not_stop_the_answer() -> None:
+async def test_a_watch_that_lapses_between_two_lease_reads_does_not_stop_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The owner sees a follower's watch only when it reads its lease (every poll interval): the renewal may
     be in the lease already when the watch it knows lapses. Only a read begun after the lapse ends it."""
+    monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.0)
     reg = GenerationRegistry(policy="partial", grace_s=0.01)
     body = asyncio.Event()
     gen, seen = await _started(body, reg)
@@ -132,8 +135,33 @@ async def test_a_watch_that_lapses_between_two_lease_reads_does_not_stop_the_ans
     assert seen == ["cancelled"] and gen.finished
 
 
+async def test_a_follower_that_renews_late_keeps_the_answer_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A follower slowed by its store renews after the owner has read the lapsed watch: within WATCH_LATE_S of
+    the lapse the owner still waits for it; past that, with no renewal, the answer stops."""
+    monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.3)
+    reg = GenerationRegistry(policy="partial", grace_s=0.01)
+    gen, seen = await _started(asyncio.Event(), reg)
+    gen.role = "owner"
+    gen.watch_read_at = time.time()
+    gen.watched_until = gen.watch_read_at + 0.05
+    reg.subscribe(gen)
+    reg.unsubscribe(gen)
+    await asyncio.sleep(0.1)
+    gen.watch_read_at = time.time()  # a read after the lapse saw no renewal yet
+    await asyncio.sleep(0.1)
+    assert seen == [] and not gen.finished  # 0.15 s past the lapse: the renewal may still come
+    gen.watch_read_at = time.time()  # …and it came, late
+    gen.watched_until = gen.watch_read_at + 0.05
+    await asyncio.sleep(0.2)
+    assert seen == [] and not gen.finished
+    gen.watch_read_at = time.time()  # no renewal any more
+    await asyncio.sleep(0.6)
+    assert seen == ["cancelled"] and gen.finished
+
+
 async def test_a_lapsed_watch_the_owner_cannot_confirm_ends_after_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("chat.core.generations.WATCH_CONFIRM_S", 0.2)
+    monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.0)
     reg = GenerationRegistry(policy="partial", grace_s=0.01)
     gen, seen = await _started(asyncio.Event(), reg)
     gen.role = "owner"
