@@ -145,7 +145,7 @@ def _text_chunks(units: list[_Unit], first: int, meta: _Meta, max_tokens: int, o
 def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -> list[Chunk]:
     """Caption + Markdown header + a run of rows per chunk (every chunk repeats caption and header); the
     chunk's boxes and line boxes are its rows'. A row longer than a chunk is a chunk of its own."""
-    head = fit_head(block, max_tokens, count_tokens)
+    head = fit_head(block, max_tokens, count_tokens, sep=PATH_SEP)
     head_tokens = count_tokens("\n".join(head))
     chunks: list[Chunk] = []
     rows = block.rows
@@ -228,6 +228,7 @@ def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Un
         for item in segment_items(seg):
             if isinstance(item, TableBlock):
                 if item.rows:
+                    item.path = tuple(t for _, t in stack)
                     units.append(item)
                 continue
             text, bbox = item

@@ -42,6 +42,8 @@ class TableBlock:
     caption: list[str]  # caption (and unit) lines
     head: list[str]  # the Markdown header line and separator line
     rows: list[TableRow] = field(default_factory=list)
+    #: the headings the table stands under (document title › part › section), as a text chunk's heading path
+    path: tuple[str, ...] = ()
 
     @property
     def page(self) -> int:
@@ -107,9 +109,17 @@ def _continues(prev: TableBlock, nxt: TableBlock, between: Sequence[Any]) -> boo
     return all(len(str(getattr(item, "text", ""))) <= FURNITURE_CHARS for item in between)
 
 
-def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> list[str]:
-    """The lines every chunk of the table repeats: caption (dropped when it leaves no room) and header."""
-    lines = [*block.caption, *block.head]
+def fit_head(block: TableBlock, budget: int, count: Callable[[str], int], *, sep: str = " › ") -> list[str]:
+    """The lines every chunk of the table repeats: the heading path it stands under, caption and header — the
+    path, then the caption, dropped when they leave no room. The path makes a statement's rows findable by
+    whose statement it is ("PFIZER INC. › Consolidated Balance Sheets" above a caption that says only
+    "(MILLIONS)"); headings the caption repeats are left out of it."""
+    caption_text = " ".join(block.caption).lower()
+    path = [h for h in block.path if h.lower() not in caption_text]
+    lines = [sep.join(path)] if path else []
+    lines += [*block.caption, *block.head]
+    if path and count("\n".join(lines)) > budget // 2:
+        lines = lines[1:]
     if block.caption and count("\n".join(lines)) > budget // 2:
         lines = list(block.head)
     return lines

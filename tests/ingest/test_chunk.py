@@ -295,3 +295,39 @@ def test_the_section_heading_is_carried_when_the_chunk_before_ends_full_with_it(
     long_block = [["Costs:", "", ""]] + [[f"Cost {i}", f"{i},000", f"{i},500"] for i in range(30)]
     out = chunks([page_with_table(1, [], table(1, long_block, top=100), [], top=100)], max_tokens=60, overlap=10)
     assert "Costs:" not in out[-1].text
+
+
+def _with_headings(segment: dict[str, Any], headings: dict[int, int]) -> dict[str, Any]:
+    """``segment`` with a layout that makes line ``i`` a heading of level ``headings[i]`` (0: the title)."""
+    blocks = [{"id": f"b{i}", "type": "title" if level == 0 else "heading", "level": level,
+               "text": segment["lines"][i]["text"], "lines": [i]} for i, level in headings.items()]
+    return {**segment, "layout": {"blocks": blocks}}
+
+
+def test_a_table_chunk_carries_the_heading_path_it_stands_under() -> None:
+    """A statement whose caption says only its unit ("(MILLIONS)") is found by whose statement it is: each chunk
+    of the table starts with the headings above it, as a text chunk does."""
+    rows = [[f"Line item {i}", f"{i},000", f"{i},500"] for i in range(30)]
+    t = table(1, rows, top=200, caption="(MILLIONS)")
+    segment = _with_headings(page_with_table(1, ["ACME CORP", "Consolidated Balance Sheets"], t, [], top=200),
+                             {0: 0, 1: 1})
+    out = [c for c in chunks([segment], max_tokens=80, overlap=10) if "| Line item" in c.text]
+    assert len(out) > 1
+    for c in out:
+        assert c.text.split("\n")[:3] == ["ACME CORP › Consolidated Balance Sheets", "(MILLIONS)", HEAD]
+        assert count_tokens(c.text) <= 80
+        assert all(c.text[off:].startswith("| Line item") for off, _ in c.line_boxes)  # the path has no box
+
+
+def test_a_heading_the_caption_repeats_is_not_repeated_in_the_path() -> None:
+    t = table(1, [["Revenue", "1,200", "1,100"]], top=200, caption="Consolidated Balance Sheets (in millions)")
+    segment = _with_headings(page_with_table(1, ["ACME CORP", "Consolidated Balance Sheets"], t, [], top=200),
+                             {0: 0, 1: 1})
+    [c] = [c for c in chunks([segment], max_tokens=200, overlap=10) if "| Revenue" in c.text]
+    assert c.text.split("\n")[:2] == ["ACME CORP", "Consolidated Balance Sheets (in millions)"]
+
+
+def test_a_table_without_headings_above_has_no_path_line() -> None:
+    t = table(1, [["Revenue", "1,200", "1,100"]], top=200)
+    [c] = chunks([page_with_table(1, [], t, [], top=200)], max_tokens=200, overlap=10)
+    assert c.text.split("\n")[0] == "Table 1: Sales"
