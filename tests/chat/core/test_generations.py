@@ -135,17 +135,23 @@ async def test_a_watch_that_lapses_between_two_lease_reads_does_not_stop_the_ans
     assert seen == ["cancelled"] and gen.finished
 
 
-async def test_a_follower_that_renews_late_keeps_the_answer_running(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A follower slowed by its store renews after the owner has read the lapsed watch: within WATCH_LATE_S of
-    the lapse the owner still waits for it; past that, with no renewal, the answer stops."""
-    monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.3)
+async def _owner_watched_elsewhere(watched_for: float) -> tuple[Generation, list[str]]:
+    """An owner's running generation whose client left for a follower that watches it ``watched_for`` s more."""
     reg = GenerationRegistry(policy="partial", grace_s=0.01)
     gen, seen = await _started(asyncio.Event(), reg)
     gen.role = "owner"
     gen.watch_read_at = time.time()
-    gen.watched_until = gen.watch_read_at + 0.05
+    gen.watched_until = gen.watch_read_at + watched_for
     reg.subscribe(gen)
     reg.unsubscribe(gen)
+    return gen, seen
+
+
+async def test_a_follower_that_renews_late_keeps_the_answer_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A follower slowed by its store renews after the owner has read the lapsed watch: within WATCH_LATE_S of
+    the lapse the owner still waits for it; past that, with no renewal, the answer stops."""
+    monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.3)
+    gen, seen = await _owner_watched_elsewhere(0.05)
     await asyncio.sleep(0.1)
     gen.watch_read_at = time.time()  # a read after the lapse saw no renewal yet
     await asyncio.sleep(0.1)
@@ -162,17 +168,11 @@ async def test_a_follower_that_renews_late_keeps_the_answer_running(monkeypatch:
 async def test_a_lapsed_watch_the_owner_cannot_confirm_ends_after_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("chat.core.generations.WATCH_CONFIRM_S", 0.2)
     monkeypatch.setattr("chat.core.generations.WATCH_LATE_S", 0.0)
-    reg = GenerationRegistry(policy="partial", grace_s=0.01)
-    gen, seen = await _started(asyncio.Event(), reg)
-    gen.role = "owner"
-    gen.watch_read_at = time.time()
-    gen.watched_until = gen.watch_read_at + 0.05
-    reg.subscribe(gen)
-    reg.unsubscribe(gen)
+    gen, seen = await _owner_watched_elsewhere(0.05)
     await asyncio.sleep(0.15)  # lapsed, unconfirmed (the owner's reads fail): still running
-    assert seen == []
+    assert seen == [] and not gen.finished
     await asyncio.sleep(0.3)
-    assert seen == ["cancelled"]
+    assert seen == ["cancelled"] and gen.finished
 
 
 async def test_finish_policy_keeps_running_without_clients() -> None:
