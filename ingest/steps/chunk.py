@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ingest.steps.table_chunks import (
+    PATH_SEP,
     TableBlock,
     TableRow,
     _bbox,
@@ -54,7 +55,6 @@ _TOKEN_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}\W_]+|[^\s]")
 _PIECE_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
 #: a heading's text in a chunk's heading path is cut to this many characters
 HEADING_PATH_CHARS = 100
-PATH_SEP = " › "
 
 
 def count_tokens(text: str) -> int:
@@ -145,7 +145,7 @@ def _text_chunks(units: list[_Unit], first: int, meta: _Meta, max_tokens: int, o
 def _table_chunks(block: TableBlock, first: int, meta: _Meta, max_tokens: int) -> list[Chunk]:
     """Caption + Markdown header + a run of rows per chunk (every chunk repeats caption and header); the
     chunk's boxes and line boxes are its rows'. A row longer than a chunk is a chunk of its own."""
-    head = fit_head(block, max_tokens, count_tokens, sep=PATH_SEP)
+    head = fit_head(block, max_tokens, count_tokens)
     head_tokens = count_tokens("\n".join(head))
     chunks: list[Chunk] = []
     rows = block.rows

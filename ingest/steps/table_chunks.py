@@ -26,6 +26,8 @@ from typing import Any
 from ingest.steps.table_model import BBox4, Table, md_row
 
 FURNITURE_LINES = 3
+#: joins the headings of a chunk's heading path (text chunks and table chunks alike)
+PATH_SEP = " › "
 FURNITURE_CHARS = 80
 
 
@@ -109,14 +111,14 @@ def _continues(prev: TableBlock, nxt: TableBlock, between: Sequence[Any]) -> boo
     return all(len(str(getattr(item, "text", ""))) <= FURNITURE_CHARS for item in between)
 
 
-def fit_head(block: TableBlock, budget: int, count: Callable[[str], int], *, sep: str = " › ") -> list[str]:
+def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> list[str]:
     """The lines every chunk of the table repeats: the heading path it stands under, caption and header — the
     path, then the caption, dropped when they leave no room. The path makes a statement's rows findable by
     whose statement it is ("PFIZER INC. › Consolidated Balance Sheets" above a caption that says only
     "(MILLIONS)"); headings the caption repeats are left out of it."""
     caption_text = " ".join(block.caption).lower()
     path = [h for h in block.path if h.lower() not in caption_text]
-    lines = [sep.join(path)] if path else []
+    lines = [PATH_SEP.join(path)] if path else []
     lines += [*block.caption, *block.head]
     if path and count("\n".join(lines)) > budget // 2:
         lines = lines[1:]
