@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
 from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
+from ingest.steps.identity import COVER_PAGES, document_identity
 from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
@@ -183,9 +184,12 @@ class Documents:
         }
 
     async def document(self, user_id: str, document_id: str) -> dict[str, Any]:
-        """``GET /v1/documents/{id}``: the document with its summary (``document_summarizer``; None until then)."""
+        """``GET /v1/documents/{id}``: the document with its summary (``document_summarizer``; None until then) and
+        its identity (``ingest.steps.identity``)."""
         info = await self.document_info(user_id, document_id)
         info["summary"] = await asyncio.to_thread(self.store.document_summary, str(info["project_id"]), document_id)
+        ids = await self.document_identities(user_id, {document_id: str(info["project_id"])})
+        info["identity"] = ids[document_id]  # whose document it is ({}: its cover names nobody)
         return info
 
     async def document_summaries(self, user_id: str, project_ids: Sequence[str], *,
@@ -202,6 +206,35 @@ class Documents:
                 if cursor is None:
                     break
         return out[:limit]
+
+    async def document_identities(self, user_id: str, docs: Mapping[str, str | None]) -> dict[str, dict[str, Any]]:
+        """Whose document each is (``ingest.steps.identity``): ``{document_id: identity}`` for ``{document_id:
+        project_id}`` — a project the caller's tools already checked to be the user's; ``None`` for one not known,
+        looked up through the user's own documents (``NotFound`` otherwise). A document processed before identities
+        were stored gets one read from its first pages now, and kept; one not segmented yet has none (``{}``)."""
+
+        async def one(document_id: str, project_id: str | None) -> tuple[str, dict[str, Any]]:
+            if project_id is None:
+                project_id = str((await self.document_info(user_id, document_id))["project_id"])
+            identity, wid = await asyncio.to_thread(self.store.document_identity, project_id, document_id)
+            if identity is None and wid:
+                identity = await asyncio.to_thread(self._backfill_identity, project_id, document_id, wid)
+            return document_id, identity or {}
+
+        return dict(await asyncio.gather(*(one(d, p) for d, p in docs.items())))
+
+    def _backfill_identity(self, project_id: str, document_id: str, workflow_id: str) -> dict[str, Any] | None:
+        segments: list[dict[str, Any]] = []
+        for page in range(1, COVER_PAGES + 1):
+            try:
+                segments.append(self._json(segment_key(workflow_id, page)))
+            except NotFound:
+                break
+        if not segments:
+            return None  # not segmented yet: its workflow stores the identity when it chunks
+        identity = document_identity([page_text(seg) for seg in segments])
+        self.store.backfill_document_identity(project_id, document_id, identity)
+        return identity
 
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
         """The page's text with its tables as Markdown (caption, header, rows) — ``ingest.page_text``."""

@@ -192,6 +192,7 @@ class PipelineSteps:
         after the keyword write keeps the document searchable and only fills the vectors (same chunk ids).
         ``searchable()`` is called once the document is keyword-searchable (the pipeline starts its rendering)."""
         from ingest.steps.chunk import chunk_segments
+        from ingest.steps.identity import cover_identity
 
         claim = job.claim
         job.check()
@@ -207,6 +208,9 @@ class PipelineSteps:
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
                                 total=len(chunks))
         self._hit("chunking", len(chunks))
+        job.check()
+        # whose document it is, from its cover: stored before it is searchable, so every hit shows it
+        await asyncio.to_thread(self.store.put_document_identity, claim, cover_identity(segments))
         job.check()
         if not keywords_done:
             current[0] = "keyword_indexing"

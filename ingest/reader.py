@@ -1,9 +1,10 @@
 """What chat reads from ingest — a user's projects and one page's text — as async calls (chat's
-``DocumentReader`` port): ``list_projects``, ``get_project``, ``read_page``, ``document_summaries``; nothing else."""
+``DocumentReader`` port): ``list_projects``, ``get_project``, ``read_page``, ``document_summaries``,
+``document_identities``; nothing else."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ingest.documents import Documents, PageContent
@@ -25,6 +26,10 @@ class IngestReader:
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
         """The page's text; ``NotFound`` for another user's document, a page out of range or not processed yet."""
         return await self._documents.read_page(user_id, document_id, page)
+
+    async def document_identities(self, user_id: str, docs: Mapping[str, str | None]) -> dict[str, dict[str, Any]]:
+        """Whose each document is (``{document_id: {company, tickers, former_names}}``; ``{}`` for none)."""
+        return await self._documents.document_identities(user_id, docs)
 
     async def document_summaries(self, user_id: str, project_ids: Sequence[str]) -> list[dict[str, Any]]:
         """The documents of the user's projects, each with its ``summary`` (None until summarised)."""

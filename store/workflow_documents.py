@@ -113,6 +113,8 @@ class DocumentsMixin:
             doc = {"document_id": key_id(it["SK"], "DOC#"), **data}
             if it.get("summary"):
                 doc["summary"] = it["summary"]
+            if it.get("identity"):
+                doc["identity"] = it["identity"]
             docs.append(doc)
         return Page(docs, page.cursor)
 
@@ -121,15 +123,42 @@ class DocumentsMixin:
     def put_document_summary(self, claim: Claim, summary: Mapping[str, Any]) -> None:
         """Store the summary on the document item (``PROJ#/DOC#``, top-level ``summary``: no transition rewrites
         it), conditional on the claim like every other write of a running workflow."""
+        self._put_document_attribute(claim, "summary", summary)
+
+    def put_document_identity(self, claim: Claim, identity: Mapping[str, Any]) -> None:
+        """Store whose document it is (``ingest.steps.identity``: ``company``, ``tickers``, ``former_names``; an
+        empty map when the cover names nobody) on the document item, top-level ``identity``, like the summary."""
+        self._put_document_attribute(claim, "identity", identity)
+
+    def backfill_document_identity(self, project_id: str, document_id: str, identity: Mapping[str, Any]) -> None:
+        """Store an identity read for a document processed before identities were (no claim: it does not race a
+        workflow's write, which would store the same map); nothing when the document item is gone."""
+        try:
+            self.items.update(f"PROJ#{project_id}", f"DOC#{document_id}", set={"identity": dict(identity)},
+                              condition=Exists("PK"))
+        except Conflict:
+            pass
+
+    def document_identity(self, project_id: str, document_id: str) -> tuple[dict[str, Any] | None, str | None]:
+        """The stored identity (``{}``: the cover names nobody; None: none stored yet) and the document's workflow
+        id (None: no such document in the project)."""
+        item = self.items.get(f"PROJ#{project_id}", f"DOC#{document_id}", consistent=False)
+        if item is None:
+            return None, None
+        identity = item.get("identity")
+        wid = (item.get("data") or {}).get("workflow_id")
+        return (dict(identity) if isinstance(identity, Mapping) else None), (str(wid) if wid else None)
+
+    def _put_document_attribute(self, claim: Claim, name: str, value: Mapping[str, Any]) -> None:
         ops: list[WriteOp] = [
             ConditionCheck(f"DOC#{claim.document_id}", f"WF#{claim.workflow_id}", Equals("claim_id", claim.claim_id)),
-            Update(f"PROJ#{claim.project_id}", f"DOC#{claim.document_id}", set={"summary": dict(summary)},
+            Update(f"PROJ#{claim.project_id}", f"DOC#{claim.document_id}", set={name: dict(value)},
                    condition=Exists("PK")),
         ]
         try:
             self.items.transact_write(ops)
         except (TransactionConflict, Conflict):
-            raise Conflict("the workflow's claim was lost (or the document deleted) before its summary was stored") \
+            raise Conflict(f"the workflow's claim was lost (or the document deleted) before its {name} was stored") \
                 from None
 
     def document_summary(self, project_id: str, document_id: str) -> dict[str, Any] | None:

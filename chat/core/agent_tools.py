@@ -21,7 +21,7 @@ from typing import Any, cast
 from chat.core import events
 from chat.core.citations import Source
 from chat.core.generations import Generation
-from chat.core.ports import DocumentCatalog, DocumentReader, DocumentSearch, PiiMasker
+from chat.core.ports import DocumentCatalog, DocumentIdentities, DocumentReader, DocumentSearch, PiiMasker
 from chat.core.tools import validate_tool_input
 from chat.models.catalog import LIST_DOCUMENTS, format_document_list, rank
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
@@ -34,6 +34,8 @@ log = get_logger(__name__)
 
 #: documents in one ``list_documents`` result
 LIST_LIMIT = 50
+#: documents whose identity (whose filing it is) a ``ToolRunner`` keeps (it does not change with a document)
+IDENTITY_CACHE = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,7 @@ class ToolRunner:
         self.ingest = ingest
         self.search_k = search_k
         self.masker = masker
+        self._identities: dict[str, Mapping[str, Any]] = {}
 
     async def run(
         self, gen: Generation, refs: RefBook, scope: ToolScope, tool_uses: list[dict[str, Any]]
@@ -192,7 +195,9 @@ class ToolRunner:
         found = await self.retriever.search(query, flt, k=self.search_k)
         hits = list(found)[: self.search_k]
         first = refs.next_s
-        text = format_search_results(await self._masked_hits(scope, hits), first)
+        identities = await self._identities_of(scope, {str(h.document_id): (str(h.project_id) or None) for h in hits})
+        shown, identities = await self._masked_hits(scope, hits, identities)
+        text = format_search_results(shown, first, identities=identities)
         for i, hit in enumerate(hits):
             ref = f"S{first + i}"
             refs.sources[ref] = _hit_source(ref, hit)
@@ -256,31 +261,58 @@ class ToolRunner:
             text=content.text,
             chunk_id=None,
         )
+        identity = (await self._identities_of(scope, {content.document_id: None})).get(content.document_id, {})
         if self.masker is not None:
-            file_name, text = await self.masker.mask_texts(scope.user_id, content.document_id,
-                                                           [content.file_name, content.text])
-            content = _MaskedPage(content.document_id, file_name, content.page, text, content.page_count)
-        return format_page(content, ref), 1
+            names = _identity_texts(identity)
+            masked = await self.masker.mask_texts(scope.user_id, content.document_id,
+                                                  [content.file_name, content.text, *names])
+            content = _MaskedPage(content.document_id, masked[0], content.page, masked[1], content.page_count)
+            identity = _with_identity_texts(identity, masked[2:])
+        return format_page(content, ref, identity=identity), 1
 
-    async def _masked_hits(self, scope: ToolScope, hits: Sequence[Any]) -> list[Any]:
-        """The hits as the model may see them: each document's texts masked in one call (one numbering)."""
+    async def _identities_of(self, scope: ToolScope, docs: Mapping[str, str | None]) -> dict[str, Mapping[str, Any]]:
+        """Whose each document is, remembered per document; a lookup that fails shows no identity (it is a help
+        to the reader, not a condition of the answer)."""
+        lookup = getattr(self.ingest, "document_identities", None)
+        missing = {d: p for d, p in docs.items() if d not in self._identities}
+        if lookup is not None and missing:
+            try:
+                found = await cast(DocumentIdentities, self.ingest).document_identities(scope.user_id, missing)
+            except DocchatError as exc:
+                log.warning("identity_lookup_failed", error_type=type(exc).__name__)
+                found = {}
+            for doc, identity in found.items():
+                if len(self._identities) >= IDENTITY_CACHE:
+                    self._identities.pop(next(iter(self._identities)))
+                self._identities[doc] = dict(identity)
+        return {d: self._identities.get(d, {}) for d in docs}
+
+    async def _masked_hits(self, scope: ToolScope, hits: Sequence[Any], identities: Mapping[str, Mapping[str, Any]]
+                           ) -> tuple[list[Any], dict[str, Mapping[str, Any]]]:
+        """The hits and identities as the model may see them: each document's texts masked in one call (one
+        numbering)."""
         if self.masker is None or not hits:
-            return list(hits)
+            return list(hits), dict(identities)
         masker = self.masker
         by_doc: dict[str, list[int]] = {}
         for i, hit in enumerate(hits):
             by_doc.setdefault(str(hit.document_id), []).append(i)
 
         async def one(doc: str, idx: list[int]) -> list[str]:
-            texts = [str(hits[idx[0]].file_name), *(str(hits[i].text) for i in idx)]
+            texts = [str(hits[idx[0]].file_name), *_identity_texts(identities.get(doc, {})),
+                     *(str(hits[i].text) for i in idx)]
             return await masker.mask_texts(scope.user_id, doc, texts)
 
         masked = await asyncio.gather(*(one(doc, idx) for doc, idx in by_doc.items()))
         out = list(hits)
-        for (_doc, idx), texts in zip(by_doc.items(), masked, strict=True):
-            for i, text in zip(idx, texts[1:], strict=True):
+        shown: dict[str, Mapping[str, Any]] = {}
+        for (doc, idx), texts in zip(by_doc.items(), masked, strict=True):
+            identity = identities.get(doc, {})
+            n = len(_identity_texts(identity))
+            shown[doc] = _with_identity_texts(identity, texts[1 : 1 + n])
+            for i, text in zip(idx, texts[1 + n :], strict=True):
                 out[i] = dataclasses.replace(hits[i], text=text, file_name=texts[0])
-        return out
+        return out, shown
 
 
 class DetectorMasker:
@@ -298,6 +330,21 @@ class _MaskedPage:
     page: int
     text: str
     page_count: int
+
+
+def _identity_texts(identity: Mapping[str, Any]) -> list[str]:
+    """An identity's names as texts to mask: the company, then its former names (tickers are not personal)."""
+    return [str(identity.get("company") or ""), *(str(n) for n in identity.get("former_names") or [])]
+
+
+def _with_identity_texts(identity: Mapping[str, Any], texts: Sequence[str]) -> dict[str, Any]:
+    out = dict(identity)
+    if texts:
+        if out.get("company"):
+            out["company"] = texts[0]
+        if out.get("former_names"):
+            out["former_names"] = list(texts[1:])
+    return out
 
 
 def _flat(doc: Mapping[str, Any]) -> dict[str, Any]:

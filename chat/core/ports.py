@@ -94,6 +94,17 @@ class DocumentCatalog(Protocol):
         ...
 
 
+class DocumentIdentities(Protocol):
+    """The ``DocumentReader`` that also says whose each document is (``ingest.steps.identity``)."""
+
+    async def document_identities(
+        self, user_id: str, docs: Mapping[str, str | None]
+    ) -> Mapping[str, Mapping[str, Any]]:
+        """``{document_id: {company, tickers, former_names}}`` (``{}``: the cover names nobody) for ``{document_id:
+        project_id}`` (a project already checked to be the user's; ``None``: look it up among the user's)."""
+        ...
+
+
 class DocumentSearch(Protocol):
     """Hybrid search over the indexed chunks of one project (``SearchFilter``)."""
 

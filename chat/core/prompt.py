@@ -65,7 +65,9 @@ saying that you are doing so.
 - When the question names a document or who issued it ("the receipt from …", "…'s 10-K", a file \
 name, perhaps with its date or total), that picks the document, it is not what is asked: answer \
 only from results of that document (OCR may garble its name or drop a suffix such as "Sdn Bhd" \
-or "Inc."); if no result is from it, say so and name the documents you did find. A receipt's \
+or "Inc."); if no result is from it, say so and name the documents you did find. A result's \
+`company` (and `tickers`, `former_names`) attribute says whose filing its document is, read from \
+its cover page: a figure from a document of another company does not answer for the one asked. A receipt's \
 total is the grand total charged, not the sub-total, tax, cash tendered, change or item count.
 - Answer in the language of the user's question, concisely.
 

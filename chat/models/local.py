@@ -172,6 +172,8 @@ def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
             document_id=str(src.get("document_id", "")),
             file_name=str(src.get("file_name", "")),
             page=int(src.get("page") or 0),
+            company="\n".join(n for n in [str(src.get("company") or ""), *src.get("former_names", []),
+                                           *src.get("tickers", [])] if n),
         )
         for src in sources
     ]

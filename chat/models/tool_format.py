@@ -56,8 +56,24 @@ def _text(value: str) -> str:
     return html.escape(value, quote=False)
 
 
-def format_search_results(hits: Sequence[Hit], first_ref: int = 1) -> str:
-    """Hits as one delimited data block; refs ``S<first_ref>``, ``S<first_ref+1>``, …"""
+def _identity_attrs(identity: Mapping[str, Any] | None) -> list[str]:
+    """Whose document it is (``ingest.steps.identity``) as attributes: ``company``, ``tickers``, ``former_names``."""
+    if not identity:
+        return []
+    out = []
+    if identity.get("company"):
+        out.append(f'company="{_attr(identity["company"])}"')
+    if identity.get("tickers"):
+        out.append(f'tickers="{_attr(" ".join(str(t) for t in identity["tickers"]))}"')
+    if identity.get("former_names"):
+        out.append(f'former_names="{_attr("; ".join(str(n) for n in identity["former_names"]))}"')
+    return out
+
+
+def format_search_results(hits: Sequence[Hit], first_ref: int = 1, *,
+                          identities: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """Hits as one delimited data block; refs ``S<first_ref>``, ``S<first_ref+1>``, … Each hit's document's
+    identity (``identities`` by document id) shows as its ``company``/``tickers``/``former_names`` attributes."""
     if not hits:
         return '<search_results count="0">\nNo matching passages were found.\n</search_results>'
     parts = [f'<search_results count="{len(hits)}">']
@@ -66,6 +82,7 @@ def format_search_results(hits: Sequence[Hit], first_ref: int = 1) -> str:
             f'ref="S{first_ref + offset}"',
             f'document_id="{_attr(hit.document_id)}"',
             f'file_name="{_attr(hit.file_name)}"',
+            *_identity_attrs((identities or {}).get(hit.document_id)),
             f'page="{hit.page_start}"',
         ]
         if hit.page_end != hit.page_start:
@@ -81,20 +98,22 @@ def format_search_results(hits: Sequence[Hit], first_ref: int = 1) -> str:
     return "\n".join(parts)
 
 
-def format_page(page: PageLike, ref: str) -> str:
-    """One page as a delimited data block with ref ``P<n>``."""
-    attrs = (
-        f'ref="{_attr(ref)}" document_id="{_attr(page.document_id)}" file_name="{_attr(page.file_name)}" '
-        f'page="{int(page.page)}" page_count="{int(page.page_count)}"'
-    )
+def format_page(page: PageLike, ref: str, *, identity: Mapping[str, Any] | None = None) -> str:
+    """One page as a delimited data block with ref ``P<n>`` (and its document's identity, as for a hit)."""
+    attrs = " ".join([
+        f'ref="{_attr(ref)}" document_id="{_attr(page.document_id)}" file_name="{_attr(page.file_name)}"',
+        *_identity_attrs(identity),
+        f'page="{int(page.page)}" page_count="{int(page.page_count)}"',
+    ])
     return f"<page {attrs}>\n{_text(page.text)}\n</page>"
 
 
 def parse_results(text: str) -> list[dict[str, Any]]:
     """Read sources back out of a formatted tool result.
 
-    Returns ``[{ref, document_id, file_name, page, page_end, chunk_id, bbox, score, text}]``; ``chunk_id``
-    and ``bbox`` are None for pages. Text that is not a formatted result gives ``[]``.
+    Returns ``[{ref, document_id, file_name, company, tickers, former_names, page, page_end, chunk_id, bbox, score,
+    text}]``; ``chunk_id`` and ``bbox`` are None for pages, ``company`` is ``""`` and the lists are empty when
+    the document's identity is not known. Text that is not a formatted result gives ``[]``.
     """
     out: list[dict[str, Any]] = []
     for match in _ELEMENT.finditer(text):
@@ -120,6 +139,9 @@ def parse_results(text: str) -> list[dict[str, Any]]:
                 "kind": "page" if kind == "page" else "search",
                 "document_id": attrs["document_id"],
                 "file_name": attrs.get("file_name", ""),
+                "company": attrs.get("company", ""),
+                "tickers": attrs.get("tickers", "").split(),
+                "former_names": [n.strip() for n in attrs.get("former_names", "").split(";") if n.strip()],
                 "page": page,
                 "page_end": page_end,
                 "chunk_id": attrs.get("chunk_id"),

@@ -144,6 +144,7 @@ async def test_pdf_upload_to_completed_with_events_segments_pages_dedup_and_owne
         doc = (await client.get(f"/v1/documents/{did}", headers=ALICE)).json()
         assert doc["document_id"] == did and doc["project_id"] == pid and doc["summary"] == summary
         assert doc["file_name"] == "report.pdf" and doc["status"] == "completed"
+        assert doc["identity"] == {}  # a report without a filing's cover names no company
         project = (await client.get(f"/v1/projects/{pid}", headers=ALICE)).json()
         assert project["counts"]["completed"] == 1 and project["documents"] == 1
 

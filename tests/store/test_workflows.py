@@ -304,3 +304,24 @@ def test_document_summary_on_the_document_item_on_every_backend(store, items) ->
     wfs = store.document_for_delete("alice", pid, c.document_id)
     store.delete_document_items(pid, c.document_id, wfs)
     assert store.document_summary(pid, c.document_id) is None
+
+
+def test_document_identity_on_the_document_item_on_every_backend(store, items) -> None:
+    pid = store.create_project("alice", "P")["project_id"]
+    c = store.create_workflow(_doc("alice", pid))
+    assert store.document_identity(pid, c.document_id) == (None, c.workflow_id)  # none stored yet
+    assert store.document_identity(pid, "no-such-doc") == (None, None)
+    _, claim = store.claim(c.document_id, c.workflow_id, lease_s=60)
+    identity = {"company": "Acme Widgets, Inc.", "tickers": ["ACME"], "former_names": ["Acme Tools Corp."]}
+    store.put_document_identity(claim, identity)
+    assert store.complete(claim, total_segments=3)  # the completion transition keeps it
+    assert store.document_identity(pid, c.document_id) == (identity, c.workflow_id)
+    [doc] = store.list_documents(pid).items
+    assert doc["identity"] == identity
+    stale = type(claim)(claim.workflow_id, claim.document_id, claim.project_id, "old-claim", 1, claim.item)
+    with pytest.raises(Conflict):  # only the claim holder writes it
+        store.put_document_identity(stale, {"company": "Someone Else"})
+    store.backfill_document_identity(pid, c.document_id, {})  # a backfill (no claim) replaces it
+    assert store.document_identity(pid, c.document_id) == ({}, c.workflow_id)
+    store.backfill_document_identity(pid, "gone", {"company": "X"})  # no document item: nothing is created
+    assert items.get(f"PROJ#{pid}", "DOC#gone") is None

@@ -6,11 +6,13 @@ companies' filings may rank another company's statement first — the line item,
 title match, only the company does not — and a passage that merely mentions the asked company (a competitor,
 a customer) keeps the name check (``decline.missing_names``) from noticing. The company a filing is about is
 on its cover page (page 1: "ACME WIDGETS, INC. (Exact name of registrant as specified in its charter)"), not in
-any list: ``covers_to_read`` says which documents' first pages the local model should read — those an answer
-cites whose file name and passage heads do not name the company — and ``foreign_documents`` which documents a
-cover page read that way shows to be someone else's (its text does not mention the company), so the reader
-leaves them out and declines when nothing else answers. A first page that holds little text (an image cover)
-proves nothing and drops nothing.
+any list. Ingest reads it off the cover (``ingest.steps.identity``) and every passage carries it
+(``Passage.company``); for a document without one (its cover has no registrant line, or a brand name the
+question uses is not the registrant's) ``covers_to_read`` says which documents' first pages the local model
+should read — those an answer cites whose file name, identity and passage heads do not name the company — and
+``foreign_documents`` which documents a cover page read that way shows to be someone else's (its text does not
+mention the company), so the reader leaves them out and declines when nothing else answers. A first page that
+holds little text (an image cover) proves nothing and drops nothing.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ def _caption(p: Passage) -> str:
 
 
 def _named_by_file_or_head(name: str, docs: Sequence[Passage]) -> bool:
-    """The file name (or its ticker) or a statement table's caption names the company — not a mention in prose."""
-    files = [Passage(p.ref, _caption(p), p.document_id, p.file_name, p.page) for p in docs]
+    """The file name (or its ticker), the document's identity (its cover's registrant, read at ingest) or a
+    statement table's caption names the company — not a mention in prose."""
+    files = [Passage(p.ref, _caption(p), p.document_id, p.file_name, p.page, company=p.company) for p in docs]
     return any(mentions(name, f) for f in files)
 
 

@@ -1,6 +1,7 @@
 """Is a company named in the passages (pure)?
 
-A name counts as present when a passage's text or file name holds it, or when the file name carries its stock
+A name counts as present when a passage's text, file name or document identity (the company its cover names,
+its former names and tickers) holds it, or when the file name carries its stock
 ticker — an all-caps token whose first three letters are the name's letters in order (``AAPL`` for Apple,
 ``MSFT`` for Microsoft); a name of several words also when most of its distinct words (not the joining "of",
 "and", "the") are there side by side (OCR garbles receipts' shop names) — not scattered over a passage, where
@@ -38,11 +39,13 @@ def _ticker_of(name: str, token: str) -> bool:
     return True
 
 
-def mentions(name: str, passage: Passage) -> bool:
-    """``name`` is in the passage's text or file name — written out, as its ticker, or (a name of several
-    words, maybe garbled by OCR) with most of its words."""
+def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
+    """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out, as
+    its ticker, or (a name of several words, maybe garbled by OCR) with most of its words."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
+    if identity:
+        haystack += "\n" + passage.company.lower()
     if needle.isascii() and re.match(r"\w", needle):  # a Latin name is a whole word: "Intel" is not in "intellectual"
         if re.search(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", haystack):
             return True

@@ -17,6 +17,8 @@ class Passage:
     file_name: str = ""
     page: int = 0
     lines: tuple[str, ...] = ()  # OCR lines: with an empty ``text`` they become the text (one per line)
+    #: whose document it is (``ingest.steps.identity``): the company, its former names and tickers, one per line
+    company: str = ""
 
     def __post_init__(self) -> None:
         if not self.text and self.lines:

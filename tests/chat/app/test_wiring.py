@@ -29,7 +29,7 @@ def test_build_services_wires_every_dependency_on_embedded_defaults(tmp_path: Pa
     # chat reads ingest through its port and nothing else: four async calls
     reader = chat.ingest
     public = sorted(n for n in dir(reader) if not n.startswith("_"))
-    assert public == ["document_summaries", "get_project", "list_projects", "read_page"]
+    assert public == ["document_identities", "document_summaries", "get_project", "list_projects", "read_page"]
     assert all(inspect.iscoroutinefunction(getattr(reader, n)) for n in public)
     app = create_app(settings, services=svc)
     paths = {r.path for r in app.routes}

@@ -1,0 +1,172 @@
+"""Whose document it is, from its first pages (``ingest.steps.identity``), and the pipeline storing it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.documents import Documents
+from ingest.pipeline import Pipeline
+from ingest.results import original_key
+from ingest.steps.identity import cover_identity, document_identity, identity_names
+from ingest.worker import Worker
+from store.errors import NotFound
+from store.workflows import NewDocument
+from tests.ingest.docfactory import text_pdf
+
+# a made-up registrant, laid out as SEC cover pages are (the form's fixed wording, not any filing's text)
+QUARTERLY_COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+FORM 10-Q
+For the quarterly period ended March 31, 2031
+Commission File Number: 001-99999
+____________________________
+Contoso Widgets, Inc.
+(Exact name of registrant as specified in its charter)
+Delaware 99-1234567
+(State or other jurisdiction of incorporation) (I.R.S. Employer Identification No.)
+1 Harbor Way, Springfield, Oregon 97000
+(Address of principal executive offices)
+(555) 010-2000
+(Registrant's telephone number, including area code)
+N/A
+(Former name, former address and former fiscal year, if changed since last report)
+Securities registered pursuant to Section 12(b) of the Act:
+Title of each class Trading symbol(s) Name of each exchange on which registered
+Common Stock, $0.001 par value per share CTSO The Nasdaq Stock Market LLC
+Class B Common Stock, $0.001 par value CTSO.B The Nasdaq Stock Market LLC
+2.500% Notes due 2035 — The Nasdaq Stock Market LLC
+Indicate by check mark whether the registrant (1) has filed all reports required to be filed by Section 13"""
+
+
+def test_a_cover_page_gives_the_registrant_and_its_trading_symbols() -> None:
+    assert document_identity([QUARTERLY_COVER]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}
+
+
+def test_the_symbols_column_of_a_markdown_table_and_a_former_name() -> None:
+    cover = """FORM 10-K
+FABRIKAM HOLDINGS CORPORATION
+(Exact name of registrant as specified in its charter)
+Fabrikam Industries Corp.
+(Former name, former address and former fiscal year, if changed since last report)
+
+| Title of each class | Trading Symbol(s) | Name of each exchange on which registered |
+|---|---|---|
+| Class A Common Stock | FBKM | New York Stock Exchange |
+| 1.250% Notes due 2040 | FBKM40 | New York Stock Exchange |
+
+Indicate by check mark if the registrant is a well-known seasoned issuer."""
+    assert document_identity([cover]) == {"company": "FABRIKAM HOLDINGS CORPORATION", "tickers": ["FBKM"],
+                                          "former_names": ["Fabrikam Industries Corp."]}
+
+
+def test_an_older_cover_names_the_registrant_under_the_file_number() -> None:
+    cover = """FORM 10-K
+ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
+For the fiscal year ended December 31, 2009
+Commission file number 1-9999
+NORTHWIND TRADERS COMPANY
+State of Incorporation: Delaware I.R.S. Employer Identification No. 99-0000001"""
+    assert document_identity([cover]) == {"company": "NORTHWIND TRADERS COMPANY"}
+    # a file number followed by prose is no name
+    assert document_identity(["Commission file number 1-9999\nthe following discussion relates to our"]) == {}
+
+
+def test_a_name_behind_a_rule_on_the_file_number_line() -> None:
+    cover = "Commission File Number 001-00001 ______________ TAILSPIN TOYS, INC.\n" \
+            "(Exact name of registrant as specified in its charter) ______"
+    assert document_identity([cover])["company"] == "TAILSPIN TOYS, INC."
+
+
+def test_a_press_release_dateline() -> None:
+    release = ("Springfield, Oregon, May 2, 2031 – Contoso Widgets, Inc. (NYSE: CTSO) today reported results for the "
+               "first quarter.")
+    assert document_identity([release]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"]}
+    # a sentence before the name is not part of it
+    other = "Record sales in every region. Adatum Corporation (Nasdaq: ADTM) announced a dividend."
+    assert document_identity([other]) == {"company": "Adatum Corporation", "tickers": ["ADTM"]}
+
+
+def test_documents_without_a_cover_name_nobody() -> None:
+    receipt = "SHOP 24 MART\nNo. 5, Jalan Bukit\nTotal : 9.00\nCash 10.00\nThank you"
+    article = "The river flooded the valley in the spring of 1921. The town rebuilt its bridge the next year."
+    korean = "회사명: 주식회사 예시\n매출액 1,234억원"
+    for text in (receipt, article, korean, ""):
+        assert document_identity([text]) == {}
+    assert document_identity([]) == {}
+
+
+def test_the_symbols_table_ends_with_its_page() -> None:
+    page1 = "Acme Rockets Inc.\n(Exact name of registrant as specified in its charter)\n" \
+            "Title of each class Trading Symbol(s) Name of each exchange\nCommon Stock ACRK New York Stock Exchange"
+    page2 = "Item 9.01 Exhibits\n104 The cover page, formatted in Inline XBRL"
+    assert document_identity([page1, page2]) == {"company": "Acme Rockets Inc.", "tickers": ["ACRK"]}
+
+
+def test_only_the_first_pages_count() -> None:
+    later = "Acme Rockets Inc.\n(Exact name of registrant as specified in its charter)"
+    assert document_identity(["Annual report", "Contents", later]) == {}
+    assert cover_identity([{"text": "intro"}, {"text": later}]) == {"company": "Acme Rockets Inc."}
+
+
+def test_identity_names() -> None:
+    assert identity_names({"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"], "former_names": ["Contoso"]}) \
+        == ["Contoso Widgets, Inc.", "Contoso", "CTSO"]
+    assert identity_names({}) == [] and identity_names(None) == []
+
+
+IDENTITY = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}
+
+
+def _submit(store, blobs, queue):
+    pid = store.create_project("alice", "P")["project_id"]
+    data = text_pdf([QUARTERLY_COVER.splitlines()[:20], ["Net sales were 1,234 in the quarter."]])
+    key = original_key(pid, "d", ".pdf")
+    blobs.put(key, data)
+    c = store.create_workflow(NewDocument(
+        owner="alice", project_id=pid, file_name="q1.pdf", file_type="application/pdf", file_kind="pdf",
+        file_key=key, file_uri="blob://" + key, size=len(data), sha256="c" * 64, page_count=2, language="en",
+        priority="high"))
+    queue.send({"workflow_id": c.workflow_id, "document_id": c.document_id, "project_id": pid}, priority="high")
+    return pid, c
+
+
+async def test_the_pipeline_stores_the_identity_before_the_document_is_searchable(
+        settings, store, blobs, queue, indexer, clock) -> None:
+    pid, c = _submit(store, blobs, queue)
+    seen: list[object] = []
+    real = indexer.index_keywords
+
+    async def index_keywords(chunks):  # what the store says at the moment the document becomes searchable
+        seen.append(store.document_identity(pid, c.document_id)[0])
+        return await real(chunks)
+
+    indexer.index_keywords = index_keywords
+    pipeline = Pipeline(settings, store, blobs, indexer)
+    assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
+        == "completed"
+    assert seen and seen[0] == IDENTITY
+    assert store.document_identity(pid, c.document_id)[0] == IDENTITY
+
+
+async def test_a_document_processed_before_identities_gets_one_on_first_lookup(
+        settings, store, items, blobs, queue, indexer, clock) -> None:
+    pid, c = _submit(store, blobs, queue)
+    pipeline = Pipeline(settings, store, blobs, indexer)
+    assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
+        == "completed"
+    items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", remove=["identity"])  # as stored by an older version
+    assert store.document_identity(pid, c.document_id)[0] is None
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: IDENTITY}
+    assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept: the next lookup reads it
+    assert await documents.document_identities("alice", {c.document_id: None}) == {c.document_id: IDENTITY}
+    with pytest.raises(NotFound):  # without a project, only the user's own documents are looked up
+        await documents.document_identities("bob", {c.document_id: None})
+
+
+async def test_a_document_not_segmented_yet_has_no_identity_and_none_is_stored(
+        settings, store, blobs, queue, indexer) -> None:
+    pid, c = _submit(store, blobs, queue)
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: {}}
+    assert store.document_identity(pid, c.document_id)[0] is None  # its workflow stores it when it chunks
