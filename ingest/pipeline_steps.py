@@ -200,17 +200,19 @@ class PipelineSteps:
         from ingest.steps.segment_analyzer import segment_with_layout
 
         segments = SegmentSequence(lambda page: segment_with_layout(self.blobs, job.wid, page), job.page_count)
+        identity = await asyncio.to_thread(cover_identity, segments)  # whose document: its cover says
         chunks = await asyncio.to_thread(
             chunk_segments, segments, project_id=claim.project_id, document_id=claim.document_id,
             file_name=job.file_name, workflow_id=claim.workflow_id, max_tokens=self.settings.ingest.chunk_tokens,
             overlap_tokens=self.settings.ingest.chunk_overlap_tokens, language=job.language,
+            root=str(identity.get("company") or ""),
         )
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
                                 total=len(chunks))
         self._hit("chunking", len(chunks))
         job.check()
-        # whose document it is, from its cover: stored before it is searchable, so every hit shows it
-        await asyncio.to_thread(self.store.put_document_identity, claim, cover_identity(segments))
+        # stored before the document is searchable, so every hit shows it
+        await asyncio.to_thread(self.store.put_document_identity, claim, identity)
         job.check()
         if not keywords_done:
             current[0] = "keyword_indexing"

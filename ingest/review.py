@@ -224,12 +224,13 @@ class Reviews:
         def load(p: int) -> dict[str, Any]:
             return segment_with_layout(self.blobs, wid, p)
 
+        identity, _ = await asyncio.to_thread(self.store.document_identity, project_id, did)  # the path's root
         ing = self.settings.ingest
         return list(await asyncio.to_thread(
             chunk_segments, SegmentSequence(load, int(wf_data.get("page_count") or 1)), project_id=project_id,
             document_id=did, file_name=str(wf_data.get("file_name") or "document"), workflow_id=wid,
             max_tokens=ing.chunk_tokens, overlap_tokens=ing.chunk_overlap_tokens,
-            language=str(wf_data.get("language") or "en")))
+            language=str(wf_data.get("language") or "en"), root=str((identity or {}).get("company") or "")))
 
     async def _reindex(self, project_id: str, did: str, old: list[Chunk], new: list[Chunk]) -> int:
         """Index only the chunks that differ (ids are deterministic, so these overwrite); should the document now

@@ -14,7 +14,11 @@ Layout (a segment's ``layout``, segment_analyzer's JSON, when present): running 
 out; a heading starts a new chunk (without overlap) once the current one is half full; every chunk's
 text starts with the heading path it is under (``Liquidity and Capital Resources ›
 Cash flows``, its own leading heading not repeated), so a section's name is searched with its text;
-figure descriptions (Bedrock analysis) are text lines of their page.
+figure descriptions (Bedrock analysis) are text lines of their page. A filing's cover page (a document whose
+identity names its company, ``ingest.steps.identity``) is form boilerplate set as headings ("UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549", the registrant's street address): those headings
+close with the cover page, and from page 2 on the path starts with the company's name (``root``) instead
+("Netflix, Inc. › Liquidity and Capital Resources"), so every chunk is found by whose document it is.
 
 Tables (a segment's ``table_grids``, see :mod:`ingest.steps.table_chunks`) are not flat text: each
 becomes chunks of caption + Markdown header + a run of whole rows (``| label | v1 | … |``), every chunk
@@ -86,13 +90,16 @@ def chunk_segments(
     max_tokens: int,
     overlap_tokens: int,
     language: str,
+    root: str = "",
 ) -> list[Chunk]:
-    """Chunks of the segments' text and tables (see the module docstring)."""
+    """Chunks of the segments' text and tables (see the module docstring); ``root``: the company a filing's
+    cover names (``""``: none — the headings alone make the path)."""
     if max_tokens < 8:
         raise ValueError("max_tokens must be at least 8")
     overlap_tokens = max(0, min(overlap_tokens, max_tokens // 2))
     # Over-long lines are cut to leave room for the overlap, so consecutive pieces still share words.
-    items = merge_continued(_units(segments, max_tokens - overlap_tokens), lambda x: isinstance(x, TableBlock))
+    items = merge_continued(_units(segments, max_tokens - overlap_tokens, root),
+                            lambda x: isinstance(x, TableBlock))
     meta = _Meta(project_id, document_id, file_name, workflow_id, language)
     chunks: list[Chunk] = []
     run: list[_Unit] = []
@@ -218,11 +225,18 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
     return end, _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
 
 
-def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Unit | TableBlock]:
+#: the level of a filing's company name at the root of the path: below every heading's, so none closes it
+ROOT_LEVEL = -1
+
+
+def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int, root: str = "") -> list[_Unit | TableBlock]:
     units: list[_Unit | TableBlock] = []
     stack: list[tuple[int, str]] = []  # (level, heading text): the current heading path
+    root = " ".join(root.split())[:HEADING_PATH_CHARS]
     for seg in sorted(segments, key=lambda s: int(s.get("page", 0))):
         page = int(seg.get("page", 0))
+        if root and page > 1 and (not stack or stack[0] != (ROOT_LEVEL, root)):
+            stack = [(ROOT_LEVEL, root)]  # the cover's headings close with it; the company heads the path
         seg, roles, figures = _apply_layout(seg)
         seen_blocks: set[str] = set()
         for item in segment_items(seg):
@@ -237,6 +251,10 @@ def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int) -> list[_Un
                 continue
             role = roles.get((item[0], bbox))
             heading = False
+            if role is not None and root and stack and stack[0][0] == ROOT_LEVEL \
+                    and role[2].casefold() == root.casefold():
+                del stack[1:]  # the company's name as a heading again (a page's title): the path's root says it
+                continue
             if role is not None and role[0] not in seen_blocks:
                 seen_blocks.add(role[0])
                 while stack and stack[-1][0] >= role[1]:

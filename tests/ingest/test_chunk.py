@@ -25,7 +25,8 @@ def seg(page: int, lines: list[str], *, top: float = 72.0, boxes: bool = True) -
 
 def chunks(segments: list[dict[str, Any]], max_tokens: int = 40, overlap: int = 10, **kw: Any):
     return chunk_segments(segments, project_id="p1", document_id="doc", file_name="f.pdf", workflow_id="wf",
-                          max_tokens=max_tokens, overlap_tokens=overlap, language=kw.get("language", "en"))
+                          max_tokens=max_tokens, overlap_tokens=overlap, language=kw.get("language", "en"),
+                          root=kw.get("root", ""))
 
 
 def test_count_tokens_is_cjk_aware() -> None:
@@ -331,3 +332,34 @@ def test_a_table_without_headings_above_has_no_path_line() -> None:
     t = table(1, [["Revenue", "1,200", "1,100"]], top=200)
     [c] = chunks([page_with_table(1, [], t, [], top=200)], max_tokens=200, overlap=10)
     assert c.text.split("\n")[0] == "Table 1: Sales"
+
+
+def _filing() -> list[dict[str, Any]]:
+    cover = _with_headings(seg(1, ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "ACME CORP",
+                                   "1 Harbor Way, Springfield", "Annual report for the fiscal year 2031."]),
+                           {0: 0, 1: 1, 2: 1})
+    toc = _with_headings(seg(2, ["ACME CORP", "Table of contents follows."]), {0: 1})
+    body = _with_headings(seg(3, ["Liquidity", "Cash was 1,200 at year end."]), {0: 1})
+    return [cover, toc, body]
+
+
+def test_a_filings_cover_headings_close_with_its_cover_and_the_company_heads_the_path() -> None:
+    """The cover's boilerplate headings (the agency, the street address) do not head every chunk of the filing;
+    from page 2 on, the company its cover names does."""
+    out = chunks(_filing(), max_tokens=24, overlap=0, root="ACME CORP")
+    assert out[0].page_start == 1 and out[0].text.startswith("UNITED STATES SECURITIES")  # the cover itself
+    later = [c for c in out if c.page_start > 1]
+    assert later and all(c.text.startswith("ACME CORP\n") for c in later)
+    assert not any("Harbor Way" in c.text or "SECURITIES" in c.text for c in later)
+    assert all("ACME CORP\nACME CORP" not in c.text for c in out)  # the name as a page's title: the root says it
+    # without an identity the headings make the path, as before
+    plain = [c for c in chunks(_filing(), max_tokens=24, overlap=0) if c.page_start > 1]
+    assert plain[0].text.startswith("UNITED STATES SECURITIES AND EXCHANGE COMMISSION\n")
+
+
+def test_a_table_of_a_filing_stands_under_the_company() -> None:
+    t = table(3, [["Revenue", "1,200", "1,100"]], top=200, caption="(MILLIONS)")
+    body = _with_headings(page_with_table(3, ["Consolidated Balance Sheets"], t, [], top=200), {0: 1})
+    [c] = [c for c in chunks([*_filing()[:2], body], max_tokens=200, overlap=0, root="ACME CORP")
+           if "| Revenue" in c.text]
+    assert c.text.split("\n")[:2] == ["ACME CORP › Consolidated Balance Sheets", "(MILLIONS)"]

@@ -4,7 +4,8 @@ Decline when no passage supports an answer: a company/document the question name
 Inc.``) appears in no passage's text or file name, or the best evidence scores below ``DECLINE_BELOW``. The
 message says plainly that the documents don't say, in the question's language, cites nothing, and names the
 closest passage found. Between ``DECLINE_BELOW`` and ``SURE_AT`` the reader shows its best evidence and says it
-is not sure.
+is not sure. A question for an amount whose best evidence is a sentence without one is declined whatever its
+score (``no_amount_offered``).
 
 Calibration (``calibrate`` is the procedure; tests/chat/models/test_reader_calibration.py runs it and skips
 where the data is absent): KorQuAD 1.0 dev (``/work/shared/evaldata/korquad_v1``), articles with an EVEN
@@ -79,7 +80,17 @@ def missing_names(q: Question, passages: Sequence[Passage]) -> list[str]:
 
 
 def should_decline(q: Question, best: Evidence | None, passages: Sequence[Passage]) -> bool:
-    return best is None or best.score < threshold(q, best) or bool(missing_names(q, passages))
+    return best is None or best.score < threshold(q, best) or bool(missing_names(q, passages)) \
+        or no_amount_offered(q, best)
+
+
+def no_amount_offered(q: Question, best: Evidence) -> bool:
+    """An English question for an amount ("how much", "what were the net sales") whose best evidence is a sentence
+    that holds no amount at all (``span_text`` empty: no figure other than the question's own numbers, dates and
+    years — "(2013)" in "Framework (2013)" too): quoted, it would offer no answer, so the reader declines and
+    names it as the closest passage found. (Measured on the development sets: no answered question had such a
+    lead; three absent-year negatives did.)"""
+    return q.language == "en" and q.kind in ("value", "change") and best.kind == "sentence" and not best.span_text
 
 
 def threshold(q: Question, best: Evidence) -> float:

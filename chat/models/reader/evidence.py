@@ -49,6 +49,8 @@ SECTION_SHARE = 0.8
 PERCENT_FOR_MONEY = 0.7
 _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
+#: what asks a percentage (a ratio or a rate may be a plain number: "current ratio 0.95", "exchange rate 1.08")
+_PERCENT_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b")
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
@@ -144,6 +146,11 @@ def _column_period_score(q: Question, table: Table, col: int, asked_periods: Seq
 
 def _whole_fiscal_year(p: Period) -> bool:
     return p.fiscal and p.quarter is None and p.half is None and p.month is None
+
+
+def _asks_percent(q: Question) -> bool:
+    """The question wants a percentage ("what percentage", "… margin", "%"), not an amount of money."""
+    return bool(_PERCENT_WORDS.search(q.text)) and not (bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
 
 
 def _asks_money(q: Question) -> bool:
@@ -263,7 +270,8 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
 
 
 def answer_span(q: Question, sentence: str) -> str:
-    """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much"."""
+    """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
+    percentage when the question asks one (``_asks_percent``)."""
     asked = {p.text for p in q.periods}
     if q.kind == "date":
         for period in find_periods(sentence):
@@ -272,9 +280,13 @@ def answer_span(q: Question, sentence: str) -> str:
     if q.kind in ("value", "change"):
         periods = find_periods(sentence)
         candidates: list[tuple[int, str]] = []
+        percent_only = _asks_percent(q)  # "$33 million" is no operating margin
         for s, e, amount in all_amounts(sentence):
             raw = sentence[s:e]
-            if raw in q.text or (not amount.percent and not amount.currency and re.fullmatch(r"(?:19|20)\d\d", raw)):
+            if percent_only and not amount.percent:
+                continue
+            if raw in q.text or (not amount.percent and not amount.currency
+                                 and re.fullmatch(r"\(?(?:19|20)\d\d\)?", raw)):  # a year, "(2013)" too
                 continue
             if any(p.start <= s < p.end for p in periods) or _CLOCK.match(sentence, e):
                 continue

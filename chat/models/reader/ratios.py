@@ -62,12 +62,27 @@ def ratio_sides(text: str) -> tuple[str, str, bool] | None:
     return None
 
 
+#: a table or column whose figures are shares of something already ("expressed as a percentage of revenue",
+#: "% of net sales"): no side of a ratio
+_SHARE_OF = re.compile(r"\bas\s+a\s+(?:percent|percentage)\s+of\b|%\s+of\b|\bpercent(?:age)?\s+of\b",
+                       re.IGNORECASE)
+
+
+def _in_shares(ev: Evidence) -> bool:
+    assert ev.table is not None
+    header = ev.table.columns[ev.col].header if 0 <= ev.col < len(ev.table.columns) else ""
+    return bool(_SHARE_OF.search(ev.table.caption) or _SHARE_OF.search(header))
+
+
 def _cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
+    """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
+    share of revenue already, and dividing it by revenue in dollars means nothing)."""
     asked = replace(q, kind="value", focus=item, focus_terms=frozenset(match_terms(item)), parts=())
     for ev in gather(asked, passages):
         if ev.score < DECLINE_BELOW:
             return None
-        if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None:
+        if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None \
+                and not _in_shares(ev):
             return ev
     return None
 

@@ -52,3 +52,31 @@ def test_a_year_the_dated_columns_do_not_cover_is_not_answered_from_a_column_wit
     ok = read("What were Orbit Foods' total net revenues in fiscal 2024?",
               [Passage("S1", ORBIT_OPS, "o1", "ORBIT_2024_10K.pdf", 40)])
     assert not ok.declined and "6,489" in ok.text.split("\n")[0]
+
+
+def test_an_amount_question_whose_best_sentence_holds_no_amount_is_declined() -> None:
+    """"Orbit's net sales in fiscal 2014" over prose that has the words but no figure (a year in parentheses is
+    no amount): the reader declines and names the closest passage instead of offering a sentence without one."""
+    prose = [Passage("S1", "We also audited Orbit Foods' internal control over financial reporting as of December "
+                           "31, 2024, based on criteria established in the Internal Control Framework (2013) for net "
+                           "sales reporting.", "o", "orbit-10k.pdf", 60)]
+    answer = read("What were Orbit Foods' net sales in fiscal 2014?", prose)
+    assert answer.declined and "(2013)" not in answer.text.splitlines()[0], answer.text
+    assert "closest passage" in answer.text
+    # a sentence that states an amount is still offered
+    stated = [Passage("S1", "Orbit Foods' net sales were $6.5 billion in fiscal 2024, up from $7.5 billion.", "o",
+                      "orbit-10k.pdf", 30)]
+    assert not read("What were Orbit Foods' net sales in fiscal 2024?", stated).declined
+
+
+def test_a_margin_question_is_not_answered_with_an_amount_of_money() -> None:
+    """An operating margin is a percentage: a sentence that states only a dollar effect on operating income does
+    not answer it (declined, the closest passage named); one that states the margin does."""
+    money = [Passage("S1", "The change in estimate resulted in an increase in Orbit Foods' operating income of $33 "
+                           "million for the three months ended June 30, 2024.", "o", "orbit-10q.pdf", 9)]
+    answer = read("What is Orbit Foods' operating margin for the three months ended June 30, 2024?", money)
+    assert answer.declined and "$33 million" not in answer.text.splitlines()[0], answer.text
+    rate = [Passage("S1", "Orbit Foods' operating margin was 21.4% for the three months ended June 30, 2024, up from "
+                          "$19 million of losses a year ago.", "o", "orbit-10q.pdf", 9)]
+    answer = read("What is Orbit Foods' operating margin for the three months ended June 30, 2024?", rate)
+    assert not answer.declined and "21.4%" in answer.text.splitlines()[0], answer.text

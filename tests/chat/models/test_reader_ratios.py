@@ -75,3 +75,17 @@ def test_a_side_that_no_table_holds_computes_nothing() -> None:
 def test_a_ratio_of_a_company_no_passage_names_is_declined() -> None:
     answer = read("What is Tamarind Brewing's current ratio as of June 30, 2022?", PASSAGES)
     assert answer.declined and "÷" not in answer.text
+
+
+def test_a_table_of_percentages_is_no_side_of_a_ratio() -> None:
+    """"Operating income 50.3" in a table of items as a percentage of revenue is a share already: the margin is
+    computed from the amounts, never by dividing that share by revenue in dollars."""
+    shares = Passage("S1", "The following table sets forth certain items of our income statement expressed as a "
+                           "percentage of revenue.\n| | Three Months Ended / July 30, 2031 |\n|---|---|\n"
+                           "| Revenue | 100.0 % |\n| Operating income | 50.3 |", "d", "q2.pdf", 28, company="KESTREL CORP")
+    amounts = Passage("S2", "CONDENSED CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n"
+                            "| | Three Months Ended / July 30, 2031 |\n|---|---|\n| Revenue | $ 13,507 |\n"
+                            "| Operating income | 6,800 |", "d", "q2.pdf", 3, company="KESTREL CORP")
+    question = "What is Kestrel's operating margin for the three months ended July 30, 2031?"
+    first = read(question, [shares, amounts]).text.splitlines()[0]
+    assert "50.3%" in first and "6,800" in first and "50.3 ÷" not in first, first
