@@ -133,6 +133,20 @@ def _of_named(q: Question, p: Passage, passages: Sequence[Passage]) -> bool:
     return any(mentions(name, o) for name in q.strong_names for o in same)
 
 
+def _asked_statement(question: str, q: Question) -> tuple[StatementKind, tuple[str, ...]]:
+    """The statement a question asks of, and — for a ratio whose name is no line item ("operating margin") —
+    the line items it divides (``()`` otherwise: the question's own line item)."""
+    from chat.models.reader.ratios import ratio_sides
+
+    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    sides = ratio_sides(question)
+    if sides is None or kind:
+        return kind, ()
+    items = (sides[0], sides[1])
+    side_kind: StatementKind = implied_statement(frozenset(match_terms(" ".join(items))))
+    return side_kind, (items if side_kind else ())
+
+
 def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]:
     """Searches for the statement that prints the asked line item, when no passage is a page of it: the company,
     the statement's title and the line item (``Acme consolidated statements of income total revenues``)."""
@@ -141,10 +155,11 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
         return []
     if len(per_name_questions(question)) > 1:
         return []  # "… of Apple and Amazon": each company searched on its own already
-    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    kind, items = _asked_statement(question, q)
+    focus = " ".join(items) if items else q.focus
     if not kind or any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
         return []
-    focus = " ".join(w for w in q.focus.split() if w.lower() not in {n.lower() for n in q.names})
+    focus = " ".join(w for w in focus.split() if w.lower() not in {n.lower() for n in q.names})
     return [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
 
 
@@ -180,17 +195,18 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
         return []
     if any(p.ref.startswith("P") and p.page > 1 for p in passages):
         return []
-    kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
+    kind, items = _asked_statement(question, q)
     if not kind:
         return []
-    focus = set(q.focus_terms)
+    wanted = [set(match_terms(item)) for item in items] or [set(q.focus_terms)]  # every side of a ratio
     out: list[tuple[str, int]] = []
     for p in passages:
         where = (p.document_id, p.page)
         if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
             continue
         same_page = [o for o in passages if (o.document_id, o.page) == where]
-        if any(focus <= match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows):
+        labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
+        if all(any(focus <= label for label in labels) for focus in wanted):
             continue
         out.append(where)
         if len(out) >= MAX_PAGES_TO_READ:

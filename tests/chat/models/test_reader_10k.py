@@ -108,6 +108,17 @@ def test_the_statement_is_searched_for_when_no_result_is_a_page_of_it() -> None:
     assert statement_followups(question, [_p("S1", INCOME, 51)]) == []
 
 
+def test_a_ratio_searches_for_the_statement_of_the_items_it_divides() -> None:
+    """"Operating margin" names no line item; the statement asked for is the one that prints operating income and
+    revenue (a table of percentages of revenue, found first, is no side of the ratio)."""
+    question = "What is Kestrel Retail's operating margin for fiscal 2024?"
+    queries = statement_followups(question, [_p("S1", SELECTED, 19)])
+    assert queries and all("operating income" in q and "revenue" in q and "Kestrel Retail" in q for q in queries)
+    assert any("statements of income" in q for q in queries)
+    assert statement_followups(question, [_p("S1", INCOME, 51)]) == []
+    assert any("balance sheets" in q for q in statement_followups("What is Kestrel Retail's current ratio?", []))
+
+
 MDNA = ("Kestrel Retail Inc. Results of Operations\nTotal revenues increased in fiscal 2024 as compared to fiscal "
         "2023, driven by comparable sales growth in all segments and the opening of new stores.")
 
@@ -130,6 +141,19 @@ def test_a_statement_title_chunk_without_the_asked_row_has_its_page_read() -> No
     assert statement_pages_to_read(question, [_p("S1", INCOME, 51)]) == []  # its grid is there already
     page = Passage("P1", INCOME, "k1", "KESTREL_2024_10K.pdf", 51)
     assert statement_pages_to_read(question, [title_only, page]) == []  # read once
+
+
+def test_a_ratio_reads_the_statement_page_until_both_of_its_items_are_there() -> None:
+    """The statement's first chunk holds the revenue row, operating income is in a chunk search did not return:
+    the page is read (an operating margin is computed from both)."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    head = INCOME.split("| Cost of sales")[0]
+    question = "What was Kestrel Retail's operating margin in fiscal 2024?"
+    assert statement_pages_to_read(question, [_p("S1", head, 51)]) == [("k1", 51)]
+    assert statement_pages_to_read(question, [_p("S1", INCOME, 51)]) == []  # both rows are there
+    first = read(question, [_p("S1", INCOME, 51)]).text.splitlines()[0]
+    assert "4.3%" in first and "4,870" in first, first
 
 
 def test_another_companys_statement_does_not_stop_the_search_for_the_asked_one() -> None:
