@@ -15,15 +15,22 @@ _ENDING = re.compile(r"(?i)\bend\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|
 _CHANGE_ROW = re.compile(
     r"(?i)^\s*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?\s*)+(?:\(?(?:increase|decrease)\)?\s*)?in\b"
 )
+#: a row (or a section of rows) whose label ends by saying it is a change: "Revenues increase/(decrease)",
+#: "Operational growth/(decline)", "Net sales change"
+_CHANGE_TAIL = re.compile(
+    r"(?i)\b\(?(?:increase|decrease|change|growth|decline)s?\)?(?:\s*/\s*\(?(?:increase|decrease|decline|growth)"
+    r"s?\)?)?\s*:?\s*$")
 #: a row of the balance at the other end of the period than the one asked ("Cash …, beginning of year" for
 #: "cash at the end of FY2017") counts this much
 OTHER_END = 0.8
 
 
-def balance_row_factor(question: str, asks_change: bool, label: str) -> float:
+def balance_row_factor(question: str, asks_change: bool, label: str, section: str = "") -> float:
     """The row at the end of the period the question did not ask for (naming neither asks the end), or a change
-    row for a question that asks no change, counts ``OTHER_END``; any other row 1."""
-    if not asks_change and _CHANGE_ROW.match(label):
+    row for a question that asks no change ("Net increase in cash", "Revenues increase/(decrease)", a row under
+    "Operational growth/(decline)"), counts ``OTHER_END``; any other row 1."""
+    if not asks_change and (_CHANGE_ROW.match(label) or _CHANGE_TAIL.search(label)
+                            or (section and _CHANGE_TAIL.search(section))):
         return OTHER_END
     asks_beginning = bool(re.search(r"(?i)\b(?:beginning|start)\s+of\b", question))
     if _BEGINNING.search(label) and not asks_beginning:

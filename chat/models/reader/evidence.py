@@ -205,7 +205,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
             continue
-        row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label)
+        row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label, row.section)
         row_score *= per_share_factor(q.text, row.section, row.label)
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
