@@ -4,7 +4,6 @@ document, masks the names for a remote model, and answers without them when the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from chat.core.agent_tools import DetectorMasker, RefBook, ToolRunner, ToolScope
@@ -12,6 +11,7 @@ from chat.core.generations import Generation
 from chat.models.tool_format import parse_results
 from retrieval.types import Hit, SearchFilter
 from store.errors import NotFound
+from tests.chat.models.test_local_covers import _Page
 
 IDENTITIES = {"d1": {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"]},
               "d2": {"company": "Reach jane.doe@example.com Trading", "former_names": ["Old Name LLC"]}}
@@ -25,15 +25,6 @@ def _hit(doc: str, n: int) -> Hit:
 class _Retriever:
     async def search(self, query: str, flt: SearchFilter, k: int = 8) -> list[Hit]:
         return [_hit("d1", 3), _hit("d2", 4), _hit("d1", 5), _hit("d3", 6)]
-
-
-@dataclass
-class _Page:
-    document_id: str
-    file_name: str
-    page: int
-    text: str
-    page_count: int = 9
 
 
 class _Ingest:
