@@ -385,11 +385,15 @@ def test_expanding_a_document_shows_its_summary_and_outline(page: Any) -> None:
                            {"level": 2, "text": "1. Findings <b>bold</b>", "page": 2}], "lead": []}
     api.documents["p1"] = [
         {"document_id": "d1", "workflow_id": "w1", "status": "completed", "file_name": "bridge.pdf", "page_count": 3,
-         "summary": summary},
-        {"document_id": "d2", "workflow_id": "w2", "status": "completed", "file_name": "plain.pdf", "page_count": 1},
+         "summary": summary, "identity": {"company": "Harbor <i>Works</i> Inc.", "tickers": ["HBW"]}},
+        {"document_id": "d2", "workflow_id": "w2", "status": "completed", "file_name": "plain.pdf", "page_count": 1,
+         "identity": {}},
     ]
     _open(page, api)
     page.wait_for_selector(".doc[data-document-id='d1']")
+    # whose document it is, from its cover (text, never markup); a document whose cover names nobody shows none
+    assert page.inner_text(".doc[data-document-id='d1'] .doc-company") == "Harbor <i>Works</i> Inc. · HBW"
+    assert not page.is_visible(".doc[data-document-id='d2'] .doc-company")
     assert not page.is_visible(".doc[data-document-id='d2'] .doc-summary")  # nothing to expand yet
     assert not page.is_visible(".doc[data-document-id='d1'] .doc-summary-body")  # collapsed
     page.click(".doc[data-document-id='d1'] .doc-summary > summary")

@@ -92,6 +92,8 @@ class DocumentRow {
     }, icon("trash"));
     this.bar = h("progress.doc-progress", { max: "1", value: "0", "aria-label": `Progress of ${doc.file_name}` });
     this.reason = h("p.doc-reason.error-text", { hidden: true });
+    // whose document it is, read off its cover at ingest (ingest/steps/identity.py): "Apple Inc. · AAPL"
+    this.company = h("p.doc-company.muted.small", { hidden: true });
     this.summaryBody = h("div.doc-summary-body");
     this.summary = h("details.doc-summary", { hidden: true },
       h("summary", { text: "Summary and outline" }), this.summaryBody);
@@ -107,7 +109,7 @@ class DocumentRow {
     });
     this.actions = h("div.doc-actions", { hidden: true }, this.retry, this.dismiss);
     this.el = h("li.doc", { dataset: { localId: this.localId } }, h("div.doc-line", {}, icon("doc"), this.name,
-      this.state, this.del), this.bar, this.reason, this.actions, this.summary);
+      this.state, this.del), this.company, this.bar, this.reason, this.actions, this.summary);
     this.update(doc);
   }
 
@@ -155,6 +157,16 @@ class DocumentRow {
     this.dismiss.hidden = !local;
     this.retry.hidden = !(local && status === "failed");
     if (doc.summary && typeof doc.summary === "object") this.showSummary(doc.summary);
+    if (doc.identity && typeof doc.identity === "object") this.showCompany(doc.identity);
+  }
+
+  /** The company the document's cover names, with its trading symbols (text only, never markup). */
+  showCompany(identity) {
+    const company = String(identity.company || "").trim();
+    const tickers = Array.isArray(identity.tickers) ? identity.tickers.map(String).filter(Boolean) : [];
+    const text = [company, tickers.join(", ")].filter(Boolean).join(" · ");
+    this.company.textContent = text;
+    this.company.hidden = !text;
   }
 
   /** The stored summary: what kind it is, the title, the text, the outline (headings with their pages). */

@@ -82,7 +82,8 @@ def test_a_table_of_percentages_is_no_side_of_a_ratio() -> None:
     computed from the amounts, never by dividing that share by revenue in dollars."""
     shares = Passage("S1", "The following table sets forth certain items of our income statement expressed as a "
                            "percentage of revenue.\n| | Three Months Ended / July 30, 2031 |\n|---|---|\n"
-                           "| Revenue | 100.0 % |\n| Operating income | 50.3 |", "d", "q2.pdf", 28, company="KESTREL CORP")
+                           "| Revenue | 100.0 % |\n| Operating income | 50.3 |", "d", "q2.pdf", 28,
+                     company="KESTREL CORP")
     amounts = Passage("S2", "CONDENSED CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n"
                             "| | Three Months Ended / July 30, 2031 |\n|---|---|\n| Revenue | $ 13,507 |\n"
                             "| Operating income | 6,800 |", "d", "q2.pdf", 3, company="KESTREL CORP")
