@@ -49,6 +49,9 @@ SECTION_SHARE = 0.8
 PERCENT_FOR_MONEY = 0.7
 _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
+#: a word that makes the number after it a reference to a part of the document
+_REFERENCE = re.compile(r"(?i)\b(?:notes?|items?|sections?|parts?|pages?|exhibits?|rules?|articles?|schedules?|"
+                        r"chapters?|figures?|tables?|appendix|no\.)\s*$")
 #: what asks a percentage (a ratio or a rate may be a plain number: "current ratio 0.95", "exchange rate 1.08")
 _PERCENT_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b")
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
@@ -284,6 +287,8 @@ def answer_span(q: Question, sentence: str) -> str:
         for s, e, amount in all_amounts(sentence):
             raw = sentence[s:e]
             if percent_only and not amount.percent:
+                continue
+            if _REFERENCE.search(sentence, 0, s):  # "Note 10", "Item 7", "page 12": a reference, not an amount
                 continue
             if raw in q.text or (not amount.percent and not amount.currency
                                  and re.fullmatch(r"\(?(?:19|20)\d\d\)?", raw)):  # a year, "(2013)" too

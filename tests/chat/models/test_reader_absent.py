@@ -80,3 +80,12 @@ def test_a_margin_question_is_not_answered_with_an_amount_of_money() -> None:
                           "$19 million of losses a year ago.", "o", "orbit-10q.pdf", 9)]
     answer = read("What is Orbit Foods' operating margin for the three months ended June 30, 2024?", rate)
     assert not answer.declined and "21.4%" in answer.text.splitlines()[0], answer.text
+
+
+def test_a_reference_number_is_no_amount() -> None:
+    """"Note 10" names a part of the filing: a value question is not answered "10"."""
+    prose = [Passage("S1", "The proportion of Orbit Foods' net sales by source was consistent for each segment in Note "
+                           "10, “Segment Information”, for the three months ended June 28, 2031, except in Canada.",
+                     "o", "orbit-10q.pdf", 10)]
+    answer = read("What were Orbit Foods' Canada net sales in the three months ended June 28, 2031?", prose)
+    assert "say 10" not in answer.text.splitlines()[0] and answer.declined, answer.text
