@@ -44,6 +44,7 @@ from chat.models.reader.statement_pages import statement_followups, statement_pa
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
+from ingest.steps.identity import identity_names
 
 LOCAL_MODEL_ID = "docchat-local-extractive"
 
@@ -172,8 +173,7 @@ def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
             document_id=str(src.get("document_id", "")),
             file_name=str(src.get("file_name", "")),
             page=int(src.get("page") or 0),
-            company="\n".join(n for n in [str(src.get("company") or ""), *src.get("former_names", []),
-                                           *src.get("tickers", [])] if n),
+            company="\n".join(identity_names(src)),  # its company, former names and tickers
         )
         for src in sources
     ]
