@@ -99,6 +99,19 @@ def wait_until(ready: Callable[[], bool], *, what: str, child: Child | None, tim
         time.sleep(0.2)
 
 
+def _self_connected(sock: socket.socket) -> bool:
+    """True when a loopback connect to a port nobody listens on met itself (TCP simultaneous open).
+
+    A port in the ephemeral range can be handed out as the connecting socket's own source port; the "server" that
+    answers is then the client, which echoes the request back ("BadStatusLine: GET /healthz") and, while it is open,
+    holds the port the server is about to bind.
+    """
+    try:
+        return bool(sock.getsockname() == sock.getpeername())
+    except OSError:
+        return False
+
+
 def _http_ok(url: str) -> Callable[[], bool]:
     """True once ``url`` answers with anything below 500 (DynamoDB Local answers a bare GET with 400)."""
     parts = urlsplit(url)
@@ -106,9 +119,12 @@ def _http_ok(url: str) -> Callable[[], bool]:
     def check() -> bool:
         conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=2.0)
         try:
+            conn.connect()
+            if conn.sock is not None and _self_connected(conn.sock):
+                return False
             conn.request("GET", parts.path or "/")
             return conn.getresponse().status < 500
-        except OSError:
+        except (OSError, http.client.HTTPException):
             return False
         finally:
             conn.close()

@@ -58,7 +58,7 @@ def _two_free_ports() -> int:
     import socket
 
     for _ in range(50):
-        base = random.randint(20_000, 40_000)
+        base = random.randint(20_000, 32_000)  # below the ephemeral range: no client socket is handed these
         try:
             for p in (base, base + 1):
                 with socket.socket() as s:
