@@ -42,12 +42,42 @@ def statement_query(question: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def breakdown_query(question: str) -> str:
+    """For a line item narrowed by a word of its own ("iPhone revenue", "cloud segment revenue", "Greater China
+    net sales"): the item in its other spellings with that word, or ``""``.
+
+    Such a figure is printed in a breakdown (a note's "disaggregated by product" table, a segment table, the
+    MD&A's "net sales by category"), not on the face of the statement the statement-words query finds, and that
+    table may call the item by another of its names ("net sales" for "revenue").
+    """
+    from chat.models.reader.lexicon import SYNONYM_GROUPS
+
+    q = analyze(question)
+    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
+        return ""
+    items = [t for t in q.focus_terms if implied_statement({t})]  # line items, not words like "total"
+    if not items or not any(not t.startswith("§") for t in q.focus_terms):
+        return ""
+    focus = q.focus.lower()
+    spellings: list[str] = []
+    for t in sorted(items):
+        others = [n for n in SYNONYM_GROUPS[int(t[1:])] if n.isascii() and n.rstrip("s") not in focus]
+        spellings.extend(others[:2])
+    if not spellings:
+        return ""
+    span = q.span or (12 if any(p.fiscal and p.quarter is None for p in q.periods) else None)
+    periods = [p.text for p in q.periods if p.day is not None or p.month is not None]
+    periods += [str(p.year) for p in q.periods if p.day is None and p.month is None and p.year is not None]
+    parts = [q.focus, *spellings, _SPAN_WORDS.get(span or 0, ""), *periods]
+    return " ".join(" ".join(parts).split())
+
+
 def search_queries(question: str) -> list[str]:
     """The searches for ``question``: one per company it names (``per_name_questions``), and for a statement
-    line item also the statement-words query."""
+    line item also the statement-words query and, for a narrowed one, the breakdown query."""
     queries = per_name_questions(question)
     if len(queries) == 1:
-        extra = statement_query(question)
-        if extra and extra.lower() != question.lower():
-            queries.append(extra)
+        for extra in (statement_query(question), breakdown_query(question)):
+            if extra and all(extra.lower() != seen.lower() for seen in queries):
+                queries.append(extra)
     return queries
