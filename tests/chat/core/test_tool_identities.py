@@ -11,7 +11,7 @@ from chat.core.generations import Generation
 from chat.models.tool_format import parse_results
 from retrieval.types import Hit, SearchFilter
 from store.errors import NotFound
-from tests.chat.models.test_local_covers import _Page
+from tests.chat.models.local_turns import PageStub
 
 IDENTITIES = {"d1": {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"]},
               "d2": {"company": "Reach jane.doe@example.com Trading", "former_names": ["Old Name LLC"]}}
@@ -32,8 +32,8 @@ class _Ingest:
         self.asked: list[dict[str, str | None]] = []
         self.fail = fail
 
-    async def read_page(self, user_id: str, document_id: str, page: int) -> _Page:
-        return _Page(document_id, f"{document_id}.pdf", page, "Cover page text.")
+    async def read_page(self, user_id: str, document_id: str, page: int) -> PageStub:
+        return PageStub(document_id, f"{document_id}.pdf", page, "Cover page text.", 90)
 
     async def document_identities(self, user_id: str, docs: Mapping[str, str | None]) -> dict[str, Any]:
         self.asked.append(dict(docs))

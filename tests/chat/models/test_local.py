@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from chat.core.citations import Source, citations_for
 from chat.core.prompt import SYSTEM_PROMPT, build_request
 from chat.core.tools import TOOLS, cited_refs
@@ -13,15 +11,7 @@ from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ChatModel, ModelReq
 from chat.models.reader.question import per_name_questions as search_queries
 from chat.models.tool_format import format_page, format_search_results
 from retrieval.types import Hit
-
-
-@dataclass
-class _Page:
-    document_id: str
-    file_name: str
-    page: int
-    text: str
-    page_count: int = 1
+from tests.chat.models.local_turns import PageStub
 
 
 def _hit(i: int, text: str) -> Hit:
@@ -273,7 +263,7 @@ async def test_a_named_receipt_in_no_search_result_has_its_pages_read_then_answe
     assert msg["stop_reason"] == "tool_use"
     [read] = msg["content"]  # still not found: the results' pages are read
     assert read["name"] == "read_page" and read["input"] == {"document_id": "rcpt-1", "page": 1}
-    page = _Page("rcpt-1", "receipt-1.jpg", 1, head + "\n" + tail)
+    page = PageStub("rcpt-1", "receipt-1.jpg", 1, head + "\n" + tail)
     messages += [{"role": "assistant", "content": msg["content"]},
                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": read["id"],
                                                "content": format_page(page, "P1")}]}]

@@ -4,15 +4,12 @@ item by another name ("net sales"): the local model searches that wording too. M
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.tools import TOOLS, cited_refs
-from chat.models.accumulator import MessageAccumulator
-from chat.models.local import LocalModel
+from chat.core.tools import cited_refs
 from chat.models.reader.queries import breakdown_query, search_queries
 from chat.models.tool_format import format_page, format_search_results
 from retrieval.types import Hit
+from tests.chat.models.local_turns import PageStub, local_turn
 
 PROSE = ("Widgets\nWidget revenue decreased during the year compared to the prior year, a change driven over the "
          "year by lower demand for widgets in Europe and how much of the demand moved to gadgets.")
@@ -38,27 +35,11 @@ def _search(query: str) -> list[Hit]:
                 page_end=page, text=CHUNKS[page], score=1.0)] if score else []
 
 
-@dataclass
-class _Page:
-    document_id: str
-    file_name: str
-    page: int
-    text: str
-    page_count: int = 60
-
-
-async def _turn(messages: list[dict]) -> dict:
-    acc = MessageAccumulator()
-    async for e in LocalModel().stream(build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=1024)):
-        acc.feed(e)
-    return acc.message
-
-
 async def _ask(question: str) -> str:
     messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
     refs = 0
     for _ in range(8):
-        msg = await _turn(messages)
+        msg = await local_turn(messages)
         if msg["stop_reason"] != "tool_use":
             return str(msg["content"][0]["text"])
         results = []
@@ -69,7 +50,8 @@ async def _ask(question: str) -> str:
                 refs += len(hits)
             else:
                 page = int(use["input"]["page"])
-                content = format_page(_Page("doc", "widgets-10k.pdf", page, CHUNKS.get(page, "")), f"P{page}")
+                content = format_page(PageStub("doc", "widgets-10k.pdf", page, CHUNKS.get(page, ""), 60),
+                                      f"P{page}")
             results.append({"type": "tool_result", "tool_use_id": use["id"], "content": content})
         messages += [{"role": "assistant", "content": msg["content"]}, {"role": "user", "content": results}]
     raise AssertionError("no answer after eight turns")

@@ -3,17 +3,13 @@ page shows whose filing it is; the company's own filing is answered. Made-up fil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.tools import TOOLS, cited_refs
-from chat.models.accumulator import MessageAccumulator
-from chat.models.local import LocalModel
+from chat.core.tools import cited_refs
 from chat.models.reader import Passage, read
 from chat.models.reader.covers import covers_to_read, foreign_documents
 from chat.models.reader.queries import search_queries, statement_query
 from chat.models.tool_format import format_page, format_search_results
 from retrieval.types import Hit
+from tests.chat.models.local_turns import PageStub, local_turn
 
 STATEMENT = """CONSOLIDATED STATEMENTS OF OPERATIONS
 (In millions, except per share data)
@@ -34,22 +30,6 @@ def _cover(company: str) -> str:
             f"Identification No.)\n100 Industrial Way, Springfield (Address of principal executive offices)")
 
 
-@dataclass
-class _Page:
-    document_id: str
-    file_name: str
-    page: int
-    text: str
-    page_count: int = 90
-
-
-async def _run(model: LocalModel, messages: list[dict]) -> dict:
-    acc = MessageAccumulator()
-    async for e in model.stream(build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=1024)):
-        acc.feed(e)
-    return acc.message
-
-
 def _results(uses: list[dict], hits: list[Hit]) -> dict:
     return {"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": u["id"],
@@ -62,17 +42,17 @@ async def _ask_with_cover(question: str, cover: str) -> tuple[dict, str]:
             Hit(chunk_id="k:12", document_id="doc-k", file_name="annual-report-2021.pdf", page_start=12,
                 page_end=12, text=MENTION, score=0.8)]
     messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
-    msg = await _run(LocalModel(), messages)
+    msg = await local_turn(messages)
     uses = msg["content"]
     messages += [{"role": "assistant", "content": uses}, _results(uses, hits)]
-    msg = await _run(LocalModel(), messages)
+    msg = await local_turn(messages)
     assert msg["stop_reason"] == "tool_use", msg
     [read_cover] = msg["content"]
     messages += [{"role": "assistant", "content": msg["content"]},
                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": read_cover["id"],
-                                               "content": format_page(_Page("doc-k", "annual-report-2021.pdf", 1,
-                                                                            cover), "P1")}]}]
-    answer = await _run(LocalModel(), messages)
+                                               "content": format_page(PageStub("doc-k", "annual-report-2021.pdf", 1,
+                                                                            cover, 90), "P1")}]}]
+    answer = await local_turn(messages)
     assert answer["stop_reason"] == "end_turn"
     return read_cover, answer["content"][0]["text"]
 

@@ -5,13 +5,14 @@ filings and questions."""
 from __future__ import annotations
 
 from chat.core.tools import cited_refs
-from chat.models.local import LocalModel, passages_of
+from chat.models.local import passages_of
 from chat.models.reader import Passage, read
 from chat.models.reader.covers import covers_to_read
 from chat.models.reader.names import mentions
 from chat.models.tool_format import format_search_results, parse_results
 from retrieval.types import Hit
-from tests.chat.models.test_local_covers import MENTION, STATEMENT, _results, _run
+from tests.chat.models.local_turns import local_turn
+from tests.chat.models.test_local_covers import MENTION, STATEMENT, _results
 
 GLOBEX = {"company": "GLOBEX CORPORATION", "tickers": ["GLBX"], "former_names": ["Globe Exports Inc."]}
 KESTREL = {"company": "KESTREL MACHINE WORKS, INC.", "tickers": ["KMW"]}
@@ -59,14 +60,14 @@ def test_the_reader_answers_from_the_named_companys_filing_and_declines_another_
 async def test_no_cover_page_round_when_the_identity_names_the_company() -> None:
     question = "What were Globex's total revenues in fiscal 2021 (in USD millions)?"
     messages: list[dict] = [{"role": "user", "content": [{"type": "text", "text": question}]}]
-    msg = await _run(LocalModel(), messages)
+    msg = await local_turn(messages)
     uses = msg["content"]
     result = _results(uses, _hits("doc-g"))
     for block in result["content"]:  # the tool runner shows the identity it has for each hit's document
         if "doc-g" in block["content"]:
             block["content"] = format_search_results(_hits("doc-g"), identities={"doc-g": GLOBEX})
     messages += [{"role": "assistant", "content": uses}, result]
-    answer = await _run(LocalModel(), messages)
+    answer = await local_turn(messages)
     assert answer["stop_reason"] == "end_turn", answer  # answered at once: no read_page of the cover
     text = answer["content"][0]["text"]
     assert "$8,412 million" in text.splitlines()[0] and cited_refs(text) == ["S1"], text

@@ -3,12 +3,9 @@ figures (issue 12): once, and then answers. Made-up filing (Kestrel Retail)."""
 
 from __future__ import annotations
 
-from chat.core.prompt import SYSTEM_PROMPT, build_request
-from chat.core.tools import TOOLS
-from chat.models.accumulator import MessageAccumulator
-from chat.models.local import LocalModel
 from chat.models.tool_format import format_search_results
 from retrieval.types import Hit
+from tests.chat.models.local_turns import local_turn
 
 SELECTED = """Kestrel Retail Inc. Item 6. Selected Financial Data
 Consolidated Statements of Operations:
@@ -16,13 +13,6 @@ Consolidated Statements of Operations:
 | (in millions) | Year ended January 31, / 2024 | Year ended January 31, / 2023 |
 |---|---|---|
 | Total revenues | $112,640 | $108,215 |"""
-
-
-async def _run(messages: list[dict]) -> dict:
-    acc = MessageAccumulator()
-    async for e in LocalModel().stream(build_request(SYSTEM_PROMPT, TOOLS, messages, max_tokens=1024)):
-        acc.feed(e)
-    return acc.message
 
 
 def _results(uses: list[dict], hits: list[Hit], first: int) -> dict:
@@ -36,15 +26,15 @@ async def test_the_statement_page_is_searched_for_once_then_the_answer_comes() -
               text=SELECTED, score=1.0)
     messages: list[dict] = [{"role": "user", "content": [
         {"type": "text", "text": "What were Kestrel Retail's total revenues in fiscal 2024 (in USD millions)?"}]}]
-    msg = await _run(messages)
+    msg = await local_turn(messages)
     messages += [{"role": "assistant", "content": msg["content"]}, _results(msg["content"], [hit], 1)]
-    msg = await _run(messages)
+    msg = await local_turn(messages)
     assert msg["stop_reason"] == "tool_use", msg
     queries = [u["input"]["query"] for u in msg["content"]]
     assert all(u["name"] == "search_documents" for u in msg["content"])
     assert any("consolidated statements of income" in q and "total revenues" in q for q in queries), queries
     messages += [{"role": "assistant", "content": msg["content"]}, _results(msg["content"], [], 10)]
-    msg = await _run(messages)
+    msg = await local_turn(messages)
     searched_again = [u for u in msg["content"] if u.get("type") == "tool_use" and u["name"] == "search_documents"
                       and "consolidated statements" in u["input"].get("query", "")]
     assert not searched_again
