@@ -11,7 +11,7 @@ and semantic search both meet the statement page, not only the prose that discus
 
 from __future__ import annotations
 
-from chat.models.reader.question import analyze, per_name_questions
+from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
@@ -31,15 +31,21 @@ def statement_query(question: str) -> str:
     kind = q.statement or implied_statement(q.focus_terms)
     if not kind:
         return ""
+    parts = [*q.names, STATEMENT_WORDS[kind], q.focus, *_period_words(q)]
+    return " ".join(" ".join(parts).split())
+
+
+def _period_words(q: Question) -> list[str]:
+    """The question's span and periods as a statement's column header writes them ("three months ended", the
+    dated period as asked, a bare year)."""
     span = q.span or (12 if any(p.fiscal and p.quarter is None for p in q.periods) else None)
-    periods: list[str] = []
+    words = [_SPAN_WORDS.get(span or 0, "")]
     for p in q.periods:
         if p.day is not None or p.month is not None:
-            periods.append(p.text)
+            words.append(p.text)
         elif p.year is not None:
-            periods.append(str(p.year))
-    parts = [*q.names, STATEMENT_WORDS[kind], q.focus, _SPAN_WORDS.get(span or 0, ""), *periods]
-    return " ".join(" ".join(parts).split())
+            words.append(str(p.year))
+    return words
 
 
 def breakdown_query(question: str) -> str:
@@ -65,10 +71,7 @@ def breakdown_query(question: str) -> str:
         spellings.extend(others[:2])
     if not spellings:
         return ""
-    span = q.span or (12 if any(p.fiscal and p.quarter is None for p in q.periods) else None)
-    periods = [p.text for p in q.periods if p.day is not None or p.month is not None]
-    periods += [str(p.year) for p in q.periods if p.day is None and p.month is None and p.year is not None]
-    parts = [q.focus, *spellings, _SPAN_WORDS.get(span or 0, ""), *periods]
+    parts = [q.focus, *spellings, *_period_words(q)]
     return " ".join(" ".join(parts).split())
 
 
