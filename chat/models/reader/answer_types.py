@@ -372,7 +372,7 @@ def neighbour_context(rows: list[Row]) -> list[Row]:
 
 # ------------------------------------------------------------------------------------------- the question's topic
 
-_KO_TOPIC = re.compile(r"^([가-힣A-Za-z0-9·.\-]{2,}?)(?:은|는|이|가|의|에게|에서|와|과)$")
+_KO_TOPIC = re.compile(r"^([가-힣A-Za-z0-9·.\-]{2,}?)(?:은|는|이|가|의|에게|에서|와|과|과의|와의|에서의|께서)$")
 _JA_TOPIC = re.compile(r"^([^\sはがのを、。？?]{2,}?)(?:は|が)")
 _GENERIC_TOPIC = re.compile(r"(?:그|이|저|당시|현재|이후|이전|처음|최초|같은|다른|모든|각|양측|우리|자신|본인|"
                             r"그녀|그들|이것|그것|"
@@ -412,8 +412,19 @@ def topic_missing(question: str, language: str, texts: list[str]) -> str:
     if not topic:
         return ""
     needle = _squash(topic)
-    # a compound of four or more characters ("合計金額", "서울특별시청") counts as named when either half is
-    half = (len(needle) + 1) // 2
-    needles = [needle] + ([needle[:half], needle[-half:]] if len(needle) >= 4 else [])
     squashed = [_squash(t) for t in texts]
-    return "" if any(n in t for n in needles for t in squashed) else topic
+    if any(needle in t for t in squashed):
+        return ""
+    if len(needle) < 4:
+        return topic
+    # a compound of four or more characters ("合計金額", "서울특별시청") counts as named when either half is; a
+    # Korean half only where a word starts with it: "랜드" of "라라랜드" is not named by "아일랜드"
+    half = (len(needle) + 1) // 2
+    for part in (needle[:half], needle[-half:]):
+        if language == "ko":
+            pattern = re.compile(r"(?<![가-힣])" + re.escape(part), re.IGNORECASE)
+            if any(pattern.search(t) for t in texts):
+                return ""
+        elif any(part in t for t in squashed):
+            return ""
+    return topic

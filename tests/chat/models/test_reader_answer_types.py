@@ -84,3 +84,14 @@ def test_the_same_chunk_from_two_searches_is_one_passage_not_two_rival_sources()
     twice = [Passage("S1", text, "d1", "acme.pdf", 1), Passage("S2", text, "d1", "acme.pdf", 1)]
     answer = read("What was the total revenue of Acme in 2025?", twice)
     assert not answer.declined and "42 million" in answer.text and "[S1]" in answer.text
+
+
+def test_a_korean_topic_half_counts_only_where_a_word_starts_with_it() -> None:
+    assert topic_missing("라라랜드가 벌어들인 수익은?", "ko", ["아일랜드 더블린에서 열린 공연"]) == "라라랜드"
+    assert topic_missing("라라랜드가 벌어들인 수익은?", "ko", ["라라 랜드 는 흥행에 성공했다"]) == ""
+    assert topic_missing("서울특별시청의 주소는?", "ko", ["서울특별 행사가 열렸다"]) == ""
+
+
+def test_a_topic_before_gwa_ui_drops_both_particles() -> None:
+    assert topic_word("북한과의 교전 당시 국무총리는 누구인가?", "ko") == "북한"
+    assert topic_word("한별시와의 협정은 언제 맺어졌나?", "ko") == "한별시"

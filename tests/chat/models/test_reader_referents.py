@@ -62,3 +62,38 @@ def test_two_numbers_or_a_native_numeral_state_nothing() -> None:
 def test_document_title_drops_a_file_code_and_qualifier() -> None:
     assert document_title("kq048-정도전.pdf") == "정도전"
     assert document_title("0012_마리_퀴리_(과학자).pdf") == "마리 퀴리"
+
+
+def test_a_pronoun_after_an_opening_adverb_or_setting_names_the_person() -> None:
+    text = ("박하늘은 한별 마을에서 태어난 건축가이다.\n"
+            "다만 그가 마을 회관의 설계를 맡았다는 기록은 1990년 신문에만 남아 있다.\n")
+    first = _first("마을 회관의 설계를 맡았던 사람은?", text)
+    assert "박하늘" in first and first.index("박하늘") < first.index("그가")
+
+
+def test_a_sentence_that_leaves_its_subject_out_names_the_passage_subject() -> None:
+    text = ("박하늘은 한별 마을에서 태어난 건축가이다.\n"
+            "1990년 마을 회관을 강가에 짓고 이듬해 도서관을 세웠다.\n")
+    first = _first("1990년 마을 회관을 강가에 지은 사람의 이름은?", text)
+    assert "박하늘입니다" in first
+    first = _first("1990년 마을 회관을 강가에 지은 건축가는?", text, "0007_박하늘.pdf")
+    assert "박하늘입니다" in first
+
+
+def test_a_subject_the_sentence_marks_or_a_relation_asked_states_no_referent() -> None:
+    text = "박하늘은 한별 마을에서 태어난 건축가이다.\n회관은 1990년 강가에 세워졌다.\n"
+    assert _stated_in("회관을 강가에 세운 사람은?", text, "회관은 1990년 강가에 세워졌다.") == ""
+    text = "박하늘은 한별 마을에서 태어난 건축가이다.\n이어 장인인 김바다와 함께 회관을 지었다.\n"
+    assert _stated_in("박하늘의 장인은?", text, "이어 장인인 김바다와 함께 회관을 지었다.") == ""
+
+
+def test_a_person_the_question_names_is_not_stated_as_its_answer() -> None:
+    said = "그는 스승 김바다에게서 설계를 배웠다."
+    text = f"박하늘은 한별 마을에서 태어난 건축가이다.\n{said}\n"
+    assert _stated_in("박하늘에게 설계를 가르친 사람은 누구인가?", text, said) == ""
+    assert _stated_in("스승에게서 설계를 배운 사람은 누구인가?", text, said) == "박하늘"
+
+
+def _stated_in(question: str, text: str, sentence: str) -> str:
+    start = text.index(sentence)
+    return stated(analyze(question), Evidence("sentence", Passage("S1", text), 0.8, (start, start + len(sentence))))
