@@ -1,7 +1,7 @@
 """The reader's development loop on statement questions: capture what search hands the reader, then replay.
 
-    python -m bench.reader_statements capture [--dataset sec10q] [--data-dir D]   # real service path, once
-    python -m bench.reader_statements replay [--data-dir D] [--show]              # the reader alone, seconds
+    python -m bench.reader_statements capture [--dataset sec10q] [--split S] [--data-dir D]  # service path, once
+    python -m bench.reader_statements replay [--data-dir D] [--show]                         # the reader alone
 
 ``capture`` runs ``docchat eval answers`` (ingest → chat over HTTP/SSE, embedded defaults) with a
 ``LocalModel`` that also writes down, for every question, the sources its ``search_documents`` call returned
@@ -9,7 +9,11 @@
 ``chat.models.reader`` — no ingest, no search — and scores them like the eval does (gold number in the
 answer, a citation on the gold page), so a reader change is measured in seconds. Meant for the development
 set (``sec10q``, ``chat/evaluation/sec10q.py``); ``--show`` prints each answer, which is only for a set that
-is not reported on.
+is not reported on. KorQuAD's development questions are its calibration split (even articles): ``capture
+--dataset korquad --split calibration`` (1,000 questions, ~7 min here), then ``replay`` in ~2 min; the run's
+``last-run.json`` says which ask was which question and side, so the replay's correct and declined figures are
+the eval's (its cited counts a source's first page, where the eval counts the page the quote is on: lower for
+chunks across a page break).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from chat.evaluation.catalog import load
+from chat.evaluation.datasets import SPLITS
 from chat.evaluation.report import is_correct
 from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
@@ -62,31 +67,53 @@ def capture(args: argparse.Namespace) -> int:
     from chat.evaluation.run import evaluate, print_table
 
     data_dir = _data_dir(args)
-    dataset = load(args.dataset, args.data, limit=args.limit)
+    dataset = load(args.dataset, args.data, limit=args.limit, split=args.split)
     model = RecordingModel()
     summary = asyncio.run(evaluate(Settings().with_overrides(data_dir=data_dir), dataset, model=model))
     print_table(summary, Console(width=160))
     keys = {d.key: d.key for d in dataset.documents}
-    (data_dir / CAPTURES).write_text(json.dumps({"dataset": args.dataset, "documents": keys,
+    (data_dir / CAPTURES).write_text(json.dumps({"dataset": args.dataset, "split": args.split, "documents": keys,
                                                   "captures": model.captured}, ensure_ascii=False), encoding="utf-8")
     print(f"{len(model.captured)} captures written to {data_dir / CAPTURES}")
     return 0
 
 
+def _same(asked: str, captured: str) -> bool:
+    return " ".join(asked.split()) == " ".join(captured.split())
+
+
+def _asks(data_dir: Path) -> list[tuple[str, str]]:
+    """(question id, polarity) of every ask of the captured run, in order (``last-run.json``; [] without one)."""
+    path = data_dir / "last-run.json"
+    if not path.exists():
+        return []
+    answers = json.loads(path.read_text(encoding="utf-8")).get("answers", [])
+    return [(str(a["qid"]), str(a["polarity"])) for a in answers]
+
+
 def replay(args: argparse.Namespace) -> int:
     data_dir = _data_dir(args)
     saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
-    dataset = load(saved["dataset"], args.data)
+    dataset = load(saved["dataset"], args.data, split=saved.get("split", "all"))
     by_text = {q.text: q for q in dataset.questions}
     file_of = {d.key: d.file_name for d in dataset.documents}
+    by_qid = {q.qid: q for q in dataset.questions}
+    asked = _asks(data_dir)
     seen: set[str] = set()
     totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0}
     for item in saved["captures"]:
-        q = by_text.get(item["question"])
-        if q is None:
+        q = by_text.get(item["question"]) or by_text.get(item["question"].strip())
+        # the eval's own record of the asks, in order, says which question and which side (two questions of a
+        # set may share a text); without it, each question is asked in its own project first, then in the other
+        while asked and by_qid.get(asked[0][0]) is not None and not _same(by_qid[asked[0][0]].text, item["question"]):
+            asked.pop(0)  # an ask that left no capture (no search result)
+        if asked and asked[0][0] in by_qid:
+            qid, polarity = asked.pop(0)
+            q, positive = by_qid[qid], polarity == "positive"
+        elif q is None:
             continue
-        # each question is asked in its own project first, then in the other; an ``absent`` one is negative in both
-        positive = q.text not in seen and not q.absent
+        else:  # an ``absent`` question is negative in both
+            positive = q.text not in seen and not q.absent
         seen.add(q.text)
         answer = reader_answer(q.text, item["sources"])
         pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in item["sources"]}
@@ -108,9 +135,9 @@ def replay(args: argparse.Namespace) -> int:
             print(q.text)
             print(answer.text)
     pos, neg = max(totals["positive"], 1), max(totals["negative"], 1)
-    print(f"positives {totals['positive']}: correct {totals['correct'] / pos:.0%}, cited {totals['cited'] / pos:.0%}, "
-          f"declined {totals['declined_pos'] / pos:.0%}; negatives {totals['negative']}: declined "
-          f"{totals['declined_neg'] / neg:.0%}")
+    print(f"positives {totals['positive']}: correct {totals['correct'] / pos:.1%}, cited {totals['cited'] / pos:.1%}, "
+          f"declined {totals['declined_pos'] / pos:.1%}; negatives {totals['negative']}: declined "
+          f"{totals['declined_neg'] / neg:.1%}")
     return 0
 
 
@@ -123,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         s.add_argument("--data-dir", default=None)
         s.add_argument("--data", type=Path, default=None, help="evaluation data root (default ../shared/evaldata)")
         s.add_argument("--limit", type=int, default=None)
+        s.add_argument("--split", choices=SPLITS, default="all",
+                       help="capture: which questions (korquad: 'calibration' is its development split)")
         s.add_argument("--show", action="store_true", help="print every answer (development sets only)")
         s.add_argument("--failures", action="store_true", help="with --show: only the wrong ones")
     args = p.parse_args(argv)
