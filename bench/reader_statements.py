@@ -121,7 +121,7 @@ def replay(args: argparse.Namespace) -> int:
         gold_pages = {(file_of.get(d, d), p) for d, p in q.pages}
         cited = any((f, p) in gold_pages for ref, f, p in pages if ref in cited_refs)
         if positive:
-            ok = is_correct(q, answer.text)
+            ok = is_correct(q, answer.text) and not answer.declined
             totals["positive"] += 1
             totals["correct"] += ok
             totals["cited"] += cited

@@ -55,10 +55,11 @@ def is_correct(q: EvalQuestion, answer: str) -> bool:
 def score(q: EvalQuestion, polarity: Polarity, project: str, answer: str, citations: Sequence[tuple[str, int]],
           *, first_token_s: float | None, total_s: float, error: str | None = None) -> Outcome:
     """One asked question: ``citations`` are (document key, page) — keys of the set's documents where known."""
-    return Outcome(
+    declined = is_declined(answer, len(citations))
+    return Outcome(  # a decline is never correct, even where the question it repeats holds the gold words
         qid=q.qid, field=q.field, polarity=polarity, project=project, in_target=q.in_target,
-        correct=is_correct(q, answer) if polarity == "positive" else None,
-        cited=cited_on(citations, q.pages), declined=is_declined(answer, len(citations)),
+        correct=(is_correct(q, answer) and not declined) if polarity == "positive" else None,
+        cited=cited_on(citations, q.pages), declined=declined,
         first_token_s=first_token_s, total_s=total_s, answer=answer, citations=list(citations), error=error,
     )
 

@@ -107,8 +107,21 @@ def _what(q: Question) -> str:
     return f"anything that answers “{text}”"
 
 
+#: a Korean focus word that ends as a verb or with a particle ("환산하면", "굳힌", "것은"): not a noun phrase to name
+_KO_NOT_NOUN = re.compile(r"[은는을를면고며던게지서한된힌른린진친낸둔]$")
+#: more focus words than this read as a clause, not a thing to name
+KO_TARGET_WORDS = 3
+
+
+def _ko_noun_phrase(focus: str) -> bool:
+    words = focus.split()
+    return 0 < len(words) <= KO_TARGET_WORDS and not any(_KO_NOT_NOUN.search(w) for w in words)
+
+
 def _target(q: Question) -> str:
     if q.language == "ko":
+        if q.focus and not _ko_noun_phrase(q.focus):  # "1규빗 미터법 환산하면": the question itself, quoted
+            return f"“{' '.join(q.text.split())}”의 답"
         parts = [f"{n}의" for n in q.names] + [p.text for p in q.periods] + ([q.focus] if q.focus else [])
         return " ".join(parts) or "이 질문의 답"
     parts = list(q.names) + [p.text for p in q.periods] + ([q.focus] if q.focus else [])

@@ -347,3 +347,17 @@ def test_a_rerun_reuses_the_ingested_projects_and_prints_the_table(eval_dir: Pat
     row = next(r for r in summary["rows"] if r["row"] == "sroie total")
     assert "sroie total" in text and f"{100 * row['correct']:.1f}% (≥90%" in text
     assert "declined neg" in text and "(≥95%" in text
+
+
+def test_a_declined_answer_is_never_scored_correct() -> None:
+    from chat.evaluation.datasets import EvalQuestion
+    from chat.evaluation.report import score
+
+    text = "1989년 2월 15일에 무슨 일이 있었나?"
+    q = EvalQuestion("q1", text, ("1989년 2월 15일",), "span", "d1", frozenset({("d1", 1)}))
+    declined = score(q, "positive", "A", f"문서에서 “{text}”의 답을 찾을 수 없습니다.", [],
+                     first_token_s=None, total_s=0.1)
+    answered = score(q, "positive", "A", "1989년 2월 15일 시위가 있었다. [S1]", [("d1", 1)],
+                     first_token_s=None, total_s=0.1)
+    assert declined.declined and declined.correct is False
+    assert not answered.declined and answered.correct is True
