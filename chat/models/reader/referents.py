@@ -137,9 +137,8 @@ def stated(q: Question, ev: Evidence) -> str:
         if not _ASKS_SUBJECT.search(text) and not by_noun:
             return ""
         topic = topic_word(q.text, q.language)
-        who = referent(ev, q.language)
-        if not who and not candidates(ev.quote_text, kind, head, q.text):  # the sentence names no person: its
-            who = referent(ev, q.language, omitted=True)  # subject may be the one left out
+        # a sentence that names no person of its own may be one whose subject was left out
+        who = referent(ev, q.language, omitted=not candidates(ev.quote_text, kind, head, q.text))
         if not who or (topic and (topic in who or who in topic)):
             return ""
         # "유년기의 정도전에게 … 가르친 이는?" quoted as "… 그는 …": a person the question names is not its answer
