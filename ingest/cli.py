@@ -33,6 +33,7 @@ async def _run_workers(settings: Settings, concurrency: int, lanes: str) -> None
     # dedicated pools: only the lanes asked for, no reserved high-lane worker; long polls (10 s) between jobs
     runner = ingest.runner(lanes=LANES[lanes], concurrency=concurrency, reserve_high=False, wait_seconds=10.0)
     await retriever.start()
+    await retriever.settle()  # a restart's model load (~0.4 s) done before the first job, not beside it
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

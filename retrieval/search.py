@@ -34,6 +34,8 @@ EMBED_BATCH = 64
 #: nice increment of the thread that builds the embedding model file at start-up (``Retriever.start``): the
 #: rendering children's (``ingest.pipeline.RENDER_NICE``); at 10 the ~3 s of CPU took 110 s at load average 20
 LOAD_NICE = 5
+#: the longest start-up waits for a model load that only reads the built file (``Retriever.settle``)
+START_LOAD_WAIT_S = 3.0
 #: the longest a vector fill waits, between two session runs, for the searches running to finish
 SEARCH_YIELD_S = 2.0
 
@@ -157,6 +159,18 @@ class Retriever:
         if self._warm is None or self._warm.done():
             return False
         return not bool(getattr(self.embedder, "loaded", False))
+
+    async def settle(self, within_s: float = START_LOAD_WAIT_S) -> bool:
+        """Start-up's last wait (issue 18): let a model load that only reads a built file finish before requests
+        come (a restart: ~0.4 s of CPU that the first upload would otherwise share its cores with), at most
+        ``within_s``. A load that builds the file (a fresh data directory: tens of seconds, in a child that
+        keyword indexing pauses) is not waited for. Returns whether the model is loaded."""
+        deadline = time.perf_counter() + within_s
+        while self._warm is not None and not self._warm.done():
+            if self.model_build.running or time.perf_counter() >= deadline:
+                return False
+            await asyncio.wait({self._warm}, timeout=0.02)
+        return self._warm is not None and bool(getattr(self.embedder, "loaded", True))
 
     async def warmed(self) -> None:
         """Wait for the background model load (if any) to finish."""

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from store.config import Settings
 from store.errors import ConfigError
+
+if TYPE_CHECKING:
+    from retrieval.search import Retriever
 
 Hook = Callable[[], Awaitable[None]]
 
@@ -110,6 +113,7 @@ def build_services(settings: Settings, *, model: Any = None) -> Services:
         sweeper = Sweeper(settings, ingest.store, ingest.queue)
         on_start.append(sweeper.start)
         on_stop.append(sweeper.stop)
+    on_start.append(_settler(retriever))  # a restart's model load is done before requests come (issue 18)
     on_start.append(chat.start)
     on_stop += [ingest.close, retriever.close, _closer(limits.close)]
     from ingest.dlq import Admins, DeadLetters
@@ -146,6 +150,13 @@ def _starter(start: Callable[[], None]) -> Hook:
         start()
 
     return hook
+
+
+def _settler(retriever: Retriever) -> Hook:
+    async def settle() -> None:
+        await retriever.settle()
+
+    return settle
 
 
 def _closer(close: Callable[[], None]) -> Hook:

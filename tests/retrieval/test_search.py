@@ -218,6 +218,65 @@ async def test_the_model_files_preparation_waits_while_a_document_is_on_its_way_
     await r.close()
 
 
+async def test_settle_waits_for_a_load_that_only_reads_the_file_and_no_longer_than_asked(tmp_path) -> None:
+    """Issue 18: start-up's last hook (``settle``) lets a restart's model load finish before requests come, so
+    the first upload does not share its cores with it; a load still going at the deadline is left running."""
+    import threading
+    import time
+
+    release = threading.Event()
+
+    class Quick(ToyEmbedder):
+        loaded = False
+
+        def load(self) -> None:
+            time.sleep(0.3)
+            self.loaded = True
+
+    quick = Retriever(Quick(), LanceIndex(tmp_path / "quick", DIM))
+    await quick.start()
+    assert quick._warm is not None and not quick._warm.done()
+    assert await asyncio.wait_for(quick.settle(10), 30) is True
+    assert quick._warm.done() and quick.embedder.loaded
+    await quick.close()
+
+    class Stuck(ToyEmbedder):
+        def load(self) -> None:
+            release.wait(30)
+
+    stuck = Retriever(Stuck(), LanceIndex(tmp_path / "stuck", DIM))
+    await stuck.start()
+    t0 = time.perf_counter()
+    assert await asyncio.wait_for(stuck.settle(0.3), 30) is False
+    assert 0.25 <= time.perf_counter() - t0 < 5 and stuck._warm is not None and not stuck._warm.done()
+    release.set()
+    await stuck.close()
+
+
+async def test_settle_does_not_wait_for_the_model_files_build(tmp_path) -> None:
+    """A fresh data directory builds the model file (tens of seconds, in a child keyword indexing pauses): start-up
+    does not wait for that; ``settle`` returns as soon as the build child runs."""
+    import sys
+    import time
+
+    class Building(ToyEmbedder):
+        def prepare(self, builder=None) -> None:
+            assert builder is not None
+            builder([sys.executable, "-c", "import time; time.sleep(2)"])
+
+        def load(self) -> None:
+            pass
+
+    r = Retriever(Building(), LanceIndex(tmp_path / "lance", DIM))
+    await r.start()
+    t0 = time.perf_counter()
+    assert await asyncio.wait_for(r.settle(20), 30) is False
+    assert time.perf_counter() - t0 < 1.9 and r._warm is not None and not r._warm.done()
+    await asyncio.wait_for(r.warmed(), 30)
+    assert await r.settle(1) is True  # done: nothing left to wait for
+    await r.close()
+
+
 async def test_documents_indexed_at_once_share_embed_calls(tmp_path) -> None:
     """Issue 18: two documents' rounds waiting together are embedded in one call; each gets its own vectors."""
     from retrieval.embed_batcher import EmbedBatcher

@@ -56,6 +56,11 @@ class _CountingRetriever:
     async def start(self) -> None:
         self.calls.append("start")
 
+    async def settle(self) -> bool:
+        workers = [t for t in asyncio.all_tasks() if t.get_name() == "ingest-workers"]
+        self.calls.append("settle after the workers" if workers else "settle before the workers")
+        return True
+
     async def close(self) -> None:
         self.calls.append("close")
 
@@ -68,12 +73,13 @@ async def test_the_retriever_is_started_once_and_closed_once_around_the_workers(
     svc = build_services(Settings(data_dir=tmp_path), model=ScriptedModel(["x"]))
     await svc.start()
     try:
-        assert retriever.calls == ["start"]
+        # issue 18: start-up's last wait is the model's load (a restart's), after the workers' warm-up
+        assert retriever.calls == ["start", "settle after the workers"]
         workers = [t for t in asyncio.all_tasks() if t.get_name() == "ingest-workers"]
         assert len(workers) == 1 and not workers[0].done()  # local mode: workers in-process
     finally:
         await svc.stop()
-    assert retriever.calls == ["start", "close"]
+    assert retriever.calls == ["start", "settle after the workers", "close"]
     assert workers[0].done()
 
 
