@@ -35,7 +35,7 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
-from chat.models.reader.covers import COVER_PAGE, cover_check_applies, covers_to_read
+from chat.models.reader.covers import COVER_PAGE, company_names, cover_check_applies, covers_to_read
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
@@ -272,8 +272,9 @@ class LocalModel:
         asked = analyze(question)
         if not answer.declined and tools_allowed and READ_PAGE in tool_names and cover_check_applies(asked):
             read_before = _pages_read(request.messages, index)  # (a statement page read does not say whose it is)
-            covers = [doc for doc in covers_to_read(asked.strong_names, [ref for ref, _ in answer.quotes],
-                                                    passages_of(sources))  # whose filing: the cover page says
+            found = passages_of(sources)
+            covers = [doc for doc in covers_to_read(company_names(asked, found), [ref for ref, _ in answer.quotes],
+                                                    found)  # whose filing: the cover page says
                       if (doc, COVER_PAGE) not in read_before]
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
-from chat.models.reader.covers import cover_check_applies, foreign_documents
+from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
@@ -87,7 +87,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         passages = selection.passages
     q = analyze(question)
     if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
-        foreign = foreign_documents(q.strong_names, passages)
+        foreign = foreign_documents(company_names(q, passages), passages)
         passages = [p for p in passages if p.document_id not in foreign]
     parts = q.parts or (q,)
     if not q.parts and q.kind != "comparison" and not selector.names:

@@ -17,11 +17,14 @@ holds little text (an image cover) proves nothing and drops nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
+from chat.models.reader.tables import find_tables
+from chat.models.reader.text import match_terms
 
 COVER_PAGE = 1
 #: a first page with less text than this (an image cover, a title alone) does not tell whose filing it is
@@ -35,6 +38,24 @@ CAPTION_LINES = 4
 def cover_check_applies(q: Question) -> bool:
     """An English question for an amount of a company it names (a value, a change, a comparison, a ratio)."""
     return q.language == "en" and bool(q.strong_names) and q.kind in ("value", "change", "comparison")
+
+
+def company_names(q: Question, passages: Sequence[Passage]) -> tuple[str, ...]:
+    """The names of ``q`` that may be whose filing it is. A name some passage's table prints as a row label or
+    section, or as their opening words ("How much did Mac revenue change?" over a net-sales-by-category table
+    with a "Mac" row; "Greater China:" above its rows; "Wearables, Home and Accessories"), qualifies the line item
+    asked — a product, a segment, a region — and a cover page that does not mention it says nothing about whose
+    filing it is."""
+    if not q.strong_names:
+        return ()
+    labels = {" ".join(t.lower().split()).rstrip(":") for p in passages for table in find_tables(p.text)
+              for row in table.rows for t in (row.label, row.section) if t}
+
+    def row_label(name: str) -> bool:  # the whole label, or the label's opening words ("Wearables, Home and …")
+        n = " ".join(name.lower().split())
+        return bool(match_terms(n)) and any(label == n or re.match(re.escape(n) + r"\b", label) for label in labels)
+
+    return tuple(n for n in q.strong_names if not row_label(n))
 
 
 def _is_cover(p: Passage) -> bool:

@@ -179,7 +179,7 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
 #: a caption that says what every row measures, the rows naming the parts ("Net sales by reportable segment")
 _BY_CAPTION = re.compile(
     r"(?i)\b(?:revenues?|sales|income|profit|expenses?|assets)\b[\w\s,]{0,40}?\bby\s+(?:reportable\s+|operating\s+|"
-    r"business\s+|geographic\s+)?(?:segments?|regions?|geograph\w*|areas?|products?|categor\w+|markets?|channels?|"
+    r"business\s+|geographic\s+|significant\s+|major\s+|principal\s+)?(?:segments?|regions?|geograph\w*|areas?|products?|categor\w+|markets?|channels?|"
     r"brands?|countr\w+|divisions?)\b")
 
 
@@ -198,11 +198,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     out: list[Evidence] = []
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
-        if not plain & row_terms:
-            continue  # the row names the company ("… attributable to 3M"), not the item asked for
         own = match_terms(row.label)
         if by_caption:  # "Subscription revenue by segment": each row is a segment's subscription revenue
             own, row_terms = own | caption_terms, row_terms | caption_terms
+        if not plain & row_terms:
+            continue  # the row names the company ("… attributable to 3M"), not the item asked for
         row_score = _row_score(focus, row_terms, caption_terms, w, own)
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
@@ -219,8 +219,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = row_score * (0.5 + 0.5 * period_score)
             if period_score == 0:
                 score = min(score, PERIOD_MISSING_CAP)
-        else:
-            col = with_amount[0]
+        else:  # no period asked: the latest of the first column's span ("2022 | 2023" tables print it second)
+            col = latest_column(table, with_amount, q.span)
             score = row_score
         same_span = [c for c in with_amount if c != col and table.columns[c].span == table.columns[col].span]
         prior = same_span[0] if same_span else -1
@@ -236,6 +236,47 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
     return out
+
+
+def period_key(periods: Sequence[Period]) -> tuple[int, int, int] | None:
+    """Where ``periods`` end, for ordering (year, month — a quarter's last month —, day); None without a year."""
+    keys = [(p.year, p.month or (p.quarter * 3 if p.quarter else 0), p.day or 0) for p in periods if p.year]
+    return max(keys) if keys else None
+
+
+def latest_column(table: Table, cols: Sequence[int], span: int | None = None) -> int:
+    """Of ``cols`` (value columns), the one of the latest period among those of the asked span (else the first
+    column's span); the first when no column has a dated period."""
+    want = table.columns[cols[0]].span
+    if span is not None and any(table.columns[c].span == span for c in cols):
+        want = span
+    same = [c for c in cols if table.columns[c].span == want] or list(cols)
+    dated = [(key, -c, c) for c in same if (key := period_key(table.columns[c].periods)) is not None]
+    return max(dated)[2] if dated else cols[0]
+
+
+#: evidence this close to the best (the passage rank's bonus is 0.02 at most) is the same figure, only ranked lower
+SAME_FIGURE_MARGIN = 0.021
+
+
+def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
+    """No period asked, and the same line item's cell from two filings scores the same (the latest 10-Q and the
+    one before it both print "iPhone"): the latest period's leads — what "how much did it change?" means."""
+    if q.periods or not ranked or ranked[0].kind != "cell":
+        return ranked
+    best = ranked[0]
+    label = best.label.lower()
+    rivals = [ev for ev in ranked[1:8] if ev.kind == "cell" and ev.label.lower() == label
+              and ev.score >= best.score - SAME_FIGURE_MARGIN and ev.table is not None]
+
+    def key(ev: Evidence) -> tuple[int, int, int]:
+        assert ev.table is not None
+        return period_key(ev.table.columns[ev.col].periods) or (0, 0, 0)
+
+    later = max(rivals, key=key, default=None)
+    if later is None or key(later) <= key(best):
+        return ranked
+    return [later] + [ev for ev in ranked if ev is not later]
 
 
 def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, float], rank: int) -> list[Evidence]:
@@ -423,4 +464,4 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         out.extend(found)
     kind_order = {"cell": 0, "field": 1, "sentence": 2}
     out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))
-    return out
+    return latest_first(q, out)

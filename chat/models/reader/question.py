@@ -130,7 +130,9 @@ _EN_FILLER = re.compile(
     r"\b(?:the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
-    r"period) (?:ended|ending)|as of|in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
+    r"period) (?:ended|ending)|(?:in|for|during|over) (?:the|this|that|its|their) (?:latest |most recent |current )?"
+    r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|as of|"
+    r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?)\b",
     re.IGNORECASE,

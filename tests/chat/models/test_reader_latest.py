@@ -1,0 +1,64 @@
+"""A question that names no period is about the latest one: the latest column of a table that prints the prior
+period first, and — when two filings print the same line item — the later filing's. Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.evidence import latest_column, period_key
+from chat.models.reader.periods import find_periods
+from chat.models.reader.tables import find_tables
+
+PRIOR_FIRST = """KESTREL MACHINE WORKS, INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)
+|  | Three Months Ended March 31, / 2023 | Three Months Ended March 31, / 2024 |
+|---|---|---|
+| Total net sales | 6,120 | 7,415 |
+| Operating income | 410 | 388 |"""
+
+
+def _quarter(this: str, before: str, sales: tuple[str, str]) -> str:
+    return f"""Kestrel Machine Works, Inc.
+Net sales by category (dollars in millions)
+
+| | Three Months Ended / {this} | Three Months Ended / {before} |
+|---|---|---|
+| Falcon | $ {sales[0]} | $ {sales[1]} |
+| Total net sales | $ 7,415 | $ 7,155 |"""
+
+
+LATER = _quarter("March 30, 2024", "April 1, 2023", ("4,210", "3,880"))
+EARLIER = _quarter("April 1, 2023", "April 2, 2022", ("3,880", "3,525"))
+
+
+def test_the_latest_column_when_the_prior_period_is_printed_first() -> None:
+    [table] = find_tables(PRIOR_FIRST)
+    assert latest_column(table, [0, 1]) == 1
+    answer = read("What was Kestrel's total net sales?", [Passage("S1", PRIOR_FIRST, "d", "kestrel-10q.pdf", 4)])
+    assert answer.text.startswith("Total net sales were 7,415 million in the three months ended March 31, 2024 [S1].")
+    change = read("How much did Kestrel's operating income change year over year?",
+                  [Passage("S1", PRIOR_FIRST, "d", "kestrel-10q.pdf", 4)])
+    assert change.text.startswith("Operating income was down 5.4%: 388 million in the three months ended March 31, "
+                                  "2024 vs 410 million"), change.text
+    asked = read("What was Kestrel's total net sales in the three months ended March 31, 2023?",
+                 [Passage("S1", PRIOR_FIRST, "d", "kestrel-10q.pdf", 4)])
+    assert "6,120 million" in asked.text.splitlines()[0]  # a period asked is still the one answered
+
+
+def test_the_later_filing_answers_when_both_print_the_line_item() -> None:
+    for first, second in ((EARLIER, LATER), (LATER, EARLIER)):  # whichever search ranked first
+        passages = [Passage("S1", first, "doc-1", "kestrel-10q-a.pdf", 6),
+                    Passage("S2", second, "doc-2", "kestrel-10q-b.pdf", 6)]
+        answer = read("How much did Falcon revenue change year over year?", passages)
+        head = answer.text.splitlines()[0]
+        ref = "S1" if first is LATER else "S2"
+        assert head.startswith("Falcon revenue was up 8.5%: $4,210 million in the three months ended March 30, 2024 "
+                               f"vs $3,880 million in the three months ended April 1, 2023 [{ref}]"), head
+        asked = read("What was Falcon revenue in the three months ended April 1, 2023?", passages)
+        assert "$3,880 million" in asked.text.splitlines()[0]
+
+
+def test_period_key_orders_by_the_periods_end() -> None:
+    assert period_key(find_periods("December 31, 2022")) > period_key(find_periods("December 25, 2021"))
+    assert period_key(find_periods("fiscal 2024")) > period_key(find_periods("December 31, 2023"))
+    assert period_key(find_periods("Q3 2023")) > period_key(find_periods("Q2 2023"))
+    assert period_key(()) is None
