@@ -68,6 +68,10 @@ _UNIT_WORD = re.compile(
 )
 
 
+#: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
+_FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)")
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     kind: EvidenceKind
@@ -336,6 +340,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue
             if any(p.start <= s < p.end for p in periods) or _CLOCK.match(sentence, e):
                 continue
+            if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
+                continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             tail = _UNIT_WORD.match(sentence, e)
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
         if candidates:

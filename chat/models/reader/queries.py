@@ -11,6 +11,8 @@ and semantic search both meet the statement page, not only the prose that discus
 
 from __future__ import annotations
 
+import re
+
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
 
@@ -62,7 +64,11 @@ def breakdown_query(question: str) -> str:
     if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
         return ""
     items = [t for t in q.focus_terms if implied_statement({t})]  # line items, not words like "total"
-    if not items or not any(not t.startswith("§") for t in q.focus_terms):
+    # a capitalised word right before the item ("did Mac revenue change") may be a product, not a company: it
+    # narrows the item too (``covers.company_names`` decides which it is, once the passages are in)
+    narrowing = next((n for n in q.strong_names
+                      if re.search(rf"(?i)\b{re.escape(n)}\s+{re.escape(q.focus)}\b", question)), "")
+    if not items or not (narrowing or any(not t.startswith("§") for t in q.focus_terms)):
         return ""
     focus = q.focus.lower()
     spellings: list[str] = []
@@ -71,7 +77,7 @@ def breakdown_query(question: str) -> str:
         spellings.extend(others[:2])
     if not spellings:
         return ""
-    parts = [q.focus, *spellings, *_period_words(q)]
+    parts = [f"{narrowing} {q.focus}".strip(), *spellings, *_period_words(q)]
     return " ".join(" ".join(parts).split())
 
 

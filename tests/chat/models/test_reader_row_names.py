@@ -103,3 +103,24 @@ async def test_no_cover_page_is_read_for_a_row_label() -> None:
     assert msg["stop_reason"] == "end_turn"
     first = msg["content"][0]["text"].splitlines()[0]
     assert "Osprey revenue was down 19.5%" in first and "[S1]" in first, first
+
+
+def test_a_footnotes_mark_is_no_amount() -> None:
+    """"(3) Services net sales include …" defines the line item; the amount is the table's cell."""
+    footnote = ("(1) Products net sales include amortization of deferred revenue.\n"
+                "(3) Services net sales include sales from advertising, cloud and payment services.")
+    passages = [Passage("S1", footnote, "doc-k", "quarterly-report.pdf", 10),
+                Passage("S2", BY_CATEGORY, "doc-k", "quarterly-report.pdf", 6)]
+    answer = read("What were Services net sales?", passages)
+    assert answer.text.startswith("Services net sales were $2,030 million in the three months ended March 30, 2024 "
+                                  "[S2]."), answer.text
+
+
+def test_a_capitalised_word_before_the_item_is_searched_in_the_breakdown() -> None:
+    """"did Osprey revenue change": Osprey may be a product; the breakdown query carries it with the item's other
+    names, so the by-category table is found (which of the two it is, the passages decide)."""
+    from chat.models.reader.queries import breakdown_query, search_queries
+
+    assert breakdown_query("How much did Osprey revenue change year over year?") == "Osprey revenue net sales sales"
+    assert "Osprey revenue net sales sales" in search_queries("How much did Osprey revenue change year over year?")
+    assert breakdown_query("How much did Kestrel's revenue change year over year?") == ""  # a company's total
