@@ -263,18 +263,33 @@ def latest_column(table: Table, cols: Sequence[int], span: int | None = None) ->
 SAME_FIGURE_MARGIN = 0.021
 
 
+def _sentence_shape(text: str) -> str:
+    """A sentence without its dates and figures: two filings' copies of one sentence have the same shape."""
+    for p in sorted(find_periods(text), key=lambda p: -p.start):
+        if 0 <= p.start < p.end:
+            text = text[: p.start] + text[p.end :]
+    return " ".join(re.sub(r"[\d.,$%()]+", " ", text).lower().split())
+
+
 def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
-    """No period asked, and the same line item's cell from two filings scores the same (the latest 10-Q and the
-    one before it both print "iPhone"): the latest period's leads — what "how much did it change?" means."""
-    if q.periods or not ranked or ranked[0].kind != "cell":
+    """No period asked, and the same line item's cell (or the same sentence) from two filings scores the same (the
+    latest 10-Q and the one before it both print "iPhone"): the latest period's leads — what "how much did it
+    change?" means."""
+    if q.periods or not ranked or ranked[0].kind not in ("cell", "sentence"):
         return ranked
     best = ranked[0]
-    label = best.label.lower()
-    rivals = [ev for ev in ranked[1:8] if ev.kind == "cell" and ev.label.lower() == label
-              and ev.score >= best.score - SAME_FIGURE_MARGIN and ev.table is not None]
+    if best.kind == "cell":
+        label = best.label.lower()
+        rivals = [ev for ev in ranked[1:8] if ev.kind == "cell" and ev.label.lower() == label
+                  and ev.score >= best.score - SAME_FIGURE_MARGIN and ev.table is not None]
+    else:  # the same sentence in each filing ("… shares … were outstanding as of <date>"), its figures aside
+        shape = _sentence_shape(best.quote_text)
+        rivals = [ev for ev in ranked[1:8] if ev.kind == "sentence" and ev.score >= best.score - SAME_FIGURE_MARGIN
+                  and _sentence_shape(ev.quote_text) == shape]
 
     def key(ev: Evidence) -> tuple[int, int, int]:
-        assert ev.table is not None
+        if ev.table is None:
+            return period_key(find_periods(ev.quote_text)) or (0, 0, 0)
         return period_key(ev.table.columns[ev.col].periods) or (0, 0, 0)
 
     later = max(rivals, key=key, default=None)
@@ -317,6 +332,30 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     return candidates[0][1]
 
 
+#: an English amount's next words: what it counts, when they are not a unit, a verb or a function word
+_COUNTED = re.compile(r"\s+(?:(?:million|billion|thousand|trillion)\s+)?([a-z][a-z\-]{2,}(?:\s+[a-z][a-z\-]{2,}){0,2})")
+_NOT_COUNTED = frozenset(
+    "and are but compared during for from higher into lower more less over than that the this was were which with "
+    "while who whose has had have its their our per primarily mainly respectively approximately including "
+    "increase increased increases decrease decreased decreases due net "
+    "dollars dollar usd euros euro eur pounds sterling gbp yen jpy won krw yuan rmb francs rupees".split())
+
+
+def _counts_other(q: Question, sentence: str, end: int, money: bool) -> bool:
+    """The plain number ending at ``end`` counts something the question does not ask about: the noun right after
+    it ("89 million restricted stock units", "12 stores") shares no word with the question. Money and
+    percentages are amounts of whatever the sentence says, not counts."""
+    if money:
+        return False
+    m = _COUNTED.match(sentence, end)
+    if m is None:
+        return False
+    words = m.group(1).split()
+    if words[0] in _NOT_COUNTED:
+        return False
+    return not (match_terms(" ".join(words)) & set(q.terms))
+
+
 def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
     percentage when the question asks one (``_asks_percent``)."""
@@ -343,6 +382,9 @@ def answer_span(q: Question, sentence: str) -> str:
             if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             tail = _UNIT_WORD.match(sentence, e)
+            money = bool(amount.currency or amount.percent)
+            if q.language == "en" and not tail and _counts_other(q, sentence, e, money):
+                continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
         if candidates:
             return _nearest_after_focus(q, sentence, candidates)

@@ -30,10 +30,13 @@ def statement_query(question: str) -> str:
     q = analyze(question)
     if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
         return ""
-    kind = q.statement or implied_statement(q.focus_terms)
+    kind = q.statement or implied_statement(q.focus_terms, fallback=True)
     if not kind:
         return ""
-    parts = [*q.names, STATEMENT_WORDS[kind], q.focus, *_period_words(q)]
+    periods = _period_words(q)
+    if kind == "balance":  # a balance sheet's columns are dates ("July 1, 2023"), never "three months ended"
+        periods = [w for w in periods if w not in _SPAN_WORDS.values()]
+    parts = [*q.names, STATEMENT_WORDS[kind], q.focus, *periods]
     return " ".join(" ".join(parts).split())
 
 

@@ -131,7 +131,10 @@ _EN_FILLER = re.compile(
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
     r"period) (?:ended|ending)|(?:in|for|during|over) (?:the|this|that|its|their) (?:latest |most recent |current )?"
-    r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|as of|"
+    r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|"
+    r"(?:at|as of|by) (?:the )?(?:end|close) of (?:the|this|that|its|their) (?:latest |most recent |current )?"
+    r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|(?:at|as of) (?:the )?(?:quarter|year|period)[- ]end|"
+    r"as of|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?)\b",

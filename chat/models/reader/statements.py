@@ -121,11 +121,18 @@ _HOME: tuple[tuple[str, StatementKind], ...] = (
     ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
     ("dividend", "cash"),
 )
+#: a line item two statements print, and where it is asked for when nothing else in the question says: "cash and
+#: cash equivalents" heads the balance sheet's assets (the cash-flow statement's ending balance adds restricted
+#: cash); "cash paid for dividends" is the cash-flow statement's, by its other words
+_FALLBACK_HOME: tuple[tuple[str, StatementKind], ...] = (("cash and cash equivalents", "balance"),)
 _HOME_IDS: dict[str, StatementKind] = {}
+_FALLBACK_IDS: dict[str, StatementKind] = {}
 
 
-def implied_statement(focus_terms: frozenset[str] | set[str]) -> StatementKind:
-    """The statement that prints the asked line item ("total assets" → the balance sheet), or ``""``."""
+def implied_statement(focus_terms: frozenset[str] | set[str], *, fallback: bool = False) -> StatementKind:
+    """The statement that prints the asked line item ("total assets" → the balance sheet), or ``""``. With
+    ``fallback`` (what to search for), an item two statements print goes to its usual one (``_FALLBACK_HOME``);
+    without, it prefers neither (the evidence's statement check)."""
     if not _HOME_IDS:
         from chat.models.reader.lexicon import SYNONYM_GROUPS  # lexicon imports this module: read it lazily
 
@@ -134,5 +141,12 @@ def implied_statement(focus_terms: frozenset[str] | set[str]) -> StatementKind:
                 if phrase in group:
                     _HOME_IDS.setdefault(f"§{i}", kind)
                     break
+        for phrase, kind in _FALLBACK_HOME:
+            for i, group in enumerate(SYNONYM_GROUPS):
+                if phrase in group:
+                    _FALLBACK_IDS.setdefault(f"§{i}", kind)
+                    break
     kinds = {_HOME_IDS[t] for t in focus_terms if t in _HOME_IDS}
+    if not kinds and fallback:
+        kinds = {_FALLBACK_IDS[t] for t in focus_terms if t in _FALLBACK_IDS}
     return kinds.pop() if len(kinds) == 1 else ""

@@ -62,3 +62,46 @@ def test_period_key_orders_by_the_periods_end() -> None:
     assert period_key(find_periods("fiscal 2024")) > period_key(find_periods("December 31, 2023"))
     assert period_key(find_periods("Q3 2023")) > period_key(find_periods("Q2 2023"))
     assert period_key(()) is None
+
+
+def test_the_later_filings_copy_of_a_sentence_leads() -> None:
+    old = Passage("S1", "14,902,115,000 shares of common stock were issued and outstanding as of January 19, 2024.",
+                  "doc-1", "kestrel-10q-a.pdf", 1)
+    new = Passage("S2", "14,711,020,000 shares of common stock were issued and outstanding as of July 19, 2024.",
+                  "doc-2", "kestrel-10q-b.pdf", 1)
+    for passages in ([old, new], [new, old]):
+        answer = read("How many shares were outstanding?", passages)
+        assert "14,711,020,000 shares" in answer.text.splitlines()[0] and "[S2]" in answer.text.splitlines()[0]
+
+
+def test_a_number_that_counts_something_else_is_not_the_answer() -> None:
+    """"89 million restricted stock units were excluded from the computation of diluted earnings per share" names
+    the item asked and a number, but the number counts RSUs: the statement's cell answers."""
+    rsus = Passage("S1", "Approximately 41 million restricted stock units were excluded from the computation of "
+                   "diluted earnings per share for the three months ended March 30, 2024 because their effect would "
+                   "have been antidilutive.", "d", "kestrel-10q.pdf", 9)
+    eps = Passage("S2", """Note 3 – Earnings Per Share (in millions, except per share amounts)
+|  | Three Months Ended / March 30, 2024 | Three Months Ended / April 1, 2023 |
+|---|---|---|
+| Numerator: | | |
+| Net income | $ 1,204 | $ 1,150 |
+| Denominator: | | |
+| Weighted-average basic shares outstanding | 1,452 | 1,490 |
+| Effect of dilutive share-based awards | 16 | 19 |
+| Weighted-average diluted shares | 1,468 | 1,509 |
+| Basic earnings per share | $ 0.83 | $ 0.77 |
+| Diluted earnings per share | $ 0.82 | $ 0.76 |""", "d", "kestrel-10q.pdf", 12)
+    answer = read("What was diluted earnings per share?", [rsus, eps])
+    head = answer.text.splitlines()[0]
+    assert "diluted earnings per share was $0.82" in head.lower() and "[S2]" in head, head
+
+
+def test_the_end_of_the_quarter_is_the_period_and_cash_is_searched_on_the_balance_sheet() -> None:
+    from chat.models.reader.queries import statement_query
+    from chat.models.reader.question import analyze
+
+    q = analyze("What was Kestrel's cash and cash equivalents at the end of the quarter?")
+    assert q.focus == "cash and cash equivalents" and q.span == 3
+    assert statement_query("What was Kestrel's cash and cash equivalents at the end of the quarter?") == (
+        "Kestrel consolidated balance sheets cash and cash equivalents")  # a balance sheet has no "three months"
+    assert "statements of cash flows" in statement_query("How much cash did Kestrel pay for dividends?")
