@@ -41,6 +41,8 @@ from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
 from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
+from chat.models.reader.superlatives import later_query as superlative_later
+from chat.models.reader.superlatives import pages_to_read as superlative_pages
 from chat.models.replies import Reply, Text, ToolUse, reply_events
 from chat.models.tokens import estimate_request_tokens, estimate_tokens
 from chat.models.tool_format import READ_PAGE, SEARCH_DOCUMENTS, SUMMARY_OPEN, parse_results, tool_result_text
@@ -261,6 +263,11 @@ class LocalModel:
             return Reply(*(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(query, 1000)},
                                    id="toolu_local_" + uuid.uuid4().hex[:20])
                            for query in search_queries(question)))
+        if SEARCH_DOCUMENTS in tool_names and tools_allowed:  # the later filing's breakdown, for "which … highest"
+            later = superlative_later(question, passages_of(sources))
+            if later and not _searched(request.messages, index, later):
+                return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(later, 1000)},
+                                     id="toolu_local_" + uuid.uuid4().hex[:20]))
         if SEARCH_DOCUMENTS in tool_names and tools_allowed:  # the statement's page, when no result is one
             follow = [f for f in statement_followups(question, passages_of(sources))
                       if not _searched(request.messages, index, f)]
@@ -279,6 +286,12 @@ class LocalModel:
             if covers:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
+        if tools_allowed and READ_PAGE in tool_names:  # "which region had the highest …": the whole breakdown
+            wanted = [w for w in superlative_pages(question, passages_of(sources))
+                      if w not in _pages_read(request.messages, index)]
+            if wanted:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         if tools_allowed and READ_PAGE in tool_names:  # a statement's title came back, its grid did not
             wanted = [w for w in statement_pages_to_read(question, passages_of(sources))
                       if w not in _pages_read(request.messages, index)]

@@ -24,6 +24,7 @@ from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
+from chat.models.reader.superlatives import highest, superlative
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -45,6 +46,10 @@ def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
 
 
 def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float]:
+    if superlative(q.text) is not None and not missing_names(q, passages):
+        ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
+        if ranked_rows is not None:
+            return ranked_rows[0], ranked_rows[1], False, 1.0
     if q.kind == "comparison" and len(q.periods) < 2 and not missing_names(q, passages):
         compared = compare(q, passages)
         if compared is not None:

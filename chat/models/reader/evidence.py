@@ -298,6 +298,11 @@ def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
     return [later] + [ev for ev in ranked if ev is not later]
 
 
+def column_period_score(q: Question, table: Table, col: int) -> float:
+    """How well column ``col`` of ``table`` agrees with the period ``q`` asks (0 … 1)."""
+    return _column_period_score(q, table, col)
+
+
 def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, float], rank: int) -> list[Evidence]:
     focus = set(q.focus_terms or q.terms)
     out: list[Evidence] = []
@@ -332,6 +337,8 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     return candidates[0][1]
 
 
+#: "how much …" asks an amount of money (or a share), not a duration or a count beside it
+_HOW_MUCH = re.compile(r"(?i)\s*(?:\w+\s*,\s*)?(?:by\s+)?how\s+much\b")
 #: an English amount's next words: what it counts, when they are not a unit, a verb or a function word
 _COUNTED = re.compile(r"\s+(?:(?:million|billion|thousand|trillion)\s+)?([a-z][a-z\-]{2,}(?:\s+[a-z][a-z\-]{2,}){0,2})")
 _NOT_COUNTED = frozenset(
@@ -367,6 +374,7 @@ def answer_span(q: Question, sentence: str) -> str:
     if q.kind in ("value", "change"):
         periods = find_periods(sentence)
         candidates: list[tuple[int, str]] = []
+        money: list[tuple[int, str]] = []  # those in a currency or a percentage
         percent_only = _asks_percent(q)  # "$33 million" is no operating margin
         for s, e, amount in all_amounts(sentence):
             raw = sentence[s:e]
@@ -382,10 +390,14 @@ def answer_span(q: Question, sentence: str) -> str:
             if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             tail = _UNIT_WORD.match(sentence, e)
-            money = bool(amount.currency or amount.percent)
-            if q.language == "en" and not tail and _counts_other(q, sentence, e, money):
+            priced = bool(amount.currency or amount.percent)
+            if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
+            if priced:
+                money.append(candidates[-1])
+        if money and q.language == "en" and _HOW_MUCH.match(q.text) and len(money) < len(candidates):
+            candidates = money  # "How much commercial paper …": "$1.7 billion", not "within 12 months"
         if candidates:
             return _nearest_after_focus(q, sentence, candidates)
     if q.kind == "name" and q.language == "en":

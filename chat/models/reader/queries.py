@@ -15,6 +15,7 @@ import re
 
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
+from chat.models.reader.superlatives import search_query as superlative_query
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
 STATEMENT_WORDS = {
@@ -88,6 +89,9 @@ def search_queries(question: str) -> list[str]:
     """The searches for ``question``: one per company it names (``per_name_questions``), and for a statement
     line item also the statement-words query and, for a narrowed one, the breakdown query."""
     queries = per_name_questions(question)
+    breakdown = superlative_query(question)
+    if breakdown:  # "which region had the highest net sales?": the breakdown by region
+        return [question, breakdown]
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):

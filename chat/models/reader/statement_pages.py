@@ -155,6 +155,10 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
         return []
     if len(per_name_questions(question)) > 1:
         return []  # "… of Apple and Amazon": each company searched on its own already
+    from chat.models.reader.superlatives import superlative  # (superlatives imports the reader's evidence)
+
+    if superlative(question) is not None:
+        return []  # "which region had the highest …" is answered by a breakdown, not by a statement's face
     kind, items = _asked_statement(question, q)
     focus = " ".join(items) if items else q.focus
     if not kind or any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
