@@ -63,6 +63,12 @@ def _plural(subject: str) -> bool:
     return (last.endswith("s") and not last.endswith(("ss", "us", "is"))) or last in ("proceeds", "earnings")
 
 
+#: sections that order a statement or a note rather than qualify the row ("Denominator:", "Investing activities:")
+_STRUCTURAL_SECTION = re.compile(
+    r"(?i)^\s*(?:numerator|denominator|(?:operating|investing|financing)\s+activities|adjustments\s+to\s+reconcile|"
+    r"changes\s+in\s+operating\s+assets|supplemental\b)")
+
+
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
@@ -70,9 +76,12 @@ def subject_of(q: Question, ev: Evidence) -> str:
     if (
         ev.row is not None
         and ev.row.section
-        and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms))
+        and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms)
+             or _STRUCTURAL_SECTION.search(ev.row.section))
     ):
-        label = ev.row.label  # "Net sales:" / "Operating expenses:" name the measure, not a qualifier
+        # "Net sales:" / "Operating expenses:" name the measure, "Denominator:" / "Financing activities:" the
+        # table's structure: not a qualifier
+        label = ev.row.label
     elif ev.row is not None and ev.row.section:
         row_label = ev.row.label
         if re.match(r"[A-Z][a-z]", row_label):
