@@ -88,9 +88,14 @@ def subject_of(q: Question, ev: Evidence) -> str:
             row_label = row_label[0].lower() + row_label[1:]
         label = f"{ev.row.section} {row_label}"
     have = match_terms(label) | set(terms(label))
-    extra = [
-        w for w in q.focus.split() if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()
-    ]
+    words = q.focus.split()
+    missing = [i for i, w in enumerate(words)
+               if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()]
+    present = [i for i, w in enumerate(words) if match_terms(w) and i not in missing]
+    # the asked words the label lacks, said after it when they follow what it has ("iPhone" + revenue); a
+    # modifier before the label's own noun ("share" of "share repurchases" for "Repurchases of common stock")
+    # would garble it
+    extra = [words[i] for i in missing] if not present or min(missing, default=0) > max(present) else []
     if match_terms(q.focus) <= have:
         extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
     if extra and q.language == "en" and len(extra) <= 3:

@@ -105,3 +105,22 @@ def test_the_end_of_the_quarter_is_the_period_and_cash_is_searched_on_the_balanc
     assert statement_query("What was Kestrel's cash and cash equivalents at the end of the quarter?") == (
         "Kestrel consolidated balance sheets cash and cash equivalents")  # a balance sheet has no "three months"
     assert "statements of cash flows" in statement_query("How much cash did Kestrel pay for dividends?")
+
+
+def test_a_modifier_the_label_lacks_is_not_said_after_it() -> None:
+    """"share repurchases" answered by "Repurchases of common stock": not "Repurchases of common stock share"."""
+    from chat.models.reader.compose import subject_of
+    from chat.models.reader.evidence import gather
+    from chat.models.reader.question import analyze
+
+    flows = Passage("S1", """CONSOLIDATED STATEMENTS OF CASH FLOWS (In millions)
+|  | Nine Months Ended / March 30, 2024 | Nine Months Ended / April 1, 2023 |
+|---|---|---|
+| Financing activities: | | |
+| Repurchases of common stock | (5,547) | (4,974) |""", "d", "kestrel-10q.pdf", 8)
+    q = analyze("How much did Kestrel spend on share repurchases?")
+    [best] = [ev for ev in gather(q, [flows]) if ev.kind == "cell"][:1]
+    assert subject_of(q, best) == "Repurchases of common stock"
+    iphone = analyze("How much did Falcon revenue change year over year?")
+    [row] = [ev for ev in gather(iphone, [Passage("S2", LATER, "d", "k.pdf", 6)]) if ev.label == "Falcon"][:1]
+    assert subject_of(iphone, row) == "Falcon revenue"  # the measure the label leaves implicit is still said
