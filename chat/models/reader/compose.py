@@ -149,20 +149,20 @@ def period_phrase(table: Table, col: int, lang: Language) -> str:
     return spoken if spoken.startswith("as of") else f"in {spoken}"
 
 
+def header_lines(table: Table, text: str) -> list[str]:
+    """The table's header as quoted above its rows (a Markdown header with its separator line); [] without one."""
+    if table.header is None:
+        return []
+    header = text[table.header[0] : table.header[1]]
+    if table.markdown and header.startswith("|"):
+        return [header, "|" + "---|" * (header.count("|") - 1 if header.endswith("|") else len(table.columns) + 1)]
+    return [display(header)]
+
+
 def table_quote(ev: Evidence) -> list[str]:
     """The row under its header (the caption's unit is in the answer sentence already)."""
-    table, text = ev.table, ev.passage.text
-    assert table is not None
-    lines: list[str] = []
-    if table.header is not None:
-        header = text[table.header[0] : table.header[1]]
-        if table.markdown and header.startswith("|"):
-            lines.append(header)
-            lines.append("|" + "---|" * (header.count("|") - 1 if header.endswith("|") else len(table.columns) + 1))
-        else:
-            lines.append(display(header))
-    lines.append(ev.quote_text)
-    return lines
+    assert ev.table is not None
+    return [*header_lines(ev.table, ev.passage.text), ev.quote_text]
 
 
 def _cell_sentence(q: Question, ev: Evidence) -> str:

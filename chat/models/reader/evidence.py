@@ -136,7 +136,8 @@ def _change_ends(q: Question) -> tuple[Period, Period] | None:
     return (ordered[-1], ordered[0]) if key(ordered[-1]) != key(ordered[0]) else None
 
 
-def _column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
+def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
+    """How well column ``col`` of ``table`` agrees with the period ``q`` asks (or ``asked_periods``): 0 … 1."""
     column = table.columns[col]
     if not column.periods and any(c.periods for c in table.columns):
         return 0.0  # a column without a period beside dated ones ("% of revenue") answers no period asked
@@ -218,7 +219,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if not with_amount:
             continue
         if q.periods:
-            scored = sorted(((_column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
+            scored = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
             period_score, _, col = scored[0]
             score = row_score * (0.5 + 0.5 * period_score)
             if period_score == 0:
@@ -230,7 +231,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         prior = same_span[0] if same_span else -1
         ends = _change_ends(q)
         if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
-            prior = max(same_span, key=lambda c: (_column_period_score(q, table, c, (ends[1],)), -c))
+            prior = max(same_span, key=lambda c: (column_period_score(q, table, c, (ends[1],)), -c))
         if q.kind in ("change", "comparison") and prior < 0 and change_col < 0:
             score *= 0.8
         cell = row.amount(col)
@@ -296,11 +297,6 @@ def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
     if later is None or key(later) <= key(best):
         return ranked
     return [later] + [ev for ev in ranked if ev is not later]
-
-
-def column_period_score(q: Question, table: Table, col: int) -> float:
-    """How well column ``col`` of ``table`` agrees with the period ``q`` asks (0 … 1)."""
-    return _column_period_score(q, table, col)
 
 
 def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, float], rank: int) -> list[Evidence]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chat.models.reader.compose import period_phrase, spoken_value, table_unit
+from chat.models.reader.compose import header_lines, period_phrase, spoken_value, table_unit
 from chat.models.reader.evidence import column_period_score, latest_column, period_key
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
@@ -169,19 +169,18 @@ def later_query(question: str, passages: Sequence[Passage]) -> str:
                     dated = [x for x in column.periods if x.year and x.month]
                     if dated:
                         later = (key, max(dated, key=lambda x: (x.year or 0, x.month or 0, x.day or 0)).text)
-    if later is None:
-        return ""
+    return _breakdown_query(asked, _measure_words(asked.measure), later[1]) if later is not None else ""
+
+
+def _breakdown_query(asked: Superlative, measure: str, period: str = "") -> str:
     words = " ".join(_ENTITY_QUERY.get(asked.what.split()[-1].rstrip("s"), ()))
-    return " ".join(f"{_measure_words(asked.measure)} by {asked.what} {words} {later[1]}".split())
+    return " ".join(f"{measure} by {asked.what} {words} {period}".split())
 
 
 def search_query(question: str) -> str:
     """The breakdown's search: "net sales by region reportable segment geographic"."""
     asked = superlative(question)
-    if asked is None:
-        return ""
-    words = " ".join(_ENTITY_QUERY.get(asked.what.split()[-1].rstrip("s"), ()))
-    return " ".join(f"{asked.measure} by {asked.what} {words}".split())
+    return _breakdown_query(asked, asked.measure) if asked is not None else ""
 
 
 def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
@@ -225,13 +224,7 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     refs = "".join(dict.fromkeys(f"[{p.ref}]" for _, (p, _) in ordered))
     lead = (f"{top_name} had the {word} {measure_text}: {spoken_value(top_amount, unit, 'en')} {period} "
             f"[{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}; {others}).")
-    p = best.passage
-    header = p.text[table.header[0] : table.header[1]] if table.header is not None else ""
-    lines = [" ".join(lead.split())]
-    if header:
-        lines.append("> " + header)
-        if table.markdown and header.startswith("|"):
-            lines.append("> |" + "---|" * (header.count("|") - 1))
+    lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
     quotes = [(src.ref, src.text[row.line[0] : row.line[1]]) for _, (src, row) in ordered]
     lines += ["> " + text for _, text in quotes]
     return "\n".join(lines), quotes
