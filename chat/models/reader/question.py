@@ -140,6 +140,17 @@ _EN_FILLER = re.compile(
     r"file)s?)\b",
     re.IGNORECASE,
 )
+#: money paid out, asked with its verb ("How much cash did Acme spend on share repurchases?", "… return to
+#: shareholders through dividends"): the verb says which way the cash went, the words after it name the line item
+#: ("cash … generate from / use in operating activities" keeps its words: they are the item's own)
+_CASH_OUT = re.compile(
+    r"^(?:cash|money)\s+(?:(?:did|does|do|has|have|had|will|would)\s+)?(?=(?:spen[dt]|pa(?:y|id)|return(?:ed)?|"
+    r"distribut(?:e|ed)|allocat(?:e|ed))\b)|"
+    r"\breturn(?:ed)?\s+(?:(?:cash|money|capital)\s+)?(?:to\s+(?:its\s+|their\s+)?(?:share|stock)?holders|to\s+"
+    r"(?:its\s+|their\s+)?(?:investors|owners))?\s*(?:through|via|in\s+the\s+form\s+of|by\s+way\s+of|as|in)\s+"
+    r"(?=\w)",
+    re.IGNORECASE,
+)
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
@@ -326,6 +337,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
     body = _EN_LEAD.sub("", body.rstrip("?").strip())
+    body = _CASH_OUT.sub(" ", body).strip()
     body = _EN_FILLER.sub(" ", body)
     body = re.sub(
         r"\((?:[^()]*\b(?:in|usd|dollars?|millions?|billions?|thousands?|percent|%)\b[^()]*)\)",
@@ -385,6 +397,11 @@ def _each(names: list[str]) -> list[str]:
     return [part for name in names for part in _SEVERAL.split(name) if part.strip()]
 
 
+#: the verbs a cash-flow line item is asked with ("cash did Acme use in investing activities"): the item's group
+#: says which way the cash went, so the verb left over from a loosely matched item is no word of the row
+_FLOW_VERBS = frozenset("use uses used generate generates generated provide provides provided".split())
+
+
 def _focus_terms(focus: str, lang: Language) -> set[str]:
     """The focus's matching terms; a statement line item asked in other words ("cash … generated from
     operations") names its group (``statements.loose_line_item``)."""
@@ -395,7 +412,9 @@ def _focus_terms(focus: str, lang: Language) -> set[str]:
     if loose is None:
         return exact
     group, used = loose
-    rest = " ".join(w for w in re.findall(r"[\w&'’-]+", focus) if w.lower() not in used)
+    rest = " ".join(
+        w for w in re.findall(r"[\w&'’-]+", focus) if w.lower() not in used and w.lower() not in _FLOW_VERBS
+    )
     return match_terms(rest) | {group}
 
 

@@ -119,7 +119,8 @@ _HOME: tuple[tuple[str, StatementKind], ...] = (
     ("accounts payable", "balance"), ("long term debt", "balance"), ("total current assets", "balance"),
     ("total current liabilities", "balance"),
     ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
-    ("dividend", "cash"),
+    ("dividend", "cash"), ("share repurchases", "cash"),
+    ("investing cash flow", "cash"), ("financing cash flow", "cash"),
 )
 #: a line item two statements print, and where it is asked for when nothing else in the question says: "cash and
 #: cash equivalents" heads the balance sheet's assets (the cash-flow statement's ending balance adds restricted
