@@ -22,12 +22,12 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from chat.evaluation.catalog import load
-from chat.evaluation.datasets import SPLITS
+from chat.evaluation.datasets import SPLITS, EvalQuestion
 from chat.evaluation.report import is_correct
 from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
@@ -91,16 +91,14 @@ def _asks(data_dir: Path) -> list[tuple[str, str]]:
     return [(str(a["qid"]), str(a["polarity"])) for a in answers]
 
 
-def replay(args: argparse.Namespace) -> int:
-    data_dir = _data_dir(args)
+def replayed(data_dir: Path, data: Path | None) -> Iterator[tuple[EvalQuestion, bool, list[dict[str, Any]]]]:
+    """(question, positive?, the sources search gave) of every capture in ``data_dir``, in the order asked."""
     saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
-    dataset = load(saved["dataset"], args.data, split=saved.get("split", "all"))
+    dataset = load(saved["dataset"], data, split=saved.get("split", "all"))
     by_text = {q.text: q for q in dataset.questions}
-    file_of = {d.key: d.file_name for d in dataset.documents}
     by_qid = {q.qid: q for q in dataset.questions}
     asked = _asks(data_dir)
     seen: set[str] = set()
-    totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0}
     for item in saved["captures"]:
         q = by_text.get(item["question"]) or by_text.get(item["question"].strip())
         # the eval's own record of the asks, in order, says which question and which side (two questions of a
@@ -115,8 +113,18 @@ def replay(args: argparse.Namespace) -> int:
         else:  # an ``absent`` question is negative in both
             positive = q.text not in seen and not q.absent
         seen.add(q.text)
-        answer = reader_answer(q.text, item["sources"])
-        pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in item["sources"]}
+        yield q, positive, item["sources"]
+
+
+def replay(args: argparse.Namespace) -> int:
+    data_dir = _data_dir(args)
+    saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
+    dataset = load(saved["dataset"], args.data, split=saved.get("split", "all"))
+    file_of = {d.key: d.file_name for d in dataset.documents}
+    totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0}
+    for q, positive, sources in replayed(data_dir, args.data):
+        answer = reader_answer(q.text, sources)
+        pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in sources}
         cited_refs = {ref for ref, _ in answer.quotes}
         gold_pages = {(file_of.get(d, d), p) for d, p in q.pages}
         cited = any((f, p) in gold_pages for ref, f, p in pages if ref in cited_refs)
