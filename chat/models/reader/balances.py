@@ -48,6 +48,19 @@ _LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s
 CHANGE_ONLY = 0.7
 
 
+#: "Total net sales include $3.3 billion of revenue recognized …": the amount is a part of the item, not the item
+_PART_AMOUNT = re.compile(
+    r"(?i)\b(?:includ(?:e|es|ed|ing)|of\s+which|comprised|consisting\s+of)\s+(?:approximately\s+|about\s+)?"
+    r"(?:\$|US\$)?\s?\d")
+#: a sentence that states only a part of the item counts this much for a question that asks its value
+PART_ONLY = 0.7
+
+
+def part_only_factor(sentence: str) -> float:
+    """``PART_ONLY`` for a sentence whose amount is what the item includes, else 1."""
+    return PART_ONLY if _PART_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0
+
+
 def change_only_factor(sentence: str) -> float:
     """``CHANGE_ONLY`` for a sentence that gives an item's change and no level ("Revenue increased $1.32 billion
     during fiscal 2022 as compared to fiscal 2021"), else 1: asked the value, a change is not the answer."""
@@ -66,4 +79,30 @@ def per_share_factor(question: str, section: str, label: str) -> float:
     asks no per-share figure, else 1."""
     if PER_SHARE.search(f"{section} {label}") and not PER_SHARE.search(question):
         return PER_SHARE_FOR_AMOUNT
+    return 1.0
+
+
+#: sections that order a statement or a note rather than qualify the row ("Denominator:", "Investing activities:")
+STRUCTURAL_SECTION = re.compile(
+    r"(?i)^\s*(?:numerator|denominator|(?:operating|investing|financing)\s+activities|adjustments\s+to\s+reconcile|"
+    r"changes\s+in\s+operating\s+assets|supplemental\b)")
+
+
+#: a question about money paid out ("How much did Acme pay in income taxes?"), and a row that says it was paid
+_ASKS_PAID = re.compile(r"(?i)\b(?:pa(?:y|id|ys|ying)|payments?)\b")
+_PAID_ROW = re.compile(r"(?i)\b(?:paid|payments?|pa(?:y|ys))\b")
+#: a row that does not say it was paid, for a question that asks what was: the expense ("Provision for income
+#: taxes") where the cash-flow statement's "Cash paid for income taxes" is printed too
+NOT_PAID = 0.85
+
+
+def asks_paid(question: str) -> bool:
+    """The question asks what was paid ("How much did Acme pay in income taxes?")."""
+    return bool(_ASKS_PAID.search(question))
+
+
+def paid_row_factor(question: str, label: str) -> float:
+    """``NOT_PAID`` for a row that does not say it was paid when the question asks what was paid, else 1."""
+    if _ASKS_PAID.search(question) and not _PAID_ROW.search(label):
+        return NOT_PAID
     return 1.0

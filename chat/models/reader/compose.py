@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from chat.models.extractive import Language, terms
-from chat.models.reader.balances import PER_SHARE
+from chat.models.reader.balances import PER_SHARE, STRUCTURAL_SECTION
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.numbers import (
     Amount,
@@ -73,10 +73,6 @@ def _plural(subject: str) -> bool:
     return (last.endswith("s") and not last.endswith(("ss", "us", "is"))) or last in ("proceeds", "earnings")
 
 
-#: sections that order a statement or a note rather than qualify the row ("Denominator:", "Investing activities:")
-_STRUCTURAL_SECTION = re.compile(
-    r"(?i)^\s*(?:numerator|denominator|(?:operating|investing|financing)\s+activities|adjustments\s+to\s+reconcile|"
-    r"changes\s+in\s+operating\s+assets|supplemental\b)")
 
 
 def subject_of(q: Question, ev: Evidence) -> str:
@@ -87,7 +83,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
         ev.row is not None
         and ev.row.section
         and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms)
-             or _STRUCTURAL_SECTION.search(ev.row.section))
+             or STRUCTURAL_SECTION.search(ev.row.section))
     ):
         # "Net sales:" / "Operating expenses:" name the measure, "Denominator:" / "Financing activities:" the
         # table's structure: not a qualifier
@@ -201,6 +197,12 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     return f"{_cap(subject)} {verb} {value}{tail} [{ref}]."
 
 
+#: a row whose amount is money spent or lost, whatever its sign: a statement may print it in brackets
+_OUTFLOW = re.compile(
+    r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|used\s+in|"
+    r"spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
+
+
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
@@ -210,6 +212,11 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     pct = percent_change(current.value, prior.value)
     decimals = max(decimals_of(current.raw), decimals_of(prior.raw))
     diff = current.value - prior.value
+    if current.value < 0 and prior.value < 0 and _OUTFLOW.search(f"{ev.row.section} {ev.row.label}"):
+        # an expense or payment printed in brackets ("Research and development expense (7,442) | (6,797)") grew
+        # when its amount did: the change is of the amounts, not of the signed figures
+        diff = abs(current.value) - abs(prior.value)
+        pct = percent_change(abs(current.value), abs(prior.value))
     currency = current.currency or prior.currency
     diff_text = spoken_value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang

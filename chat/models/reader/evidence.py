@@ -16,7 +16,14 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
-from chat.models.reader.balances import balance_row_factor, change_only_factor, per_share_factor
+from chat.models.reader.balances import (
+    STRUCTURAL_SECTION,
+    balance_row_factor,
+    change_only_factor,
+    paid_row_factor,
+    part_only_factor,
+    per_share_factor,
+)
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -201,6 +208,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
+    repeated = Counter(row.label.lower() for row in table.rows)
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         own = match_terms(row.label)
@@ -215,6 +223,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             continue
         row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label, row.section)
         row_score *= per_share_factor(q.text, row.section, row.label)
+        row_score *= paid_row_factor(q.text, row.label)
+        if _names_a_part(q, row.section, repeated[row.label.lower()] > 1):
+            row_score *= PART_ROW
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -259,6 +270,35 @@ def latest_column(table: Table, cols: Sequence[int], span: int | None = None) ->
     dated = [(key, -c, c) for c in same if (key := period_key(table.columns[c].periods)) is not None]
     return max(dated)[2] if dated else cols[0]
 
+
+#: a row of one part (a segment's "Net sales") for a question that names no part
+PART_ROW = 0.93
+
+
+def _names_a_part(q: Question, section: str, label_repeats: bool) -> bool:
+    """The row's section heading names a part the question did not ask for: the label repeats under each
+    section ("Americas: Net sales", "Europe: Net sales"), or the heading is a name (every word capitalised), not
+    a line item nor a statement's ordering ("Rest of Asia Pacific:", where a chunk holds that section alone) —
+    the whole ("Total net sales") answers a question that names no part."""
+    section_terms = match_terms(section)
+    if not section or section_terms & q.terms or STRUCTURAL_SECTION.search(section):
+        return False
+    if label_repeats:
+        return True
+    words = [w for w in re.findall(r"[A-Za-z][\w&'’-]*", section) if w.lower() not in _NAME_JOINERS]
+    return (bool(words) and all(w[0].isupper() for w in words) and not any(t.startswith("§") for t in section_terms)
+            and not any(w.lower().rstrip("s") in _ACCOUNT_WORDS for w in words))
+
+
+#: words of a statement's own headings ("Interest:", "Other Income", "Assets"): a heading of these is no part's name
+_ACCOUNT_WORDS = frozenset(
+    """interest income expense cost revenue sale asset liabilitie liability equity tax cash operation operating
+    investing financing activitie activity other net total current noncurrent non-current deferred accrued
+    adjustment item charge gain loss earning share dividend debt borrowing lease payable receivable inventorie
+    amortization depreciation provision benefit compensation restructuring impairment numerator denominator""".split()
+)
+#: lower-case words inside a capitalised name ("Rest of Asia Pacific")
+_NAME_JOINERS = frozenset("of and the de la du & for".split())
 
 #: evidence this close to the best (the passage rank's bonus is 0.02 at most) is the same figure, only ranked lower
 SAME_FIGURE_MARGIN = 0.021
@@ -451,6 +491,7 @@ def _sentence_evidence(
             score *= 1.0 if fits else 0.75
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X
+            score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)

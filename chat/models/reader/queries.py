@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from chat.models.reader.balances import asks_paid
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
@@ -32,12 +33,17 @@ def statement_query(question: str) -> str:
     if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
         return ""
     kind = q.statement or implied_statement(q.focus_terms, fallback=True)
+    focus = q.focus
+    if asks_paid(question) and not q.statement and kind != "balance" and kind != "cash":
+        # "How much did Acme pay in income taxes?": what was paid is the cash-flow statement's "Cash paid for
+        # income taxes" (its supplemental lines), not the income statement's provision
+        kind, focus = "cash", f"cash paid for {q.focus}"
     if not kind:
         return ""
     periods = _period_words(q)
     if kind == "balance":  # a balance sheet's columns are dates ("July 1, 2023"), never "three months ended"
         periods = [w for w in periods if w not in _SPAN_WORDS.values()]
-    parts = [*q.names, STATEMENT_WORDS[kind], q.focus, *periods]
+    parts = [*q.names, STATEMENT_WORDS[kind], focus, *periods]
     return " ".join(" ".join(parts).split())
 
 

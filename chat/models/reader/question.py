@@ -151,6 +151,13 @@ _CASH_OUT = re.compile(
     r"(?=\w)",
     re.IGNORECASE,
 )
+#: the verb after the subject that closes the question ("How much interest did Acme pay?", "How much revenue did
+#: Acme generate?"): the item is the noun before it
+_TRAILING_VERB = re.compile(
+    r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:pay|spend|earn|generate|record|report|recognize|incur|"
+    r"receive|collect|make|owe|hold|book|post)$",
+    re.IGNORECASE,
+)
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
@@ -348,7 +355,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = STATEMENT_FILLER.sub(" ", " ".join(body.split()))
     body = re.sub(r"[?,;:]", " ", body)
     for _ in range(3):
-        body = _EN_EDGE.sub("", " ".join(body.split()))
+        body = _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split())))
     return body.strip()
 
 
