@@ -129,6 +129,15 @@ def name_factor(q: Question, passage: Passage) -> float:
     return factor
 
 
+_SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
+
+
+def _since(q: Question) -> bool:
+    """A change asked from one period to now ("How much did total assets change since September 24, 2022?")."""
+    return (q.kind == "change" and len(q.periods) == 1
+            and bool(_SINCE.search(q.text[: q.periods[0].start])) and " to " not in q.text[q.periods[0].end:])
+
+
 def _change_ends(q: Question) -> tuple[Period, Period] | None:
     """(latest, earliest) of a change question's periods ("… June 30, 2023 versus the same period of 2022"): the
     current column is the latest one, the prior column the earliest (whichever order the question says them)."""
@@ -216,6 +225,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             own, row_terms = own | caption_terms, row_terms | caption_terms
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
+        qualifier = focus - plain
+        if qualifier and qualifier <= own and plain <= row_terms:
+            # "gross margin for Services": the row is the name asked ("Services") under the item's heading
+            # ("Gross margin:") — the heading's words count in full here, as a caption's do
+            own = own | row_terms
         row_score = _row_score(focus, row_terms, caption_terms, w, own)
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
@@ -229,7 +243,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
-        if q.periods:
+        since = _since(q)
+        if q.periods and not since:
             scored = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
             period_score, _, col = scored[0]
             score = row_score * (0.5 + 0.5 * period_score)
@@ -240,6 +255,13 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = row_score
         same_span = [c for c in with_amount if c != col and table.columns[c].span == table.columns[col].span]
         prior = same_span[0] if same_span else -1
+        if since:  # "… change since September 24, 2022?": that column is the start, the latest the end
+            starts = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount if c != col),
+                            reverse=True)
+            if starts and starts[0][0] > 0:
+                prior = starts[0][2]
+            else:
+                score = min(score, PERIOD_MISSING_CAP)
         ends = _change_ends(q)
         if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
             prior = max(same_span, key=lambda c: (column_period_score(q, table, c, (ends[1],)), -c))
@@ -270,6 +292,9 @@ def latest_column(table: Table, cols: Sequence[int], span: int | None = None) ->
     dated = [(key, -c, c) for c in same if (key := period_key(table.columns[c].periods)) is not None]
     return max(dated)[2] if dated else cols[0]
 
+
+#: an English sentence that names none of the asked item's words counts this much for a value or a change
+NO_ITEM = 0.3
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
@@ -326,7 +351,7 @@ def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
     """No period asked, and the same line item's cell (or the same sentence) from two filings scores the same (the
     latest 10-Q and the one before it both print "iPhone"): the latest period's leads — what "how much did it
     change?" means."""
-    if q.periods or not ranked or ranked[0].kind not in ("cell", "sentence"):
+    if (q.periods and not _since(q)) or not ranked or ranked[0].kind not in ("cell", "sentence"):
         return ranked
     best = ranked[0]
     if best.kind == "cell":
@@ -489,6 +514,9 @@ def _sentence_evidence(
             score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
             score *= 1.0 if fits else 0.75
+        if q.kind in ("value", "change") and q.language == "en" and q.focus_terms \
+                and not q.focus_terms & match_terms(sentence):
+            score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either

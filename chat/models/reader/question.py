@@ -161,7 +161,7 @@ _TRAILING_VERB = re.compile(
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
-    r"had|be|been|its|their|it))+$",
+    r"had|be|been|its|their|it|since|until|through|between|versus|vs))+$",
     re.IGNORECASE,
 )
 #: (an "&" between capitalised words joins one name: "Harlow & Harlow's", not "Harlow's")
