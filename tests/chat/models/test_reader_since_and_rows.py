@@ -1,0 +1,65 @@
+"""A change asked "since <date>" runs from that date's column to the latest; a row that is the name asked under the
+item's heading ("Services" under "Gross margin:") is that item; a sentence that names only the company is no
+answer. Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.question import analyze
+
+BALANCE = """Larkfield Instruments, Inc.
+CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)
+(In millions)
+|  | June 29, 2024 | September 30, 2023 |
+|---|---|---|
+| Total current assets | 61,200 | 66,480 |
+| Total assets | 171,940 | 180,310 |
+| Total liabilities | 120,005 | 131,770 |"""
+
+MARGIN = """Larkfield Instruments, Inc.
+Gross Margin
+Products and Services gross margin for the three months ended June 29, 2024 and July 1, 2023 (in millions):
+|  | Three Months Ended / June 29, 2024 | Three Months Ended / July 1, 2023 |
+|---|---|---|
+| Gross margin: |  |  |
+| Products | $9,410 | $9,820 |
+| Services | 4,870 | 4,320 |
+| Total gross margin | $14,280 | $14,140 |
+| Gross margin percentage: |  |  |
+| Products | 35.2 % | 35.9 % |
+| Services | 71.4 % | 70.6 % |
+| Total gross margin percentage | 44.9 % | 44.6 % |"""
+
+PERCENTAGES = """Larkfield Instruments, Inc.
+Gross Margin
+|  | Three Months Ended / June 29, 2024 | Three Months Ended / July 1, 2023 |
+|---|---|---|
+| Total gross margin percentage | 44.9 % | 44.6 % |
+The Company's gross margin percentage rose on a different mix of products and services."""
+
+CERTIFICATION = "I have reviewed this quarterly report on Form 10-Q of Larkfield Instruments, Inc.;"
+
+
+def _passages(*texts: str) -> list[Passage]:
+    return [Passage(f"S{i}", text, f"doc-{i}", "larkfield-10q.pdf", 3 + i) for i, text in enumerate(texts, 1)]
+
+
+def test_a_change_since_a_date_runs_from_that_column_to_the_latest() -> None:
+    q = analyze("How much did Larkfield's total assets change since September 30, 2023?")
+    assert q.kind == "change" and q.focus == "total assets"
+    head = read(q.text, _passages(BALANCE)).text.splitlines()[0]
+    assert head.startswith("Total assets were down 4.6%: 171,940 million as of June 29, 2024 vs 180,310 million as "
+                           "of September 30, 2023"), head
+
+
+def test_the_name_asked_under_the_items_heading_is_the_item() -> None:
+    for texts in ((MARGIN,), (PERCENTAGES, MARGIN)):
+        head = read("What was Larkfield's gross margin for Services?", _passages(*texts)).text.splitlines()[0]
+        assert "4,870 million" in head and "three months ended June 29, 2024" in head, head
+    total = read("What was Larkfield's total gross margin?", _passages(MARGIN)).text.splitlines()[0]
+    assert "$14,280 million" in total, total
+
+
+def test_a_sentence_naming_only_the_company_is_no_answer() -> None:
+    answer = read("How many employees does Larkfield have?", _passages(CERTIFICATION, BALANCE))
+    assert answer.declined, answer.text
