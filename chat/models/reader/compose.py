@@ -75,6 +75,11 @@ def _plural(subject: str) -> bool:
 
 
 
+#: a section heading that is a row's own text, not a qualifier ("Common stock …, $0.00001 par value: 50,400,000
+#: shares authorized; …" where a wrapped row became the heading)
+_NOT_A_QUALIFIER = re.compile(r"\d|;")
+
+
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
@@ -83,10 +88,11 @@ def subject_of(q: Question, ev: Evidence) -> str:
         ev.row is not None
         and ev.row.section
         and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms)
-             or STRUCTURAL_SECTION.search(ev.row.section))
+             or STRUCTURAL_SECTION.search(ev.row.section) or _NOT_A_QUALIFIER.search(ev.row.section)
+             or len(ev.row.section.split()) > 8)
     ):
         # "Net sales:" / "Operating expenses:" name the measure, "Denominator:" / "Financing activities:" the
-        # table's structure: not a qualifier
+        # table's structure, a long or numbered heading is a wrapped row: not a qualifier
         label = ev.row.label
     elif ev.row is not None and ev.row.section:
         row_label = ev.row.label
@@ -131,11 +137,29 @@ def table_unit(table: Table, col: int | None = None) -> Unit:
     return table.unit
 
 
-def row_unit(table: Table, col: int | None, label: str) -> Unit:
+#: a row that counts shares ("Weighted-average diluted shares", "Shares used in computing …", "Number of shares")
+_SHARE_COUNT_ROW = re.compile(
+    r"(?i)\bweighted[- ]average\b[^$]*\bshares\b|\bshares\s+(?:outstanding|used|issued)\b|\bnumber\s+of\s+"
+    r"(?:common\s+)?shares\b|\b(?:basic|diluted)\s+shares\b")
+_SHARES_IN_THOUSANDS = re.compile(r"(?i)shares[^)]{0,40}?\bin\s+thousands|thousands\s+of\s+shares|shares\s+\(in\s+"
+                                  r"thousands\)")
+_SHARES_IN_MILLIONS = re.compile(r"(?i)shares[^)]{0,40}?\bin\s+millions|millions\s+of\s+shares")
+
+
+def row_unit(table: Table, col: int | None, label: str, own: str | None = None) -> Unit:
     """``table_unit``, except that a per-share row (``Diluted earnings per share``, or any row under an
     "Earnings per share" heading: pass ``section label``) is in plain currency: a caption's "(in millions, except
-    per share data)" does not scale it."""
+    per share data)" does not scale it; a row that counts shares (``own``: the row's own label) is in shares."""
     unit = table_unit(table, col)
+    row_own = own if own is not None else label
+    if _SHARE_COUNT_ROW.search(row_own) and not PER_SHARE.search(row_own):
+        # "Weighted-average diluted shares" counts shares: no currency, and the caption's "(In millions, except
+        # number of shares which are reflected in thousands …)" scales it by its own word
+        if _SHARES_IN_THOUSANDS.search(table.caption):
+            return Unit(1000.0, "thousand shares", "")
+        if _SHARES_IN_MILLIONS.search(table.caption):
+            return Unit(1e6, "million shares", "")
+        return Unit(1.0, "shares", "")
     if PER_SHARE.search(label) and unit.scale != 1.0:
         return Unit(1.0, "", unit.currency)
     return unit
@@ -177,7 +201,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     amount = row.amount(ev.col)
     assert amount is not None
     subject = subject_of(q, ev)
-    unit = row_unit(table, ev.col, f"{row.section} {row.label}")
+    unit = row_unit(table, ev.col, f"{row.section} {row.label}", row.label)
     value = spoken_value(amount, unit, lang)
     if lang == "en":
         converted = rescaled(amount, unit, q.scale)
@@ -206,7 +230,7 @@ _OUTFLOW = re.compile(
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
     table, ref, lang = ev.table, ev.passage.ref, q.language
     assert table is not None and ev.row is not None
-    unit = row_unit(table, ev.col, f"{ev.row.section} {ev.row.label}")
+    unit = row_unit(table, ev.col, f"{ev.row.section} {ev.row.label}", ev.row.label)
     cur_text, prior_text = spoken_value(current, unit, lang), spoken_value(prior, unit, lang)
     cur_period, prior_period = period_phrase(table, ev.col, lang), period_phrase(table, ev.prior_col, lang)
     pct = percent_change(current.value, prior.value)

@@ -177,6 +177,12 @@ def _asks_percent(q: Question) -> bool:
     return bool(_PERCENT_WORDS.search(q.text)) and not (bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
 
 
+def _percent_only(sentence: str) -> bool:
+    """The sentence's figures are all percentages (at least one)."""
+    amounts = [a for _, _, a in all_amounts(sentence)]
+    return bool(amounts) and all(a.percent for a in amounts)
+
+
 def _asks_money(q: Question) -> bool:
     """The question wants an amount of money: a scale ("in USD millions") or a currency, and no rate."""
     return (bool(q.scale) or bool(_MONEY_WORDS.search(q.text))) and not _RATE_WORDS.search(q.text)
@@ -500,6 +506,9 @@ def _sentence_evidence(
     if words is not None:
         rows = neighbour_context(rows)
     out: list[Evidence] = []
+    # a statement's line item asked in English ("accounts receivable"), no rate: the answer is an amount
+    money_item = (q.language == "en" and q.kind == "value" and bool(implied_statement(q.focus_terms))
+                  and not _RATE_WORDS.search(q.text) and not _PERCENT_WORDS.search(q.text))
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -514,6 +523,8 @@ def _sentence_evidence(
             score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
             score *= 1.0 if fits else 0.75
+        if money_item and _percent_only(sentence):
+            score *= PERCENT_FOR_MONEY  # "… accounted for 11% and 10%" is no balance of accounts receivable
         if q.kind in ("value", "change") and q.language == "en" and q.focus_terms \
                 and not q.focus_terms & match_terms(sentence):
             score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item

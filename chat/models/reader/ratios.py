@@ -104,8 +104,9 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
         return None
     value = a.value / b.value
     stated = f"{value * 100:.1f}%" if percent else f"{value:.2f}"
-    a_text = spoken_value(a, row_unit(top.table, top.col, f"{top.row.section} {top.row.label}"), "en")
-    b_text = spoken_value(b, row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}"), "en")
+    a_text = spoken_value(a, row_unit(top.table, top.col, f"{top.row.section} {top.row.label}", top.row.label), "en")
+    b_text = spoken_value(b, row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}",
+                                        bottom.row.label), "en")
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (top, bottom)))
     name = q.focus or f"{top_item} to {bottom_item}"
     period = period_phrase(top.table, top.col, "en")

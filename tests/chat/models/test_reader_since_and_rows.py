@@ -63,3 +63,45 @@ def test_the_name_asked_under_the_items_heading_is_the_item() -> None:
 def test_a_sentence_naming_only_the_company_is_no_answer() -> None:
     answer = read("How many employees does Larkfield have?", _passages(CERTIFICATION, BALANCE))
     assert answer.declined, answer.text
+
+
+OPERATIONS = """Larkfield Instruments, Inc.
+CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)
+(In millions, except number of shares which are reflected in thousands and per-share amounts)
+|  | Three Months Ended / June 29, 2024 | Three Months Ended / July 1, 2023 |
+|---|---|---|
+| Total net sales | $40,120 | $38,410 |
+| Net income | $9,870 | $9,120 |
+| Earnings per share: |  |  |
+| Diluted | $0.62 | $0.57 |
+| Shares used in computing earnings per share: |  |  |
+| Weighted-average diluted shares | 15,920,441 | 16,001,380 |"""
+
+RECEIVABLES = """Larkfield Instruments, Inc.
+Trade Receivables
+Two cellular network carriers accounted for 12% and 10% of total trade receivables, respectively.
+CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)
+(In millions)
+|  | June 29, 2024 | September 30, 2023 |
+|---|---|---|
+| Accounts receivable, net | 18,440 | 25,730 |"""
+
+
+def test_a_share_count_is_in_shares_not_dollars() -> None:
+    head = read("What was the weighted-average number of diluted shares?", _passages(OPERATIONS)).text.splitlines()[0]
+    assert "15,920,441 thousand shares" in head and "$" not in head, head
+    eps = read("What was Larkfield's diluted earnings per share?", _passages(OPERATIONS)).text.splitlines()[0]
+    assert "$0.62" in eps, eps
+
+
+def test_two_line_items_in_one_ask_are_both_answered() -> None:
+    answer = read("What were Larkfield's net sales and net income in the three months ended June 29, 2024?",
+                  _passages(OPERATIONS)).text
+    assert "$40,120 million" in answer and "$9,870 million" in answer, answer
+    one = analyze("What was Larkfield's research and development expense?")
+    assert not one.parts  # "and" inside one item's name
+
+
+def test_a_percentage_is_no_balance() -> None:
+    head = read("What was Larkfield's accounts receivable?", _passages(RECEIVABLES)).text.splitlines()[0]
+    assert head.startswith("Accounts receivable, net was 18,440 million as of June 29, 2024"), head
