@@ -77,9 +77,10 @@ CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)
 | Shares used in computing earnings per share: |  |  |
 | Weighted-average diluted shares | 15,920,441 | 16,001,380 |"""
 
+RECEIVABLES_NOTE = """Larkfield Instruments › Accounts Receivable
+accounted for 12% and 10%, respectively."""
+
 RECEIVABLES = """Larkfield Instruments, Inc.
-Trade Receivables
-Two cellular network carriers accounted for 12% and 10% of total trade receivables, respectively.
 CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)
 (In millions)
 |  | June 29, 2024 | September 30, 2023 |
@@ -103,5 +104,6 @@ def test_two_line_items_in_one_ask_are_both_answered() -> None:
 
 
 def test_a_percentage_is_no_balance() -> None:
-    head = read("What was Larkfield's accounts receivable?", _passages(RECEIVABLES)).text.splitlines()[0]
+    head = read("What was Larkfield's accounts receivable?",
+                _passages(RECEIVABLES_NOTE, RECEIVABLES)).text.splitlines()[0]
     assert head.startswith("Accounts receivable, net was 18,440 million as of June 29, 2024"), head
