@@ -231,6 +231,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             own, row_terms = own | caption_terms, row_terms | caption_terms
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
+        if plain - _TOTAL and not (plain - _TOTAL) & row_terms:
+            continue  # "Total non-current liabilities" for "total debt": only the "total" is the question's
         qualifier = focus - plain
         if qualifier and qualifier <= own and plain <= row_terms:
             # "gross margin for Services": the row is the name asked ("Services") under the item's heading
@@ -301,6 +303,9 @@ def latest_column(table: Table, cols: Sequence[int], span: int | None = None) ->
 
 #: an English sentence that names none of the asked item's words counts this much for a value or a change
 NO_ITEM = 0.3
+
+#: the synonym group of "total" (a word of many rows, no line item of its own)
+_TOTAL = frozenset({"§1"})
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93

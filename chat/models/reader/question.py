@@ -127,7 +127,10 @@ _EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 _EN_FILLER = re.compile(
-    r"\b(?:the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
+    r"\b(?:(?:(?:as )?compared (?:to|with) |versus |vs\.? |from |over )?(?:the )?same (?:period|quarter|months?|time) "
+    r"(?:(?:of|in) )?(?:the )?(?:last|prior|previous|a) (?:fiscal )?year(?: ago| earlier| before)?|"
+    r"(?:(?:in|of|from|over|during) )?(?:the )?(?:last|prior|previous) (?:fiscal )?year|a year (?:ago|earlier|before)|"
+    r"the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
     r"period) (?:ended|ending)|(?:in|for|during|over) (?:the|this|that|its|their) (?:latest |most recent |current )?"

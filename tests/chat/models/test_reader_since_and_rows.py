@@ -107,3 +107,17 @@ def test_a_percentage_is_no_balance() -> None:
     head = read("What was Larkfield's accounts receivable?",
                 _passages(RECEIVABLES_NOTE, RECEIVABLES)).text.splitlines()[0]
     assert head.startswith("Accounts receivable, net was 18,440 million as of June 29, 2024"), head
+
+
+def test_the_same_period_last_year_is_no_part_of_the_item() -> None:
+    q = analyze("How much did Larkfield's net income change in the three months ended June 29, 2024 compared to the "
+                "same period last year?")
+    assert q.kind == "change" and q.focus == "net income"
+    head = read(q.text, _passages(OPERATIONS)).text.splitlines()[0]
+    assert head.startswith("Net income was up 8.2%: $9,870 million"), head
+    assert analyze("How did Larkfield's revenue change versus the same quarter a year ago?").focus == "revenue"
+
+
+def test_a_row_that_shares_only_total_with_the_question_is_not_its_item() -> None:
+    answer = read("What was Larkfield's total debt?", _passages(BALANCE))
+    assert answer.declined or "Total liabilities" not in answer.text.splitlines()[0], answer.text
