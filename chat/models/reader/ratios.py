@@ -31,13 +31,19 @@ _FORMULAS = (
                + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
     re.compile(_SIDE.format("a") + r"\s+as\s+a\s+(?:percentage|percent|share|proportion)\s+of\s+"
                + _SIDE.format("b") + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
+    re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:the\s+)?"
+               r"(?:[A-Z][\w&.\-]*['’]s?\s+)?" + _SIDE.format("b") + r"\s+(?:came|comes|come|was|were|is|are|did)\s+"
+               r"(?:from|generated\s+by|contributed\s+by|attributable\s+to|accounted\s+for\s+by|made\s+up\s+(?:of|by))\s+"
+               + _SIDE.format("a") + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bduring\b|\bas of\b|$))", re.IGNORECASE),
     re.compile(r"\((?:the\s+)?(?P<a>[a-z][\w,&'’\- ]{2,60}?)\s*(?:/|÷|divided\s+by)\s*(?:the\s+)?"
                r"(?P<b>[a-z][\w,&'’\- ]{2,60}?)\)", re.IGNORECASE),
 )
+_TOTAL_WORD = re.compile(r"(?i)^total\s+")
 #: what opens a side that is no part of its line item: "What was", "the company's"
 _LEAD = re.compile(r"^(?:(?:what|how much|which)\s+(?:is|was|were|are)\s+)?(?:the\s+)?(?:[A-Z][\w&.\-]*(?:\s+[A-Z]"
                    r"[\w&.\-]*)*['’]s?\s+)?(?:the\s+)?", re.IGNORECASE)
-_PERCENT_CUE = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bas a (?:percentage|share)\b", re.IGNORECASE)
+_PERCENT_CUE = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bas a (?:percentage|share)\b|"
+                          r"\bwhat\s+(?:share|proportion|portion|fraction)\s+of\b", re.IGNORECASE)
 #: (how the question names it, numerator, denominator, as a percentage)
 NAMED_RATIOS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
     (re.compile(r"\bcurrent ratio\b", re.IGNORECASE), "total current assets", "total current liabilities", False),
@@ -54,6 +60,9 @@ def ratio_sides(text: str) -> tuple[str, str, bool] | None:
         m = pattern.search(text)
         if m:
             a, b = (_LEAD.sub("", " ".join(m.group(k).split())).strip(" ,") for k in ("a", "b"))
+            if not any(t.startswith("§") and t != "§1" for t in match_terms(a)):
+                # "what percentage of total net sales came from Services": the part is the whole's item
+                a = a + " " + _TOTAL_WORD.sub("", b)
             if match_terms(a) and match_terms(b):
                 return a, b, bool(_PERCENT_CUE.search(text))
     for pattern, a, b, percent in NAMED_RATIOS:
@@ -71,7 +80,8 @@ _SHARE_OF = re.compile(r"\bas\s+a\s+(?:percent|percentage)\s+of\b|%\s+of\b|\bper
 def _in_shares(ev: Evidence) -> bool:
     assert ev.table is not None
     header = ev.table.columns[ev.col].header if 0 <= ev.col < len(ev.table.columns) else ""
-    return bool(_SHARE_OF.search(ev.table.caption) or _SHARE_OF.search(header))
+    label = ev.row.label if ev.row is not None else ""
+    return bool(_SHARE_OF.search(ev.table.caption) or _SHARE_OF.search(header) or _SHARE_OF.search(label))
 
 
 def _cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
@@ -109,6 +119,8 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
                                         bottom.row.label), "en")
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (top, bottom)))
     name = q.focus or f"{top_item} to {bottom_item}"
+    if _FORMULAS[3].search(text):  # "what percentage of total net sales came from Services"
+        name = f"{top_item} share of {bottom_item}"
     period = period_phrase(top.table, top.col, "en")
     lead = (f"The {name} was {stated} {period} (computed from the table: {top.label} {a_text} "
             f"÷ {bottom.label} {b_text}) {refs}.")

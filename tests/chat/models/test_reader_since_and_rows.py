@@ -121,3 +121,23 @@ def test_the_same_period_last_year_is_no_part_of_the_item() -> None:
 def test_a_row_that_shares_only_total_with_the_question_is_not_its_item() -> None:
     answer = read("What was Larkfield's total debt?", _passages(BALANCE))
     assert answer.declined or "Total liabilities" not in answer.text.splitlines()[0], answer.text
+
+
+CATEGORIES = """Larkfield Instruments, Inc.
+Net sales by category (in millions):
+|  | Three Months Ended / June 29, 2024 | Three Months Ended / July 1, 2023 |
+|---|---|---|
+| Instruments | $31,030 | $30,110 |
+| Services | 9,090 | 8,300 |
+| Total net sales | $40,120 | $38,410 |
+Research and development expense
+|  | Three Months Ended / June 29, 2024 | Three Months Ended / July 1, 2023 |
+|---|---|---|
+| Research and development | $3,210 | $3,050 |
+| Percentage of total net sales | 8 % | 8 % |"""
+
+
+def test_a_share_of_the_total_is_computed_from_the_part_and_the_total() -> None:
+    head = read("What percentage of total net sales came from Services in the three months ended June 29, 2024?",
+                _passages(CATEGORIES)).text.splitlines()[0]
+    assert "22.7%" in head and "$40,120 million" in head and "9,090" in head, head
