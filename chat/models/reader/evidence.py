@@ -35,7 +35,7 @@ from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import Row, Table, dated_periods, find_tables
-from chat.models.reader.text import coverage, match_terms, running_lines, sentence_spans
+from chat.models.reader.text import IMPLIED_GROUPS, coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
@@ -199,7 +199,8 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
         cov_label = max(coverage(focus, label_terms, w), SECTION_SHARE * cov_label)
     cov_all = coverage(focus, row_terms | caption_terms, w)
     own = label_terms if label_terms else row_terms  # a section heading's words are not the row's extra words
-    extra = len(own - focus) / len(own) if own else 0.0
+    narrower = {n for n, broad in IMPLIED_GROUPS.items() if broad in focus}  # "cash and cash equivalents" is cash
+    extra = len(own - focus - narrower) / len(own) if own else 0.0
     return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
 
 

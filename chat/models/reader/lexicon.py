@@ -68,7 +68,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("total assets", "자산총계", "총자산", "総資産", "資産合計"),
     ("total liabilities", "부채총계", "총부채", "負債合計"),
     ("equity", "shareholders equity", "stockholders equity", "자본총계", "자본", "純資産", "株主資本"),
-    ("cash", "cash and cash equivalents", "현금", "현금및현금성자산", "現金", "現金及び預金"),
+    ("cash", "현금", "현금및현금성자산", "現金", "現金及び預金"),
     ("tax", "taxes", "vat", "gst", "sales tax", "부가세", "세금", "消費税", "税"),
     ("date", "dated", "issued", "날짜", "일자", "일시", "거래일", "日付", "日時", "発行日"),
     ("dividend", "dividends", "배당", "배당금", "配当", "配当金"),

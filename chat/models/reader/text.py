@@ -193,6 +193,19 @@ _PHRASES = sorted(
 )
 
 
+def _implied() -> dict[str, str]:
+    from chat.models.reader.line_items import IMPLIES
+
+    def group(phrase: str) -> str:
+        return next(f"§{i}" for i, g in enumerate(SYNONYM_GROUPS) if phrase in g)
+
+    return {group(narrow): group(broad) for narrow, broad in IMPLIES}
+
+
+#: narrower group → the broader group it also counts for (``line_items.IMPLIES``)
+IMPLIED_GROUPS = _implied()
+
+
 def _groups(text: str) -> tuple[set[str], set[str]]:
     """The synonym groups ``text`` names, and the terms of the phrases that named them.
 
@@ -223,6 +236,7 @@ def match_terms(text: str) -> set[str]:
     "net sales" match fully.
     """
     ids, used = _groups(text)
+    ids |= {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
     return (set(terms(text)) - used) | ids
 
 

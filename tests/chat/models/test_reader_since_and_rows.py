@@ -141,3 +141,21 @@ def test_a_share_of_the_total_is_computed_from_the_part_and_the_total() -> None:
     head = read("What percentage of total net sales came from Services in the three months ended June 29, 2024?",
                 _passages(CATEGORIES)).text.splitlines()[0]
     assert "22.7%" in head and "$40,120 million" in head and "9,090" in head, head
+
+
+FLOWS = """Larkfield Instruments, Inc.
+CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)
+(In millions)
+|  | Nine Months Ended / June 29, 2024 | Nine Months Ended / July 1, 2023 |
+|---|---|---|
+| Cash and cash equivalents, ending balances | $31,420 | $27,950 |
+| Supplemental cash flow disclosure: |  |  |
+| Cash paid for interest | $2,110 | $1,640 |"""
+
+
+def test_cash_and_cash_equivalents_is_not_any_cash_row() -> None:
+    head = read("How much did Larkfield's cash and cash equivalents change in the nine months ended June 29, 2024?",
+                _passages(FLOWS)).text.splitlines()[0]
+    assert "interest" not in head and "$31,420 million" in head, head
+    cash = read("How much cash did Larkfield have?", _passages(BALANCE, FLOWS)).text.splitlines()[0]
+    assert "interest" not in cash, cash
