@@ -481,20 +481,6 @@ def _is_ask(piece: str, lang: Language) -> bool:
     return any(cue in piece for cue in (*KO_CUES, *JA_CUES))
 
 
-def _two_items(q: Question, lang: Language) -> list[str]:
-    """"What were Acme's net sales and net income in …?" asks two line items in one ask: the question once per
-    item (``[]`` when the "and" is inside one item's name — "research and development", "cash and cash
-    equivalents" — or the focus is not said as written)."""
-    if lang != "en" or q.kind not in ("value", "change") or " and " not in q.focus or q.focus not in q.text:
-        return []
-    left, _, right = q.focus.partition(" and ")
-    whole_ids = {t for t in match_terms(q.focus) if t.startswith("§")}
-    ids = [{t for t in match_terms(side) if t.startswith("§")} for side in (left, right)]
-    if not ids[0] or not ids[1] or ids[0] & ids[1] or whole_ids != ids[0] | ids[1]:
-        return []
-    return [q.text.replace(q.focus, side, 1) for side in (left, right)]
-
-
 def analyze(text: str) -> Question:
     """The question's analysis; ``parts`` holds each ask of a two-part question (else empty)."""
     lang = detect_language(text)
@@ -509,8 +495,6 @@ def analyze(text: str) -> Question:
         clean = " ".join(asks)  # "… ? Give a response based on the cash flow statement." — an instruction, no ask
     whole = replace(_one(clean, lang), statement=statement_kind(text), scale=asked_scale(text) if lang == "en" else "")
     pieces = asks
-    if len(pieces) < 2:
-        pieces = _two_items(whole, lang)
     if len(pieces) < 2:
         return whole
     parts: list[Question] = []
