@@ -103,6 +103,6 @@ def asks_paid(question: str) -> bool:
 
 def paid_row_factor(question: str, label: str) -> float:
     """``NOT_PAID`` for a row that does not say it was paid when the question asks what was paid, else 1."""
-    if _ASKS_PAID.search(question) and not _PAID_ROW.search(label):
+    if asks_paid(question) and not _PAID_ROW.search(label):
         return NOT_PAID
     return 1.0

@@ -73,8 +73,6 @@ def _plural(subject: str) -> bool:
     return (last.endswith("s") and not last.endswith(("ss", "us", "is"))) or last in ("proceeds", "earnings")
 
 
-
-
 #: a section heading that is a row's own text, not a qualifier ("Common stock …, $0.00001 par value: 50,400,000
 #: shares authorized; …" where a wrapped row became the heading)
 _NOT_A_QUALIFIER = re.compile(r"\d|;")

@@ -225,6 +225,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
     repeated = Counter(row.label.lower() for row in table.rows)
+    since = _since(q)
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         own = match_terms(row.label)
@@ -252,7 +253,6 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
-        since = _since(q)
         if q.periods and not since:
             scored = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
             period_score, _, col = scored[0]

@@ -23,6 +23,12 @@ from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
 
 _SIDE = r"(?:the\s+)?(?P<{}>[a-z][\w,&'’\- ]{{2,80}}?)"
+#: "what percentage of total net sales came from Services": the part (a) of the whole (b)
+_SHARE_FORMULA = re.compile(
+    r"\bwhat\s+(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:the\s+)?(?:[A-Z][\w&.\-]*['’]s?\s+)?"
+    + _SIDE.format("b") + r"\s+(?:came|comes|come|was|were|is|are|did)\s+(?:from|generated\s+by|contributed\s+by|"
+    r"attributable\s+to|accounted\s+for\s+by|made\s+up\s+(?:of|by))\s+" + _SIDE.format("a")
+    + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bduring\b|\bas of\b|$))", re.IGNORECASE)
 _FORMULAS = (
     re.compile(r"\b(?:calculat\w*|comput\w*|defin\w*|measur\w*|determin\w*)\s+(?:it\s+|this\s+|the\s+\w+\s+)?"
                r"(?:as|by|using)\s+" + _SIDE.format("a") + r"\s+(?:divided\s+by|over|÷|/)\s+" + _SIDE.format("b")
@@ -31,10 +37,7 @@ _FORMULAS = (
                + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
     re.compile(_SIDE.format("a") + r"\s+as\s+a\s+(?:percentage|percent|share|proportion)\s+of\s+"
                + _SIDE.format("b") + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
-    re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:the\s+)?"
-               r"(?:[A-Z][\w&.\-]*['’]s?\s+)?" + _SIDE.format("b") + r"\s+(?:came|comes|come|was|were|is|are|did)\s+"
-               r"(?:from|generated\s+by|contributed\s+by|attributable\s+to|accounted\s+for\s+by|made\s+up\s+(?:of|by))\s+"
-               + _SIDE.format("a") + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bduring\b|\bas of\b|$))", re.IGNORECASE),
+    _SHARE_FORMULA,
     re.compile(r"\((?:the\s+)?(?P<a>[a-z][\w,&'’\- ]{2,60}?)\s*(?:/|÷|divided\s+by)\s*(?:the\s+)?"
                r"(?P<b>[a-z][\w,&'’\- ]{2,60}?)\)", re.IGNORECASE),
 )
@@ -119,7 +122,7 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
                                         bottom.row.label), "en")
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (top, bottom)))
     name = q.focus or f"{top_item} to {bottom_item}"
-    if _FORMULAS[3].search(text):  # "what percentage of total net sales came from Services"
+    if _SHARE_FORMULA.search(text):  # "what percentage of total net sales came from Services"
         name = f"{top_item} share of {bottom_item}"
     period = period_phrase(top.table, top.col, "en")
     lead = (f"The {name} was {stated} {period} (computed from the table: {top.label} {a_text} "

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Sequence
 
 from chat.models.extractive import terms
 from chat.models.reader.lexicon import SYNONYM_GROUPS
+from chat.models.reader.line_items import IMPLIES
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
@@ -194,8 +195,6 @@ _PHRASES = sorted(
 
 
 def _implied() -> dict[str, str]:
-    from chat.models.reader.line_items import IMPLIES
-
     def group(phrase: str) -> str:
         return next(f"§{i}" for i, g in enumerate(SYNONYM_GROUPS) if phrase in g)
 
