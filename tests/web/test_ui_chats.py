@@ -125,6 +125,28 @@ def test_keyboard_esc_stops_up_edits_slash_focuses(page: Any) -> None:
     assert page.page_errors == []
 
 
+def test_esc_before_the_chat_exists_still_stops_the_answer(page: Any) -> None:
+    """Esc right after Enter, while the new chat is still being created (a loaded server): the stop is kept and
+    sent once the chat exists, and the answer ends — it was silently dropped before."""
+    from tests.web.test_ui import _answer
+
+    api = ApiDouble(answer=_answer(["never shown"]), hold_answer=True, hold={"POST /v1/sessions"})
+    api.install(page)
+    page.goto(f"{ORIGIN}/?user=alice")
+    page.wait_for_selector("#app:not([hidden])")
+    page.fill("#composer-input", "연차는 며칠인가요?")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#stop:not([hidden])")
+    page.keyboard.press("Escape")  # no chat yet: nothing to post a stop to
+    assert not [r for r in api.log if r["path"].endswith("/stop")]
+    assert page.is_disabled("#stop")  # shown as asked for
+    assert api.release("POST /v1/sessions") == 1
+    page.wait_for_selector("#send:not([hidden])", timeout=5000)  # well before the 8 s give-up
+    assert any(r["method"] == "POST" and r["path"] == "/v1/sessions/s1/stop" for r in api.log)
+    assert page.is_enabled("#stop")
+    assert page.page_errors == []
+
+
 def test_tables_render_as_tables_and_the_answer_can_be_copied(browser: Any) -> None:
     from tests.web.test_ui import _answer
 

@@ -21,6 +21,7 @@ export class ChatPane {
     this.sessionId = null;
     this.busy = false;
     this.ctrl = null;
+    this.stopWanted = null; // the ctrl of the answer a stop was asked for (see stopAnswer)
     this.view = null;
     this.form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     this.input.addEventListener("keydown", (e) => {
@@ -61,6 +62,7 @@ export class ChatPane {
 
   setBusy(on) {
     this.busy = on;
+    if (!on) { this.stopWanted = null; this.stop.disabled = false; }
     this.send.hidden = on;
     this.stop.hidden = !on;
     this.messages.setAttribute("aria-busy", on ? "true" : "false");
@@ -225,6 +227,7 @@ export class ChatPane {
       return;
     }
     const sessionId = this.sessionId;
+    if (this.stopWanted === ctrl) this.sendStop(); // Esc before the chat existed
     try {
       await this.beforeAsk?.(sessionId, created); // issue 16: a new chat's document selection is stored first
     } catch (err) {
@@ -327,6 +330,8 @@ export class ChatPane {
       switch (ev.event) {
         case "start":
           turn.started = true;
+          // a stop sent before the server had started this answer found nothing to stop: send it again
+          if (this.stopWanted === turn.ctrl) this.sendStop();
           break;
         case "text":
           view.append(d.delta || "");
@@ -368,7 +373,16 @@ export class ChatPane {
     return count;
   }
 
+  /** Stop the answer being written. A stop asked for before the question reached the server (the chat still
+   * being created, the stream not started) is remembered and sent once it has: Esc right after Enter stops too. */
   async stopAnswer() {
+    if (!this.busy) return;
+    this.stopWanted = this.ctrl;
+    if (!this.sessionId) { this.stop.disabled = true; return; } // ask() sends it once the chat exists
+    await this.sendStop();
+  }
+
+  async sendStop() {
     const id = this.sessionId;
     if (!id || !this.busy) return;
     this.stop.disabled = true;
