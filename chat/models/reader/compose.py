@@ -86,6 +86,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
         ev.row is not None
         and ev.row.section
         and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms)
+             or ev.row.section.lower().strip(" :") in ev.row.label.lower()  # "Assets:" / "Total current assets"
              or STRUCTURAL_SECTION.search(ev.row.section) or _NOT_A_QUALIFIER.search(ev.row.section)
              or len(ev.row.section.split()) > 8)
     ):

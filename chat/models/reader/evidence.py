@@ -34,7 +34,7 @@ from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
-from chat.models.reader.tables import Row, Table, dated_periods, find_tables
+from chat.models.reader.tables import Row, Table, dated_periods, find_tables, with_document_currency
 from chat.models.reader.text import IMPLIED_GROUPS, coverage, match_terms, running_lines, sentence_spans
 
 EvidenceKind = Literal["cell", "field", "sentence"]
@@ -226,6 +226,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     out: list[Evidence] = []
     repeated = Counter(row.label.lower() for row in table.rows)
     since = _since(q)
+    # a table with a row of every word asked, "total" included, has the total: no other row stands in for it
+    totalled = _TOTAL <= focus and any(focus <= match_terms(f"{r.section} {r.label}") for r in table.rows)
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         own = match_terms(row.label)
@@ -241,6 +243,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # ("Gross margin:") — the heading's words count in full here, as a caption's do
             own = own | row_terms
         row_score = _row_score(focus, row_terms, caption_terms, w, own)
+        if (_TOTAL <= focus and not _TOTAL & row_terms and focus - _TOTAL and (focus - _TOTAL) <= match_terms(row.label)
+                and not totalled):
+            # "total D&A" where the statement's one line is "Depreciation and amortization": the item, without
+            # the "Total" a row of that name would have (such a row still ranks first)
+            row_score = max(row_score, TOTAL_MISSED * _row_score(focus - _TOTAL, row_terms, caption_terms, w, own))
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
@@ -307,6 +314,9 @@ NO_ITEM = 0.3
 
 #: the synonym group of "total" (a word of many rows, no line item of its own)
 _TOTAL = frozenset({"§1"})
+
+#: a row holding every word asked but the "total" ("Depreciation and amortization" for "total D&A")
+TOTAL_MISSED = 0.95
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
@@ -587,9 +597,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     out: list[Evidence] = []
+    every_table = with_document_currency([find_tables(p.text) for p in passages],
+                                         [p.document_id or p.file_name or p.ref for p in passages])
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
-        tables = find_tables(p.text)
+        tables = every_table[rank]
         table_lines = {r.line for t in tables for r in t.rows}
         for table in tables:
             found.extend(_table_evidence(q, p, table, w, rank))

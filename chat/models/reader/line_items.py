@@ -52,6 +52,7 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "property and equipment",
         "ppe",
         "pp e",
+        "ppne",
         "fixed assets",
         "land buildings and equipment",
     ),

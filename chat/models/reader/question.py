@@ -65,7 +65,7 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         "value",
         re.compile(
             r"\bhow (?:much|many)\b|\bwhat (?:was|is|were|are) (?:the )?(?:total|amount|value|number|"
-            r"price|cost|rate|percentage|ratio|balance|share)\b",
+            r"price|cost|rate|percentage|ratio|balance|share)\b|^\s*what (?:dollar )?(?:amount|value|sum) of\b",
             re.IGNORECASE,
         ),
     ),
@@ -137,7 +137,7 @@ _EN_FILLER = re.compile(
     r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|"
     r"(?:at|as of|by) (?:the )?(?:end|close) of (?:the|this|that|its|their) (?:latest |most recent |current )?"
     r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|(?:at|as of) (?:the )?(?:quarter|year|period)[- ]end|"
-    r"as of|"
+    r"(?:at|as of|by) (?:the )?(?:end|close) of|as of|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?)\b",
@@ -163,6 +163,7 @@ _TRAILING_VERB = re.compile(
 )
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
+    r"^(?:have|has|had|hold|holds|held|keep|kept)\s+(?:in|on)\s+|"  # "How much did Acme have in cash …"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
     r"had|be|been|its|their|it|since|until|through|between|versus|vs))+$",
     re.IGNORECASE,
@@ -230,7 +231,13 @@ class Question:
     parts: tuple[Question, ...] = field(default=())
 
 
-def _kind(text: str, lang: Language, focus: str) -> Kind:
+#: a metric's abbreviation in the focus ("net PPNE", "COGS", "DPO")
+_ABBREVIATION = re.compile(r"\b[A-Z][A-Z&]{1,5}\b")
+
+
+def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) -> Kind:
+    """``dated_amount``: the question names a period and asks an amount's unit ("What is the FY2021 net PPNE (in
+    USD millions)?") — a "what is" that asks a figure, not a definition."""
     table = _KO_KIND if lang == "ko" else _JA_KIND if lang in ("ja", "zh") else _EN_KIND
     focus_groups = match_terms(focus)
     for kind, pattern in table:
@@ -240,6 +247,8 @@ def _kind(text: str, lang: Language, focus: str) -> Kind:
             if kind in ("definition", "yesno") and lang == "en" and (
                 _MEASURE_WORDS.search(focus) or LINE_ITEM_IDS & focus_groups
             ):
+                return "value"
+            if kind == "definition" and lang == "en" and dated_amount:
                 return "value"
             return kind
     if (lang == "en" and _MEASURE_WORDS.search(focus)) or _MEASURE_GROUPS & match_terms(focus):
@@ -288,7 +297,8 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     first_end = first_word.end() if first_word else 0
     for m in _CAPS.finditer(text):
         name = re.sub(r"\s+(?:of|and|&)$", "", m.group(0))
-        words = [w for w in name.split() if w.lower() not in EN_CAPS_GENERIC and w.lower().rstrip(".") not in MONTHS]
+        words = [w for w in name.split() if w.lower() not in EN_CAPS_GENERIC and w.lower().rstrip(".") not in MONTHS
+                 and not re.fullmatch(r"(?i)(?:FY|CY|Q[1-4]|H[12])'?\d{2,4}", w)]  # "FY2021 COGS": no name
         if (m.start() < first_end and len(name.split()) == 1) or not words:
             continue
         if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+\w*)", name) or any(n in name for n, _, _ in strong):
@@ -445,7 +455,8 @@ def _one(text: str, lang: Language) -> Question:
     return Question(
         text=text,
         language=lang,
-        kind=_kind(text, lang, focus),
+        kind=_kind(text, lang, focus, dated_amount=bool(periods) and (
+            bool(unit_m) or bool(asked_scale(text)) or bool(_ABBREVIATION.search(focus)))),
         focus=focus,
         focus_terms=frozenset(_focus_terms(focus, lang)),
         terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),

@@ -353,6 +353,45 @@ def find_tables(text: str) -> list[Table]:
     return markdown_tables(text) + flattened_tables(text)
 
 
+_CELL_CURRENCY = re.compile(r"US\$|\$|€|£|¥|₩|(?:EUR|GBP|JPY|CHF)\b")
+
+
+def shown_currency(table: Table) -> str:
+    """The currency the table states: its caption's, else the ``$`` its own cells show ("" when neither)."""
+    if table.unit.currency:
+        return table.unit.currency
+    for row in table.rows:
+        for cell in row.cells:
+            m = _CELL_CURRENCY.match(cell)
+            if m:
+                return "$" if m.group(0) in ("$", "US$") else m.group(0)
+    return ""
+
+
+def with_document_currency(tables: list[list[Table]], documents: list[str]) -> list[list[Table]]:
+    """Give a scaled table that shows no currency its document's one currency. A statement's ``$`` is printed on
+    its first and total rows only, so a chunk of its middle rows ("Repurchases of common stock | (56,547)" under
+    "(In millions)") shows none; when every other table of the same document that shows a currency shows the
+    same one, the chunk is in it too. A document whose tables show two currencies, or none, gives nothing."""
+    seen: dict[str, set[str]] = {}
+    for passage_tables, doc in zip(tables, documents, strict=True):
+        for table in passage_tables:
+            currency = shown_currency(table)
+            if currency:
+                seen.setdefault(doc, set()).add(currency)
+    out: list[list[Table]] = []
+    for passage_tables, doc in zip(tables, documents, strict=True):
+        known = seen.get(doc, set())
+        currency = next(iter(known)) if len(known) == 1 else ""
+        currency = currency if currency == "$" else ""  # the English answer speaks "$"; other units stay as shown
+        out.append([
+            dataclasses.replace(t, unit=dataclasses.replace(t.unit, currency=currency))
+            if currency and t.unit.scale != 1.0 and not shown_currency(t) else t
+            for t in passage_tables
+        ])
+    return out
+
+
 _HEADER_WORDS = re.compile(
     r"\b(?:Three|Six|Nine|Twelve|Months?|Ended|Ending|Year|Quarter|Fiscal|As of|Period|Weeks?)\b"
 )
@@ -367,6 +406,12 @@ def column_text(table: Table, col: int) -> str:
         return f"the {span} ended {header}" if span else header
     if column.span is None and len(column.periods) == 1 and column.periods[0].day and not _HEADER_WORDS.search(header):
         return f"as of {column.periods[0].text}"  # a balance sheet's date: a point in time, not a period
+    span_words = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span or 0)
+    ended = re.search(r"(?i)\bend(?:ed|ing)\b", header)
+    if span_words and ended and len(column.periods) == 1 and column.periods[0].day:
+        # "For the Years Ended December 31, 2021", "fiscal Years ended January 31, 2019": said the one way
+        fiscal = "fiscal " if span_words == "year" and re.search(r"(?i)\bfiscal\b", header) else ""
+        return f"the {fiscal}{span_words} ended {column.periods[0].text}"
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken

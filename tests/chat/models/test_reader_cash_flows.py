@@ -87,3 +87,40 @@ def test_the_verb_agrees_with_the_items_head_noun() -> None:
     assert not _plural("Cash used in investing activities")
     assert not _plural("Provision for income taxes")
     assert not _plural("Net income")
+
+
+_FIRST_ROWS = """Ospreyline Devices, Inc.
+CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS (Unaudited)
+(In millions)
+|  | Nine Months Ended / June 29, 2024 | Nine Months Ended / July 1, 2023 |
+|---|---|---|
+| Cash, cash equivalents and restricted cash, beginning balances | $ 30,737 | $ 24,977 |
+| Net income | 71,870 | 74,039 |"""
+
+
+def test_a_chunk_of_a_statements_middle_rows_is_in_its_documents_currency() -> None:
+    """The statement prints "$" on its first rows only; the chunk holding "Repurchases of common stock" shows none.
+    Another table of the same document shows "$", so the amount is said in dollars — not "(27,480) million"."""
+    passages = [Passage("S1", LATER, "doc-1", "ospreyline-10q.pdf", 8),
+                Passage("S2", _FIRST_ROWS, "doc-1", "ospreyline-10q.pdf", 8)]
+    buyback = read("How much cash did Ospreyline spend on share repurchases?", passages).text.splitlines()[0]
+    assert buyback.startswith("Repurchases of common stock were $(27,480) million"), buyback
+    # another document's dollars say nothing about this one's
+    other = [Passage("S1", LATER, "doc-1", "ospreyline-10q.pdf", 8),
+             Passage("S2", _FIRST_ROWS, "doc-2", "other-10q.pdf", 8)]
+    buyback = read("How much cash did Ospreyline spend on share repurchases?", other).text.splitlines()[0]
+    assert buyback.startswith("Repurchases of common stock were (27,480) million"), buyback
+
+
+def test_a_document_showing_two_currencies_gives_a_bare_chunk_neither() -> None:
+    from chat.models.reader.tables import find_tables, with_document_currency
+
+    euros = _FIRST_ROWS.replace("$ ", "€ ").replace("(In millions)", "(In millions of euros)")
+    tables = [find_tables(t) for t in (LATER, _FIRST_ROWS, euros)]
+    from chat.models.reader.tables import shown_currency
+
+    assert shown_currency(tables[2][0]) == "€"
+    mixed = with_document_currency(tables, ["doc-1", "doc-1", "doc-1"])
+    assert mixed[0][0].unit.currency == ""
+    same = with_document_currency(tables[:2], ["doc-1", "doc-1"])
+    assert same[0][0].unit.currency == "$" and same[0][0].unit.scale == 1e6

@@ -1,0 +1,118 @@
+"""Analysts' phrasings of a statement line item: an abbreviation for the item ("net PPNE", "COGS", "D&A"), a
+"what is" that asks a figure of a year, "what amount of … did X report", "did X have in …", "as of the end of
+FY2021", "total D&A" where the statement's one line has no "Total". Made-up filings."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.question import analyze
+from chat.models.reader.tables import column_text, find_tables
+
+BALANCE = """Harrowgate Instruments Corporation
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+|  | December 31, / 2021 | December 31, / 2020 |
+|---|---|---|
+| Assets: |  |  |
+| Cash and cash equivalents | $ 3,604 | $ 3,160 |
+| Receivables, net | 1,963 | 1,978 |
+| Inventories | 2,981 | 3,545 |
+| Total current assets | 19,815 | 19,378 |
+| Property, plant and equipment, net | 7,597 | 7,213 |
+| Goodwill | 10,813 | 10,806 |
+| Total assets | $ 50,873 | $ 50,710 |"""
+
+CASH_FLOWS = """Harrowgate Instruments Corporation
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+|  | For the Years Ended December 31, / 2021 | For the Years Ended December 31, / 2020 |
+|---|---|---|
+| Operating activities: |  |  |
+| Net earnings | $ 6,315 | $ 6,833 |
+| Adjustments to reconcile net earnings to net cash provided by operating activities: |  |  |
+| Depreciation and amortization | 1,364 | 1,290 |
+| Stock-based compensation | 227 | 221 |"""
+
+INCOME = """Harrowgate Instruments Corporation
+CONSOLIDATED STATEMENTS OF EARNINGS
+(In millions)
+|  | Years Ended December 31, / 2021 | 2020 |
+|---|---|---|
+| Net sales | $ 67,044 | $ 65,398 |
+| Cost of sales | (57,983) | (56,744) |
+| Gross profit | 9,061 | 8,654 |"""
+
+
+@pytest.mark.parametrize(
+    ("question", "focus_terms_at_least"),
+    [
+        ("What is the FY2021 net PPNE (in USD millions) for Harrowgate? Answer based on the balance sheet.", 1),
+        ("What is the FY2021 COGS for Harrowgate Instruments in USD millions? Please rely on the P&L statement.", 1),
+        ("What amount of goodwill did Harrowgate report at year end 2021?", 1),
+    ],
+)
+def test_a_what_is_of_a_year_asks_a_figure_not_a_definition(question: str, focus_terms_at_least: int) -> None:
+    q = analyze(question)
+    assert q.kind == "value", q.kind
+    assert len(q.focus_terms) >= focus_terms_at_least
+    # an item's abbreviation or "FY2021 COGS" is no company's name
+    assert not any(n in ("PPNE", "COGS", "FY2021 COGS", "P&L") for n in q.names), q.names
+
+
+def test_a_definition_without_a_period_stays_one() -> None:
+    assert analyze("What is Harrowgate's strategy?").kind == "definition"
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("How much (in USD millions) did Harrowgate have in cash and cash equivalents at the end of FY2021?",
+         "cash and cash equivalents"),
+        ("What is the value of Harrowgate's total assets as of the end of FY2021?", "total assets"),
+        ("What is the year end FY2021 net AR (in USD millions) for Harrowgate?", "net AR"),
+    ],
+)
+def test_the_words_around_the_item_are_not_the_item(question: str, focus: str) -> None:
+    assert analyze(question).focus == focus
+
+
+def test_net_ppne_and_cogs_read_their_rows() -> None:
+    passages = [Passage("S1", BALANCE, "doc-1", "harrowgate-10k.pdf", 60),
+                Passage("S2", INCOME, "doc-1", "harrowgate-10k.pdf", 58)]
+    ppne = read("What is the FY2021 net PPNE (in USD millions) for Harrowgate? Answer based on the balance sheet.",
+                passages).text.splitlines()[0]
+    assert ppne.startswith("Property, plant and equipment, net was $7,597 million as of December 31, 2021 [S1]"), ppne
+    cogs = read("What is the FY2021 COGS for Harrowgate in USD millions? Please rely on the P&L statement.",
+                passages).text.splitlines()[0]
+    assert cogs.startswith("Cost of sales was $(57,983) million in the year ended December 31, 2021 [S2]"), cogs
+
+
+def test_total_d_and_a_is_the_statements_one_line() -> None:
+    passages = [Passage("S1", CASH_FLOWS, "doc-1", "harrowgate-10k.pdf", 62)]
+    answer = read("What is the FY2021 total D&A (depreciation and amortization) for Harrowgate? Answer in USD "
+                  "millions. Use the cash flow statement.", passages).text
+    assert answer.startswith("Depreciation and amortization was $1,364 million in the year ended December 31, "
+                             "2021 [S1]"), answer
+
+
+def test_a_heading_the_label_repeats_is_not_prepended() -> None:
+    passages = [Passage("S1", BALANCE, "doc-1", "harrowgate-10k.pdf", 60)]
+    answer = read("What were Harrowgate's total current assets as of December 31, 2021?", passages).text
+    assert answer.startswith("Total current assets were $19,815 million as of December 31, 2021 [S1]"), answer
+
+
+@pytest.mark.parametrize(
+    ("header", "spoken"),
+    [
+        ("For the Years Ended December 31, / 2021", "the year ended December 31, 2021"),
+        ("Years Ended December 31, / 2021", "the year ended December 31, 2021"),
+        ("Fiscal Years Ended January 31, / 2019", "the fiscal year ended January 31, 2019"),
+        ("Three Months Ended / July 1, 2023", "the three months ended July 1, 2023"),
+    ],
+)
+def test_a_columns_period_is_said_one_way(header: str, spoken: str) -> None:
+    text = f"(In millions)\n|  | {header} | Other |\n|---|---|---|\n| Net sales | 10 | 9 |"
+    table = find_tables(text)[0]
+    assert column_text(table, 0) == spoken
