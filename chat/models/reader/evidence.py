@@ -142,7 +142,7 @@ def _change_ends(q: Question) -> tuple[Period, Period] | None:
     """(latest, earliest) of a change question's periods ("… June 30, 2023 versus the same period of 2022"): the
     current column is the latest one, the prior column the earliest (whichever order the question says them)."""
     dated = [p for p in q.periods if p.year is not None]
-    if q.kind != "change" or len(dated) < 2:
+    if q.kind not in ("change", "comparison") or len(dated) < 2:
         return None
 
     def key(p: Period) -> tuple[int, int, int]:
@@ -163,9 +163,31 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
         span = q.span
         if span is None and column.span is not None and _whole_fiscal_year(asked):
             span = 12  # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span)
-        for offered in dated_periods(table, col, asked) or (Period(),):
-            best = max(best, agreement(asked, offered, asked_span=span, offered_span=column.span))
+        fit = max(agreement(asked, offered, asked_span=span, offered_span=column.span)
+                  for offered in dated_periods(table, col, asked) or (Period(),))
+        if fit > 0 and _whole_fiscal_year(asked) and _interim_balance(table, col):
+            fit *= INTERIM_BALANCE
+        best = max(best, fit)
     return best
+
+
+#: a balance date later in the same year than another balance column of its table, for a fiscal year asked
+INTERIM_BALANCE = 0.85
+
+
+def _interim_balance(table: Table, col: int) -> bool:
+    """Column ``col`` is a point-in-time date that another point-in-time column of the table precedes within the
+    same calendar year: a 10-Q's "September 30, 2022" beside the fiscal year-end "June 30, 2022". Asked "the end of
+    FY2022", the year-end column is meant, not the interim balance."""
+    column = table.columns[col]
+    mine = period_key(column.periods) if column.span is None else None
+    if mine is None:
+        return False
+    return any(
+        c is not column and c.span is None and (key := period_key(c.periods)) is not None and key[0] == mine[0]
+        and key < mine
+        for c in table.columns
+    )
 
 
 def _whole_fiscal_year(p: Period) -> bool:

@@ -18,7 +18,6 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "sales",
         "turnover",
         "net revenue",
-        "total revenue",
         "매출",
         "매출액",
         "수익",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Literal
 
 from chat.models.extractive import Language, detect_language
@@ -130,7 +131,9 @@ _EN_FILLER = re.compile(
     r"\b(?:(?:(?:as )?compared (?:to|with) |versus |vs\.? |from |over )?(?:the )?same (?:period|quarter|months?|time) "
     r"(?:(?:of|in) )?(?:the )?(?:last|prior|previous|a) (?:fiscal )?year(?: ago| earlier| before)?|"
     r"(?:(?:in|of|from|over|during) )?(?:the )?(?:last|prior|previous) (?:fiscal )?year|a year (?:ago|earlier|before)|"
-    r"the (?:amount|value|number|level|figure|size) of|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
+    r"the (?:amount|value|number|level|figure|size) of|(?:the )?percent(?:age)? (?:chang(?:e|ed)|increase|decrease|"
+    r"growth|decline)(?: (?:in|of))?|(?:the )?(?:rate of )?growth(?: rate)?(?: (?:in|of))?|"
+    r"compare[sd]? (?:to|with|against)(?! (?:the )?same\b)|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
     r"period) (?:ended|ending)|(?:in|for|during|over) (?:the|this|that|its|their) (?:latest |most recent |current )?"
@@ -138,6 +141,7 @@ _EN_FILLER = re.compile(
     r"(?:at|as of|by) (?:the )?(?:end|close) of (?:the|this|that|its|their) (?:latest |most recent |current )?"
     r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|(?:at|as of) (?:the )?(?:quarter|year|period)[- ]end|"
     r"(?:at|as of|by) (?:the )?(?:end|close) of|as of|"
+    r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?)\b",
@@ -438,6 +442,16 @@ def _focus_terms(focus: str, lang: Language) -> set[str]:
     return match_terms(rest) | {group}
 
 
+def _two_years(text: str, periods: list[Period]) -> bool:
+    """Two periods of different years said side by side ("in FY2021 and FY2020", "2022 vs 2021")."""
+    ordered = sorted(periods, key=lambda p: p.start)
+    return any(
+        a.year is not None and b.year is not None and a.year != b.year
+        and re.fullmatch(r"\s*(?:,|and|&|vs\.?|versus)\s*", text[a.end : b.start], re.IGNORECASE) is not None
+        for a, b in pairwise(ordered)
+    )
+
+
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
@@ -452,11 +466,14 @@ def _one(text: str, lang: Language) -> Question:
     cue_free = _JA_ENDINGS.sub(" ", text) if lang in ("ja", "zh") else _KO_ENDINGS.sub(" ", text)
     for cue in sorted((*KO_CUES, *JA_CUES), key=len, reverse=True):
         cue_free = cue_free.replace(cue, " ")
+    kind = _kind(text, lang, focus, dated_amount=bool(periods) and (
+        bool(unit_m) or bool(asked_scale(text)) or bool(_ABBREVIATION.search(focus))))
+    if kind == "value" and lang == "en" and _two_years(text, periods):
+        kind = "comparison"  # "net sales in FY2021 and FY2020": both values, side by side
     return Question(
         text=text,
         language=lang,
-        kind=_kind(text, lang, focus, dated_amount=bool(periods) and (
-            bool(unit_m) or bool(asked_scale(text)) or bool(_ABBREVIATION.search(focus)))),
+        kind=kind,
         focus=focus,
         focus_terms=frozenset(_focus_terms(focus, lang)),
         terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
@@ -548,6 +565,8 @@ def per_name_questions(question: str) -> list[str]:
             words_a = words_a[1:]
         if not words_a or b.split()[0] in _QUESTION_WORDS:
             continue
+        if find_periods(" ".join(words_a)) or find_periods(b):
+            continue  # "in FY2021 and FY2020": two periods, not two companies
         a = " ".join(words_a)
         start = m.start("a") + m.group("a").index(a)
         head, tail = question[:start], question[m.end():]

@@ -116,3 +116,75 @@ def test_a_columns_period_is_said_one_way(header: str, spoken: str) -> None:
     text = f"(In millions)\n|  | {header} | Other |\n|---|---|---|\n| Net sales | 10 | 9 |"
     table = find_tables(text)[0]
     assert column_text(table, 0) == spoken
+
+
+EARNINGS_3Y = """Harrowgate Instruments Corporation
+CONSOLIDATED STATEMENTS OF EARNINGS
+(In millions)
+|  | Fiscal Year / 2022 | Fiscal Year / 2021 | Fiscal Year / 2020 |
+|---|---|---|---|
+| Revenues: |  |  |  |
+| Net sales | $ 19,010.0 | $ 18,120.0 | $ 17,600.0 |
+| Membership and other income | 410.0 | 388.0 | 371.0 |
+| Total revenues | $ 19,420.0 | $ 18,508.0 | $ 17,971.0 |"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the percentage change in Harrowgate's total revenues between FY2020 and FY2021?",
+        "What were Harrowgate's total revenues in FY2021 and FY2020?",
+        "How did Harrowgate's total revenues in fiscal 2021 compare with fiscal 2020?",
+    ],
+)
+def test_two_years_asked_are_the_two_columns_compared(question: str) -> None:
+    """The two years named are the two cells, whichever order they are said in — not the table's third column,
+    and "FY2020 and FY2021" are no two companies to answer one by one."""
+    passages = [Passage("S1", EARNINGS_3Y, "doc-1", "harrowgate-10k.pdf", 45)]
+    answer = read(question, passages).text
+    head = answer.splitlines()[0]
+    assert "$18,508.0 million" in head and "$17,971.0 million" in head and "19,420" not in head, head
+    assert "up 3.0%" in head, head
+    assert answer.count("[S1]") == 1, answer  # one answer, not one per "name"
+
+
+def test_total_revenue_asked_is_the_total_row_not_a_part() -> None:
+    """"total revenue" keeps its "total": "Total revenues", not the "Net sales" above it."""
+    passages = [Passage("S1", EARNINGS_3Y, "doc-1", "harrowgate-10k.pdf", 45)]
+    head = read("What was Harrowgate's total revenue in its most recent fiscal year?", passages).text.splitlines()[0]
+    assert head.startswith("Total revenues were $19,420.0 million"), head
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("What was Harrowgate's year-over-year revenue growth in FY2022?", "revenue"),
+        ("What was the percentage change in Harrowgate's net sales between FY2020 and FY2021?", "net sales"),
+        ("How did Harrowgate's revenue in fiscal 2022 compare with fiscal 2021?", "revenue"),
+        ("How much cash did Harrowgate return to shareholders through dividends in the first six months of 2023?",
+         "dividends"),
+        ("By how much did Harrowgate's net sales change in the three months ended March 31, 2023 compared with the "
+         "same quarter of 2022?", "net sales"),
+    ],
+)
+def test_change_words_are_not_the_item(question: str, focus: str) -> None:
+    assert analyze(question).focus == focus
+
+
+INTERIM_BALANCE = """Harrowgate Instruments Corporation
+CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)
+(In millions)
+|  | September 30, 2022 | June 30, 2022 |
+|---|---|---|
+| Total current liabilities | $ 87,389 | $ 95,082 |
+| Long-term debt | 45,374 | 47,032 |"""
+
+
+def test_the_end_of_a_fiscal_year_is_its_year_end_column_not_a_later_interim_one() -> None:
+    """A fiscal year ending June 30: the 10-Q's "September 30, 2022" is in calendar 2022 too, but "the end of FY2022"
+    is June 30, 2022 — the earlier balance date of that year. A date asked exactly still reads its column."""
+    passages = [Passage("S1", INTERIM_BALANCE, "doc-1", "harrowgate-10q.pdf", 4)]
+    head = read("How much long-term debt did Harrowgate have at the end of FY2022?", passages).text.splitlines()[0]
+    assert head.startswith("Long-term debt was $47,032 million as of June 30, 2022"), head
+    exact = read("What was Harrowgate's long-term debt as of September 30, 2022?", passages).text.splitlines()[0]
+    assert exact.startswith("Long-term debt was $45,374 million as of September 30, 2022"), exact
