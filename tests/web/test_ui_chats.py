@@ -101,16 +101,21 @@ def test_the_sign_in_form_offers_the_clis_default_user(page: Any) -> None:
     assert page.inner_text("#user-name") == "carol"
 
 
-def test_keyboard_esc_stops_up_edits_slash_focuses(page: Any) -> None:
-    from tests.web.test_ui import _answer
-
-    api = ApiDouble(answer=_answer(["never shown"]), hold_answer=True)
+def _ask_held(page: Any, api: ApiDouble) -> None:
+    """Sign in as alice and send a question whose answer the double holds: the Stop button shows."""
     api.install(page)
     page.goto(f"{ORIGIN}/?user=alice")
     page.wait_for_selector("#app:not([hidden])")
     page.fill("#composer-input", "연차는 며칠인가요?")
     page.keyboard.press("Enter")
     page.wait_for_selector("#stop:not([hidden])")
+
+
+def test_keyboard_esc_stops_up_edits_slash_focuses(page: Any) -> None:
+    from tests.web.test_ui import _answer
+
+    api = ApiDouble(answer=_answer(["never shown"]), hold_answer=True)
+    _ask_held(page, api)
     page.keyboard.press("Escape")  # stops the answer
     page.wait_for_selector("#send:not([hidden])")
     assert [r["path"] for r in api.log if r["method"] == "POST"][-1] == "/v1/sessions/s1/stop"
@@ -131,12 +136,7 @@ def test_esc_before_the_chat_exists_still_stops_the_answer(page: Any) -> None:
     from tests.web.test_ui import _answer
 
     api = ApiDouble(answer=_answer(["never shown"]), hold_answer=True, hold={"POST /v1/sessions"})
-    api.install(page)
-    page.goto(f"{ORIGIN}/?user=alice")
-    page.wait_for_selector("#app:not([hidden])")
-    page.fill("#composer-input", "연차는 며칠인가요?")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#stop:not([hidden])")
+    _ask_held(page, api)
     page.keyboard.press("Escape")  # no chat yet: nothing to post a stop to
     assert not [r for r in api.log if r["path"].endswith("/stop")]
     assert page.is_disabled("#stop")  # shown as asked for
