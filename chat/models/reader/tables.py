@@ -373,21 +373,19 @@ def with_document_currency(tables: list[list[Table]], documents: list[str]) -> l
     its first and total rows only, so a chunk of its middle rows ("Repurchases of common stock | (56,547)" under
     "(In millions)") shows none; when every other table of the same document that shows a currency shows the
     same one, the chunk is in it too. A document whose tables show two currencies, or none, gives nothing."""
+    shown = [[shown_currency(t) for t in passage_tables] for passage_tables in tables]
     seen: dict[str, set[str]] = {}
-    for passage_tables, doc in zip(tables, documents, strict=True):
-        for table in passage_tables:
-            currency = shown_currency(table)
-            if currency:
-                seen.setdefault(doc, set()).add(currency)
+    for currencies, doc in zip(shown, documents, strict=True):
+        seen.setdefault(doc, set()).update(c for c in currencies if c)
     out: list[list[Table]] = []
-    for passage_tables, doc in zip(tables, documents, strict=True):
-        known = seen.get(doc, set())
-        currency = next(iter(known)) if len(known) == 1 else ""
-        currency = currency if currency == "$" else ""  # the English answer speaks "$"; other units stay as shown
+    for passage_tables, currencies, doc in zip(tables, shown, documents, strict=True):
+        known = seen[doc]
+        # the English answer speaks "$"; other currencies stay as shown
+        currency = "$" if known == {"$"} else ""
         out.append([
             dataclasses.replace(t, unit=dataclasses.replace(t.unit, currency=currency))
-            if currency and t.unit.scale != 1.0 and not shown_currency(t) else t
-            for t in passage_tables
+            if currency and t.unit.scale != 1.0 and not own else t
+            for t, own in zip(passage_tables, currencies, strict=True)
         ])
     return out
 
@@ -397,16 +395,18 @@ _HEADER_WORDS = re.compile(
 )
 
 
+_SPAN_WORDS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
+
+
 def column_text(table: Table, col: int) -> str:
     """How to say a column's period: ``the three months ended December 31, 2022``."""
     column = table.columns[col]
     header = " ".join(column.header.replace(" / ", " ").split())
+    span_words = _SPAN_WORDS.get(column.span or 0, "")
     if not table.markdown and column.span and column.periods:
-        span = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span, "")
-        return f"the {span} ended {header}" if span else header
+        return f"the {span_words} ended {header}" if span_words else header
     if column.span is None and len(column.periods) == 1 and column.periods[0].day and not _HEADER_WORDS.search(header):
         return f"as of {column.periods[0].text}"  # a balance sheet's date: a point in time, not a period
-    span_words = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}.get(column.span or 0)
     ended = re.search(r"(?i)\bend(?:ed|ing)\b", header)
     if span_words and ended and len(column.periods) == 1 and column.periods[0].day:
         # "For the Years Ended December 31, 2021", "fiscal Years ended January 31, 2019": said the one way
