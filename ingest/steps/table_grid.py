@@ -69,6 +69,9 @@ MAX_HEADER_CHARS = 100
 MAX_VALUE_CHARS = 50
 _NUMBER = re.compile(r"^[-–—+(]*[$€£¥₩]?\s*[-–—+(]*\d[\d.,:/ ]*\)?\s*%?\)?$|^[-–—]+$")
 _YEAR = re.compile(r"^(?:FY\s*)?(?:19|20)\d\d$", re.IGNORECASE)
+#: a header cell that is a whole date ("December 31, 2022", "Dec. 31, 2022")
+_FULL_DATE = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d$",
+                        re.IGNORECASE)
 _UNIT = re.compile(
     r"\(?\b(?:(?:dollars|amounts|shares|\$)\s+)?in\s+(?:millions|thousands|billions)\b[^)\n:]*\)?"
     r"|\((?:millions|thousands|billions)[^)]*\)", re.IGNORECASE)
@@ -209,7 +212,7 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
 def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
     """A body line: a row label in column 0, alone or with numbers in (at least half of) its value cells
     (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``, or only
-    years: ``(Millions) | 2018 | 2017``)."""
+    years or dates: ``(Millions) | 2018 | 2017``, ``(MILLIONS) | 2023 | December 31, 2022``)."""
     spans = [span(s, cols) for s in line.segs]
     if not spans or spans[0] != [0]:
         return False
@@ -217,8 +220,8 @@ def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
         return True
     values = [s.text for s, sp in zip(line.segs, spans, strict=True) if sp[0] >= 1]
     numbers = [v for v in values if _NUMBER.match(v)]
-    if numbers and all(_YEAR.match(v) for v in numbers) and len(numbers) == len(values):
-        return False
+    if values and all(_YEAR.match(v) or _FULL_DATE.match(v) for v in values):
+        return False  # years or dates beside the unit: ``(MILLIONS) | 2023 | December 31, 2022``
     return bool(numbers) and 2 * len(numbers) >= len(values)
 
 

@@ -116,3 +116,19 @@ def test_a_month_and_day_set_flush_left_over_year_columns_heads_them() -> None:
             (40, 70, "December 31,", S), right(420, 70, "2019", S), right(500, 70, "2018", S), *_rows(84, BALANCE)]
     (table,) = find_tables(words_of(page))
     assert table.headers() == ["", "December 31, / 2019", "December 31, / 2018"]
+
+
+def test_a_date_broken_over_two_header_lines_beside_the_unit_is_one_header() -> None:
+    """``July 2,`` above ``2023`` in one column, ``December 31, 2022`` on the second line of the other, the
+    unit ``(MILLIONS)`` in the label column of that second line: both lines are the header, not a first row
+    labelled "(MILLIONS)"."""
+    page = [(200, 40, "CONDENSED CONSOLIDATED BALANCE SHEETS", 10.0),
+            (392, 60, "July 2,", S),
+            (40, 71, "(MILLIONS)", S), (398, 71, "2023", S), (440, 71, "December 31, 2022", S),
+            (380, 82, "(Unaudited)", S),
+            (40, 96, "Assets", S),
+            *_rows(107, BALANCE)]
+    (table,) = find_tables(words_of(page))
+    assert table.headers()[1:] == ["July 2, 2023 (Unaudited)", "December 31, 2022"], table.headers()
+    assert table.rows[0][0] == "Assets", table.rows[:2]
+    assert ["Total assets", "178,932", "182,103"] in table.rows

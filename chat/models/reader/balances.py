@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
-_BEGINNING = re.compile(r"(?i)\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\b")
-_ENDING = re.compile(r"(?i)\bend\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\b")
+_BEGINNING = re.compile(
+    r"(?i)\b(?:(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)|beginning\s+balances?)\b")
+_ENDING = re.compile(
+    r"(?i)\b(?:end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)|ending\s+balances?)\b")
 _CHANGE_ROW = re.compile(
-    r"(?i)^\s*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?\s*)+(?:\(?(?:increase|decrease)\)?\s*)?in\b"
+    r"(?i)^\s*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?\s*/?\s*)+(?:\(?(?:increase|decrease)\)?\s*)?in\b"
 )
 #: a row (or a section of rows) whose label ends by saying it is a change: "Revenues increase/(decrease)",
 #: "Operational growth/(decline)", "Net sales change"
@@ -25,12 +27,17 @@ _CHANGE_TAIL = re.compile(
 OTHER_END = 0.8
 
 
+def change_row(label: str, section: str = "") -> bool:
+    """The row states a change ("Net increase in cash", "Increase/(Decrease) in cash …", "Revenues
+    increase/(decrease)", a row under "Operational growth/(decline)"), not a level."""
+    return bool(_CHANGE_ROW.match(label) or _CHANGE_TAIL.search(label) or (section and _CHANGE_TAIL.search(section)))
+
+
 def balance_row_factor(question: str, asks_change: bool, label: str, section: str = "") -> float:
     """The row at the end of the period the question did not ask for (naming neither asks the end), or a change
     row for a question that asks no change ("Net increase in cash", "Revenues increase/(decrease)", a row under
     "Operational growth/(decline)"), counts ``OTHER_END``; any other row 1."""
-    if not asks_change and (_CHANGE_ROW.match(label) or _CHANGE_TAIL.search(label)
-                            or (section and _CHANGE_TAIL.search(section))):
+    if not asks_change and change_row(label, section):
         return OTHER_END
     asks_beginning = bool(re.search(r"(?i)\b(?:beginning|start)\s+of\b", question))
     if _BEGINNING.search(label) and not asks_beginning:

@@ -8,12 +8,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chat.models.reader.compose import josa, period_phrase, spoken_value, subject_of, table_quote, table_unit
+from chat.models.reader.compose import josa, period_phrase, spoken_value, subject_of, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
+from chat.models.reader.units import table_unit
 
 _COMPARE_WORDS = re.compile(
     r"\b(?:which|what|was|were|is|are|higher|lower|larger|smaller|greater|bigger|more|less|compare[ds]?|comparison|"

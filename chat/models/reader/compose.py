@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from chat.models.extractive import Language, terms
-from chat.models.reader.balances import PER_SHARE, STRUCTURAL_SECTION
+from chat.models.reader.balances import STRUCTURAL_SECTION
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.numbers import (
     Amount,
@@ -25,6 +25,7 @@ from chat.models.reader.question import Question
 from chat.models.reader.referents import stated
 from chat.models.reader.tables import Table, column_text
 from chat.models.reader.text import display, match_terms
+from chat.models.reader.units import row_unit
 
 NOTE: dict[Language, str] = {
     "en": "(Extractive answer: no generative model is configured, so this only restates what the quoted "
@@ -112,56 +113,6 @@ def subject_of(q: Question, ev: Evidence) -> str:
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
     return label
-
-
-_COUNT_HEADER = re.compile(
-    r"(?i)\bnumber of\b|\bshares\b|\bunits\b|\bemployees\b|\bheadcount\b|\bcount\b|\bquantity\b|\bqty\b|"
-    r"주식\s*수|주식수|수량|인원|株式数|株数|件数|人数|数量"
-)
-
-
-def table_unit(table: Table, col: int | None = None) -> Unit:
-    """How to read the cells of column ``col``: the caption's unit; a column whose own cells show ``$`` is in
-    dollars throughout; a column that counts things (``Number of Shares``, ``수량``) has no currency and no
-    caption scale (a caption's "in millions" is about the amounts, not the counts)."""
-    if col is not None and 0 <= col < len(table.columns) and _COUNT_HEADER.search(table.columns[col].header):
-        return Unit()
-    if table.unit.currency:
-        return table.unit
-    for row in table.rows:
-        cells = row.cells if col is None else row.cells[col : col + 1]
-        for cell in cells:
-            if cell.startswith(("$", "US$")):
-                return Unit(table.unit.scale, table.unit.word, "$")
-    return table.unit
-
-
-#: a row that counts shares ("Weighted-average diluted shares", "Shares used in computing …", "Number of shares")
-_SHARE_COUNT_ROW = re.compile(
-    r"(?i)\bweighted[- ]average\b[^$]*\bshares\b|\bshares\s+(?:outstanding|used|issued)\b|\bnumber\s+of\s+"
-    r"(?:common\s+)?shares\b|\b(?:basic|diluted)\s+shares\b")
-_SHARES_IN_THOUSANDS = re.compile(r"(?i)shares[^)]{0,40}?\bin\s+thousands|thousands\s+of\s+shares|shares\s+\(in\s+"
-                                  r"thousands\)")
-_SHARES_IN_MILLIONS = re.compile(r"(?i)shares[^)]{0,40}?\bin\s+millions|millions\s+of\s+shares")
-
-
-def row_unit(table: Table, col: int | None, label: str, own: str | None = None) -> Unit:
-    """``table_unit``, except that a per-share row (``Diluted earnings per share``, or any row under an
-    "Earnings per share" heading: pass ``section label``) is in plain currency: a caption's "(in millions, except
-    per share data)" does not scale it; a row that counts shares (``own``: the row's own label) is in shares."""
-    unit = table_unit(table, col)
-    row_own = own if own is not None else label
-    if _SHARE_COUNT_ROW.search(row_own) and not PER_SHARE.search(row_own):
-        # "Weighted-average diluted shares" counts shares: no currency, and the caption's "(In millions, except
-        # number of shares which are reflected in thousands …)" scales it by its own word
-        if _SHARES_IN_THOUSANDS.search(table.caption):
-            return Unit(1000.0, "thousand shares", "")
-        if _SHARES_IN_MILLIONS.search(table.caption):
-            return Unit(1e6, "million shares", "")
-        return Unit(1.0, "shares", "")
-    if PER_SHARE.search(label) and unit.scale != 1.0:
-        return Unit(1.0, "", unit.currency)
-    return unit
 
 
 def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:

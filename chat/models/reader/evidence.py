@@ -15,11 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from chat.models.extractive import terms
 from chat.models.reader.answer_types import AnswerType, asked_type, candidates, neighbour_context, type_missing
 from chat.models.reader.balances import (
+    OTHER_END,
+    PER_SHARE,
+    PER_SHARE_FOR_AMOUNT,
     STRUCTURAL_SECTION,
     balance_row_factor,
     change_only_factor,
+    change_row,
     paid_row_factor,
     part_only_factor,
     per_share_factor,
@@ -36,6 +41,7 @@ from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import Row, Table, dated_periods, find_tables, with_document_currency
 from chat.models.reader.text import IMPLIED_GROUPS, coverage, match_terms, running_lines, sentence_spans
+from chat.models.reader.units import money_cell, share_count_row
 
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
@@ -54,6 +60,10 @@ STATEMENT_TITLE_CHARS = 300
 SECTION_SHARE = 0.8
 #: a percentage cell for a question that asks an amount of money counts this much
 PERCENT_FOR_MONEY = 0.7
+#: a money or percentage amount for a question that asks a count ("How many shares …") counts this much
+MONEY_FOR_COUNT = 0.6
+#: "how many …" / "the number of …" asks a count of things, not an amount of money beside it
+_COUNT_ASKED = re.compile(r"(?i)\bhow\s+many\b|\b(?:the|total)\s+number\s+of\b")
 _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
 #: a word that makes the number after it a reference to a part of the document
@@ -205,9 +215,24 @@ def _percent_only(sentence: str) -> bool:
     return bool(amounts) and all(a.percent for a in amounts)
 
 
+def asks_count(q: Question) -> bool:
+    """The question wants a count ("How many shares did Acme repurchase?"), in English, and names no money."""
+    return q.language == "en" and bool(_COUNT_ASKED.search(q.text)) and not _MONEY_WORDS.search(q.text)
+
+
+def _priced(span: str) -> bool:
+    """The answer span is an amount of money or a percentage."""
+    found = all_amounts(span)
+    return bool(found) and (found[0][2].percent or bool(found[0][2].currency))
+
+
 def _asks_money(q: Question) -> bool:
-    """The question wants an amount of money: a scale ("in USD millions") or a currency, and no rate."""
-    return (bool(q.scale) or bool(_MONEY_WORDS.search(q.text))) and not _RATE_WORDS.search(q.text)
+    """The question wants an amount of money: a scale ("in USD millions"), a currency, or "how much" of a
+    statement's line item ("How much net income did Acme earn?") — and no rate."""
+    if _RATE_WORDS.search(q.text) or _PERCENT_WORDS.search(q.text):
+        return False
+    return (bool(q.scale) or bool(_MONEY_WORDS.search(q.text))
+            or (q.language == "en" and bool(_HOW_MUCH.match(q.text)) and bool(implied_statement(q.focus_terms))))
 
 
 def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float],
@@ -248,8 +273,15 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     out: list[Evidence] = []
     repeated = Counter(row.label.lower() for row in table.rows)
     since = _since(q)
+    count = asks_count(q)
+    per_share_asked = bool(PER_SHARE.search(q.text))
+    # "How much did cash change in the nine months …?": a row that prints the item's change over the period
+    # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
+    printed_change = (q.kind == "change" and not since and _change_ends(q) is None and any(
+        change_row(r.label, r.section) and (set(q.focus_terms or q.terms) - _TOTAL) <= match_terms(r.label)
+        for r in table.rows))
     # a table with a row of every word asked, "total" included, has the total: no other row stands in for it
-    totalled = _TOTAL <= focus and any(focus <= match_terms(f"{r.section} {r.label}") for r in table.rows)
+    totalled = _TOTAL <= plain and any(plain <= match_terms(f"{r.section} {r.label}") for r in table.rows)
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         own = match_terms(row.label)
@@ -265,19 +297,28 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # ("Gross margin:") — the heading's words count in full here, as a caption's do
             own = own | row_terms
         row_score = _row_score(focus, row_terms, caption_terms, w, own)
-        if (_TOTAL <= focus and not _TOTAL & row_terms and focus - _TOTAL and (focus - _TOTAL) <= match_terms(row.label)
-                and not totalled):
+        if _TOTAL <= plain and not _TOTAL & row_terms and not totalled:
             # "total D&A" where the statement's one line is "Depreciation and amortization": the item, without
-            # the "Total" a row of that name would have (such a row still ranks first)
-            row_score = max(row_score, TOTAL_MISSED * _row_score(focus - _TOTAL, row_terms, caption_terms, w, own))
+            # the "Total" a row of that name would have (such a row still ranks first); with the name the rows
+            # qualify it by, or (as below) without it
+            for asked, factor in ((focus, TOTAL_MISSED), (plain, TOTAL_MISSED * QUALIFIER_MISSED)):
+                if asked - _TOTAL and (asked - _TOTAL) <= match_terms(row.label) and (factor == TOTAL_MISSED
+                                                                                    or focus != plain):
+                    row_score = max(row_score, factor * _row_score(asked - _TOTAL, row_terms, caption_terms, w, own))
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:
             continue
         row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label, row.section)
+        states_change = printed_change and change_row(row.label, row.section)
+        if printed_change and not states_change:
+            row_score *= OTHER_END
         row_score *= per_share_factor(q.text, row.section, row.label)
+        if per_share_asked and share_count_row(row.label):
+            row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
-        if _names_a_part(q, row.section, repeated[row.label.lower()] > 1):
+        if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
+                not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
@@ -300,14 +341,18 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
                 prior = starts[0][2]
             else:
                 score = min(score, PERIOD_MISSING_CAP)
+        if states_change:
+            prior = -1  # the row's own cell is the change
         ends = _change_ends(q)
         if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
             prior = max(same_span, key=lambda c: (column_period_score(q, table, c, (ends[1],)), -c))
-        if q.kind in ("change", "comparison") and prior < 0 and change_col < 0:
+        if q.kind in ("change", "comparison") and prior < 0 and change_col < 0 and not states_change:
             score *= 0.8
         cell = row.amount(col)
         if cell is not None and cell.percent and _asks_money(q):
             score *= PERCENT_FOR_MONEY  # "… (in millions)?" is not answered by a "% of revenue" cell
+        if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
+            score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
         score = score * name_factor(q, p) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
@@ -342,6 +387,17 @@ TOTAL_MISSED = 0.95
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
+
+
+def _a_part_of_its_total(q: Question, table: Table, row: Row) -> bool:
+    """The row is one part of the item asked, which a total row of its table sums: "Net sales / Membership and
+    other income / Total revenues" asked "revenues" — "Net sales" is a synonym of the item, but here a part of
+    it, as "Other long-term debt" is of "Total long-term debt". Asked in the row's own words ("net sales"), or by
+    the part's name ("gross margin for Services"), it is the row."""
+    plain = set(q.focus_terms or q.terms)
+    if not plain or _TOTAL & plain or _TOTAL & match_terms(row.label) or set(terms(q.focus)) == set(terms(row.label)):
+        return False
+    return any(r is not row and plain | _TOTAL <= match_terms(r.label) for r in table.rows)
 
 
 def _names_a_part(q: Question, section: str, label_repeats: bool) -> bool:
@@ -512,6 +568,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 money.append(candidates[-1])
         if money and q.language == "en" and _HOW_MUCH.match(q.text) and len(money) < len(candidates):
             candidates = money  # "How much commercial paper …": "$1.7 billion", not "within 12 months"
+        elif money and asks_count(q) and len(money) < len(candidates):
+            candidates = [c for c in candidates if c not in money]  # "471 million shares", not "$56.0 billion"
         if candidates:
             return _nearest_after_focus(q, sentence, candidates)
     if q.kind == "name" and q.language == "en":
@@ -520,6 +578,12 @@ def answer_span(q: Question, sentence: str) -> str:
             if m.start() > 0 and name.lower() not in q.text.lower():
                 return name
     return ""
+
+
+#: "total" as a verb ("… advance payments total $3.3 billion", "… which totaled $2.1 billion"): how much, not the
+#: item's total
+_TOTAL_VERB = re.compile(r"(?<=[a-z] )(?<!grand )(?<!sub )(?<!net )total(?:s|ed|led|ing|ling)?"
+                         r"(?=\s+(?:approximately\s+|about\s+|nearly\s+|over\s+|almost\s+)?(?:\$|US\$|€|£)?\s?\d)")
 
 
 def _sentence_evidence(
@@ -532,7 +596,7 @@ def _sentence_evidence(
     rows: list[tuple[int, int, float, bool, bool]] = []  # span, sentence coverage, fits the period, typed answer
     for s, e in spans:
         sentence = p.text[s:e]
-        offered = match_terms(sentence)
+        offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
         fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in find_periods(sentence))
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
@@ -547,6 +611,11 @@ def _sentence_evidence(
     # a statement's line item asked in English ("accounts receivable"), no rate: the answer is an amount
     money_item = (q.language == "en" and q.kind == "value" and bool(implied_statement(q.focus_terms))
                   and not _RATE_WORDS.search(q.text) and not _PERCENT_WORDS.search(q.text))
+    count = asks_count(q)
+    # the item's words, and each word of it on its own: "shares … repurchased" states "shares did repurchase"
+    # though the phrase ("share repurchase") is not written as one
+    item_words = set(q.focus_terms) | ({t for word in q.focus.split() for t in match_terms(word)}
+                                       if q.focus_terms and all(t.startswith("§") for t in q.focus_terms) else set())
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -561,10 +630,12 @@ def _sentence_evidence(
             score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
             score *= 1.0 if fits else 0.75
+        if count and span and _priced(span):
+            score *= MONEY_FOR_COUNT  # "… repurchased shares for $56.0 billion" does not say how many
         if money_item and _percent_only(sentence):
             score *= PERCENT_FOR_MONEY  # "… accounted for 11% and 10%" is no balance of accounts receivable
-        if q.kind in ("value", "change") and q.language == "en" and q.focus_terms \
-                and not q.focus_terms & match_terms(sentence):
+        if q.kind in ("value", "change") and q.language == "en" and item_words \
+                and not item_words & match_terms(sentence):
             score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X

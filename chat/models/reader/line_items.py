@@ -140,6 +140,11 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "treasury stock purchases",
         "payments for repurchase of common stock",
         "common stock repurchased",
+        "shares repurchased",
+        "buy back",
+        "buying back",
+        "bought back",
+        "buys back",
     ),
 )
 

@@ -142,7 +142,7 @@ _EN_FILLER = re.compile(
     r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|(?:at|as of) (?:the )?(?:quarter|year|period)[- ]end|"
     r"(?:at|as of|by) (?:the )?(?:end|close) of|as of|"
     r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
-    r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|"
+    r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|(?:its|their) own|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?)\b",
     re.IGNORECASE,
@@ -161,13 +161,15 @@ _CASH_OUT = re.compile(
 #: the verb after the subject that closes the question ("How much interest did Acme pay?", "How much revenue did
 #: Acme generate?"): the item is the noun before it
 _TRAILING_VERB = re.compile(
-    r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:pay|spend|earn|generate|record|report|recognize|incur|"
+    r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:(?:the|this|that)\s+(?:company|firm|group|business|"
+    r"corporation|registrant)\s+|it\s+|they\s+)?(?:pay|spend|earn|generate|record|report|recognize|incur|"
     r"receive|collect|make|owe|hold|book|post)$",
     re.IGNORECASE,
 )
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"^(?:have|has|had|hold|holds|held|keep|kept)\s+(?:in|on)\s+|"  # "How much did Acme have in cash …"
+    r"^(?:spend|spent|pay|paid)\s+(?:on\s+|for\s+)?(?=(?:buying|repurchasing|purchasing)\b)|"  # "… spend buying back"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
     r"had|be|been|its|their|it|since|until|through|between|versus|vs))+$",
     re.IGNORECASE,
@@ -357,12 +359,17 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
     return [n for n, _, _ in strong], soft, spans
 
 
+#: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
+_TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
+
+
 def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
     body = _EN_LEAD.sub("", body.rstrip("?").strip())
     body = _CASH_OUT.sub(" ", body).strip()
     body = _EN_FILLER.sub(" ", body)
+    body = _TOTAL_OF.sub("total ", body)
     body = re.sub(
         r"\((?:[^()]*\b(?:in|usd|dollars?|millions?|billions?|thousands?|percent|%)\b[^()]*)\)",
         " ",

@@ -15,12 +15,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chat.models.reader.compose import period_phrase, row_unit, spoken_value, table_quote
+from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
+from chat.models.reader.units import row_unit
 
 _SIDE = r"(?:the\s+)?(?P<{}>[a-z][\w,&'’\- ]{{2,80}}?)"
 #: "what percentage of total net sales came from Services": the part (a) of the whole (b)

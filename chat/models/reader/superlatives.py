@@ -14,13 +14,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chat.models.reader.compose import header_lines, period_phrase, spoken_value, table_unit
+from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import column_period_score, latest_column, period_key
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
 from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import match_terms
+from chat.models.reader.units import table_unit
 
 _SUPERLATIVE = re.compile(
     r"^\s*(?:which|what)\s+(?P<what>[a-z][\w\s-]{0,40}?)\s+"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from chat.models.reader import Passage, read
+from chat.models.reader.evidence import PERCENT_FOR_MONEY, gather
 from chat.models.reader.question import analyze
 from chat.models.reader.tables import column_text, find_tables
 
@@ -188,3 +189,47 @@ def test_the_end_of_a_fiscal_year_is_its_year_end_column_not_a_later_interim_one
     assert head.startswith("Long-term debt was $47,032 million as of June 30, 2022"), head
     exact = read("What was Harrowgate's long-term debt as of September 30, 2022?", passages).text.splitlines()[0]
     assert exact.startswith("Long-term debt was $45,374 million as of September 30, 2022"), exact
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("What was the total of Harrowgate's liabilities at the end of fiscal year 2021?", "total liabilities"),
+        ("What was the sum of Harrowgate's current liabilities at December 31, 2021?", "total current liabilities"),
+        ("How much net income attributable to Harrowgate did the company report in FY2021?",
+         "net income attributable to Harrowgate"),
+        ("How much revenue did the company generate in 2021?", "revenue"),
+        ("How much did Harrowgate spend buying back its own shares in 2021?", "buying back shares"),
+    ],
+)
+def test_more_words_around_the_item(question: str, focus: str) -> None:
+    assert analyze(question).focus == focus
+
+
+MARGINS = """Harrowgate Instruments Corporation
+Results of Operations
+The following table sets forth, for the periods indicated, certain items as a percentage of net sales:
+|  | Years Ended December 31, / 2021 | 2020 |
+|---|---|---|
+| Net sales | 100.0 % | 100.0 % |
+| Gross profit | 13.5 % | 13.2 % |
+| Net income | 9.4 % | 10.4 % |"""
+
+EARNINGS = """Harrowgate Instruments Corporation
+CONSOLIDATED STATEMENTS OF EARNINGS
+(In millions)
+|  | Years Ended December 31, / 2021 | 2020 |
+|---|---|---|
+| Net sales | $ 67,044 | $ 65,398 |
+| Net income | 6,315 | 6,833 |"""
+
+
+def test_how_much_of_a_line_item_is_money_not_its_share_of_sales() -> None:
+    passages = [Passage("S1", MARGINS, "doc-1", "harrowgate-10k.pdf", 40),
+                Passage("S2", EARNINGS, "doc-1", "harrowgate-10k.pdf", 58)]
+    question = "How much net income did Harrowgate earn in 2021?"
+    answer = read(question, passages).text
+    assert answer.startswith("Net income was $6,315 million in the year ended December 31, 2021 [S2]"), answer
+    # the "% of net sales" cell counts as a percentage for money, not as a near tie
+    scores = {ev.passage.ref: ev.score for ev in gather(analyze(question), passages) if ev.kind == "cell"}
+    assert scores["S1"] <= PERCENT_FOR_MONEY * scores["S2"], scores

@@ -47,3 +47,32 @@ def test_a_per_share_question_reads_the_per_share_row_in_plain_dollars() -> None
     a = read("What was Heron Pharma's diluted earnings per share in 2024?", _p())
     first = a.text.split("\n")[0]
     assert "$2.21" in first and "million" not in first
+
+
+SHARES = """Consolidated Statements of Operations
+Heron Pharma Inc.
+| (In thousands, except per share data) | Year Ended December 31, / 2024 | Year Ended December 31, / 2023 |
+|---|---|---|
+| Net income (loss) | $ 213,105 | $ 375,446 |
+| Net income (loss) per share: |  |  |
+| Basic | $ 0.48 | $ 0.88 |
+| Diluted | $ 0.44 | $ 0.81 |
+| Weighted-average shares used to compute net income (loss) per share: |  |  |
+| Basic | 443,126 | 424,999 |
+| Diluted | 482,167 | 466,076 |
+| Weighted-average shares used to compute diluted net income (loss) per share | 482,167 | 466,076 |
+"""
+
+
+def test_a_per_share_question_is_not_answered_by_the_shares_used_to_compute_it() -> None:
+    answer = read("What was Heron Pharma's diluted net income per share for the year ended December 31, 2023?",
+                  [Passage("S1", SHARES, "h1", "HERON_2024_10K.pdf", 60)]).text
+    first = answer.splitlines()[0]
+    assert "$0.81" in first and "466,076" not in first, answer
+
+
+def test_the_shares_used_for_a_per_share_figure_are_a_count() -> None:
+    answer = read("How many weighted-average shares were used to compute Heron Pharma's diluted net income per "
+                  "share in 2023?", [Passage("S1", SHARES, "h1", "HERON_2024_10K.pdf", 60)]).text
+    first = answer.splitlines()[0]
+    assert "466,076 thousand shares" in first and "$466,076" not in first, answer
