@@ -16,6 +16,7 @@ PERIOD = re.compile(r"\bended\b|\b(?:months|weeks|quarters?|years?)\b", re.IGNOR
 _DATEISH = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
     re.IGNORECASE)
+_BARE_YEAR = re.compile(r"(?:19|20)\d\d")
 #: a date without its year ("December 31,", "As of June 30") set flush left over year columns
 _MONTH_DAY = re.compile(
     r"(?:(?:as\s+of|at)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?", re.IGNORECASE)
@@ -119,6 +120,12 @@ def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, 
         left -= 1
     while free(right + 1):
         right += 1
+    if _MONTH_DAY.fullmatch(seg.text.strip()):
+        # a date broken before its year (``July 2,`` over ``2023``): it heads the columns whose year is right
+        # below it, not a neighbour that prints its own whole date (``December 31, 2022``)
+        years = [c for c in range(left, right + 1) if c in below and _BARE_YEAR.fullmatch(below[c].strip())]
+        if years:
+            return list(range(years[0], years[-1] + 1))
     centre = (seg.x0 + seg.x1) / 2
     options = [(abs((cols[a][0] + cols[b][1]) / 2 - centre), -(b - a), a, b)
                for a in range(left, lo + 1) for b in range(hi, right + 1)]

@@ -3,6 +3,8 @@ period headers set flush left or dates wider than their numbers still head the v
 
 from __future__ import annotations
 
+import pytest
+
 from ingest.steps.table_grid import find_tables
 from ingest.steps.tables import pdf_tables
 from tests.ingest.tablefactory import Piece, positioned_pdf, right, words_of
@@ -118,12 +120,13 @@ def test_a_month_and_day_set_flush_left_over_year_columns_heads_them() -> None:
     assert table.headers() == ["", "December 31, / 2019", "December 31, / 2018"]
 
 
-def test_a_date_broken_over_two_header_lines_beside_the_unit_is_one_header() -> None:
+@pytest.mark.parametrize("x", [392.0, 420.0])  # over its year, or centred between the two columns
+def test_a_date_broken_over_two_header_lines_beside_the_unit_is_one_header(x: float) -> None:
     """``July 2,`` above ``2023`` in one column, ``December 31, 2022`` on the second line of the other, the
     unit ``(MILLIONS)`` in the label column of that second line: both lines are the header, not a first row
     labelled "(MILLIONS)"."""
     page = [(200, 40, "CONDENSED CONSOLIDATED BALANCE SHEETS", 10.0),
-            (392, 60, "July 2,", S),
+            (x, 60, "July 2,", S),
             (40, 71, "(MILLIONS)", S), (398, 71, "2023", S), (440, 71, "December 31, 2022", S),
             (380, 82, "(Unaudited)", S),
             (40, 96, "Assets", S),

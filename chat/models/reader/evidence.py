@@ -262,9 +262,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     plain = set(q.focus_terms or q.terms)
     focus = set(plain)
     row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
+    company = match_terms(p.company)
     for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
         name_terms = match_terms(name)
-        if name_terms and name_terms <= row_words:
+        if name_terms and name_terms <= row_words and not name_terms <= company:
+            # (not the filing's own company: "Net income attributable to Pfizer Inc." names the filer)
             focus |= name_terms
     caption_terms = match_terms(table.caption)
     by_caption = bool(_BY_CAPTION.search(table.caption))

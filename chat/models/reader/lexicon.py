@@ -147,7 +147,8 @@ EN_CAPS_GENERIC = frozenset(
     the a an in on of for and or to from by at as with total net gross operating quarter year fiscal q1 q2 q3 q4
     fy h1 h2 i please tell show give list compare describe explain define according using based usd eur jpy krw
     gaap eps ebitda ceo cfo coo cto sec vat gst yoy qoq ttm
-    ebit ppne ppe pp&e ar ap cogs d&a sg&a r&d capex opex fcf dpo dso dio roa roe roic p&l""".split()
+    ebit ppne ppe pp&e ar ap cogs d&a sg&a r&d capex opex fcf dpo dso dio roa roe roic p&l
+    inc corp ltd llc plc""".split()
 )
 
 KO_CUES = ("얼마", "무엇", "무슨", "언제", "누구", "누가", "어디", "어느", "어떤", "어떻게", "몇", "왜")

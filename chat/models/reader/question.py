@@ -180,8 +180,8 @@ _POSSESSIVE = re.compile(
     r"\b((?:[A-Z0-9]|[a-z]+[A-Z])[\w&.\-]*(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)(?:['’]s\b|(?<=s)['’])(?=\s)"
 )
 _COMPANY = re.compile(
-    r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*)\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
-    r"Holdings)\b\.?"
+    r"\b([A-Z][\w&\-]*(?:\s+[A-Z][\w&\-]*)*),?\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|Group|"
+    r"Holdings)\b\.?(?:['’]s\b)?"
 )
 #: "… of Apple", "… for 3M" at the end of the question (a period or "?" may follow) or before the period or the
 #: source ("… for 3M at the end of FY2018", "… for 3M on the balance sheet"): the company asked about
@@ -189,7 +189,8 @@ _COMPANY = re.compile(
 #: (in USD millions)?")
 _OF_NAME = re.compile(
     r"\b(?:of|for|at|by|from)\s+((?:[A-Z]|\d+[A-Z])[^\s?,(]*"
-    r"(?:\s+(?:\([A-Z0-9][^\s?,()]*\)|[A-Z0-9&.\-][^\s?,(]*|of|and|de|&))*)"
+    r"(?:\s+(?:\([A-Z0-9][^\s?,()]*\)|[A-Z0-9&.\-][^\s?,(]*|of|and|de|&))*"
+    r"(?:,\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?)?)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|\bat\s+(?:the\s+)?(?:end|close|beginning|start|year)\b|"
     r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
@@ -288,11 +289,12 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
             strong.append((m.group(1), m.start(1), m.end(1)))
     for m in _OF_NAME.finditer(text):
         if not any(s <= m.start(1) < e for _, s, e in strong):
-            strong.append((m.group(1).rstrip(".").strip(), m.start(), m.end()))
+            name = re.sub(r",\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?$", "", m.group(1))
+            strong.append((name.rstrip(".").strip(), m.start(), m.end()))
     strong = [
         (n, s, e)
         for n, s, e in strong
-        if n.lower() not in EN_CAPS_GENERIC
+        if n.lower().rstrip(".") not in EN_CAPS_GENERIC
         and n.lower() not in MONTHS
         and not find_periods(n)
         and not _MONTH_DAY.match(n)  # "December 31" of a date
@@ -303,7 +305,8 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     first_end = first_word.end() if first_word else 0
     for m in _CAPS.finditer(text):
         name = re.sub(r"\s+(?:of|and|&)$", "", m.group(0))
-        words = [w for w in name.split() if w.lower() not in EN_CAPS_GENERIC and w.lower().rstrip(".") not in MONTHS
+        words = [w for w in name.split() if w.lower().rstrip(".") not in EN_CAPS_GENERIC
+                 and w.lower().rstrip(".") not in MONTHS
                  and not re.fullmatch(r"(?i)(?:FY|CY|Q[1-4]|H[12])'?\d{2,4}", w)]  # "FY2021 COGS": no name
         if (m.start() < first_end and len(name.split()) == 1) or not words:
             continue
@@ -459,11 +462,18 @@ def _two_years(text: str, periods: list[Period]) -> bool:
     )
 
 
+#: a ticker written before the item it qualifies ("NFLX revenues")
+_TICKER = re.compile(r"[A-Z]{2,5}")
+
+
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
         strong, soft, name_spans = _en_names(text)
         focus = _en_focus(text, periods, name_spans)
+        lead = focus.split(" ", 1)
+        if len(lead) == 2 and lead[0] in soft and _TICKER.fullmatch(lead[0]):
+            focus = lead[1]  # "What were NFLX revenues for 2017?": the ticker names the company, not the item
     else:
         strong, soft, name_spans = _cjk_names(text, lang)
         focus = _ko_focus(text, periods, name_spans) if lang == "ko" else _ja_focus(text, periods, name_spans)

@@ -9,6 +9,8 @@ another company's passage. Made-up companies and filings; no evaluation set's qu
 # ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
 from __future__ import annotations
 
+import pytest
+
 from chat.models.reader import Passage, analyze, read
 from chat.models.reader.names import mentions
 
@@ -97,3 +99,38 @@ def test_a_subject_with_a_bracketed_remark_or_an_ampersand_and_a_lower_case_name
         "Harlow & Harlow",)
     assert analyze("What was eZoop's FY2020 total revenue?").strong_names == ("eZoop",)
     assert read("How much did Quillon (formerly known as Tarrow) earn in net income in FY2019?", _tarn()).declined
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "focus"),
+    [
+        ("What were the net sales of Quillon, Inc. in fiscal 2020?", ("Quillon",), "net sales"),
+        ("What were Quillon, Inc.'s net sales in 2020?", ("Quillon",), "net sales"),
+        ("What was the revenue of Quillon Corp. in 2020?", ("Quillon",), "revenue"),
+        ("What were QLN revenues for 2020?", ("QLN",), "revenues"),
+    ],
+)
+def test_a_company_suffix_or_a_ticker_is_the_name_not_the_item(question: str, names: tuple[str, ...],
+                                                              focus: str) -> None:
+    q = analyze(question)
+    assert q.names == names and q.focus == focus, (q.names, q.focus)
+
+
+RESULTS = """Consolidated Statements of Operations
+Tarn Devices Inc. and Subsidiaries
+| (in millions) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Revenues | $ 8,410 | $ 7,925 |
+| Net income attributable to Tarn Devices Inc. | $ 1,204 | $ 1,077 |
+"""
+
+MDA = """Tarn Devices Inc. › Results of Operations › Revenues
+Emerging markets revenues increased $1.3 billion, or 47%, in 2020 to $4.1 billion from $2.8 billion in 2019."""
+
+
+def test_the_filers_own_name_in_a_row_does_not_qualify_the_item() -> None:
+    # "Net income attributable to Tarn Devices Inc." names the filer: "Revenues" is still Tarn's revenues, in full
+    passages = [Passage("S1", MDA, "t1", "tarn-10k.pdf", 40, company="Tarn Devices Inc."),
+                Passage("S2", RESULTS, "t1", "tarn-10k.pdf", 57, company="Tarn Devices Inc.")]
+    answer = read("What were Tarn Devices' revenues in FY2020?", passages).text
+    assert answer.startswith("Revenues were $8,410 million in the year ended December 31, 2020 [S2]"), answer
