@@ -20,6 +20,7 @@ from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.items import item_questions
 from chat.models.reader.passage import Answer, Passage
+from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
@@ -107,6 +108,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
+                          q.language)
+        changed = period_change_answer(q, passages)  # a balance's change over the period, across chunks
+        if changed is not None:
+            return Answer(f"{changed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(changed[1])), False, 1.0,
                           q.language)
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []

@@ -142,13 +142,13 @@ def name_factor(q: Question, passage: Passage) -> float:
 _SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
 
 
-def _since(q: Question) -> bool:
+def since_asked(q: Question) -> bool:
     """A change asked from one period to now ("How much did total assets change since September 24, 2022?")."""
     return (q.kind == "change" and len(q.periods) == 1
             and bool(_SINCE.search(q.text[: q.periods[0].start])) and " to " not in q.text[q.periods[0].end:])
 
 
-def _change_ends(q: Question) -> tuple[Period, Period] | None:
+def change_ends(q: Question) -> tuple[Period, Period] | None:
     """(latest, earliest) of a change question's periods ("… June 30, 2023 versus the same period of 2022"): the
     current column is the latest one, the prior column the earliest (whichever order the question says them)."""
     dated = [p for p in q.periods if p.year is not None]
@@ -168,7 +168,7 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
     if not column.periods and any(c.periods for c in table.columns):
         return 0.0  # a column without a period beside dated ones ("% of revenue") answers no period asked
     best = 0.0
-    ends = _change_ends(q) if asked_periods is None else None
+    ends = change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
         span = q.span
         if span is None and column.span is not None and _whole_fiscal_year(asked):
@@ -274,12 +274,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
     repeated = Counter(row.label.lower() for row in table.rows)
-    since = _since(q)
+    since = since_asked(q)
     count = asks_count(q)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
-    printed_change = (q.kind == "change" and not since and _change_ends(q) is None and any(
+    printed_change = (q.kind == "change" and not since and change_ends(q) is None and any(
         change_row(r.label, r.section) and (set(q.focus_terms or q.terms) - _TOTAL) <= match_terms(r.label)
         for r in table.rows))
     # a table with a row of every word asked, "total" included, has the total: no other row stands in for it
@@ -345,7 +345,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
                 score = min(score, PERIOD_MISSING_CAP)
         if states_change:
             prior = -1  # the row's own cell is the change
-        ends = _change_ends(q)
+        ends = change_ends(q)
         if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
             prior = max(same_span, key=lambda c: (column_period_score(q, table, c, (ends[1],)), -c))
         if q.kind in ("change", "comparison") and prior < 0 and change_col < 0 and not states_change:
@@ -453,7 +453,7 @@ def latest_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
     """No period asked, and the same line item's cell (or the same sentence) from two filings scores the same (the
     latest 10-Q and the one before it both print "iPhone"): the latest period's leads — what "how much did it
     change?" means."""
-    if (q.periods and not _since(q)) or not ranked or ranked[0].kind not in ("cell", "sentence"):
+    if (q.periods and not since_asked(q)) or not ranked or ranked[0].kind not in ("cell", "sentence"):
         return ranked
     best = ranked[0]
     if best.kind == "cell":

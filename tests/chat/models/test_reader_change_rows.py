@@ -66,3 +66,41 @@ def test_beginning_and_ending_balances_rows_are_the_two_ends() -> None:
     answer = read("What were Orbit Foods' cash, cash equivalents and restricted cash for the nine months ended "
                   "June 28, 2031?", [Passage("S1", CASH_FLOWS, "doc-1", "orbit-10q.pdf", 7)]).text
     assert "$28,608 million" in answer.splitlines()[0], answer
+
+
+_HEAD = """ORBIT FOODS, INC. › Condensed Consolidated Statements of Cash Flows
+(In millions)
+|  | Nine Months Ended / June 28, 2031 | Nine Months Ended / June 29, 2030 |
+|---|---|---|
+"""
+FIRST_CHUNK = _HEAD + """| Cash, cash equivalents and restricted cash, beginning balances | $ 24,977 | $ 35,929 |
+| Operating activities: |  |  |
+| Net income | 7,039 | 7,908 |"""
+MIDDLE_CHUNK = _HEAD + """| Cash used in financing activities | (5,314) | (19,224) |
+| Increase/(Decrease) in cash, cash equivalents and restricted cash | 3,631 | (9,908) |"""
+LAST_CHUNK = _HEAD + """| Cash, cash equivalents and restricted cash, ending balances | $ 28,608 | $ 26,021 |
+| Supplemental cash flow disclosure: |  |  |
+| Cash paid for income taxes, net | $ 7,020 | $ 12,251 |"""
+QUESTION = "How much did Orbit Foods' cash and cash equivalents change in the nine months ended June 28, 2031?"
+
+
+def test_a_change_over_the_period_is_read_across_the_statements_chunks() -> None:
+    # the chunk search ranks first holds only the ending balances: two years' ending balances compared are no
+    # change in the nine months; the period's beginning balance, in another chunk of the statement, is
+    chunks = [Passage("S1", LAST_CHUNK, "doc-1", "orbit-10q.pdf", 8),
+              Passage("S2", FIRST_CHUNK, "doc-1", "orbit-10q.pdf", 8)]
+    first = read(QUESTION, chunks).text.splitlines()[0]
+    assert first.startswith("Cash, cash equivalents and restricted cash was up $3,631 million in the nine months "
+                            "ended June 28, 2031: from $24,977 million at the beginning [S2] to $28,608 million at "
+                            "the end [S1]"), first
+    # and where the statement's own change row came back too, it is the answer
+    with_change = [*chunks, Passage("S3", MIDDLE_CHUNK, "doc-1", "orbit-10q.pdf", 8)]
+    first = read(QUESTION, with_change).text.splitlines()[0]
+    assert first.startswith("Increase/(Decrease) in cash, cash equivalents and restricted cash was $3,631 million in "
+                            "the nine months ended June 28, 2031 [S3]"), first
+
+
+def test_another_documents_beginning_balance_is_not_this_ones() -> None:
+    chunks = [Passage("S1", LAST_CHUNK, "doc-1", "orbit-10q.pdf", 8),
+              Passage("S2", FIRST_CHUNK, "doc-2", "orbit-10q-other.pdf", 8)]
+    assert "at the beginning" not in read(QUESTION, chunks).text
