@@ -27,6 +27,18 @@ _CHANGE_TAIL = re.compile(
 OTHER_END = 0.8
 
 
+def balance_end(label: str) -> str:
+    """Which end of the period a balance row is: "begin" ("…, beginning balances", "… at beginning of year"),
+    "end" ("…, ending balances", "… end of year"), else ""."""
+    return "begin" if _BEGINNING.search(label) else "end" if _ENDING.search(label) else ""
+
+
+def balance_item(label: str) -> str:
+    """The item a balance or change row is of: its label without "ending balances", "beginning of year" or a
+    leading "Increase/(Decrease) in" ("Cash, cash equivalents and restricted cash")."""
+    return _CHANGE_ROW.sub("", _BEGINNING.sub("", _ENDING.sub("", label))).strip(" ,")
+
+
 def change_row(label: str, section: str = "") -> bool:
     """The row states a change ("Net increase in cash", "Increase/(Decrease) in cash …", "Revenues
     increase/(decrease)", a row under "Operational growth/(decline)"), not a level."""

@@ -280,7 +280,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
     printed_change = (q.kind == "change" and not since and change_ends(q) is None and any(
-        change_row(r.label, r.section) and (set(q.focus_terms or q.terms) - _TOTAL) <= match_terms(r.label)
+        change_row(r.label, r.section) and (plain - _TOTAL) <= match_terms(r.label)
         for r in table.rows))
     # a table with a row of every word asked, "total" included, has the total: no other row stands in for it
     totalled = _TOTAL <= plain and any(plain <= match_terms(f"{r.section} {r.label}") for r in table.rows)
@@ -303,10 +303,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "total D&A" where the statement's one line is "Depreciation and amortization": the item, without
             # the "Total" a row of that name would have (such a row still ranks first); with the name the rows
             # qualify it by, or (as below) without it
-            for asked, factor in ((focus, TOTAL_MISSED), (plain, TOTAL_MISSED * QUALIFIER_MISSED)):
-                if asked - _TOTAL and (asked - _TOTAL) <= match_terms(row.label) and (factor == TOTAL_MISSED
-                                                                                    or focus != plain):
-                    row_score = max(row_score, factor * _row_score(asked - _TOTAL, row_terms, caption_terms, w, own))
+            options = [(focus, TOTAL_MISSED)] + ([(plain, TOTAL_MISSED * QUALIFIER_MISSED)] if focus != plain else [])
+            for asked, factor in options:
+                item = asked - _TOTAL
+                if item and item <= match_terms(row.label):
+                    row_score = max(row_score, factor * _row_score(item, row_terms, caption_terms, w, own))
         if focus != plain:  # … unless the name is the company itself ("Net income attributable to 3M")
             row_score = max(row_score, QUALIFIER_MISSED * _row_score(plain, row_terms, caption_terms, w, own))
         if row_score <= 0:

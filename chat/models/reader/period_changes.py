@@ -9,10 +9,9 @@ document, same column header): that row answers, or ending − beginning of the 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from chat.models.reader.balances import change_row
+from chat.models.reader.balances import balance_end, balance_item, change_row
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
 from chat.models.reader.evidence import Evidence, change_ends, gather, since_asked
@@ -22,16 +21,10 @@ from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
-_END_WORDS = re.compile(r"(?i),?\s*\b(?:ending|end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter))"
-                        r"(?:\s+balances?)?\b")
-_BEGIN_WORDS = re.compile(r"(?i),?\s*\b(?:beginning|start)(?:\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter))?"
-                          r"(?:\s+balances?)?\b")
-_CHANGE_WORDS = re.compile(r"(?i)^\s*(?:net\s+)?(?:\(?(?:increase|decrease|change)s?\)?\s*/?\s*)+in\b")
-
 
 def _item(label: str) -> frozenset[str]:
-    """The item a balance or change row is of: its label without "ending balances" / "Increase/(Decrease) in"."""
-    return frozenset(match_terms(_CHANGE_WORDS.sub("", _BEGIN_WORDS.sub("", _END_WORDS.sub("", label)))))
+    """The terms of the item a balance or change row is of (``balances.balance_item``)."""
+    return frozenset(match_terms(balance_item(label)))
 
 
 def _same_column(ev: Evidence, other: Evidence) -> int:
@@ -49,7 +42,7 @@ def period_change_answer(q: Question, passages: Sequence[Passage]) -> tuple[str,
     ranked = gather(q, passages)
     best = ranked[0] if ranked else None
     if (best is None or best.score < DECLINE_BELOW or best.kind != "cell" or best.row is None or best.table is None
-            or not _END_WORDS.search(best.row.label)):
+            or balance_end(best.row.label) != "end"):
         return None
     item = _item(best.row.label)
     end = best.row.amount(best.col)
@@ -63,8 +56,8 @@ def period_change_answer(q: Question, passages: Sequence[Passage]) -> tuple[str,
         col = _same_column(best, ev)
         if col < 0 or ev.row.amount(col) is None:
             continue
-        kind = "change" if change_row(ev.row.label) else "begin" if _BEGIN_WORDS.search(ev.row.label) else ""
-        if kind and kind not in found:
+        kind = "change" if change_row(ev.row.label) else balance_end(ev.row.label)
+        if kind in ("change", "begin") and kind not in found:
             found[kind] = (ev, col)
     unit = row_unit(best.table, best.col, best.row.label)
     period = period_phrase(best.table, best.col, "en")
@@ -75,7 +68,6 @@ def period_change_answer(q: Question, passages: Sequence[Passage]) -> tuple[str,
         assert amount is not None
         lead = (f"{ev.row.label} was {spoken_value(amount, unit, 'en')} {period} [{ev.passage.ref}] (the statement's "
                 f"own change row; the ending balance was {spoken_value(end, unit, 'en')} [{best.passage.ref}]).")
-        rows = [ev, best]
     elif "begin" in found:
         ev, col = found["begin"]
         assert ev.row is not None
@@ -86,16 +78,15 @@ def period_change_answer(q: Question, passages: Sequence[Passage]) -> tuple[str,
         decimals = max(decimals_of(end.raw), decimals_of(begin.raw))
         diff_text = spoken_value(Amount(abs(diff), f"{abs(diff):,.{decimals}f}", False, end.currency or begin.currency,
                                         end.scale_word), unit, "en")
-        subject = _END_WORDS.sub("", best.row.label).strip(" ,")
+        subject = balance_item(best.row.label)
         lead = (f"{subject} was {direction} {diff_text} {period}: from {spoken_value(begin, unit, 'en')} at the "
                 f"beginning [{ev.passage.ref}] to {spoken_value(end, unit, 'en')} at the end [{best.passage.ref}] "
                 f"(computed from the statement's beginning and ending balances).")
-        rows = [ev, best]
     else:
         return None
     lines = [" ".join(lead.split())]
     quotes: list[tuple[str, str]] = []
-    for ev in rows:
-        lines += [("> " + line).rstrip() for line in table_quote(ev)]
-        quotes.append((ev.passage.ref, ev.quote_text))
+    for shown in (ev, best):
+        lines += [("> " + line).rstrip() for line in table_quote(shown)]
+        quotes.append((shown.passage.ref, shown.quote_text))
     return "\n".join(lines), quotes
