@@ -22,12 +22,13 @@ import argparse
 import asyncio
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from chat.evaluation.catalog import load
-from chat.evaluation.datasets import SPLITS, EvalQuestion
+from chat.evaluation.datasets import SPLITS, SUBSETS, EvalQuestion
 from chat.evaluation.report import is_correct
 from chat.models.local import LocalModel, _sources_after, latest_question, reader_answer
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
@@ -67,12 +68,13 @@ def capture(args: argparse.Namespace) -> int:
     from chat.evaluation.run import evaluate, print_table
 
     data_dir = _data_dir(args)
-    dataset = load(args.dataset, args.data, limit=args.limit, split=args.split)
+    dataset = load(args.dataset, args.data, limit=args.limit, split=args.split, subset=args.subset)
     model = RecordingModel()
     summary = asyncio.run(evaluate(Settings().with_overrides(data_dir=data_dir), dataset, model=model))
     print_table(summary, Console(width=160))
     keys = {d.key: d.key for d in dataset.documents}
-    (data_dir / CAPTURES).write_text(json.dumps({"dataset": args.dataset, "split": args.split, "documents": keys,
+    (data_dir / CAPTURES).write_text(json.dumps({"dataset": args.dataset, "split": args.split,
+                                                  "subset": args.subset, "documents": keys,
                                                   "captures": model.captured}, ensure_ascii=False), encoding="utf-8")
     print(f"{len(model.captured)} captures written to {data_dir / CAPTURES}")
     return 0
@@ -94,7 +96,7 @@ def _asks(data_dir: Path) -> list[tuple[str, str]]:
 def replayed(data_dir: Path, data: Path | None) -> Iterator[tuple[EvalQuestion, bool, list[dict[str, Any]]]]:
     """(question, positive?, the sources search gave) of every capture in ``data_dir``, in the order asked."""
     saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
-    dataset = load(saved["dataset"], data, split=saved.get("split", "all"))
+    dataset = load(saved["dataset"], data, split=saved.get("split", "all"), subset=saved.get("subset", "all"))
     by_text = {q.text: q for q in dataset.questions}
     by_qid = {q.qid: q for q in dataset.questions}
     asked = _asks(data_dir)
@@ -119,9 +121,12 @@ def replayed(data_dir: Path, data: Path | None) -> Iterator[tuple[EvalQuestion, 
 def replay(args: argparse.Namespace) -> int:
     data_dir = _data_dir(args)
     saved = json.loads((data_dir / CAPTURES).read_text(encoding="utf-8"))
-    dataset = load(saved["dataset"], args.data, split=saved.get("split", "all"))
+    dataset = load(saved["dataset"], args.data, split=saved.get("split", "all"), subset=saved.get("subset", "all"))
     file_of = {d.key: d.file_name for d in dataset.documents}
-    totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0}
+    totals = {"positive": 0, "correct": 0, "cited": 0, "declined_pos": 0, "negative": 0, "declined_neg": 0,
+              "gold_found": 0}
+    # aggregate causes only (no question or answer text): which reader path answered or declined each ask
+    causes: Counter[str] = Counter()
     for q, positive, sources in replayed(data_dir, args.data):
         answer = reader_answer(q.text, sources)
         pages = {(str(s["ref"]), str(s.get("file_name", "")), int(s.get("page") or 0)) for s in sources}
@@ -130,6 +135,10 @@ def replay(args: argparse.Namespace) -> int:
         cited = any((f, p) in gold_pages for ref, f, p in pages if ref in cited_refs)
         if positive:
             ok = is_correct(q, answer.text) and not answer.declined
+            found = any((f, p) in gold_pages for _, f, p in pages)
+            totals["gold_found"] += found
+            outcome = "declined" if answer.declined else "correct" if ok else "wrong"
+            causes[f"positive {outcome:8} gold page {'in' if found else 'not in'} sources · {answer.why}"] += 1
             totals["positive"] += 1
             totals["correct"] += ok
             totals["cited"] += cited
@@ -138,6 +147,7 @@ def replay(args: argparse.Namespace) -> int:
             totals["negative"] += 1
             totals["declined_neg"] += answer.declined
             ok = answer.declined
+            causes[f"negative {'declined' if ok else 'answered'} · {answer.why}"] += 1
         if args.show and (not args.failures or not (ok and (cited or not positive))):
             print(f"--- {'POS' if positive else 'NEG'} {q.qid} ok={ok} cited={cited} gold={q.golds[0]}")
             print(q.text)
@@ -145,7 +155,11 @@ def replay(args: argparse.Namespace) -> int:
     pos, neg = max(totals["positive"], 1), max(totals["negative"], 1)
     print(f"positives {totals['positive']}: correct {totals['correct'] / pos:.1%}, cited {totals['cited'] / pos:.1%}, "
           f"declined {totals['declined_pos'] / pos:.1%}; negatives {totals['negative']}: declined "
-          f"{totals['declined_neg'] / neg:.1%}")
+          f"{totals['declined_neg'] / neg:.1%}; a gold page among the positives' sources "
+          f"{totals['gold_found'] / pos:.1%}")
+    if args.causes:
+        for cause, n in sorted(causes.items()):
+            print(f"{n:5}  {cause}")
     return 0
 
 
@@ -162,6 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                        help="capture: which questions (korquad: 'calibration' is its development split)")
         s.add_argument("--show", action="store_true", help="print every answer (development sets only)")
         s.add_argument("--failures", action="store_true", help="with --show: only the wrong ones")
+        s.add_argument("--subset", choices=SUBSETS, default="all", help="capture: financebench's verbatim subset")
+        s.add_argument("--causes", action="store_true",
+                       help="replay: count the asks by outcome, gold page found and the reader's path (no text)")
     args = p.parse_args(argv)
     return capture(args) if args.command == "capture" else replay(args)
 

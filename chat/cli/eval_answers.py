@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "question; korquad: the split's first 1,000, over all its articles)")
     p.add_argument("--subset", choices=SUBSETS, default="all",
                    help="financebench only: 'verbatim' asks just the questions whose gold number is printed on the "
-                        "evidence page (the README's target subset) and ingests only their filings")
+                        "evidence page (the README's target subset) and ingests only their filings; 'computed' the "
+                        "others (a development set)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--data-dir", dest="eval_data_dir", metavar="D", default=None,
                    help="the evaluation service's data dir, kept between runs so documents are ingested once "

@@ -9,7 +9,10 @@ is not there, the answer must decline).
   page is 0-indexed in the data and 1-based here, as in ``retrieval/evaldata.py``. A question is in the target
   subset when its gold number appears on an evidence page as written (``evidence_text_full_page``), i.e. it
   can be quoted rather than computed; ``subset="verbatim"`` (``--subset verbatim``) asks only those questions
-  and ingests only their filings (a ``limit`` then counts verbatim questions).
+  and ingests only their filings (a ``limit`` then counts verbatim questions). ``subset="computed"`` is the
+  complement — the 59 questions whose gold is computed or worded, not printed (ratios, averages, yes/no,
+  qualitative): a *development* set for the reader that shares the analysts' wording and the filing kinds (10-Ks,
+  10-Qs, 8-Ks, earnings releases) with the verbatim one but none of its questions; never the reported target.
 - **KorQuAD 1.0 dev**: one document per article, one page per paragraph (page = paragraph index + 1, as in
   ``retrieval/evaldata.py``), written as a text PDF (the upload takes no plain text); the split's articles
   alternately A and B. The split (``korquad_split``): the reader's decline threshold was calibrated on the
@@ -43,8 +46,8 @@ Group = Literal["A", "B"]
 ScoreKind = Literal["number", "text", "span", "date"]
 Split = Literal["all", "calibration", "report"]
 SPLITS: tuple[Split, ...] = ("all", "calibration", "report")
-Subset = Literal["all", "verbatim"]
-SUBSETS: tuple[Subset, ...] = ("all", "verbatim")
+Subset = Literal["all", "verbatim", "computed"]
+SUBSETS: tuple[Subset, ...] = ("all", "verbatim", "computed")
 KORQUAD_FULL_QUESTIONS = 1000
 
 
@@ -145,8 +148,8 @@ def load_financebench(root: Path | None = None, *, limit: int | None = None, spl
     rows = [json.loads(line) for line in qfile.read_text(encoding="utf-8").splitlines() if line.strip()]
     all_companies = sorted({str(r["company"]) for r in rows})
     group_of = _alternate(all_companies)  # by all 80 questions' companies: a --limit keeps each company's side
-    if subset == "verbatim":
-        rows = [r for r in rows if _verbatim(r)]
+    if subset != "all":
+        rows = [r for r in rows if _verbatim(r) == (subset == "verbatim")]
     if limit is not None:
         rows = rows[:limit]
     documents: dict[str, EvalDocument] = {}

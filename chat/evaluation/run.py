@@ -163,9 +163,12 @@ def print_table(summary: dict[str, Any], console: Console) -> None:
     notes = [split_note(summary),
              f"{summary.get('asked', 0)} of {summary.get('questions', 0)} questions asked, each in its own "
              "project (positive) and in the other (negative)"]
-    if summary.get("subset", "all") != "all":
+    if summary.get("subset", "all") == "verbatim":
         notes.append(f"subset {summary['subset']}: only the questions whose gold number is printed on the evidence "
                      "page, and only their filings ingested")
+    elif summary.get("subset", "all") == "computed":
+        notes.append(f"subset {summary['subset']}: only the questions whose gold is computed or worded (a "
+                     "development set, not the target), and only their filings ingested")
     if summary.get("documents_failed"):
         notes.append(f"documents that failed to ingest (their questions skipped): {summary['documents_failed']}")
     notes.append(f"documents in the projects: {summary.get('documents_in_projects')}; "
@@ -183,7 +186,7 @@ def run_cli(settings: Settings, args: argparse.Namespace) -> int:
     level = settings.server.log_level if settings.server.log_level.upper() not in ("INFO",) else "WARNING"
     configure_logging(level, json=settings.server.log_json)
     split: Split = args.split or default_split(args.dataset)
-    subset: Subset = "verbatim" if getattr(args, "subset", "all") == "verbatim" else "all"
+    subset: Subset = getattr(args, "subset", "all") or "all"
     dataset = (load(args.dataset, args.data, limit=args.limit, split=split, subset=subset) if subset != "all"
                else load(args.dataset, args.data, limit=args.limit, split=split))
     data_dir = Path(args.eval_data_dir).expanduser() if args.eval_data_dir else (

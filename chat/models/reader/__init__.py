@@ -15,7 +15,7 @@ from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
-from chat.models.reader.decline import SURE_AT, decline, missing_names, should_decline
+from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.items import item_questions
@@ -46,25 +46,28 @@ def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
     return []
 
 
-def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float]:
+def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float, str]:
+    """(text, quotes, declined, best score, why — ``Answer.why``) of one part of a question."""
     if superlative(q.text) is not None and not missing_names(q, passages):
         ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
         if ranked_rows is not None:
-            return ranked_rows[0], ranked_rows[1], False, 1.0
+            return ranked_rows[0], ranked_rows[1], False, 1.0, "computed"
     if q.kind == "comparison" and len(q.periods) < 2 and not missing_names(q, passages):
         compared = compare(q, passages)
         if compared is not None:
-            return compared[0], compared[1], False, 1.0
+            return compared[0], compared[1], False, 1.0, "computed"
     ranked = gather(q, passages)
     if q.language == "en":  # the statement's own page before a table that repeats its figure
         ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
     best = ranked[0] if ranked else None
-    if should_decline(q, best, passages) or period_not_covered(q, ranked):
-        return decline(q, best, passages), [], True, best.score if best else 0.0
+    why = decline_reason(q, best, passages) or ("period-not-covered" if period_not_covered(q, ranked) else "")
+    if why:
+        return decline(q, best, passages), [], True, best.score if best else 0.0, why
     assert best is not None
     lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
-    text, quotes = compose(q, lead, _supporting(lead, ranked), sure=best.score >= SURE_AT)
-    return text, quotes, False, best.score
+    sure = best.score >= SURE_AT
+    text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
+    return text, quotes, False, best.score, "sure" if sure else "unsure"
 
 
 def unique_passages(passages: Sequence[Passage]) -> list[Passage]:
@@ -89,7 +92,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         if selection.missing:
             q = analyze(question)
             text = not_found(q.language, question, selection)
-            return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language)
+            return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "document-not-found")
         passages = selection.passages
     q = analyze(question)
     if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
@@ -108,20 +111,23 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
-                          q.language)
+                          q.language, "computed")
         changed = period_change_answer(q, passages)  # a balance's change over the period, across chunks
         if changed is not None:
             return Answer(f"{changed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(changed[1])), False, 1.0,
-                          q.language)
+                          q.language, "computed")
     texts: list[str] = []
     quotes: list[tuple[str, str]] = []
     declined: list[bool] = []
     scores: list[float] = []
+    whys: list[str] = []
     for part in parts:
-        text, part_quotes, part_declined, score = _answer_one(part, passages)
+        text, part_quotes, part_declined, score, why = _answer_one(part, passages)
         texts.append(text)
         quotes.extend(part_quotes)
         declined.append(part_declined)
         scores.append(score)
+        whys.append(why)
     texts.append(NOTE[q.language])
-    return Answer("\n\n".join(texts), tuple(dict.fromkeys(quotes)), all(declined), min(scores), q.language)
+    return Answer("\n\n".join(texts), tuple(dict.fromkeys(quotes)), all(declined), min(scores), q.language,
+                  "+".join(whys))

@@ -79,9 +79,19 @@ def missing_names(q: Question, passages: Sequence[Passage]) -> list[str]:
     return missing
 
 
-def should_decline(q: Question, best: Evidence | None, passages: Sequence[Passage]) -> bool:
-    return best is None or best.score < threshold(q, best) or bool(missing_names(q, passages)) \
-        or no_amount_offered(q, best)
+def decline_reason(q: Question, best: Evidence | None, passages: Sequence[Passage]) -> str:
+    """Why the reader declines ``q`` ("" when it does not): the first of "no-evidence", "name-missing" (a name
+    the question insists on is in no passage), "low-score" (the best evidence under the threshold), "no-amount"
+    (an amount asked, the best evidence a sentence without one). Diagnostics and the eval's breakdown read it."""
+    if best is None:
+        return "no-evidence"
+    if missing_names(q, passages):
+        return "name-missing"
+    if best.score < threshold(q, best):
+        return "low-score"
+    if no_amount_offered(q, best):
+        return "no-amount"
+    return ""
 
 
 def no_amount_offered(q: Question, best: Evidence) -> bool:

@@ -33,6 +33,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "operating cash flow",
         "cash flow from operations",
         "cash flows from operations",
+        "cash flow from operating activities",
+        "cash flows from operating activities",
         "cash from operations",
         "net cash from operations",
         "cash from operating activities",

@@ -24,6 +24,30 @@ NAME_GAP_CHARS = 12
 #: words that join a name's words and say nothing of which company it is
 _JOINING = frozenset({"of", "the", "and", "de", "la", "du", "der", "von", "et"})
 _TICKER = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
+#: a name written as its initials: "J&J", "JnJ", "P&G", "GE" ("n" and "&" stand for "and")
+_INITIALISM = re.compile(r"[A-Z](?:\s?(?:&|n)?\s?[A-Z]){1,3}")
+#: legal-form and joining words that a company's initials leave out ("Johnson & Johnson" is J&J, "General
+#: Electric Company" GE)
+_NOT_INITIALLED = frozenset({
+    "inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "plc", "llc", "lp", "sa", "nv",
+    "ag", "se", "the", "and", "of", "dated", "formerly",
+})
+
+
+def _initials(name: str) -> str:
+    words = [w for w in re.findall(r"[A-Za-z]+", name) if w.lower() not in _NOT_INITIALLED]
+    return "".join(w[0].upper() for w in words)
+
+
+def _initialism_of(name: str, passage: Passage, identity: bool) -> bool:
+    """``name`` is an initialism ("J&J", "JnJ") of the company the file name or the document's identity names."""
+    if not _INITIALISM.fullmatch(name):
+        return False
+    letters = re.sub(r"[^A-Z]", "", name)
+    # the file name's words before its first one with a digit: "JOHNSON_JOHNSON_2023_8K.pdf" → "JOHNSON JOHNSON"
+    stem = re.split(r"[_\-\s](?=[^_\-\s]*\d)", re.sub(r"\.\w{1,5}$", "", passage.file_name), maxsplit=1)[0]
+    owners = [stem.replace("_", " ")] + (passage.company.splitlines() if identity else [])
+    return any(len(_initials(owner)) >= 2 and _initials(owner) == letters for owner in owners if owner.strip())
 
 
 def _ticker_of(name: str, token: str) -> bool:
@@ -41,7 +65,8 @@ def _ticker_of(name: str, token: str) -> bool:
 
 def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out, as
-    its ticker, or (a name of several words, maybe garbled by OCR) with most of its words."""
+    its ticker, as its initials ("J&J", "JnJ" for the file or the identity's "Johnson & Johnson"), or (a name of
+    several words, maybe garbled by OCR) with most of its words."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
     if identity:
@@ -52,6 +77,8 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     elif needle in haystack:
         return True
     if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
+        return True
+    if _initialism_of(name, passage, identity):
         return True
     words = list(dict.fromkeys(w for w in re.findall(r"[^\W_]{2,}", needle) if w not in _JOINING))
     if len(words) < 2:

@@ -188,11 +188,12 @@ def format_amount(amount: Amount, unit: Unit, lang: str, *, signed: bool = False
 #: the scale a question asks its answer in: "in USD millions", "(in thousands)", "in $ billions"
 _ASKED_SCALE = re.compile(
     r"\b(?:in|as)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?|dollars)\s+)?(?P<a>thousands|millions|billions)\b|"
-    r"\b(?:usd|us\$|\$)\s?(?P<b>thousands|millions|billions|mm|mn|bn|k)\b",
+    r"\b(?:usd|us\$|\$)\s?(?P<b>thousands?|millions?|billions?|mm|mn|bn|k)\b",
     re.IGNORECASE,
 )
 _ASKED_WORDS = {"thousands": "thousand", "k": "thousand", "millions": "million", "mm": "million", "mn": "million",
-                "billions": "billion", "bn": "billion"}
+                "billions": "billion", "bn": "billion", "thousand": "thousand", "million": "million",
+                "billion": "billion"}
 
 
 def asked_scale(question: str) -> str:

@@ -34,6 +34,14 @@ _MONTH_YEAR = (
     ),
 )
 _QUARTER = (
+    # a fiscal year's quarter said either way round: "FY2023Q1", "FY23 Q1", "Q2 of FY2024", "Q2 of fiscal 2024",
+    # "Q22023" (quarter and year run together), "fiscal 2023 fourth quarter"
+    re.compile(rf"\bFY\s?'?(?P<year>{_YEAR}|\d{{2}})\s?[Qq](?P<q>[1-4])\b"),
+    re.compile(rf"\b[Qq](?P<q>[1-4])\s+of\s+(?:the\s+)?(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<year>{_YEAR}|\d{{2}})\b",
+               re.IGNORECASE),
+    re.compile(rf"\b[Qq](?P<q>[1-4])(?P<year>{_YEAR})\b"),
+    re.compile(rf"\b(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<year>{_YEAR}|\d{{2}})\s+(?P<word>first|second|third|fourth|1st|"
+               rf"2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b", re.IGNORECASE),
     re.compile(rf"\b[Qq](?P<q>[1-4])\b(?:\s*(?:FY|fiscal)?\s*'?(?P<year>{_YEAR}|\d{{2}})\b)?"),
     re.compile(rf"\b(?P<q>[1-4])Q\s?'?(?P<year>{_YEAR}|\d{{2}})?\b"),
     re.compile(
@@ -46,7 +54,8 @@ _QUARTER = (
 )
 _HALF = re.compile(
     rf"(?:(?P<year>{_YEAR})\s?(?:년|年度?)?\s?)?(?P<h>상반기|하반기|上期|下期|上半期|下半期)|"
-    rf"\b(?P<hw>first|second)\s+half(?:\s+of\s+(?P<year2>{_YEAR}))?|\bH(?P<hn>[12])\b",
+    rf"\b(?P<hw>first|second)\s+half(?:\s+of\s+(?:(?:the\s+)?(?:FY\s?'?|fiscal\s+(?:year\s+)?))?(?P<year2>{_YEAR}))?|"
+    rf"\bH(?P<hn>[12])\b(?:\s+(?:of\s+)?(?:(?:the\s+)?(?:FY\s?'?|fiscal\s+(?:year\s+)?))?(?P<year3>{_YEAR})\b)?",
     re.IGNORECASE,
 )
 _FISCAL = re.compile(
@@ -157,7 +166,7 @@ def find_periods(text: str) -> list[Period]:
         )
         add(
             Period(
-                year=_year(m.group("year") or m.group("year2")),
+                year=_year(m.group("year") or m.group("year2") or m.group("year3")),
                 half=half,
                 text=m.group(0).strip(),
                 start=m.start(),

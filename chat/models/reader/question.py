@@ -301,14 +301,16 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
         and not re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12])", n)
     ]
     soft: list[str] = []
-    first_word = re.match(r"\s*\S+", text)
+    remarks = [(m.start(), m.end()) for m in _NAME_REMARK.finditer(text)]  # "(formerly known as Square)": the
+    first_word = re.match(r"\s*\S+", text)  # same company's other name, no second one to find
     first_end = first_word.end() if first_word else 0
     for m in _CAPS.finditer(text):
         name = re.sub(r"\s+(?:of|and|&)$", "", m.group(0))
         words = [w for w in name.split() if w.lower().rstrip(".") not in EN_CAPS_GENERIC
                  and w.lower().rstrip(".") not in MONTHS
                  and not re.fullmatch(r"(?i)(?:FY|CY|Q[1-4]|H[12])'?\d{2,4}", w)]  # "FY2021 COGS": no name
-        if (m.start() < first_end and len(name.split()) == 1) or not words:
+        if (m.start() < first_end and len(name.split()) == 1) or not words or any(
+                s <= m.start() < e for s, e in remarks):
             continue
         if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+\w*)", name) or any(n in name for n, _, _ in strong):
             continue
@@ -363,6 +365,13 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
 
 
 #: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
+#: a remark in brackets on the company's other name ("Block (formerly known as Square)"): no words of the item
+_NAME_REMARK = re.compile(r"\((?:formerly|previously|now|f/k/a|fka|also\s+known|a\.k\.a\.?|aka)\b[^()]*\)",
+                          re.IGNORECASE)
+#: the verb a subject left at the front ("how much did Acme | generate in cash flow from operating activities"):
+#: the item follows it
+_LEADING_FLOW_VERB = re.compile(r"^(?:generate|generated|produce|produced|bring|brought)\s+(?:in\s+)?(?=\w)",
+                                re.IGNORECASE)
 _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
 
 
@@ -379,8 +388,10 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
         body,
         flags=re.IGNORECASE,
     )
+    body = _NAME_REMARK.sub(" ", body)
     body = STATEMENT_FILLER.sub(" ", " ".join(body.split()))
     body = re.sub(r"[?,;:]", " ", body)
+    body = _LEADING_FLOW_VERB.sub("", body.strip())
     for _ in range(3):
         body = _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split())))
     return body.strip()

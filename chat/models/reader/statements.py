@@ -21,7 +21,10 @@ StatementKind = Literal["income", "balance", "cash", ""]
 SENTENCE_SPLIT = (
     r"(?<=[a-z0-9)%]\.)\s+(?=(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did|can|"
     r"could|has|have|had|please|give|answer|respond|assume|use|using|provide|calculate|compute|round|based|"
-    r"according|focus|consider|only|if|you|we|i|the|this|report|state|express|show)\b)"
+    r"according|focus|consider|only|if|you|we|i|the|this|report|state|express|show)\b)|"
+    # an instruction that introduces the ask with a colon: "Answer the following question …: what is …",
+    # "Here's the question: what is …"
+    r"(?<=:)\s+(?=(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|do|does|did)\b)"
 )
 
 _STATEMENTS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
@@ -43,7 +46,8 @@ STATEMENT_TITLES: dict[StatementKind, re.Pattern[str]] = {
 #: unit and framing words of a statement question that name no line item
 FILLER = re.compile(
     r"\b(?:in|of)\s+(?:(?:usd|us\$|\$|u\.s\.\s+dollars?)\s+)?(?:millions|thousands|billions)(?:\s+of\s+"
-    r"(?:dollars|usd))?\b|\bin\s+(?:usd|us\$|dollars)\b|\b(?:usd|us\$)\s+(?:millions|thousands|billions)\b|"
+    r"(?:dollars|usd))?\b|\bin\s+(?:usd|us\$|dollars)(?:\s+(?:millions?|thousands?|billions?))?\b|"
+    r"\b(?:usd|us\$)\s+(?:millions?|thousands?|billions?)\b|"
     r"\byear[- ]end(?:ing)?\b|(?<=\w\s)(?<!total )(?<!grand )(?:amount|figure|value)\b(?=\s*$)|"
     r"\b(?:total\s+)?(?:amount|value|figure|dollar\s+amount)\s+of\s+(?=\w)|"
     r"\b(?:as\s+)?(?:reported|shown|stated)\s+(?:in|on)\s+(?:the|its)\s+[\w\s]{0,40}?(?:statements?|sheets?)\b|"

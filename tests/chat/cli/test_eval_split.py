@@ -117,6 +117,19 @@ def test_financebench_verbatim_subset_asks_only_printed_golds_and_ingests_only_t
     assert all(by_key[d.key] == d.group for d in verbatim.documents)  # each company keeps its side
 
 
+@needs_evaldata
+def test_financebench_computed_subset_is_the_complement_of_the_verbatim_one() -> None:
+    """The development subset shares no question with the report subset, and together they are the whole set."""
+    full = load("financebench", EVALDATA)
+    verbatim = {q.qid for q in load("financebench", EVALDATA, subset="verbatim").questions}
+    computed = load("financebench", EVALDATA, subset="computed")
+    assert not any(q.in_target for q in computed.questions)
+    assert {q.qid for q in computed.questions}.isdisjoint(verbatim)
+    assert {q.qid for q in computed.questions} | verbatim == {q.qid for q in full.questions}
+    needed = {q.document for q in computed.questions} | {d for q in computed.questions for d, _ in q.pages}
+    assert {d.key for d in computed.documents} == needed
+
+
 def test_only_financebench_has_the_verbatim_subset() -> None:
     with pytest.raises(InvalidInput, match="no subset"):
         load("korquad", Path("/nonexistent"), subset="verbatim")

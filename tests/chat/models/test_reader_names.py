@@ -134,3 +134,31 @@ def test_the_filers_own_name_in_a_row_does_not_qualify_the_item() -> None:
                 Passage("S2", RESULTS, "t1", "tarn-10k.pdf", 57, company="Tarn Devices Inc.")]
     answer = read("What were Tarn Devices' revenues in FY2020?", passages).text
     assert answer.startswith("Revenues were $8,410 million in the year ended December 31, 2020 [S2]"), answer
+
+
+HARLOW_INCOME = """Consolidated Statements of Earnings
+| (in millions) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Net sales | $ 3,120 | $ 2,980 |
+| Net earnings | $ 412 | $ 388 |
+"""
+
+
+@pytest.mark.parametrize("name", ["HnF", "H&F", "H & F"])
+def test_a_company_asked_by_its_initials_is_the_filing_of_that_name(name: str) -> None:
+    """An initialism names the company whose words it spells: the file name's ("HARLOW_FINCH_2020_10K") or the
+    cover's ("HARLOW & FINCH, INC."); the statement chunk itself prints neither."""
+    by_file = [Passage("S1", HARLOW_INCOME, "h1", "HARLOW_FINCH_2020_10K.pdf", 40)]
+    by_cover = [Passage("S1", HARLOW_INCOME, "h1", "annual-report.pdf", 40, company="HARLOW & FINCH, INC.")]
+    for passages in (by_file, by_cover):
+        answer = read(f"What were {name}'s net earnings in 2020?", passages)
+        assert not answer.declined, answer.text
+        assert "$412 million" in answer.text
+
+
+def test_initials_of_another_company_are_not_a_mention() -> None:
+    """"HnF" over Tarn's filing, or over a filing whose words spell other initials, is a company absent."""
+    assert not mentions("HnF", Passage("S1", HARLOW_INCOME, "t1", "TARN_2020_10K.pdf", 40))
+    assert not mentions("HnF", Passage("S1", HARLOW_INCOME, "h2", "HARLOW_FOODS_GROUP_2020_10K.pdf", 40))
+    answer = read("What were HnF's net earnings in 2020?", _tarn())
+    assert answer.declined

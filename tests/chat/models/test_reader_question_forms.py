@@ -1,0 +1,80 @@
+"""Analysts' forms of a question (issue 12): the ask after an instruction and a colon, a fiscal year's quarter
+written together ("FY2023Q1", "Q2 of FY2024", "Q22023"), a half of a fiscal year, a company's former name in
+brackets, and "cash flow from operating activities". Made-up companies and filings; no evaluation set's question.
+"""
+
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, analyze, read
+from chat.models.reader.periods import find_periods
+
+
+@pytest.mark.parametrize(("text", "year", "quarter"), [
+    ("As of FY2023Q1, what was", 2023, 1),
+    ("in FY23 Q3", 2023, 3),
+    ("in Q2 of FY2024", 2024, 2),
+    ("in Q2 of fiscal 2024", 2024, 2),
+    ("in Q22023 year over year", 2023, 2),
+    ("fiscal 2023 fourth quarter", 2023, 4),
+])
+def test_a_fiscal_years_quarter_is_one_period(text: str, year: int, quarter: int) -> None:
+    periods = find_periods(text)
+    assert [(p.year, p.quarter) for p in periods] == [(year, quarter)]
+
+
+@pytest.mark.parametrize(("text", "year", "half"), [
+    ("in H1 FY2023", 2023, 1),
+    ("in H2 of fiscal 2022", 2022, 2),
+    ("in the first half of fiscal 2023", 2023, 1),
+])
+def test_a_fiscal_years_half_is_one_period(text: str, year: int, half: int) -> None:
+    assert [(p.year, p.half) for p in find_periods(text)] == [(year, half)]
+
+
+CASH_FLOWS = """Consolidated Statements of Cash Flows
+Tarn Inc.
+| (in thousands) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Cash flows from operating activities: | | |
+| Net income | $ 213,105 | $ 375,446 |
+| Net cash provided by operating activities | 1,290,611 | 465,400 |
+| Purchases of property and equipment | (138,008) | (62,427) |
+"""
+
+
+def test_the_ask_after_an_instruction_and_a_colon_is_the_question() -> None:
+    q = analyze("Answer the following question by primarily using information that is shown in the cash flow "
+                 "statement: what is the FY2020 capital expenditure for Tarn? Answer in USD millions.")
+    assert q.focus == "capital expenditure"
+    assert q.statement == "cash" and q.scale == "million"
+    q = analyze("We want to calculate a financial metric. Here's the question: what is the FY2020 net income "
+                 "for Tarn?")
+    assert q.focus == "net income"
+
+
+def test_a_former_name_in_brackets_is_neither_the_item_nor_a_second_company() -> None:
+    question = ("Using the cash flow statement, answer the following question to the best of your abilities: how "
+                "much did Tarn (formerly known as Quill) generate in cash flow from operating activities in FY2020? "
+                "Answer in USD millions.")
+    q = analyze(question)
+    assert q.focus == "cash flow from operating activities"
+    assert q.names == ("Tarn",)
+    answer = read(question, [Passage("S1", CASH_FLOWS, "t1", "TARN_2020_10K.pdf", 70)])
+    assert not answer.declined and answer.why == "sure"
+    assert answer.text.startswith("Net cash provided by operating activities was $1,290,611 thousand ($1,290.611 million)")
+
+
+def test_the_operating_section_heading_is_not_the_total_row() -> None:
+    """"Cash flows from operating activities:" heads the section; the rows under it are not the item."""
+    answer = read("What was Tarn's cash flows from operating activities in 2019?",
+                  [Passage("S1", CASH_FLOWS, "t1", "TARN_2020_10K.pdf", 70)])
+    assert "465,400" in answer.text.split("\n")[0]
+
+
+def test_a_singular_scale_word_is_the_scale_not_the_item() -> None:
+    q = analyze("How much does Tarn expect to pay to spin off its tools unit in the future in USD million?")
+    assert q.scale == "million"
+    assert "million" not in q.focus and "usd" not in q.focus.lower()
