@@ -3,7 +3,7 @@
 Made-up filings; no evaluation set's question or wording.
 """
 
-# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
