@@ -192,8 +192,12 @@ _OF_NAME = re.compile(
     r"(?:\s+(?:\([A-Z0-9][^\s?,()]*\)|[A-Z0-9&.\-][^\s?,(]*|of|and|de|&))*"
     r"(?:,\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?)?)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|\bat\s+(?:the\s+)?(?:end|close|beginning|start|year)\b|"
+    r"\b(?:will|would|has|have|had|did|does|do|can|could|should)\s+[a-z]|"
     r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
+#: the company a question opens with: "For Acme, which region …", "At Acme, how many …"
+_OPENING_NAME = re.compile(r"^(?i:for|at|regarding|concerning|about)\s+((?:[A-Z]|\d+[A-Z])[\w&.\-]*"
+                           r"(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*),")
 _MONTH_DAY = re.compile(r"(?:{})\.?\s+\d".format("|".join(MONTHS)), re.IGNORECASE)
 #: the subject between an auxiliary and its lower-case verb: "did Acme Widgets generate" (not "were Greater China
 #: net sales": a region there qualifies the line item)
@@ -278,18 +282,36 @@ def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
     return " ".join(out.split())
 
 
+#: a question's opening word before a capitalised name ("Did JnJ's …", "Has Acme's …", "Is Acme's …"): no part of it
+_OPENING_WORD = re.compile(
+    r"^(?:has|have|had|is|are|was|were|did|does|do|will|would|can|could|should|may|might|must|what|how|which|why|"
+    r"when|where|who|whose)\s+(?=\S)", re.IGNORECASE)
+
+
+def _without_opening(name: str, start: int) -> tuple[str, int]:
+    """``name`` (found at ``start``) without the question's opening word it was read together with."""
+    m = _OPENING_WORD.match(name) if start == 0 else None
+    return (name[m.end():], start + m.end()) if m else (name, start)
+
+
 def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     strong: list[tuple[str, int, int]] = []
     for m in _POSSESSIVE.finditer(text):
-        strong.append((m.group(1), m.start(), m.end()))
+        name, start = _without_opening(m.group(1), m.start())
+        strong.append((name, start, m.end()))
     for m in _COMPANY.finditer(text):
-        strong.append((m.group(1), m.start(), m.end()))
+        name, start = _without_opening(m.group(1), m.start())
+        strong.append((name, start, m.end()))
     for m in _SUBJECT.finditer(text):  # "How much cash did Acme Widgets generate …"
         if not any(s <= m.start(1) < e for _, s, e in strong):
             strong.append((m.group(1), m.start(1), m.end(1)))
+    for m in _OPENING_NAME.finditer(text):
+        strong.append((m.group(1), m.start(), m.end()))
     for m in _OF_NAME.finditer(text):
         if not any(s <= m.start(1) < e for _, s, e in strong):
             name = re.sub(r",\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?$", "", m.group(1))
+            if all(t.startswith("§") for t in match_terms(name)):
+                continue  # a line item capitalised ("… of Revenue has been deferred"), not a company
             strong.append((name.rstrip(".").strip(), m.start(), m.end()))
     strong = [
         (n, s, e)

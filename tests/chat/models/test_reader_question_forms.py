@@ -78,3 +78,27 @@ def test_a_singular_scale_word_is_the_scale_not_the_item() -> None:
     q = analyze("How much does Tarn expect to pay to spin off its tools unit in the future in USD million?")
     assert q.scale == "million"
     assert "million" not in q.focus and "usd" not in q.focus.lower()
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Has Tarn's quick ratio improved between FY2020 and FY2019?", "Tarn"),
+    ("Did Tarn Devices' net income increase in 2020?", "Tarn Devices"),
+    ("Is Tarn's business subject to cyclicality?", "Tarn"),
+    ("Are Tarn Devices' gross margins consistent?", "Tarn Devices"),
+    ("For Tarn, which segment had the highest revenue in 2020?", "Tarn"),
+    ("Which segment of Tarn will be treated as a discontinued operation?", "Tarn"),
+])
+def test_the_company_a_yes_no_or_an_opening_phrase_names(question: str, name: str) -> None:
+    """A yes/no question's auxiliary is not part of the name ("Has Tarn's" names Tarn, not "Has Tarn")."""
+    q = analyze(question)
+    assert q.strong_names == (name,)
+
+
+def test_a_yes_no_question_about_the_named_company_is_not_declined_for_its_auxiliary() -> None:
+    answer = read("Did Tarn's net income increase in 2020?", [Passage("S1", CASH_FLOWS, "t1", "TARN_2020_10K.pdf", 70)])
+    assert answer.why != "name-missing"
+    assert not answer.declined
+
+
+def test_a_capitalised_line_item_is_no_company() -> None:
+    assert analyze("How much of Revenue has been deferred?").strong_names == ()
