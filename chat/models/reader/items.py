@@ -51,6 +51,10 @@ def _a_row(phrase: str, passages: Sequence[Passage]) -> bool:
     return False
 
 
+def _in_brackets(text: str, at: int) -> bool:
+    return text.count("(", 0, at) > text.count(")", 0, at)
+
+
 def item_questions(question: str, passages: Sequence[Passage] = ()) -> list[str]:
     """``question`` itself, or one question per line item when it asks two joined by "and" (and the joined
     phrase is no row label of ``passages``)."""
@@ -66,7 +70,11 @@ def item_questions(question: str, passages: Sequence[Passage] = ()) -> list[str]
     focus_at = masked.find(q.focus.lower().split()[0]) if q.focus.split() else -1
     if focus_at < 0:
         return [question]
-    joins = [j for j in re.finditer(r",?\s+and\s+(?:its\s+|their\s+|the\s+)?", masked) if j.start() > focus_at]
+    # only an "and" of the ask itself: not one in brackets ("(in units of percents and round to …)"), nor in the
+    # instructions after it ("…? If X is not useful, state that and explain why.")
+    ask_end = masked.find("?", focus_at)
+    joins = [j for j in re.finditer(r",?\s+and\s+(?:its\s+|their\s+|the\s+)?", masked)
+             if focus_at < j.start() and (ask_end < 0 or j.start() < ask_end) and not _in_brackets(masked, j.start())]
     if len(joins) != 1:
         return [question]
     join = joins[0]

@@ -102,3 +102,23 @@ def test_a_yes_no_question_about_the_named_company_is_not_declined_for_its_auxil
 
 def test_a_capitalised_line_item_is_no_company() -> None:
     assert analyze("How much of Revenue has been deferred?").strong_names == ()
+
+
+@pytest.mark.parametrize("question", [
+    "What is Tarn's 2 year total revenue CAGR from FY2018 to FY2020 (in units of percents and round to one decimal "
+    "place)? Provide a response by primarily using the statement of income.",
+    "What is Tarn's FY2020 net income? Answer in USD millions and round to one decimal place.",
+    "Does Tarn have an improving net income profile as of FY2020? If net income is not a useful metric for a company "
+    "like this, then state that and explain why.",
+])
+def test_an_and_in_brackets_or_in_the_instructions_does_not_split_the_ask(question: str) -> None:
+    from chat.models.reader.items import item_questions
+
+    assert item_questions(question) == [question]
+
+
+def test_two_line_items_of_the_ask_are_still_split() -> None:
+    from chat.models.reader.items import item_questions
+
+    parts = item_questions("What were Tarn's net sales and net income in 2020? Answer in USD millions.")
+    assert len(parts) == 2
