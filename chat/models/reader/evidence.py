@@ -85,6 +85,8 @@ _UNIT_WORD = re.compile(
 )
 
 
+#: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
+_SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
 #: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
 _FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)")
 
@@ -562,6 +564,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue
             if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
+            if not amount.percent and not amount.currency and _SPAN_AFTER.match(sentence, e):
+                continue  # "12 Weeks Ended March 25, 2023": the period's length, not an amount
             tail = _UNIT_WORD.match(sentence, e)
             priced = bool(amount.currency or amount.percent)
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):

@@ -66,6 +66,8 @@ _FISCAL = re.compile(
 _SPAN = re.compile(
     r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|"
     r"\b(?P<y>years?|fiscal\s+years?|(?:52|53|fifty-two|fifty-three)[\s-]+weeks?)\s+end(?:ed|ing)\b|"
+    r"\b(?P<w>\d{2}|twelve|thirteen|fourteen|sixteen|seventeen|twenty[\s-](?:four|six|seven|eight)|"
+    r"thirty[\s-](?:six|nine)|forty)[\s-]+weeks?\b|"
     r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
     re.IGNORECASE,
 )
@@ -189,10 +191,31 @@ def find_periods(text: str) -> list[Period]:
     return found
 
 
+#: a 52/53-week year's periods in weeks ("12 Weeks Ended", "Thirteen Weeks Ended", "39 Weeks Ended") as the months
+#: they stand for: a quarter (12–17 weeks: 4-4-5 and 12-12-12-16 calendars), a half (24–28), three quarters (36–40)
+_WEEK_WORDS = {"twelve": 12, "thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17, "twenty four": 24,
+               "twenty six": 26, "twenty seven": 27, "twenty eight": 28, "thirty six": 36, "thirty nine": 39,
+               "forty": 40}
+
+
+def _weeks_as_months(raw: str) -> int | None:
+    weeks = _WEEK_WORDS.get(re.sub(r"[\s-]+", " ", raw.lower())) or (int(raw) if raw.isdigit() else 0)
+    for low, high, months in ((12, 17, 3), (24, 28, 6), (36, 40, 9), (52, 53, 12)):
+        if low <= weeks <= high:
+            return months
+    return None
+
+
 def span_months(text: str) -> int | None:
-    """``three months ended`` → 3, ``year ended`` → 12 (None when no span is stated)."""
-    m = _SPAN.search(text)
-    if not m:
+    """``three months ended`` → 3, ``year ended`` → 12, ``13 weeks ended`` → 3 (None when no span is stated)."""
+    for m in _SPAN.finditer(text):
+        if m.group("w"):
+            months = _weeks_as_months(m.group("w"))
+            if months is None:
+                continue  # "10 weeks": no span of a fiscal calendar
+            return months
+        break
+    else:
         return None
     if m.group("y"):
         return 12
@@ -206,6 +229,11 @@ def spans_in(text: str) -> list[int]:
     for m in _SPAN.finditer(text):
         if m.group("y"):
             out.append(12)
+            continue
+        if m.group("w"):
+            months = _weeks_as_months(m.group("w"))
+            if months is not None:
+                out.append(months)
             continue
         raw = (m.group("n") or m.group("ko") or m.group("ja") or "").lower()
         out.append(NUMBER_WORDS.get(raw) or int(raw))

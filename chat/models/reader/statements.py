@@ -63,7 +63,8 @@ FILLER = re.compile(
     r"(?:\b(?:as\s+)?compared\s+(?:to|with)|\bversus|\bvs\.?|\bagainst|\brelative\s+to)\s+(?:the\s+)?"
     r"(?:same|prior|previous|last|corresponding|comparable)\s+"
     r"(?:fiscal\s+)?(?:quarter|period|year|half|months?)(?:\s+(?:of|in)\b)?|"
-    r"\b(?:(?:in|for|during)\s+)?(?:the\s+)?(?:(?:three|six|nine|twelve|\d{1,2})[\s-]+months?|(?:fiscal\s+)?(?:year|"
+    r"\b(?:(?:in|for|during)\s+)?(?:the\s+)?(?:(?:three|six|nine|twelve|\d{1,2})[\s-]+months?|(?:\d{2}|twelve|thirteen|"
+    r"sixteen|twenty[\s-](?:four|six|eight)|thirty[\s-](?:six|nine)|forty)[\s-]+weeks?|(?:fiscal\s+)?(?:year|"
     r"quarter|period|half))\s+(?:ended|ending)\b",
     re.IGNORECASE,
 )

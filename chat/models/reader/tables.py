@@ -78,7 +78,8 @@ def _cells(line: str) -> list[str]:
 
 def _column(header: str, caption_span: int | None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
-    periods = tuple(find_periods(re.sub(r"(\d{1,2}),?\s*/\s*((?:19|20)\d\d)\b", r"\1, \2", header)))
+    # (a numeric date, "3/25/2023", has no space around its slashes)
+    periods = tuple(find_periods(re.sub(r"(\d{1,2})(?:,\s*/\s*|\s+/\s*|\s*/\s+)((?:19|20)\d\d)\b", r"\1, \2", header)))
     span = span_months(header) or caption_span
     if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
         span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year
@@ -398,6 +399,18 @@ _HEADER_WORDS = re.compile(
 _SPAN_WORDS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
 
 
+_WEEKS = re.compile(r"(?i)\b(?:\d{2}|[a-z]+(?:[\s-][a-z]+)?)[\s-]+weeks\b(?=\s+end)")
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+
+
+def _spoken_date(p: Period) -> str:
+    """A date as written, or spelled out when written in figures ("3/25/2023" → "March 25, 2023")."""
+    if p.year and p.month and p.day and re.fullmatch(r"[\d/.\-\s]+", p.text):
+        return f"{_MONTH_NAMES[p.month - 1]} {p.day}, {p.year}"
+    return p.text
+
+
 def column_text(table: Table, col: int) -> str:
     """How to say a column's period: ``the three months ended December 31, 2022``."""
     column = table.columns[col]
@@ -411,7 +424,9 @@ def column_text(table: Table, col: int) -> str:
     if span_words and ended and len(column.periods) == 1 and column.periods[0].day:
         # "For the Years Ended December 31, 2021", "fiscal Years ended January 31, 2019": said the one way
         fiscal = "fiscal " if span_words == "year" and re.search(r"(?i)\bfiscal\b", header) else ""
-        return f"the {fiscal}{span_words} ended {column.periods[0].text}"
+        weeks = _WEEKS.search(header)  # "12 Weeks Ended": the weeks it says, not the months they stand for
+        said = f"{weeks.group(0).lower()}" if weeks else f"{fiscal}{span_words}"
+        return f"the {said} ended {_spoken_date(column.periods[0])}"
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken
