@@ -140,7 +140,11 @@ def markdown_tables(text: str) -> list[Table]:
         header: tuple[int, int] | None = (block[0][0], block[0][1]) if has_sep else None
         inner = _header_in_body(text, body)
         if inner is not None:  # the grid took a page heading for its header; its real header is a body row
+            upper = _one_period_word(header_cells)
             header, header_cells, body = body[inner], _cells(text[body[inner][0] : body[inner][1]]), body[inner + 1 :]
+            if upper:  # "|  | Q2 |  |" over "| ($ in Millions) | 2023 | 2022 | % Change |": each year's Q2
+                header_cells = [c if i == 0 or not _only_periods(c) else f"{upper} {c}"
+                                for i, c in enumerate(header_cells)]
         caption = _caption_before(text, lines, start)
         unit = caption_unit(caption + " " + " ".join(header_cells))
         caption_span = span_months(caption)
@@ -187,13 +191,29 @@ def _continued(table: Table, before: list[Table], caption: str) -> Table:
                  prior.columns, table.rows, prior.header, True)
 
 
+def _one_period_word(cells: list[str]) -> str:
+    """The one period word a grid's upper header line holds over its value columns ("Q2", "Second Quarter",
+    "Three Months Ended"), else ``""``."""
+    words = {c.strip() for c in cells[1:] if c.strip()}
+    if len(words) != 1:
+        return ""
+    word = next(iter(words))
+    periods = find_periods(word)
+    if any(p.year for p in periods) or re.search(r"\d{3}", word):
+        return ""
+    return word if (any(p.quarter or p.half for p in periods) or span_months(word)) else ""
+
+
 def _header_in_body(text: str, body: list[tuple[int, int]]) -> int | None:
     """Index of a body row that is the table's header — its value cells are all dates or years (``(In Millions;
     Unaudited) | Jul 1, 2023 | Dec 31, 2022``) — when no row above it holds an amount; else None."""
     for k, (s, e) in enumerate(body[:4]):
         cells = _cells(text[s:e])
         values = [c for c in cells[1:] if c.strip()]
-        if len(values) >= 2 and all(_only_periods(c) for c in values):
+        dated = [c for c in values if _only_periods(c)]
+        # (a change column's header beside the dates: "($ in Millions) | 2023 | 2022 | % Change")
+        if len(dated) >= 2 and all(c in dated or (_CHANGE_HEADER.search(c) and not re.search(r"\d", c))
+                                   for c in values):
             return k
         if any(parse_amount(c) is not None for c in values):
             return None
