@@ -85,6 +85,21 @@ _UNIT_WORD = re.compile(
 )
 
 
+#: a non-GAAP measure ("Adjusted Net Earnings", "Core operating profit", "Non-GAAP net income", "Organic revenue
+#: growth", "EBITDA excluding …") for a question that does not ask one: the reported figure is meant
+NOT_AS_REPORTED = 0.85
+_ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|underlying|comparable|excluding|"
+                       r"ex-|constant\s+currency|operational)\b")
+
+
+def adjusted_row(label: str, caption: str = "") -> bool:
+    """A row (or its table) states an adjusted, non-GAAP figure — unless it says it is the reported one ("Net
+    earnings, after tax - as reported")."""
+    if re.search(r"(?i)\bas\s+reported\b|\bgaap\b(?<!non-gaap)", label):
+        return False
+    return bool(_ADJUSTED.search(label)) or bool(re.search(r"(?i)\bnon-?gaap\b", caption))
+
+
 #: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
 _SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
 #: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
@@ -322,6 +337,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
+        if adjusted_row(row.label, table.caption) and not _ADJUSTED.search(q.text):
+            row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
-from chat.models.reader.evidence import Evidence, gather
+from chat.models.reader.evidence import Evidence, column_period_score, gather
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
@@ -101,6 +101,32 @@ def _cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | Non
     return None
 
 
+def _key(ev: Evidence) -> tuple[tuple[int | None, int | None, int | None, int | None], int | None] | None:
+    assert ev.table is not None
+    column = ev.table.columns[ev.col]
+    dated = [p for p in column.periods if p.year is not None]
+    if len(dated) != 1:
+        return None
+    p = dated[0]
+    return (p.year, p.quarter, p.month, p.day), column.span
+
+
+def _one_period(q: Question, top: Evidence, bottom: Evidence) -> bool:
+    """Both sides are of one period — the asked one when the question names one (``column_period_score``): two
+    dated columns of different periods are never divided."""
+    assert top.table is not None and bottom.table is not None
+    if q.periods and (column_period_score(q, top.table, top.col) == 0
+                      or column_period_score(q, bottom.table, bottom.col) == 0):
+        return False
+    a, b = _key(top), _key(bottom)
+    if a is None or b is None:
+        return True
+    (ya, qa, ma, da), span_a = a
+    (yb, qb, mb, db), span_b = b
+    fields = [(ya, yb), (qa, qb), (ma, mb), (da, db), (span_a, span_b)]
+    return all(x is None or y is None or x == y for x, y in fields)
+
+
 def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The computed ratio's answer lines and quotes, or None (not a ratio question, or a side not found)."""
     if q.language != "en":
@@ -113,6 +139,8 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
     if top is None or bottom is None or (top.quote == bottom.quote and top.passage.ref == bottom.passage.ref):
         return None
     assert top.row is not None and bottom.row is not None and top.table is not None and bottom.table is not None
+    if not _one_period(q, top, bottom):
+        return None  # a quarter's net earnings over another quarter's sales is no ratio of either
     a, b = top.row.amount(top.col), bottom.row.amount(bottom.col)
     if a is None or b is None or b.value == 0:
         return None

@@ -47,3 +47,87 @@ def test_two_period_words_over_the_years_are_left_alone() -> None:
         "| 2023 | 2022 | % Change |", "| 2023 | 2022 | 2023 |")
     headers = [c.header for c in find_tables(grid)[0].columns]
     assert not any("Q2" in h or "Six" in h for h in headers)
+
+
+EARNINGS_Q2 = """Consolidated Statement of Earnings
+| (in millions) | Q2 2023 | Q2 2022 |
+|---|---|---|
+| Net earnings | $5,144 | $4,814 |
+"""
+SALES_Q1 = """Sales by segment
+| (in millions) | Q1 2023 | Q1 2022 |
+|---|---|---|
+| Sales to customers | $24,746 | $23,426 |
+"""
+SALES_Q2 = """Sales by segment
+| (in millions) | Q2 2023 | Q2 2022 |
+|---|---|---|
+| Sales to customers | $25,530 | $24,020 |
+"""
+
+
+def test_a_ratio_divides_cells_of_one_period_only() -> None:
+    """Net earnings of Q2 over sales of Q1 is no ratio: with only Q1's sales found, no figure is computed."""
+    question = "What were Harlow & Finch's net earnings as a percent of sales to customers in Q2 2023?"
+    q1 = read(question, [Passage("S1", EARNINGS_Q2, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 4),
+                         Passage("S2", SALES_Q1, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 7)])
+    assert "computed" not in q1.why and "24,746" not in q1.text
+    q2 = read(question, [Passage("S1", EARNINGS_Q2, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 4),
+                         Passage("S2", SALES_Q2, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 7)])
+    assert q2.why == "computed"
+    assert "20.1%" in q2.text.split("\n")[0]  # 5,144 / 25,530
+
+
+def test_a_ratio_is_not_computed_across_quarters_the_question_did_not_ask() -> None:
+    """Asked Q2 of two years, found Q3/Q4 2022 earnings and Q1/Q2 2023 sales: no "Q3 2022 ÷ Q1 2023" figure."""
+    earnings = """Consolidated Statement of Earnings
+| (in millions) | 2022 / Q3 / Amount | 2022 / Q4 / Amount |
+|---|---|---|
+| Net earnings | $4,458 | $3,520 |
+"""
+    sales = """Sales by segment
+| (in millions) | 2023 / Q1 / Amount | 2023 / Q2 / Amount |
+|---|---|---|
+| Sales to customers | $20,894 | $21,519 |
+"""
+    answer = read("Did Harlow & Finch's net earnings as a percent of sales to customers increase in Q2 of FY2023 "
+                  "compared to Q2 of FY2022?",
+                  [Passage("S1", earnings, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 4),
+                   Passage("S2", sales, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 7)])
+    assert answer.why != "computed"
+    assert "21.3%" not in answer.text
+
+
+@pytest.mark.parametrize(("label", "caption", "adjusted"), [
+    ("Adjusted Net Earnings, after tax", "", True),
+    ("Core operating profit", "", True),
+    ("Non-GAAP net income", "", True),
+    ("Organic revenue growth", "", True),
+    ("Net Earnings, after tax- as reported", "Reconciliation of Non-GAAP Financial Measures", False),
+    ("Net income (GAAP)", "", False),
+    ("Net earnings", "", False),
+    ("Net earnings", "Reconciliation of Non-GAAP Financial Measures", True),
+])
+def test_an_adjusted_figure_is_told_from_the_reported_one(label: str, caption: str, adjusted: bool) -> None:
+    from chat.models.reader.evidence import adjusted_row
+
+    assert adjusted_row(label, caption) is adjusted
+
+
+def test_the_reported_figure_answers_unless_the_adjusted_one_is_asked() -> None:
+    reconciliation = """Reconciliation of Non-GAAP Financial Measures
+| (Dollars in Millions) | Second Quarter / 2023 | Second Quarter / 2022 |
+|---|---|---|
+| Adjusted Net Earnings, after tax | $7,358 | $6,902 |
+"""
+    statement = """Condensed Consolidated Statement of Earnings
+| (Dollars in Millions) | Second Quarter / 2023 | Second Quarter / 2022 |
+|---|---|---|
+| Net income | $5,144 | $4,814 |
+"""
+    passages = [Passage("S1", reconciliation, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 9),
+                Passage("S2", statement, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 4)]
+    reported = read("What were Harlow & Finch's net earnings in the second quarter of 2023?", passages)
+    assert reported.text.startswith("Net income was $5,144 million")
+    adjusted = read("What were Harlow & Finch's adjusted net earnings in the second quarter of 2023?", passages)
+    assert adjusted.text.startswith("Adjusted Net Earnings, after tax were $7,358 million")
