@@ -100,6 +100,25 @@ def adjusted_row(label: str, caption: str = "") -> bool:
     return bool(_ADJUSTED.search(label)) or bool(re.search(r"(?i)\bnon-?gaap\b", caption))
 
 
+def _period_keys(table: Table, col: int) -> set[tuple[int | None, int | None, int | None, int | None]]:
+    return {(p.year, p.quarter, p.month, p.day) for p in table.columns[col].periods if p.year}
+
+
+def _other_period(table: Table, col: int, other: int) -> bool:
+    mine, theirs = _period_keys(table, col), _period_keys(table, other)
+    return bool(mine and theirs and mine != theirs)
+
+
+def _same_kind(table: Table, col: int, other: int) -> bool:
+    """The two headers say the same apart from their periods ("Amount" and "Amount", not "Percent to Sales")."""
+    def rest(c: int) -> str:
+        header = table.columns[c].header
+        for p in sorted(find_periods(header), key=lambda p: p.start, reverse=True):
+            header = header[: p.start] + header[p.end :]
+        return " ".join(re.findall(r"[a-z%]+", header.lower()))
+    return rest(col) == rest(other)
+
+
 #: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
 _SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
 #: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
@@ -355,7 +374,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             col = latest_column(table, with_amount, q.span)
             score = row_score
         same_span = [c for c in with_amount if c != col and table.columns[c].span == table.columns[col].span]
-        prior = same_span[0] if same_span else -1
+        # another period's column of the same kind ("2022 / Amount" beside "2023 / Amount"), not the same period's
+        # "Percent to Sales" column
+        prior = max(same_span, key=lambda c: (_other_period(table, col, c), _same_kind(table, col, c),
+                                              -same_span.index(c))) if same_span else -1
         if since:  # "… change since September 24, 2022?": that column is the start, the latest the end
             starts = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount if c != col),
                             reverse=True)

@@ -158,6 +158,7 @@ def markdown_tables(text: str) -> list[Table]:
             dates = find_periods(text[above[0] : above[1]])
             value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
             header = above
+        value_headers = _spanning_period_word(value_headers)
         columns = _numbered(tuple(_column(h, caption_span) for h in value_headers))
         rows: list[Row] = []
         section = ""
@@ -189,6 +190,26 @@ def _continued(table: Table, before: list[Table], caption: str) -> Table:
         unit = Unit(unit.scale, unit.word, "$")  # the statement's first grid shows its currency; the rest don't
     return Table(prior.caption if not caption.strip() else f"{prior.caption} {caption}".strip(), unit,
                  prior.columns, table.rows, prior.header, True)
+
+
+_PERIOD_WORD = re.compile(
+    r"(?i)\b(?:(?:first|second|third|fourth)\s+quarter|q[1-4]|(?:first|second)\s+half|h[12]|"
+    r"(?:three|six|nine|twelve|\d{1,2})[\s-]+(?:months|weeks)(?:\s+end(?:ed|ing))?|(?:fiscal\s+)?years?\s+end(?:ed|ing))\b")
+
+
+def _spanning_period_word(headers: list[str]) -> list[str]:
+    """A period word centred over several columns lands in one column's header only ("2023 / Amount | SECOND
+    QUARTER / 2022 / Amount"): when exactly one period word is in the headers and other dated columns have none, it
+    heads every dated column."""
+    words = {m.group(0).lower(): m.group(0) for h in headers for m in _PERIOD_WORD.finditer(h)}
+    if len(words) != 1:
+        return headers
+    word = next(iter(words.values()))
+    dated = [i for i, h in enumerate(headers) if any(p.year for p in find_periods(h))]
+    lacking = [i for i in dated if not _PERIOD_WORD.search(headers[i])]
+    if not lacking or len(lacking) == len(dated):
+        return headers
+    return [f"{word} / {h}" if i in lacking else h for i, h in enumerate(headers)]
 
 
 def _one_period_word(cells: list[str]) -> str:
@@ -447,6 +468,11 @@ def column_text(table: Table, col: int) -> str:
         weeks = _WEEKS.search(header)  # "12 Weeks Ended": the weeks it says, not the months they stand for
         said = f"{weeks.group(0).lower()}" if weeks else f"{fiscal}{span_words}"
         return f"the {said} ended {_spoken_date(column.periods[0])}"
+    quarter_word = re.search(r"(?i)\b(first|second|third|fourth)\s+quarter\b", header)
+    years = {p.year for p in column.periods if p.year}
+    if quarter_word and len(years) == 1 and not any(p.day for p in column.periods):
+        # "SECOND QUARTER / 2023 / Percent / Amount": the quarter and its year, not the header's other words
+        return f"the {quarter_word.group(1).lower()} quarter of {years.pop()}"
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken

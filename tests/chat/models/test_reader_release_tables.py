@@ -131,3 +131,37 @@ def test_the_reported_figure_answers_unless_the_adjusted_one_is_asked() -> None:
     assert reported.text.startswith("Net income was $5,144 million")
     adjusted = read("What were Harlow & Finch's adjusted net earnings in the second quarter of 2023?", passages)
     assert adjusted.text.startswith("Adjusted Net Earnings, after tax were $7,358 million")
+
+
+#: a release's statement: "SECOND QUARTER" centred over the four value columns landed in the third one's header,
+#: and each year has an amount and a percent-to-sales column
+STATEMENT = """Harlow & Finch and Subsidiaries
+Condensed Consolidated Statement of Earnings
+| (Unaudited; in Millions Except Per Share Figures) | 2023 / Percent / Amount | 2023 / Percent / to Sales | SECOND QUARTER / 2022 / Percent / Amount | 2022 / Percent to Sales | Percent Increase (Decrease) |
+|---|---|---|---|---|---|
+| Sales to customers | $25,530 | 100.0 | $24,020 | 100.0 | 6.3 |
+| Net earnings | $5,144 | 20.1 | $4,814 | 20.0 | 6.9 |
+| Net earnings per share (Diluted) | $1.96 |  | $1.80 |  | 8.9 |
+"""
+
+
+def _statement() -> list[Passage]:
+    return [Passage("S1", STATEMENT, "h1", "HARLOW_FINCH_2023Q2_EARNINGS.pdf", 10)]
+
+
+def test_a_period_word_centred_over_the_columns_heads_each_dated_column() -> None:
+    columns = find_tables(STATEMENT)[0].columns
+    assert [c.span for c in columns[:4]] == [3, 3, 3, 3]
+    assert all(any(p.quarter == 2 for p in c.periods) for c in columns[:4])
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("What were Harlow & Finch's net earnings in the second quarter of 2023?",
+     "Net earnings were $5,144 million in the second quarter of 2023 [S1]."),
+    ("How much did Harlow & Finch's sales to customers change in Q2 2023 year over year?",
+     "Sales to customers were up 6.3%: $25,530 million in the second quarter of 2023 vs $24,020 million in the "
+     "second quarter of 2022 [S1]"),
+])
+def test_the_statement_answers_its_quarter_against_the_other_years_amount(question: str, lead: str) -> None:
+    """The change is computed against 2022's amount, not against 2023's percent-to-sales column beside it."""
+    assert read(question, _statement()).text.split("\n")[0].startswith(lead)
