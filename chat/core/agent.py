@@ -158,8 +158,10 @@ class Agent:
             results_turn = {"role": "user", "content": results}
             await self.writer.write(ctx, state, "results", results_turn, turn_id=f"{ctx.turn_id}:r{rnd}")
             if state.stop_reason == "max_tool_rounds":
-                # the question still ends with an answer turn: the interrupted note
-                await self.writer.write_answer(ctx, state, interrupted_blocks(None))
+                # one more round without tools: the answer from the sources gathered so far; a model that still
+                # asks for a tool (or says nothing) leaves the interrupted note — the question ends with an answer
+                if not await self._final_answer(ctx, gen, state):
+                    await self.writer.write_answer(ctx, state, interrupted_blocks(None))
                 break
         self._publish_citations(gen, state)
         if ctx.needs_title:
@@ -180,7 +182,22 @@ class Agent:
             return True
         return False
 
-    async def _build_request(self, ctx: AskContext, state: TurnState) -> ModelRequest:
+    async def _final_answer(self, ctx: AskContext, gen: Generation, state: TurnState) -> bool:
+        """At the tool-round limit, the model answers with ``tool_choice: none``; False when it gave no text
+        (nothing is stored then)."""
+        request = await self._build_request(ctx, state, tools_allowed=False)
+        assert_pairs_ok(request.messages)
+        message = await self._stream_round(gen, state, request)
+        blocks = [b for b in list(message.get("content") or []) if b.get("type") != "tool_use"]
+        if not any(b.get("type") == "text" and str(b.get("text") or "").strip() for b in blocks):
+            state.answer_text = ""
+            return False
+        usage = message_usage(message.get("usage"))
+        await self.writer.write_answer(ctx, state, blocks, usage=usage)
+        gen.publish("usage", events.usage(usage))
+        return True
+
+    async def _build_request(self, ctx: AskContext, state: TurnState, *, tools_allowed: bool = True) -> ModelRequest:
         """Fit the history into the window (storing a new summary when one is made), then lay out the request."""
         plan = await fit_context(state.messages, self.model, self.settings, summary=state.summary)
         if plan.summary is not None and 0 < plan.summary.covers <= len(state.seqs):
@@ -205,6 +222,7 @@ class Agent:
             context_management=plan.context_management,
             betas=plan.betas,
             metadata={"purpose": PURPOSE_ANSWER, "user_id": ctx.user_id},
+            tool_choice=None if tools_allowed else {"type": "none"},
         )
 
     async def _stream_round(self, gen: Generation, state: TurnState, request: ModelRequest) -> dict[str, Any]:

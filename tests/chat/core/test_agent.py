@@ -172,13 +172,36 @@ async def test_tool_rounds_are_bounded_and_history_stays_valid(tmp_path: Path) -
     async with serve(h.app()) as base:
         sid = await new_session(base)
         events = await ask(base, sid, "loop forever")
-    assert len(model.requests) == 3
+    assert len(model.requests) == 4  # 3 with tools, then one with tool_choice none (still asking for a tool)
+    assert model.requests[-1].tool_choice == {"type": "none"}
+    assert all(r.tool_choice is None for r in model.requests[:-1])
     assert events[-1][1]["stop_reason"] == "max_tool_rounds"
     history = h.sessions.load_messages(sid)
     assert_pairs_ok(history)
     assert history[-2]["content"][0]["is_error"] is True
     # the question still ends with an answer turn: the interrupted note
     assert history[-1] == {"role": "assistant", "content": [{"type": "text", "text": INTERRUPTED_NOTE.strip()}]}
+
+
+async def test_at_the_tool_round_limit_the_model_answers_from_the_sources_it_has(tmp_path: Path) -> None:
+    """The last round has no tools: the model's text is the answer, cited from the earlier rounds' sources."""
+    def script(req: Any) -> Reply:
+        if (req.tool_choice or {}).get("type") == "none":
+            return Reply(Text("Revenue grew 12% in 2024 [S1]."))
+        return Reply(ToolUse("search_documents", {"query": "revenue"}))
+
+    model = ScriptedModel(script)
+    h = make_harness(tmp_path, model, max_tool_rounds=1)
+    async with serve(h.app()) as base:
+        sid = await new_session(base)
+        events = await ask(base, sid, "How did revenue do?")
+    assert len(model.requests) == 3
+    assert events[-1][1]["stop_reason"] == "max_tool_rounds"
+    text = "".join(e[1]["delta"] for e in events if e[0] == "text")
+    assert text == "Revenue grew 12% in 2024 [S1]."
+    history = h.sessions.load_messages(sid)
+    assert_pairs_ok(history)
+    assert history[-1]["role"] == "assistant" and history[-1]["content"][0]["text"] == text
 
 
 async def test_upstream_error_mid_answer_saves_partial_and_reports(tmp_path: Path) -> None:
