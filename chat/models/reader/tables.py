@@ -76,10 +76,24 @@ def _cells(line: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", inner)]
 
 
+def _quarter_of_year(periods: tuple[Period, ...]) -> tuple[Period, ...]:
+    """A header's levels name a year and a quarter (or half) apart — "2023 / Q1", "SECOND QUARTER / 2023": one
+    period, the quarter of that year (else a question for Q2 2023 fits the Q1 column by its year alone)."""
+    years = [p for p in periods if p.year and not (p.month or p.quarter or p.half)]
+    parts = [p for p in periods if (p.quarter or p.half) and not p.year]
+    if len(years) != 1 or len(parts) != 1 or len(periods) != 2:
+        return periods
+    y, part = years[0], parts[0]
+    first, last = sorted((y, part), key=lambda p: p.start)
+    return (dataclasses.replace(part, year=y.year, fiscal=y.fiscal, start=first.start, end=last.end,
+                                text=f"{part.text} {y.text}"),)
+
+
 def _column(header: str, caption_span: int | None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
     # (a numeric date, "3/25/2023", has no space around its slashes)
     periods = tuple(find_periods(re.sub(r"(\d{1,2})(?:,\s*/\s*|\s+/\s*|\s*/\s+)((?:19|20)\d\d)\b", r"\1, \2", header)))
+    periods = _quarter_of_year(periods)
     span = span_months(header) or caption_span
     if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
         span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year

@@ -166,3 +166,17 @@ def test_a_period_word_centred_over_the_columns_heads_each_dated_column() -> Non
 def test_the_statement_answers_its_quarter_against_the_other_years_amount(question: str, lead: str) -> None:
     """The change is computed against 2022's amount, not against 2023's percent-to-sales column beside it."""
     assert read(question, _statement()).text.split("\n")[0].startswith(lead)
+
+
+def test_a_year_over_its_quarter_in_the_header_levels_is_that_quarter() -> None:
+    """"2023 / Q1 | 2023 / Q2 | 2023 / SIX MONTHS": a question for Q2 2023 is the Q2 column, not the first 2023 one."""
+    grid = """Reconciliation of Non-GAAP Financial Measures
+| (Dollars in Millions Except Per Share Data) | 2023 / Q1 | 2023 / Q2 | 2023 / SIX MONTHS |
+|---|---|---|---|
+| Net earnings per share (Diluted) - as reported | $(0.19) | $2.05 | $1.86 |
+"""
+    columns = find_tables(grid)[0].columns
+    assert [[(p.year, p.quarter) for p in c.periods] for c in columns[:2]] == [[(2023, 1)], [(2023, 2)]]
+    answer = read("What was Harlow & Finch's diluted net earnings per share in Q2 2023?",
+                  [Passage("S1", grid, "h1", "HARLOW_FINCH_2023_8K.pdf", 15)])
+    assert "$2.05" in answer.text.split("\n")[0]
