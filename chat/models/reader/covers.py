@@ -80,12 +80,14 @@ def covers_to_read(names: Sequence[str], cited: Sequence[str], passages: Sequenc
     """Document ids whose cover page to read: of the documents among the results (those the answer cites, refs
     ``cited``, first), those whose file name and passage heads hold none of ``names``. Empty
     when no name is asked; a document whose cover page was read already is not asked for again (another page read
-    — a statement's grid — does not count: it says nothing of whose filing it is)."""
+    — a statement's grid — does not count: it says nothing of whose filing it is). A document the answer does not
+    cite is read only when its identity is unknown (every other one's cover was read at ingest)."""
     if not names:
         return []
     covered = {p.document_id for p in passages if _is_cover(p)}
     by_ref = {p.ref: p for p in passages}
     ordered = [by_ref[r] for r in cited if r in by_ref] + list(passages)  # the cited documents first, then the rest
+    cited_docs = {by_ref[r].document_id for r in cited if r in by_ref}
     out: list[str] = []
     seen: set[str] = set()
     for p in ordered:
@@ -93,6 +95,8 @@ def covers_to_read(names: Sequence[str], cited: Sequence[str], passages: Sequenc
             continue
         seen.add(p.document_id)
         docs = [d for d in passages if d.document_id == p.document_id]
+        if p.document_id not in cited_docs and any(d.company.strip() for d in docs):
+            continue  # an uncited document whose identity (its cover, read at ingest) is known: no round for it
         if not any(_named_by_file_or_head(name, docs) for name in names):
             out.append(p.document_id)
         if len(out) >= MAX_COVERS:

@@ -71,3 +71,13 @@ async def test_no_cover_page_round_when_the_identity_names_the_company() -> None
     assert answer["stop_reason"] == "end_turn", answer  # answered at once: no read_page of the cover
     text = answer["content"][0]["text"]
     assert "$8,412 million" in text.splitlines()[0] and cited_refs(text) == ["S1"], text
+
+
+def test_an_uncited_document_of_known_identity_costs_no_cover_round() -> None:
+    """Only the cited document's cover is read when its identity names someone else; the other results' covers
+    were read at ingest (their identity), so no round goes to them — a question over many filings kept every tool
+    round busy with cover pages."""
+    cited = Passage("S1", STATEMENT, "k", "report.pdf", 40, company="KESTREL MACHINE WORKS, INC.")
+    others = [Passage(f"S{i}", STATEMENT, f"d{i}", "report.pdf", 40, company=f"OTHER {i} CORP") for i in range(2, 6)]
+    unknown = Passage("S9", STATEMENT, "u", "report.pdf", 40)
+    assert covers_to_read(["Globex"], ["S1"], [cited, *others, unknown]) == ["k", "u"]
