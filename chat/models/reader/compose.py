@@ -83,10 +83,15 @@ def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
     section_terms = match_terms(ev.row.section) if ev.row is not None else set()
+    focus_terms = set(q.focus_terms)
     if (
         ev.row is not None
         and ev.row.section
         and (section_terms <= match_terms(ev.row.label) or any(t.startswith("§") for t in section_terms)
+             # the row's own label is the whole item asked ("Net income" under "Other income (expense):") and the
+             # question does not name the section ("Greater China" operating income keeps its region)
+             or (bool(focus_terms) and focus_terms <= match_terms(ev.row.label)
+                 and not (section_terms - match_terms(ev.row.label)) & match_terms(q.text))
              or ev.row.section.lower().strip(" :") in ev.row.label.lower()  # "Assets:" / "Total current assets"
              or STRUCTURAL_SECTION.search(ev.row.section) or _NOT_A_QUALIFIER.search(ev.row.section)
              or len(ev.row.section.split()) > 8)

@@ -122,3 +122,17 @@ def test_two_line_items_of_the_ask_are_still_split() -> None:
 
     parts = item_questions("What were Tarn's net sales and net income in 2020? Answer in USD millions.")
     assert len(parts) == 2
+
+
+def test_a_section_the_question_does_not_name_is_not_prepended_to_the_item() -> None:
+    """"Net income" under an unclosed "Other income (expense):" section is net income, said so."""
+    statement = """Consolidated Statements of Operations
+| (in thousands) | Year Ended December 31, / 2017 | Year Ended December 31, / 2016 |
+|---|---|---|
+| Revenues | $ 11,692,713 | $ 8,830,669 |
+| Other income (expense): | | |
+| Interest expense | (238,204) | (150,114) |
+| Net income | $ 558,929 | $ 186,678 |
+"""
+    answer = read("What was Tarn's net income in 2017?", [Passage("S1", statement, "t1", "TARN_2017_10K.pdf", 40)])
+    assert answer.text.startswith("Net income was $558,929 thousand in the year ended December 31, 2017 [S1].")
