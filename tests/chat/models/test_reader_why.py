@@ -7,14 +7,7 @@ Made-up filings; no evaluation set's question or wording.
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
-
-INCOME = """Consolidated Statements of Operations
-Tarn Devices Inc.
-| (in millions) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
-|---|---|---|
-| Total revenue | $ 8,410 | $ 7,925 |
-| Net income | $ 1,204 | $ 1,077 |
-"""
+from tests.chat.models.test_reader_names import INCOME  # Tarn Devices' income statement
 
 
 def _passages() -> list[Passage]:
