@@ -180,3 +180,10 @@ def test_a_year_over_its_quarter_in_the_header_levels_is_that_quarter() -> None:
     answer = read("What was Harlow & Finch's diluted net earnings per share in Q2 2023?",
                   [Passage("S1", grid, "h1", "HARLOW_FINCH_2023_8K.pdf", 15)])
     assert "$2.05" in answer.text.split("\n")[0]
+
+
+def test_a_unit_in_the_singular_in_brackets_is_the_tables_scale() -> None:
+    from chat.models.reader.numbers import caption_unit
+
+    assert caption_unit("Year Ended December 31, 2020 (In thousand)").word == "thousand"
+    assert caption_unit("a thousand ways to grow").word == ""
