@@ -119,6 +119,14 @@ def _same_kind(table: Table, col: int, other: int) -> bool:
     return rest(col) == rest(other)
 
 
+#: a table of part of the group — the guarantor subsidiaries' summarized financial information (SEC Rule 13-01),
+#: the parent company alone (Schedule I) — counts this much for a question that does not ask for that part
+PART_OF_GROUP = 0.85
+_PART_OF_GROUP = re.compile(
+    r"(?i)\bguarantor\s+subsidiar|\b(?:issuer|obligor)s?\s+and\s+(?:the\s+)?guarantor|\bparent\s+company\s+only\b|"
+    r"\bcondensed\s+financial\s+information\s+of\s+(?:the\s+)?registrant\b|\bnon-?guarantor\b")
+
+
 #: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
 _SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
 #: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
@@ -749,6 +757,9 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
+        if _PART_OF_GROUP.search(p.text) and not _PART_OF_GROUP.search(q.text):
+            # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
+            found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]
         if statement and not _in_statement(statement, p, tables):
             # "… relying on the cash flow statement": a table of another statement or a note counts less (a
             # little less where the question names none and the line item's own statement is meant)

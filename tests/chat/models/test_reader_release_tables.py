@@ -187,3 +187,26 @@ def test_a_unit_in_the_singular_in_brackets_is_the_tables_scale() -> None:
 
     assert caption_unit("Year Ended December 31, 2020 (In thousand)").word == "thousand"
     assert caption_unit("a thousand ways to grow").word == ""
+
+
+def test_the_guarantor_subsidiaries_summary_is_not_the_groups_figure() -> None:
+    """A 10-K's summarized financial information of the issuer and its guarantor subsidiaries prints "Net revenues"
+    too: the consolidated statement's line answers, unless the question asks for the guarantors."""
+    guarantors = """The summarized financial information of us and our guarantor subsidiaries, on a combined basis, is presented below.
+| Income Statement | Year Ended December 31, 2020 (In thousands) |
+|---|---|
+| Net revenues | $3,586,846 |
+| Net loss | (310,705) |
+"""
+    consolidated = """Results of operations
+| (In thousands) | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 |
+|---|---|---|
+| Net revenues | $ 5,162,082 | $ 12,899,672 |
+| Net loss | (1,032,724) | 2,214,320 |
+"""
+    passages = [Passage("S1", guarantors, "m1", "HARLOW_2020_10K.pdf", 51),
+                Passage("S2", consolidated, "m1", "HARLOW_2020_10K.pdf", 60)]
+    answer = read("What were Harlow's net revenues in 2020?", passages)
+    assert answer.text.startswith("Net revenues were $5,162,082 thousand")
+    asked = read("What were the net revenues of Harlow's guarantor subsidiaries in 2020?", passages)
+    assert "$3,586,846 thousand" in asked.text.split("\n")[0]
