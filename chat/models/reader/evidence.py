@@ -552,6 +552,13 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     lowered = sentence.lower()
     ends = [m.end() for t in q.focus_terms if len(t) > 1 and not t.startswith("§")
             for m in re.finditer(re.escape(t), lowered)]
+    if q.language == "en" and ends:
+        # an amount said right before the item it measures: "… and 9 percent core constant currency EPS growth"
+        starts = {m.start() for t in q.focus_terms if len(t) > 1 and not t.startswith("§")
+                  for m in re.finditer(r"\b" + re.escape(t), lowered)}
+        before = [c for c in candidates if any(0 <= st - (c[0] + len(c[1])) <= 1 for st in starts)]
+        if before:
+            return before[-1][1]
     if ends:
         after = [c for c in candidates if c[0] >= max(ends)]
         if after:

@@ -136,3 +136,16 @@ def test_a_section_the_question_does_not_name_is_not_prepended_to_the_item() -> 
 """
     answer = read("What was Tarn's net income in 2017?", [Passage("S1", statement, "t1", "TARN_2017_10K.pdf", 40)])
     assert answer.text.startswith("Net income was $558,929 thousand in the year ended December 31, 2017 [S1].")
+
+
+@pytest.mark.parametrize(("question", "stated"), [
+    ("What is Tarn Foods' core constant currency EPS growth guidance for 2023?", "9 percent"),
+    ("What organic revenue growth does Tarn Foods expect for fiscal year 2023?", "8 percent"),
+])
+def test_an_amount_said_right_before_its_item_is_that_items(question: str, stated: str) -> None:
+    """"… 8 percent organic revenue growth (previously 6 percent), and 9 percent core … EPS growth": each item's
+    figure stands right before it, not after it (the "previously" figures are the old guidance)."""
+    sentence = ("For fiscal year 2023, Tarn Foods now expects to deliver 8 percent organic revenue growth (previously 6 "
+                "percent), and 9 percent core constant currency EPS growth (previously 8 percent).")
+    answer = read(question, [Passage("S1", sentence, "t1", "TARN_FOODS_2023Q1_EARNINGS.pdf", 2)])
+    assert answer.text.startswith(f"The documents say {stated}:")
