@@ -100,12 +100,16 @@ def adjusted_row(label: str, caption: str = "") -> bool:
     return bool(_ADJUSTED.search(label)) or bool(re.search(r"(?i)\bnon-?gaap\b", caption))
 
 
-def _period_keys(table: Table, col: int) -> set[tuple[int | None, int | None, int | None, int | None]]:
+PeriodKey = tuple[int | None, int | None, int | None, int | None]
+
+
+def period_keys(table: Table, col: int) -> set[PeriodKey]:
+    """(year, quarter, month, day) of each dated period column ``col`` of ``table`` offers."""
     return {(p.year, p.quarter, p.month, p.day) for p in table.columns[col].periods if p.year}
 
 
 def _other_period(table: Table, col: int, other: int) -> bool:
-    mine, theirs = _period_keys(table, col), _period_keys(table, other)
+    mine, theirs = period_keys(table, col), period_keys(table, other)
     return bool(mine and theirs and mine != theirs)
 
 

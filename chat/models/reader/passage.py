@@ -34,7 +34,7 @@ class Answer:
     declined: bool
     confidence: float  # the best evidence score (0 when nothing matched)
     language: Language
-    #: why the reader answered as it did, for diagnostics (``reader.decline.reason``): "sure", "unsure",
-    #: "computed", or a decline's cause ("no-evidence", "low-score", "name-missing", "no-amount",
-    #: "period-not-covered", "document-not-found"); several parts joined by "+"
+    #: why the reader answered as it did, for diagnostics (``decline.decline_reason`` and the answering paths):
+    #: "sure", "unsure", "computed", or a decline's cause ("no-evidence", "low-score", "name-missing",
+    #: "no-amount", "period-not-covered", "document-not-found"); several parts joined by "+"
     why: str = ""

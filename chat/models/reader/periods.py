@@ -206,38 +206,25 @@ def _weeks_as_months(raw: str) -> int | None:
     return None
 
 
-def span_months(text: str) -> int | None:
-    """``three months ended`` → 3, ``year ended`` → 12, ``13 weeks ended`` → 3 (None when no span is stated)."""
-    for m in _SPAN.finditer(text):
-        if m.group("w"):
-            months = _weeks_as_months(m.group("w"))
-            if months is None:
-                continue  # "10 weeks": no span of a fiscal calendar
-            return months
-        break
-    else:
-        return None
+def _months(m: re.Match[str]) -> int | None:
+    """The months one ``_SPAN`` match stands for (None: weeks of no fiscal period, "10 weeks")."""
     if m.group("y"):
         return 12
+    if m.group("w"):
+        return _weeks_as_months(m.group("w"))
     raw = (m.group("n") or m.group("ko") or m.group("ja") or "").lower()
     return NUMBER_WORDS.get(raw) or int(raw)
 
 
+def span_months(text: str) -> int | None:
+    """``three months ended`` → 3, ``year ended`` → 12, ``13 weeks ended`` → 3 (None when no span is stated)."""
+    spans = spans_in(text)
+    return spans[0] if spans else None
+
+
 def spans_in(text: str) -> list[int]:
     """Every span ``text`` states, in order: ``Three Months Ended Six Months Ended`` → ``[3, 6]``."""
-    out: list[int] = []
-    for m in _SPAN.finditer(text):
-        if m.group("y"):
-            out.append(12)
-            continue
-        if m.group("w"):
-            months = _weeks_as_months(m.group("w"))
-            if months is not None:
-                out.append(months)
-            continue
-        raw = (m.group("n") or m.group("ko") or m.group("ja") or "").lower()
-        out.append(NUMBER_WORDS.get(raw) or int(raw))
-    return out
+    return [months for m in _SPAN.finditer(text) if (months := _months(m)) is not None]
 
 
 def quarter_span(text: str) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
-from chat.models.reader.evidence import Evidence, column_period_score, gather
+from chat.models.reader.evidence import Evidence, column_period_score, gather, period_keys
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.text import match_terms
@@ -101,29 +101,18 @@ def _cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | Non
     return None
 
 
-def _key(ev: Evidence) -> tuple[tuple[int | None, int | None, int | None, int | None], int | None] | None:
-    assert ev.table is not None
-    column = ev.table.columns[ev.col]
-    dated = [p for p in column.periods if p.year is not None]
-    if len(dated) != 1:
-        return None
-    p = dated[0]
-    return (p.year, p.quarter, p.month, p.day), column.span
-
-
 def _one_period(q: Question, top: Evidence, bottom: Evidence) -> bool:
     """Both sides are of one period — the asked one when the question names one (``column_period_score``): two
-    dated columns of different periods are never divided."""
+    dated columns of different periods are never divided (a field either column leaves open agrees)."""
     assert top.table is not None and bottom.table is not None
     if q.periods and (column_period_score(q, top.table, top.col) == 0
                       or column_period_score(q, bottom.table, bottom.col) == 0):
         return False
-    a, b = _key(top), _key(bottom)
-    if a is None or b is None:
+    a, b = period_keys(top.table, top.col), period_keys(bottom.table, bottom.col)
+    if len(a) != 1 or len(b) != 1:
         return True
-    (ya, qa, ma, da), span_a = a
-    (yb, qb, mb, db), span_b = b
-    fields = [(ya, yb), (qa, qb), (ma, mb), (da, db), (span_a, span_b)]
+    fields = [*zip(a.pop(), b.pop(), strict=True),
+              (top.table.columns[top.col].span, bottom.table.columns[bottom.col].span)]
     return all(x is None or y is None or x == y for x, y in fields)
 
 
