@@ -1,7 +1,9 @@
 """The document tools behind the agent: ``search_documents``, ``read_page`` and ``list_documents``, ownership-checked.
 
 ``search_documents`` searches only the caller's projects (the session's project, or every project
-of the user in one index query; a ``project_id`` argument must be one of them). ``read_page`` goes through
+of the user in one index query; a ``project_id`` argument must be one of them); a query that names a company
+searches that company's documents first (``retrieval.owners``: by their covers' identity or file names), the
+others only to fill up the results. ``read_page`` goes through
 ``DocumentReader.read_page`` (``chat.core.ports``), which refuses another user's document;
 ``list_documents`` lists the documents of the same projects with their stored summaries (ranked by a
 ``query`` topic when one is given; ``chat.models.catalog``). Each
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -26,6 +29,7 @@ from chat.core.tools import validate_tool_input
 from chat.models.catalog import LIST_DOCUMENTS, format_document_list, rank
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
 from ingest.pii.masking import mask_all
+from retrieval.owners import named_documents
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
@@ -36,6 +40,10 @@ log = get_logger(__name__)
 LIST_LIMIT = 50
 #: documents whose identity (whose filing it is) a ``ToolRunner`` keeps (it does not change with a document)
 IDENTITY_CACHE = 10_000
+#: how long a project's document listing (who owns which document) is reused by searches — a document uploaded
+#: meanwhile is searched as before, only not first when named, until the listing is renewed
+OWNER_LISTING_TTL_S = 30.0
+LISTING_CACHE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +150,8 @@ class ToolRunner:
         self.search_k = search_k
         self.masker = masker
         self._identities: dict[str, Mapping[str, Any]] = {}
+        #: (user, projects) → (when listed, [{document_id, file_name, identity}]) for ``_named_documents``
+        self._listings: dict[tuple[str, tuple[str, ...]], tuple[float, list[dict[str, Any]]]] = {}
 
     async def run(
         self, gen: Generation, refs: RefBook, scope: ToolScope, tool_uses: list[dict[str, Any]]
@@ -192,8 +202,15 @@ class ToolRunner:
             raise NotFound("there are no projects to search; upload documents first")
         # one embedding and one index query over all the projects, however many (issue 13 item 9)
         flt = SearchFilter.for_projects(projects, scope.document_ids)  # the index filters by document too
-        found = await self.retriever.search(query, flt, k=self.search_k)
-        hits = list(found)[: self.search_k]
+        named = await self._named_documents(scope, projects, query)
+        hits: list[Any] = []
+        if named:  # "Boeing's tax rate": Boeing's documents first, the rest only to fill up (``retrieval.owners``)
+            hits = list(await self.retriever.search(query, SearchFilter.for_projects(projects, named),
+                                                    k=self.search_k))[: self.search_k]
+        if len(hits) < self.search_k:
+            seen = {h.chunk_id for h in hits}
+            hits += [h for h in await self.retriever.search(query, flt, k=self.search_k) if h.chunk_id not in seen]
+            hits = hits[: self.search_k]
         first = refs.next_s
         identities = await self._identities_of(scope, {str(h.document_id): (str(h.project_id) or None) for h in hits})
         shown, identities = await self._masked_hits(scope, hits, identities)
@@ -203,6 +220,34 @@ class ToolRunner:
             refs.sources[ref] = _hit_source(ref, hit)
         refs.next_s = first + len(hits)
         return text, len(hits)
+
+    async def _named_documents(self, scope: ToolScope, projects: tuple[str, ...], query: str) -> tuple[str, ...]:
+        """The documents of the search's scope whose owner ``query`` names (``retrieval.owners``) — empty when it
+        names none, or every one of them (then there is nothing to search first). The listing behind it is kept
+        ``OWNER_LISTING_TTL_S`` seconds; a listing that fails names nothing (the search runs as before)."""
+        lister = getattr(self.ingest, "document_summaries", None)
+        if lister is None:
+            return ()
+        key = (scope.user_id, projects)
+        cached = self._listings.get(key)
+        if cached is None or time.monotonic() - cached[0] > OWNER_LISTING_TTL_S:
+            try:
+                listed = await cast(DocumentCatalog, self.ingest).document_summaries(scope.user_id, projects)
+            except DocchatError as exc:
+                log.warning("owner_listing_failed", error_type=type(exc).__name__)
+                return ()
+            docs = [{"document_id": str(d.get("document_id", "")), "file_name": str(d.get("file_name", "")),
+                     "identity": d.get("identity") if isinstance(d.get("identity"), Mapping) else None}
+                    for d in listed]
+            if len(self._listings) >= LISTING_CACHE:
+                self._listings.pop(next(iter(self._listings)))
+            cached = self._listings[key] = (time.monotonic(), docs)
+        docs = [d for d in cached[1] if scope.allows(str(d["document_id"]))]
+        named = named_documents(query, docs)
+        if not named or len(named) == len(docs):
+            return ()
+        log.debug("search_named_documents", named=len(named), documents=len(docs))
+        return tuple(named)
 
     async def _list_documents(self, scope: ToolScope, query: str, project_id: Any) -> tuple[str, int]:
         lister = getattr(self.ingest, "document_summaries", None)

@@ -1,0 +1,79 @@
+"""Which documents a search query names by their owner (``retrieval.owners``): the cover's company, former names
+and tickers, "&" initials, and a capitalised file-name head — and nothing that merely looks like one."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.owners import core_name, file_head, named_documents, names_document
+
+BOEING = {"company": "THE BOEING COMPANY"}
+BEST_BUY = {"company": "BEST BUY CO., INC.", "tickers": ["BBY"]}
+JNJ = {"company": "Johnson & Johnson", "tickers": ["JNJ"]}
+MGM = {"company": "MGM Resorts International", "tickers": ["MGM"]}
+AMAZON = {"company": "AMAZON.COM, INC.", "tickers": ["AMZN"]}
+TARGET = {"company": "Target Corporation", "tickers": ["TGT"]}
+SQUARE = {"company": "Block, Inc.", "former_names": ["Square, Inc."], "tickers": ["SQ"]}
+
+
+@pytest.mark.parametrize(("name", "core"), [
+    ("The Boeing Company", ["Boeing"]), ("BEST BUY CO., INC.", ["BEST", "BUY"]), ("AMAZON.COM, INC.", ["AMAZON.COM"]),
+    ("3M COMPANY", ["3M"]), ("Merck & Co., Inc.", ["Merck"]), ("Johnson & Johnson", ["Johnson", "and", "Johnson"]),
+    ("Costco Wholesale Corporation", ["Costco", "Wholesale"]),
+])
+def test_the_core_of_a_name_drops_its_legal_form(name: str, core: list[str]) -> None:
+    assert core_name(name) == core
+
+
+@pytest.mark.parametrize(("file_name", "head"), [
+    ("BESTBUY_2023_10K.pdf", "BESTBUY"), ("JOHNSON_JOHNSON_2023_8K_dated-2023-08-30.pdf", "JOHNSON_JOHNSON"),
+    ("3M_2018_10K.pdf", "3M"), ("AMCOR_2023Q4_EARNINGS.pdf", "AMCOR"),
+    ("Pfizer_2023Q2_10Q.pdf", ""), ("report_2023.pdf", ""), ("Annual Report.pdf", ""), ("2023_10K.pdf", ""),
+])
+def test_a_file_name_head_counts_only_in_capitals(file_name: str, head: str) -> None:
+    assert file_head(file_name) == head
+
+
+@pytest.mark.parametrize(("query", "file_name", "identity"), [
+    ("Has Boeing reported any materially important legal battles from FY2022?", "doc.pdf", BOEING),
+    ("Are Best Buy's gross margins historically consistent?", "doc.pdf", BEST_BUY),
+    ("best buy gross margin fiscal 2023", "doc.pdf", BEST_BUY),  # two words: any case
+    ("BBY revenue FY2023", "doc.pdf", BEST_BUY),  # ticker
+    ("Which segment of JnJ will be treated as a discontinued operation?", "doc.pdf", JNJ),
+    ("J&J reported sales Q2 2023", "doc.pdf", JNJ),
+    ("short term investments for MGM in H1 FY2023", "doc.pdf", MGM),
+    ("Amazon's net sales in 2019", "doc.pdf", AMAZON),
+    ("Amazon.com net sales", "doc.pdf", AMAZON),
+    ("Square's revenue in 2020", "doc.pdf", SQUARE),  # a former name
+    ("3M's net PP&E in FY2018", "3M_2018_10K.pdf", None),  # file-name head, no identity read
+    ("Amcor adjusted EPS fiscal 2023", "AMCOR_2023Q4_EARNINGS.pdf", {}),
+    ("Best Buy stores at the end of Q2", "BESTBUY_2024Q2_10Q.pdf", {}),
+    ("Johnson & Johnson sales", "JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", {}),
+])
+def test_a_query_names_the_documents_owner(query: str, file_name: str, identity: dict[str, object] | None) -> None:
+    assert names_document(query, file_name, identity)
+
+
+@pytest.mark.parametrize(("query", "file_name", "identity"), [
+    ("what is the target price of the bonds?", "doc.pdf", TARGET),  # a one-word name in lower case is a word
+    ("Boeing's tax rate", "doc.pdf", BEST_BUY),
+    ("R&D expense and S&P 500 performance", "doc.pdf", {"company": "Simon Property Group, Inc."}),
+    ("G&A expenses in 2022", "GENERAL_ATOMICS_2022.pdf", {}),  # initials count only for a name with "&"
+    ("What were total revenues in the report?", "report_2023.pdf", {}),  # a lower-case file name is no owner
+    ("Best practices for revenue recognition", "BESTBUY_2023_10K.pdf", {}),  # part of a head is not the head
+    ("FY2022 revenue and EPS", "doc.pdf", {"company": "Fy Holdings", "tickers": ["FY"]}),
+     # "FY2022", a word
+    ("net sales of the quarter", "doc.pdf", {}),
+])
+def test_no_owner_is_read_into_ordinary_words(query: str, file_name: str, identity: dict[str, object] | None) -> None:
+    assert not names_document(query, file_name, identity)
+
+
+def test_named_documents_keeps_the_listing_order_and_every_document_of_the_owner() -> None:
+    docs = [{"document_id": "a", "file_name": "BOEING_2018_10K.pdf", "identity": BOEING},
+            {"document_id": "b", "file_name": "LOCKHEED_2021_10K.pdf", "identity": {"company": "Lockheed Martin Corp"}},
+            {"document_id": "c", "file_name": "BOEING_2022_10K.pdf", "identity": None},
+            {"document_id": "", "file_name": "BOEING.pdf"}]
+    assert named_documents("Boeing legal proceedings 2022", docs) == ["a", "c"]
+    assert named_documents("Compare Boeing and Lockheed Martin backlog", docs) == ["a", "b", "c"]
+    assert named_documents("backlog at year end", docs) == []
