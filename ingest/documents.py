@@ -15,7 +15,7 @@ from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
 from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
-from ingest.steps.identity import COVER_PAGES, document_identity
+from ingest.steps.identity import COVER_PAGES, IDENTITY_READ, document_identity
 from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
@@ -211,15 +211,16 @@ class Documents:
         """Whose document each is (``ingest.steps.identity``): ``{document_id: identity}`` for ``{document_id:
         project_id}`` — a project the caller's tools already checked to be the user's; ``None`` for one not known,
         looked up through the user's own documents (``NotFound`` otherwise). A document processed before identities
-        were stored gets one read from its first pages now, and kept; one not segmented yet has none (``{}``)."""
+        were stored, or whose identity an older reading stored (``"read"`` below ``IDENTITY_READ``: without the
+        period), gets one read from its first pages now, and kept; one not segmented yet has none (``{}``)."""
 
         async def one(document_id: str, project_id: str | None) -> tuple[str, dict[str, Any]]:
             if project_id is None:
                 project_id = str((await self.document_info(user_id, document_id))["project_id"])
             identity, wid = await asyncio.to_thread(self.store.document_identity, project_id, document_id)
-            if identity is None and wid:
-                identity = await asyncio.to_thread(self._backfill_identity, project_id, document_id, wid)
-            return document_id, identity or {}
+            if wid and (identity is None or identity.get("read", 1) < IDENTITY_READ):  # none, or an older reading
+                identity = await asyncio.to_thread(self._backfill_identity, project_id, document_id, wid) or identity
+            return document_id, {k: v for k, v in (identity or {}).items() if k != "read"}  # "read": storage's mark
 
         return dict(await asyncio.gather(*(one(d, p) for d, p in docs.items())))
 
@@ -231,7 +232,7 @@ class Documents:
             except NotFound:
                 break
         if not segments:
-            return None  # not segmented yet: its workflow stores the identity when it chunks
+            return None  # not segmented yet: its workflow stores the identity when it chunks (or deleted since)
         identity = document_identity([page_text(seg) for seg in segments])
         self.store.backfill_document_identity(project_id, document_id, identity)
         return identity

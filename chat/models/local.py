@@ -176,6 +176,7 @@ def passages_of(sources: Sequence[Mapping[str, Any]]) -> list[Passage]:
             file_name=str(src.get("file_name", "")),
             page=int(src.get("page") or 0),
             company="\n".join(identity_names(src)),  # its company, former names and tickers
+            period_end=str(src.get("period_end") or ""),
         )
         for src in sources
     ]

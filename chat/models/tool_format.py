@@ -57,7 +57,8 @@ def _text(value: str) -> str:
 
 
 def _identity_attrs(identity: Mapping[str, Any] | None) -> list[str]:
-    """Whose document it is (``ingest.steps.identity``) as attributes: ``company``, ``tickers``, ``former_names``."""
+    """Whose document it is (``ingest.steps.identity``) as attributes: ``company``, ``tickers``, ``former_names``,
+    and the latest date it speaks of, ``period_end``."""
     if not identity:
         return []
     out = []
@@ -67,6 +68,8 @@ def _identity_attrs(identity: Mapping[str, Any] | None) -> list[str]:
         out.append(f'tickers="{_attr(" ".join(str(t) for t in identity["tickers"]))}"')
     if identity.get("former_names"):
         out.append(f'former_names="{_attr("; ".join(str(n) for n in identity["former_names"]))}"')
+    if identity.get("period_end"):  # the latest date the document speaks of: its cover's period, a release's date
+        out.append(f'period_end="{_attr(identity["period_end"])}"')
     return out
 
 
@@ -111,9 +114,9 @@ def format_page(page: PageLike, ref: str, *, identity: Mapping[str, Any] | None 
 def parse_results(text: str) -> list[dict[str, Any]]:
     """Read sources back out of a formatted tool result.
 
-    Returns ``[{ref, document_id, file_name, company, tickers, former_names, page, page_end, chunk_id, bbox, score,
-    text}]``; ``chunk_id`` and ``bbox`` are None for pages, ``company`` is ``""`` and the lists are empty when
-    the document's identity is not known. Text that is not a formatted result gives ``[]``.
+    Returns ``[{ref, document_id, file_name, company, tickers, former_names, period_end, page, page_end, chunk_id,
+    bbox, score, text}]``; ``chunk_id`` and ``bbox`` are None for pages, ``company`` and ``period_end`` are ``""``
+    and the lists are empty when the document's identity is not known. Text that is not a formatted result gives ``[]``.
     """
     out: list[dict[str, Any]] = []
     for match in _ELEMENT.finditer(text):
@@ -142,6 +145,7 @@ def parse_results(text: str) -> list[dict[str, Any]]:
                 "company": attrs.get("company", ""),
                 "tickers": attrs.get("tickers", "").split(),
                 "former_names": [n.strip() for n in attrs.get("former_names", "").split(";") if n.strip()],
+                "period_end": attrs.get("period_end", ""),
                 "page": page,
                 "page_end": page_end,
                 "chunk_id": attrs.get("chunk_id"),

@@ -12,8 +12,16 @@ written once, on its cover, in forms that filings share by regulation, not by wo
   says there is none;
 - a press release's dateline: "Acme Widgets Inc. (NYSE: ACME) today reported …".
 
-``document_identity`` returns ``{"company", "tickers", "former_names"}`` (the keys it found) or ``{}`` when the
-first pages carry none of these (a receipt, an article, a scan without text): nothing is guessed. The pipeline
+And the latest date the document speaks of, ``period_end`` (ISO) with ``period_kind``: an SEC cover's "For the
+fiscal year ended December 31, 2022" (``year``) / "For the quarterly period ended July 1, 2023" (``quarter``),
+an 8-K's "Date of Report (Date of earliest event reported): May 3, 2023" (``report``), or a press release's
+date — the first full date on a page with its dateline (``release``). The reader uses it to tell that a
+company's documents end before the year a question asks about (``chat.models.reader.coverage``).
+
+``document_identity`` returns ``{"company", "tickers", "former_names", "period_end", "period_kind"}`` (the keys
+it found) and ``"read": IDENTITY_READ`` (which reading stored it: a document read by an older one is read again
+when it is looked up, ``ingest.documents``), or ``{"read": …}`` alone when the first pages carry none of these
+(a receipt, an article, a scan without text): nothing is guessed. The pipeline
 stores it on the document item at chunking time, so it is known when the document becomes searchable, and the
 document tools show it beside every passage (``company="…"``).
 """
@@ -22,10 +30,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from ingest.page_text import page_text
 
+#: which reading of the cover an identity comes from: 2 added the period (``period_end``/``period_kind``)
+IDENTITY_READ = 2
 #: the first pages read for a cover (a filing's cover is page 1; a wrapper page may push it to page 2)
 COVER_PAGES = 2
 #: a name longer than this (characters / words) is a sentence, not a name
@@ -184,6 +195,44 @@ def _dateline(text: str) -> tuple[str, str]:
     return _clean_name(" ".join(name)), m.group(1)
 
 
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"))}
+_DATE = r"([A-Za-z]{3,9})\.?\s+(\d{1,2})\s*,?\s*(\d{4})"
+_COVER_PERIOD = re.compile(r"(?i)\bfor\s+the\s+(fiscal\s+year|quarterly\s+period|year|quarter)\s+ended\s*:?\s*" + _DATE)
+_REPORT_DATE = re.compile(r"(?i)date\s+of\s+report\s*(?:\([^)]{0,60}\))?\s*:?\s*" + _DATE)
+_DATE_BEFORE_REPORT = re.compile(_DATE + r"\s*\(?\s*date\s+of\s+report", re.I)
+_ANY_DATE = re.compile(r"(?<![\w])" + _DATE)
+
+
+def _iso(month: str, day: str, year: str) -> str:
+    """"December", "31", "2022" → "2022-12-31" ("Dec." too); "" for anything that is not a date."""
+    m = next((n for name, n in _MONTHS.items() if name.startswith(month.lower()) and len(month) >= 3), 0)
+    try:
+        return date(int(year), m, int(day)).isoformat() if m and 1900 <= int(year) <= 2199 else ""
+    except ValueError:  # "February 30"
+        return ""
+
+
+def _period(text: str, release: bool) -> tuple[str, str]:
+    """(period_end, period_kind) of a document's first pages (see the module docstring), ("", "") for none."""
+    flat = " ".join(text.split())
+    m = _COVER_PERIOD.search(flat)
+    if m and _iso(*m.group(2, 3, 4)):
+        return _iso(*m.group(2, 3, 4)), "quarter" if "quarter" in m.group(1).lower() else "year"
+    m = _REPORT_DATE.search(flat) or _DATE_BEFORE_REPORT.search(flat)
+    if m:
+        iso = _iso(*m.group(1, 2, 3))
+        if iso:
+            return iso, "report"
+    if release:
+        for m in _ANY_DATE.finditer(flat):
+            iso = _iso(*m.group(1, 2, 3))
+            if iso:
+                return iso, "release"
+    return "", ""
+
+
 def document_identity(page_texts: Sequence[str]) -> dict[str, Any]:
     """The company the document is about, from the texts of its first pages (see the module docstring)."""
     raw_lines: list[str] = []
@@ -194,12 +243,17 @@ def document_identity(page_texts: Sequence[str]) -> dict[str, Any]:
     tickers: list[str] = []
     for text in page_texts[:COVER_PAGES]:  # a page's 12(b) table ends with its page
         tickers = tickers or _tickers(text.splitlines())
+    release = False
     if not company:
         name, symbol = _dateline("\n".join(lines))
         company = name
+        release = bool(name or symbol)
         if symbol and symbol not in tickers:
             tickers.append(symbol)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"read": IDENTITY_READ}
+    end, kind = _period("\n".join(raw_lines), release)
+    if end:
+        out["period_end"], out["period_kind"] = end, kind
     if company:
         out["company"] = company
     if tickers:

@@ -7,7 +7,7 @@ import pytest
 from ingest.documents import Documents
 from ingest.pipeline import Pipeline
 from ingest.results import original_key
-from ingest.steps.identity import cover_identity, document_identity, identity_names
+from ingest.steps.identity import IDENTITY_READ, cover_identity, document_identity, identity_names
 from ingest.worker import Worker
 from store.errors import NotFound
 from store.workflows import NewDocument
@@ -38,8 +38,16 @@ Class B Common Stock, $0.001 par value CTSO.B The Nasdaq Stock Market LLC
 Indicate by check mark whether the registrant (1) has filed all reports required to be filed by Section 13"""
 
 
+def _identity(pages: list[str]) -> dict[str, object]:
+    """``document_identity`` without its ``read`` mark (checked: every identity carries the current one)."""
+    out = document_identity(pages)
+    assert out.pop("read") == IDENTITY_READ
+    return out
+
+
 def test_a_cover_page_gives_the_registrant_and_its_trading_symbols() -> None:
-    assert document_identity([QUARTERLY_COVER]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}
+    assert _identity([QUARTERLY_COVER]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"],
+                                            "period_end": "2031-03-31", "period_kind": "quarter"}
 
 
 def test_the_symbols_column_of_a_markdown_table_and_a_former_name() -> None:
@@ -55,7 +63,7 @@ Fabrikam Industries Corp.
 | 1.250% Notes due 2040 | FBKM40 | New York Stock Exchange |
 
 Indicate by check mark if the registrant is a well-known seasoned issuer."""
-    assert document_identity([cover]) == {"company": "FABRIKAM HOLDINGS CORPORATION", "tickers": ["FBKM"],
+    assert _identity([cover]) == {"company": "FABRIKAM HOLDINGS CORPORATION", "tickers": ["FBKM"],
                                           "former_names": ["Fabrikam Industries Corp."]}
 
 
@@ -66,24 +74,26 @@ For the fiscal year ended December 31, 2009
 Commission file number 1-9999
 NORTHWIND TRADERS COMPANY
 State of Incorporation: Delaware I.R.S. Employer Identification No. 99-0000001"""
-    assert document_identity([cover]) == {"company": "NORTHWIND TRADERS COMPANY"}
+    assert _identity([cover]) == {"company": "NORTHWIND TRADERS COMPANY", "period_end": "2009-12-31",
+                                  "period_kind": "year"}
     # a file number followed by prose is no name
-    assert document_identity(["Commission file number 1-9999\nthe following discussion relates to our"]) == {}
+    assert _identity(["Commission file number 1-9999\nthe following discussion relates to our"]) == {}
 
 
 def test_a_name_behind_a_rule_on_the_file_number_line() -> None:
     cover = "Commission File Number 001-00001 ______________ TAILSPIN TOYS, INC.\n" \
             "(Exact name of registrant as specified in its charter) ______"
-    assert document_identity([cover])["company"] == "TAILSPIN TOYS, INC."
+    assert _identity([cover])["company"] == "TAILSPIN TOYS, INC."
 
 
 def test_a_press_release_dateline() -> None:
     release = ("Springfield, Oregon, May 2, 2031 – Contoso Widgets, Inc. (NYSE: CTSO) today reported results for the "
                "first quarter.")
-    assert document_identity([release]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"]}
+    assert _identity([release]) == {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO"],
+                                    "period_end": "2031-05-02", "period_kind": "release"}
     # a sentence before the name is not part of it
     other = "Record sales in every region. Adatum Corporation (Nasdaq: ADTM) announced a dividend."
-    assert document_identity([other]) == {"company": "Adatum Corporation", "tickers": ["ADTM"]}
+    assert _identity([other]) == {"company": "Adatum Corporation", "tickers": ["ADTM"]}
 
 
 def test_documents_without_a_cover_name_nobody() -> None:
@@ -91,21 +101,23 @@ def test_documents_without_a_cover_name_nobody() -> None:
     article = "The river flooded the valley in the spring of 1921. The town rebuilt its bridge the next year."
     korean = "회사명: 주식회사 예시\n매출액 1,234억원"
     for text in (receipt, article, korean, ""):
-        assert document_identity([text]) == {}
-    assert document_identity([]) == {}
+        assert _identity([text]) == {}
+    assert _identity([]) == {}
+    assert document_identity([receipt]) == {"read": IDENTITY_READ}  # read, and nobody found
 
 
 def test_the_symbols_table_ends_with_its_page() -> None:
     page1 = "Acme Rockets Inc.\n(Exact name of registrant as specified in its charter)\n" \
             "Title of each class Trading Symbol(s) Name of each exchange\nCommon Stock ACRK New York Stock Exchange"
     page2 = "Item 9.01 Exhibits\n104 The cover page, formatted in Inline XBRL"
-    assert document_identity([page1, page2]) == {"company": "Acme Rockets Inc.", "tickers": ["ACRK"]}
+    assert _identity([page1, page2]) == {"company": "Acme Rockets Inc.", "tickers": ["ACRK"]}
 
 
 def test_only_the_first_pages_count() -> None:
     later = "Acme Rockets Inc.\n(Exact name of registrant as specified in its charter)"
-    assert document_identity(["Annual report", "Contents", later]) == {}
-    assert cover_identity([{"text": "intro"}, {"text": later}]) == {"company": "Acme Rockets Inc."}
+    assert _identity(["Annual report", "Contents", later]) == {}
+    assert cover_identity([{"text": "intro"}, {"text": later}]) == {"company": "Acme Rockets Inc.",
+                                                                     "read": IDENTITY_READ}
 
 
 def test_identity_names() -> None:
@@ -114,7 +126,9 @@ def test_identity_names() -> None:
     assert identity_names({}) == [] and identity_names(None) == []
 
 
-IDENTITY = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}
+IDENTITY = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"], "period_end": "2031-03-31",
+            "period_kind": "quarter", "read": IDENTITY_READ}
+SHOWN = {k: v for k, v in IDENTITY.items() if k != "read"}  # what a lookup returns: the storage mark left out
 
 
 def _submit(store, blobs, queue):
@@ -157,9 +171,9 @@ async def test_a_document_processed_before_identities_gets_one_on_first_lookup(
     items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", remove=["identity"])  # as stored by an older version
     assert store.document_identity(pid, c.document_id)[0] is None
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
-    assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: IDENTITY}
+    assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: SHOWN}
     assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept: the next lookup reads it
-    assert await documents.document_identities("alice", {c.document_id: None}) == {c.document_id: IDENTITY}
+    assert await documents.document_identities("alice", {c.document_id: None}) == {c.document_id: SHOWN}
     with pytest.raises(NotFound):  # without a project, only the user's own documents are looked up
         await documents.document_identities("bob", {c.document_id: None})
 
@@ -170,3 +184,37 @@ async def test_a_document_not_segmented_yet_has_no_identity_and_none_is_stored(
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
     assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: {}}
     assert store.document_identity(pid, c.document_id)[0] is None  # its workflow stores it when it chunks
+
+
+@pytest.mark.parametrize(("pages", "end", "kind"), [
+    (["FORM 10-K\nFOR THE FISCAL YEAR ENDED MAY 29, 2031\nOR"], "2031-05-29", "year"),
+    (["FORM 10-Q\nFor the Quarterly Period Ended\nDecember 31,\n2030\nor"], "2030-12-31", "quarter"),  # over lines
+    (["For the fiscal year ended: Sept. 30, 2029"], "2029-09-30", "year"),
+    (["FORM 8-K\nDate of Report (Date of earliest event reported): May 3, 2031\nContoso Widgets, Inc."],
+     "2031-05-03", "report"),
+    (["FORM 8-K\nAugust 19, 2031\n(Date of Report - Date of earliest event reported)"], "2031-08-19", "report"),
+    (["March 9, 2031\nContoso Announces Fourth Quarter Results\nSPRINGFIELD--Contoso Widgets, Inc. (NASDAQ: CTSO) "
+      "today announced results for the period ended January 28, 2031"], "2031-03-09", "release"),
+])
+def test_the_latest_date_a_document_speaks_of(pages: list[str], end: str, kind: str) -> None:
+    found = document_identity(pages)
+    assert (found.get("period_end"), found.get("period_kind")) == (end, kind)
+
+
+def test_a_date_in_an_article_or_an_impossible_date_is_no_period() -> None:
+    assert "period_end" not in document_identity(["The bridge opened on May 2, 1931 after two years of work."])
+    assert "period_end" not in document_identity(["For the fiscal year ended Smarch 40, 2031"])
+    assert "period_end" not in document_identity(["For the fiscal year ended February 30, 2031"])
+
+
+async def test_an_identity_an_older_reading_stored_is_read_again_with_its_period(
+        settings, store, items, blobs, queue, indexer, clock) -> None:
+    pid, c = _submit(store, blobs, queue)
+    pipeline = Pipeline(settings, store, blobs, indexer)
+    assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
+        == "completed"
+    older = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}  # no "read": the first reading
+    items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", set={"identity": older})
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: SHOWN}
+    assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept

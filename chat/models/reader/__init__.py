@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
+from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
+from chat.models.reader.formulas import formula_answer
 from chat.models.reader.items import item_questions
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
@@ -98,6 +100,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
     if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
         foreign = foreign_documents(company_names(q, passages), passages)
         passages = [p for p in passages if p.document_id not in foreign]
+    beyond = beyond_documents(q, passages) if selector.empty else []
+    if beyond:  # the company's documents end before (or begin after) every year asked
+        text = f"{decline(q, None, passages)} {coverage_note(q, beyond)}"
+        return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "period-not-covered")
     parts = q.parts or (q,)
     if not q.parts and q.kind != "comparison" and not selector.names:
         per_name = per_name_questions(question)
@@ -108,7 +114,8 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             if len(per_item) > 1:  # "basic and diluted earnings per share": each line item answered
                 parts = tuple(analyze(p) for p in per_item)
     if not q.parts and not missing_names(q, passages):
-        computed = ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cited cells
+        computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
+        computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

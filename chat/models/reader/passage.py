@@ -19,6 +19,9 @@ class Passage:
     lines: tuple[str, ...] = ()  # OCR lines: with an empty ``text`` they become the text (one per line)
     #: whose document it is (``ingest.steps.identity``): the company, its former names and tickers, one per line
     company: str = ""
+    #: the latest date its document speaks of (ISO, ``ingest.steps.identity``: a cover's period, a release's
+    #: date); "" when not known
+    period_end: str = ""
 
     def __post_init__(self) -> None:
         if not self.text and self.lines:

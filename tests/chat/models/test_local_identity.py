@@ -14,7 +14,8 @@ from retrieval.types import Hit
 from tests.chat.models.local_turns import local_turn
 from tests.chat.models.test_local_covers import MENTION, STATEMENT, _results
 
-GLOBEX = {"company": "GLOBEX CORPORATION", "tickers": ["GLBX"], "former_names": ["Globe Exports Inc."]}
+GLOBEX = {"company": "GLOBEX CORPORATION", "tickers": ["GLBX"], "former_names": ["Globe Exports Inc."],
+          "period_end": "2021-12-31", "period_kind": "year", "read": 2}
 KESTREL = {"company": "KESTREL MACHINE WORKS, INC.", "tickers": ["KMW"]}
 
 
@@ -33,8 +34,11 @@ def test_the_identity_travels_through_the_tool_result_into_the_passages() -> Non
     assert parsed[0]["former_names"] == ["Globe Exports Inc."]
     [p, _] = passages_of(parsed)
     assert p.company.splitlines() == ["GLOBEX CORPORATION", "Globe Exports Inc.", "GLBX"]
+    assert 'period_end="2021-12-31"' in text and p.period_end == "2021-12-31"  # the document's own date
+    assert "period_kind" not in text and "read=" not in text  # bookkeeping stays out of what a model is shown
     bare = parse_results(format_search_results(_hits("doc-x")))  # no identity known: nothing invented
     assert bare[0]["company"] == "" and bare[0]["tickers"] == [] and passages_of(bare)[0].company == ""
+    assert bare[0]["period_end"] == "" and passages_of(bare)[0].period_end == ""
 
 
 def test_a_name_is_mentioned_by_the_documents_identity() -> None:
