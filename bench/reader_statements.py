@@ -149,7 +149,8 @@ def replay(args: argparse.Namespace) -> int:
             ok = answer.declined
             causes[f"negative {'declined' if ok else 'answered'} · {answer.why}"] += 1
         if args.show and (not args.failures or not (ok and (cited or not positive))):
-            print(f"--- {'POS' if positive else 'NEG'} {q.qid} ok={ok} cited={cited} gold={q.golds[0]}")
+            side = "POS" if positive else "NEG"
+            print(f"--- {side} {q.qid} ok={ok} cited={cited} why={answer.why} gold={q.golds[0]}")
             print(q.text)
             print(answer.text)
     pos, neg = max(totals["positive"], 1), max(totals["negative"], 1)

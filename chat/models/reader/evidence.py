@@ -295,7 +295,9 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
     cov_all = coverage(focus, row_terms | caption_terms, w)
     own = label_terms if label_terms else row_terms  # a section heading's words are not the row's extra words
     narrower = {n for n, broad in IMPLIED_GROUPS.items() if broad in focus}  # "cash and cash equivalents" is cash
-    extra = len(own - focus - narrower) / len(own) if own else 0.0
+    # "total" is half an extra word: "Total revenue" is more the revenue than "Sales and marketing" (an expense
+    # whose "sales" is the revenue group's word), less than a row that is "Revenue" alone
+    extra = (len(own - focus - narrower - _TOTAL) + 0.5 * len((own & _TOTAL) - focus)) / len(own) if own else 0.0
     return 0.6 * cov_label + 0.4 * cov_all - 0.1 * extra
 
 

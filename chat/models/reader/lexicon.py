@@ -61,7 +61,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     ("operating income", "operating profit", "income from operations", "영업이익", "営業利益"),
     ("gross margin", "gross profit", "매출총이익", "売上総利益", "粗利"),
-    ("cost of sales", "cost of revenue", "cost of goods sold", "cogs", "매출원가", "売上原価"),
+    ("cost of sales", "cost of revenue", "cost of revenues", "cost of goods sold", "cogs", "매출원가", "売上原価"),
     ("operating expenses", "opex", "영업비용", "판매비와관리비", "販売費及び一般管理費", "営業費用"),
     ("earnings per share", "eps", "주당순이익", "1株当たり当期純利益", "一株当たり利益"),
     ("total assets", "자산총계", "총자산", "総資産", "資産合計"),

@@ -148,6 +148,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "bought back",
         "buys back",
     ),
+    # an operating expense whose words hold the revenue group's "sales": "Sales and marketing" is no revenue line
+    ("sales and marketing", "selling and marketing", "marketing and sales", "sales marketing"),
 )
 
 #: a narrower item that also counts as a broader one (by a phrase of each): "cash and cash equivalents" is cash —

@@ -224,6 +224,13 @@ def rescaled(amount: Amount, unit: Unit, word: str) -> str:
     return f"{sign}{prefix}{number} {word}"
 
 
+def absolute(amount: Amount, unit: Unit) -> float:
+    """``amount``'s value in ones: its own scale word ("$1.2 billion"), else the caption's ("in thousands")."""
+    if amount.percent:
+        return amount.value
+    return amount.value * (_SCALE_WORDS.get(amount.scale_word, 0.0) or unit.scale or 1.0)
+
+
 def korean_won(value_won: float) -> str:
     """Won in 조/억 units when exact at the 억 level (``1조 2,345억원``), else grouped digits."""
     if value_won >= 1e8 and value_won % 1e8 == 0:

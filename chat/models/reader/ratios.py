@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
 from chat.models.reader.evidence import Evidence, column_period_score, gather, period_keys
+from chat.models.reader.numbers import absolute
 from chat.models.reader.passage import Passage
+from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
+from chat.models.reader.statements import implied_statement
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
 _SIDE = r"(?:the\s+)?(?P<{}>[a-z][\w,&'’\- ]{{2,80}}?)"
+#: where a side's words end: punctuation, or the period after it ("for FY2022", "from FY2020 to FY2022")
+_SIDE_END = (r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|\bfrom\b|\bbetween\b|\bduring\b|\bover\b|"
+             r"\bup\s+to\b|\bthrough\b|$))")
 #: "what percentage of total net sales came from Services": the part (a) of the whole (b)
 _SHARE_FORMULA = re.compile(
     r"\bwhat\s+(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:the\s+)?(?:[A-Z][\w&.\-]*['’]s?\s+)?"
@@ -35,14 +41,15 @@ _FORMULAS = (
                r"(?:as|by|using)\s+" + _SIDE.format("a") + r"\s+(?:divided\s+by|over|÷|/)\s+" + _SIDE.format("b")
                + r"(?=\s*(?:[.?;)]|,|\band\b|$))", re.IGNORECASE),
     re.compile(r"\bratio\s+of\s+" + _SIDE.format("a") + r"\s+to\s+" + _SIDE.format("b")
-               + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
-    re.compile(_SIDE.format("a") + r"\s+as\s+a\s+(?:percentage|percent|share|proportion)\s+of\s+"
-               + _SIDE.format("b") + r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|$))", re.IGNORECASE),
+               + _SIDE_END, re.IGNORECASE),
+    re.compile(_SIDE.format("a") + r"\s+as\s+a\s+(?:percentage|percent|%|share|proportion)\s+of\s+"
+               + _SIDE.format("b") + _SIDE_END, re.IGNORECASE),
     _SHARE_FORMULA,
     re.compile(r"\((?:the\s+)?(?P<a>[a-z][\w,&'’\- ]{2,60}?)\s*(?:/|÷|divided\s+by)\s*(?:the\s+)?"
                r"(?P<b>[a-z][\w,&'’\- ]{2,60}?)\)", re.IGNORECASE),
 )
 _TOTAL_WORD = re.compile(r"(?i)^total\s+")
+_AVERAGE_OF = re.compile(r"(?i)^(?:(?:\d|two|three|four|five)[- ]years?\s+)?average\s+(?:of\s+)?(?:the\s+)?")
 #: what opens a side that is no part of its line item: "What was", "the company's"
 _LEAD = re.compile(r"^(?:(?:what|how much|which)\s+(?:is|was|were|are)\s+)?(?:the\s+)?(?:[A-Z][\w&.\-]*(?:\s+[A-Z]"
                    r"[\w&.\-]*)*['’]s?\s+)?(?:the\s+)?", re.IGNORECASE)
@@ -64,6 +71,7 @@ def ratio_sides(text: str) -> tuple[str, str, bool] | None:
         m = pattern.search(text)
         if m:
             a, b = (_LEAD.sub("", " ".join(m.group(k).split())).strip(" ,") for k in ("a", "b"))
+            a = _AVERAGE_OF.sub("", a)  # "three year average of cost of goods sold": the item is the cost
             if not any(t.startswith("§") and t != "§1" for t in match_terms(a)):
                 # "what percentage of total net sales came from Services": the part is the whole's item
                 a = a + " " + _TOTAL_WORD.sub("", b)
@@ -88,17 +96,27 @@ def _in_shares(ev: Evidence) -> bool:
     return bool(_SHARE_OF.search(ev.table.caption) or _SHARE_OF.search(header) or _SHARE_OF.search(label))
 
 
-def _cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
+def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
     """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
     asked = replace(q, kind="value", focus=item, focus_terms=frozenset(match_terms(item)), parts=())
+    flow = implied_statement(asked.focus_terms) in ("income", "cash")
     for ev in gather(asked, passages):
         if ev.score < DECLINE_BELOW:
             return None
         if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None \
-                and not _in_shares(ev):
+                and not _in_shares(ev) and not (flow and _balance_date(ev)):
             return ev
     return None
+
+
+def _balance_date(ev: Evidence) -> bool:
+    """The cell's column is a balance sheet's date ("At December 31, 2019"), no period's span: no revenue or
+    cash flow is read there ("Deferred revenues" is a liability)."""
+    assert ev.table is not None
+    column = ev.table.columns[ev.col]
+    return column.span is None and any(p.day is not None for p in column.periods) \
+        and not any(c.span for c in ev.table.columns)
 
 
 def _one_period(q: Question, top: Evidence, bottom: Evidence) -> bool:
@@ -116,6 +134,158 @@ def _one_period(q: Question, top: Evidence, bottom: Evidence) -> bool:
     return all(x is None or y is None or x == y for x, y in fields)
 
 
+@dataclass(frozen=True, slots=True)
+class _Computed:
+    top: Evidence
+    bottom: Evidence
+    value: float
+    a_text: str
+    b_text: str
+
+
+def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[Passage]) -> _Computed | None:
+    """Both sides' cells for ``q``'s period and their quotient, or None (a side not found, two periods, two
+    documents, a zero denominator)."""
+    top, bottom = cell(q, top_item, passages), cell(q, bottom_item, passages)
+    if top is None or bottom is None or (top.quote == bottom.quote and top.passage.ref == bottom.passage.ref):
+        return None
+    assert top.row is not None and bottom.row is not None and top.table is not None and bottom.table is not None
+    if not _one_period(q, top, bottom):
+        return None  # a quarter's net earnings over another quarter's sales is no ratio of either
+    if top.passage.document_id and bottom.passage.document_id \
+            and top.passage.document_id != bottom.passage.document_id:
+        return None  # one filing's figure over another's: two companies, or two reports of different scope
+    a, b = top.row.amount(top.col), bottom.row.amount(bottom.col)
+    if a is None or b is None or b.value == 0:
+        return None
+    a_unit = row_unit(top.table, top.col, f"{top.row.section} {top.row.label}", top.row.label)
+    b_unit = row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}", bottom.row.label)
+    value = absolute(a, a_unit) / absolute(b, b_unit)  # "$(1,246) million ÷ $10,208,580 thousand" in one scale
+    return _Computed(top, bottom, value, spoken_value(a, a_unit, "en"), spoken_value(b, b_unit, "en"))
+
+
+#: "the FY2015 - FY2017 3 year average net profit margin", "three-year average of …": a mean over years
+_YEARS_AVERAGE = re.compile(r"(?i)\b(?P<n>\d|two|three|four|five)[- ]years?\s+average\b")
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def averaged_years(text: str, q: Question) -> list[int]:
+    """The years an "N year average" question averages over (its first to its last year asked, or the N years up
+    to the one asked), or ``[]`` when it asks no such average or its years do not make N."""
+    m = _YEARS_AVERAGE.search(text)
+    if m is None:
+        return []
+    n = int(m.group("n")) if m.group("n").isdigit() else _NUMBER_WORDS[m.group("n").lower()]
+    years = sorted({p.year for p in q.periods if p.year is not None})
+    if len(years) == 1:
+        years = list(range(years[0] - n + 1, years[0] + 1))
+    elif len(years) >= 2:
+        years = list(range(years[0], years[-1] + 1))
+    return years if len(years) == n and n >= 2 else []
+
+
+def _metric(text: str, top_item: str, bottom_item: str) -> str:
+    """What the ratio is called: a named ratio as the question writes it ("net profit margin"), else its sides."""
+    for pattern, *_ in NAMED_RATIOS:
+        m = pattern.search(text)
+        if m:
+            return re.sub(r"\s+(?:percentage|%|in percent)$", "", m.group(0).lower()).strip()
+    return f"{top_item} to {bottom_item}"
+
+
+def _named(text: str) -> bool:
+    return any(pattern.search(text) for pattern, *_ in NAMED_RATIOS) and not any(p.search(text) for p in _FORMULAS)
+
+
+#: a yes/no question about a ratio's direction: "an improving operating margin", "did … increase … compared to"
+_TREND = re.compile(r"(?i)^\s*(?:does|do|did|has|have|is|are|was|were)\b.*\b(?:improv\w*|increas\w*|grow\w*|grew|"
+                    r"ris(?:e|en|ing)|rose|higher|declin\w*|decreas\w*|drop\w*|f(?:a|e)ll\w*|lower|worsen\w*|"
+                    r"deteriorat\w*)\b")
+_UP_ASKED = re.compile(r"(?i)\b(?:improv\w*|increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b")
+
+
+def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages: Sequence[Passage]
+                  ) -> tuple[str, list[tuple[str, str]]] | None:
+    """The ratio in the asked period and in the one it is compared with (the second period asked, else the year
+    before), each from its own cited cells, and whether it went the way the question asks — or None."""
+    top_item, bottom_item, percent = sides
+    dated = [p for p in q.periods if p.year is not None]
+    if len(dated) >= 2:
+        pair = sorted(dated[:2], key=lambda p: (p.year or 0, p.quarter or 0, p.half or 0), reverse=True)
+    elif len(dated) == 1 and dated[0].quarter is None and dated[0].half is None and dated[0].month is None:
+        year = dated[0].year or 0
+        pair = [dated[0], *find_periods(f"FY{year - 1}" if dated[0].fiscal else f"in {year - 1}")[:1]]
+    else:
+        return None
+    if len(pair) != 2:
+        return None
+    now, before = (_computed(replace(q, periods=(p,)), top_item, bottom_item, passages) for p in pair)
+    if now is None or before is None or (now.top.passage.ref, now.top.col) == (before.top.passage.ref,
+                                                                                 before.top.col):
+        return None
+    assert now.top.table is not None and before.top.table is not None
+
+    def shown(value: float) -> str:
+        return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
+
+    if round(now.value, 4) == round(before.value, 4):
+        verdict, moved = "No", "was unchanged"
+    else:
+        up = now.value > before.value
+        verdict = "Yes" if up == bool(_UP_ASKED.search(text)) else "No"
+        moved = "rose" if up else "fell"
+    name = _metric(text, top_item, bottom_item) if _named(text) else f"{top_item} to {bottom_item}"
+    change = (f", {abs(now.value - before.value) * 100:.1f} percentage points" if percent
+              and moved != "was unchanged" else "")
+    lead = (f"{verdict} — the {name} {moved}{change}: {shown(now.value)} "
+            f"{period_phrase(now.top.table, now.top.col, 'en')} vs {shown(before.value)} "
+            f"{period_phrase(before.top.table, before.top.col, 'en')} (computed from the tables: "
+            f"{now.top.label} {now.a_text} ÷ {now.bottom.label} {now.b_text}; {before.top.label} {before.a_text} ÷ "
+            f"{before.bottom.label} {before.b_text}) ")
+    refs = [c.passage.ref for c in (now.top, now.bottom, before.top, before.bottom)]
+    lead += "".join(f"[{r}]" for r in dict.fromkeys(refs)) + "."
+    lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(now.top))]
+    quotes = [(c.passage.ref, c.quote_text) for c in (now.top, now.bottom, before.top, before.bottom)]
+    return "\n".join(lines), list(dict.fromkeys(quotes))
+
+
+def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, str, bool],
+                    passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The mean of the ratio over ``years``, each year's computed from its own cited cells — or None when a year
+    is missing (no average of fewer years than asked)."""
+    top_item, bottom_item, percent = sides
+    fiscal = any(p.fiscal for p in q.periods)
+    each: list[tuple[int, _Computed]] = []
+    for year in years:
+        period = find_periods(f"FY{year}" if fiscal else f"in {year}")[:1]
+        one = _computed(replace(q, periods=tuple(period)), top_item, bottom_item, passages) if period else None
+        if one is None:
+            return None
+        each.append((year, one))
+    if len({(c.top.passage.ref, c.top.col, c.top.quote) for _, c in each}) < len(each):
+        return None  # one cell read for two years: the table does not hold them all
+    mean = sum(c.value for _, c in each) / len(each)
+
+    def shown(value: float) -> str:
+        return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
+
+    label = "FY" if fiscal else ""
+    parts = [f"{label}{year} {shown(c.value)} = {c.top.label} {c.a_text} ÷ {c.bottom.label} {c.b_text}"
+             for year, c in each]
+    refs = "".join(dict.fromkeys(f"[{c.top.passage.ref}][{c.bottom.passage.ref}]" for _, c in each))
+    refs = "".join(dict.fromkeys(re.findall(r"\[[^\]]+\]", refs)))
+    lead = (f"The {len(years)}-year average {_metric(text, top_item, bottom_item)} for {label}{years[0]}–{label}"
+            f"{years[-1]} was {shown(mean)} (the mean of each year's, computed from the tables: {'; '.join(parts)}) "
+            f"{refs}.")
+    quotes: list[tuple[str, str]] = []
+    lines = [" ".join(lead.split())]
+    for _, c in each[-1:]:  # the latest year's cells quoted with their headers; every cell cited
+        lines += [("> " + line).rstrip() for line in table_quote(c.top)]
+    for _, c in each:
+        quotes += [(c.top.passage.ref, c.top.quote_text), (c.bottom.passage.ref, c.bottom.quote_text)]
+    return "\n".join(lines), list(dict.fromkeys(quotes))
+
+
 def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The computed ratio's answer lines and quotes, or None (not a ratio question, or a side not found)."""
     if q.language != "en":
@@ -123,23 +293,22 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
     sides = ratio_sides(text)
     if sides is None:
         return None
+    years = averaged_years(text, q)
+    if years:  # "the FY2015 - FY2017 3 year average net profit margin": every year's, then their mean
+        return _average_answer(text, q, years, sides, passages)
+    if _TREND.search(text):  # "Does Acme have an improving operating margin?": this period's against the one before
+        trend = _trend_answer(text, q, sides, passages)
+        if trend is not None:
+            return trend
     top_item, bottom_item, percent = sides
-    top, bottom = _cell(q, top_item, passages), _cell(q, bottom_item, passages)
-    if top is None or bottom is None or (top.quote == bottom.quote and top.passage.ref == bottom.passage.ref):
+    one = _computed(q, top_item, bottom_item, passages)
+    if one is None:
         return None
-    assert top.row is not None and bottom.row is not None and top.table is not None and bottom.table is not None
-    if not _one_period(q, top, bottom):
-        return None  # a quarter's net earnings over another quarter's sales is no ratio of either
-    a, b = top.row.amount(top.col), bottom.row.amount(bottom.col)
-    if a is None or b is None or b.value == 0:
-        return None
-    value = a.value / b.value
+    top, bottom, value, a_text, b_text = one.top, one.bottom, one.value, one.a_text, one.b_text
+    assert top.table is not None and bottom.table is not None
     stated = f"{value * 100:.1f}%" if percent else f"{value:.2f}"
-    a_text = spoken_value(a, row_unit(top.table, top.col, f"{top.row.section} {top.row.label}", top.row.label), "en")
-    b_text = spoken_value(b, row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}",
-                                        bottom.row.label), "en")
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (top, bottom)))
-    name = q.focus or f"{top_item} to {bottom_item}"
+    name = _metric(text, top_item, bottom_item) if _named(text) or not q.focus else q.focus
     if _SHARE_FORMULA.search(text):  # "what percentage of total net sales came from Services"
         name = f"{top_item} share of {bottom_item}"
     period = period_phrase(top.table, top.col, "en")

@@ -90,3 +90,102 @@ def test_a_table_of_percentages_is_no_side_of_a_ratio() -> None:
     question = "What is Kestrel's operating margin for the three months ended July 30, 2031?"
     first = read(question, [shares, amounts]).text.splitlines()[0]
     assert "50.3%" in first and "6,800" in first and "50.3 ÷" not in first, first
+
+
+def test_sides_printed_in_different_scales_are_divided_in_one() -> None:
+    """A release prints its statement in thousands and its segment table in millions: the ratio reads both in
+    ones before dividing (before: $1,300 million ÷ $5,200,000 thousand was printed as 0.0%)."""
+    thousands = Passage("S1", "HALDEN FOODS CORPORATION\nCONSOLIDATED STATEMENTS OF INCOME\n(In thousands)\n"
+                              "| | Year Ended June 30, / 2022 |\n|---|---|\n| Net sales | $ 5,200,000 |", "h",
+                        "HALDEN_10K.pdf", 44)
+    millions = Passage("S2", "HALDEN FOODS CORPORATION\nSELECTED DATA\n(In millions)\n"
+                             "| | Year Ended June 30, / 2022 |\n|---|---|\n| Operating income | $ 1,300 |", "h",
+                       "HALDEN_10K.pdf", 12)
+    first = read("What was Halden's operating income as a percentage of net sales in FY2022?",
+                 [thousands, millions]).text.splitlines()[0]
+    assert "25.0%" in first and "1,300" in first and "5,200,000" in first, first
+
+
+def test_no_ratio_of_two_documents_figures() -> None:
+    """Each side from another document (another company's, or another report's scope) is no ratio of anything."""
+    other = Passage("S2", BALANCE.replace("HALDEN FOODS CORPORATION", "TAMARIND BREWING CO."), "t",
+                    "TAMARIND_10K.pdf", 46)
+    operations_only = Passage("S1", OPERATIONS.replace("| Operating income | 780 | 624 |\n", ""), "h",
+                              "HALDEN_10K.pdf", 44)
+    balance_only = Passage("S3", "HALDEN FOODS CORPORATION\nCONSOLIDATED BALANCE SHEETS\n(In millions)\n"
+                                 "| | June 30, 2022 |\n|---|---|\n| Total assets | 6,400 |", "h2", "HALDEN_2022_Q.pdf", 9)
+    answer = read("What was the ratio of net income to total assets for Halden in FY2022?",
+                  [operations_only, balance_only, other])
+    assert "÷" not in answer.text, answer.text
+    same = Passage("S3", balance_only.text, "h", "HALDEN_10K.pdf", 46)
+    first = read("What was the ratio of net income to total assets for Halden in FY2022?",
+                 [operations_only, same, other]).text.splitlines()[0]
+    assert "0.08" in first and "÷" in first, first
+
+
+THREE_YEARS = """HALDEN FOODS CORPORATION
+CONSOLIDATED STATEMENTS OF INCOME
+(In millions)
+| | Fiscal Years Ended / June 30, 2022 | Fiscal Years Ended / June 30, 2021 | Fiscal Years Ended / June 30, 2020 |
+|---|---|---|---|
+| Revenue | $ 5,000 | $ 4,000 | $ 2,000 |
+| Cost of goods sold | 3,000 | 2,600 | 1,400 |
+| Net earnings | $ 500 | $ 200 | $ 60 |"""
+
+
+def test_an_n_year_average_of_a_ratio_is_the_mean_of_each_years() -> None:
+    """"the FY2020 - FY2022 3 year average net profit margin": each year's margin from its own cells, then their
+    mean (10.0%, 5.0%, 3.0% → 6.0%) — not one year's margin under the average's name."""
+    passages = [Passage("S1", THREE_YEARS, "h", "HALDEN_10K.pdf", 40)]
+    first = read("What is the FY2020 - FY2022 3 year average net profit margin (as a %) for Halden? Answer in units "
+                 "of percents and round to one decimal place.", passages).text.splitlines()[0]
+    assert "3-year average net profit margin" in first and "6.0%" in first, first
+    assert "FY2020 3.0%" in first and "FY2021 5.0%" in first and "FY2022 10.0%" in first and "[S1]" in first
+    first = read("What is Halden's three year average of cost of goods sold as a % of revenue from FY2020 to "
+                 "FY2022?", passages).text.splitlines()[0]
+    assert "65.0%" in first, first  # (70.0 + 65.0 + 60.0) / 3
+    assert "65.0%" in read("What is Halden's 3-year average of cost of goods sold as a % of revenue up to FY2022?",
+                           passages).text.splitlines()[0]
+
+
+def test_an_average_over_years_a_table_does_not_hold_is_not_computed() -> None:
+    passages = [Passage("S1", OPERATIONS, "h", "HALDEN_10K.pdf", 44)]  # two years only
+    answer = read("What is the FY2020 - FY2022 3 year average net profit margin for Halden?", passages)
+    assert "average" not in answer.text.splitlines()[0] or answer.declined
+    assert "÷" not in answer.text.splitlines()[0]
+
+
+def test_a_ratios_direction_is_answered_from_both_periods_cells() -> None:
+    """"Does Halden have an improving operating margin?": the margin of the asked year and of the year before,
+    each from its own cells, and a yes or no that follows the question's direction (before: one year's margin
+    under the name "have an improving operating margin")."""
+    first = _first("Does Halden Foods have an improving operating margin profile as of FY2022?")
+    assert first.startswith("Yes — the operating margin rose, 2.0 percentage points: 15.0%"), first
+    assert "vs 13.0%" in first and "780" in first and "624" in first and "4,800" in first and "[S1]" in first
+    first = _first("Did Halden's net margin decline in FY2022 compared to FY2021?")
+    assert first.startswith("No — the net margin rose") and "10.0%" in first and "8.5%" in first, first
+    first = _first("Has Halden's current ratio improved between FY2021 and FY2022?")
+    assert first.startswith("Yes — the current ratio rose: 1.48") and "vs 1.15" in first, first
+
+
+def test_a_direction_without_the_earlier_periods_cells_is_one_periods_ratio() -> None:
+    only_2022 = Passage("S1", "HALDEN FOODS CORPORATION\nCONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n"
+                              "| | Year Ended June 30, / 2022 |\n|---|---|\n| Net sales | $ 5,200 |\n"
+                              "| Operating income | 780 |", "h", "HALDEN_10K.pdf", 44)
+    first = read("Does Halden have an improving operating margin as of FY2022?", [only_2022]).text.splitlines()[0]
+    assert not first.startswith(("Yes", "No")) and "15.0%" in first, first
+
+
+def test_an_expense_named_with_sales_is_not_the_revenue() -> None:
+    """"Sales and marketing" (an operating expense) holds the revenue group's word "sales"; "Total revenue" is the
+    revenue — a margin divides by it (before: the expense row tied with it and came first)."""
+    statement = Passage("S1", "KESTREL SOFTWARE INC.\nCONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n"
+                              "| | Years Ended / December 2, 2031 |\n|---|---|\n| Operating expenses: | |\n"
+                              "| Sales and marketing | 4,000 |\n| Research and development | 2,000 |\n"
+                              "| Operating income | 3,000 |", "k", "KESTREL_10K.pdf", 50)
+    revenue = Passage("S2", "KESTREL SOFTWARE INC.\nCONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n"
+                            "| | Years Ended / December 2, 2031 |\n|---|---|\n| Revenue: | |\n"
+                            "| Subscription | 9,000 |\n| Services | 3,000 |\n| Total revenue | 12,000 |", "k",
+                      "KESTREL_10K.pdf", 50)
+    first = read("What was Kestrel's operating margin in FY2031?", [statement, revenue]).text.splitlines()[0]
+    assert "25.0%" in first and "12,000" in first and "4,000" not in first, first

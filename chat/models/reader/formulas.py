@@ -1,0 +1,220 @@
+"""Metrics a question defines for itself, computed from cited cells (pure).
+
+Analysts state the formula they want: "Inventory turnover ratio is defined as: (FY2021 COGS) / (average inventory
+between FY2020 and FY2021)", "Define net working capital as total current assets less total current
+liabilities", "the interest coverage ratio using FY2022 operating income as the numerator and interest expense
+as the denominator", "the 2 year total revenue CAGR from FY2020 to FY2022". Each operand is a line item looked up
+like a value question (``ratios.cell``) at its own period — the one written beside it ("FY2019 revenue"), the two
+of an average ("average PP&E between FY2018 and FY2019": their mean), else the question's — in one document,
+read in ones (a caption's "in thousands" and "in millions" agree before any arithmetic). The answer says it is
+computed, shows every operand with its period, and cites every cell.
+
+Only these shapes: one division (an operand may be an average of two periods), one sum or difference of two
+items, and a compound annual growth rate. A formula with more operators ("365 * (…) / (… + change in …)") is
+left alone (None): the reader then answers or declines as for any other question, never with part of it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from chat.models.reader.compose import period_phrase, spoken_value, table_quote
+from chat.models.reader.evidence import Evidence
+from chat.models.reader.numbers import Amount, absolute, asked_scale, format_amount
+from chat.models.reader.numbers import Unit as _Unit
+from chat.models.reader.passage import Passage
+from chat.models.reader.periods import Period, find_periods
+from chat.models.reader.question import Question
+from chat.models.reader.ratios import cell
+from chat.models.reader.text import match_terms
+from chat.models.reader.units import row_unit
+
+_END = r"(?=\.\s|\.$|\?|;|$)"
+#: "X is defined as: A / B", "Define X as A divided by B"
+_DIVISION = re.compile(r"(?i)\b(?:is\s+)?defined?\s+(?:(?P<name>[\w\s&'’()-]{2,60}?)\s+)?as\s*:?\s*(?P<a>[^/÷]+?)\s*"
+                       r"(?:/|÷|\bdivided\s+by\b)\s*(?P<b>.+?)" + _END)
+#: "… ratio using A as the numerator and B as the denominator"
+_NUMERATOR = re.compile(r"(?i)\b(?P<name>[\w\s&'’-]{2,60}?)\s+using\s+(?P<a>.+?)\s+as\s+the\s+numerator\s+and\s+"
+                        r"(?P<b>.+?)\s+as\s+the\s+denominator")
+#: "Define net working capital as total current assets less total current liabilities"
+_SUM = re.compile(r"(?i)\bdefine\s+(?P<name>[\w\s&'’-]{2,60}?)\s+as\s+(?P<a>[^.?;]+?)\s+(?P<op>less|minus|plus|\+|-)\s+"
+                  r"(?P<b>[^.?;]+?)" + _END)
+#: "the 2 year total revenue CAGR from FY2020 to FY2022"
+_CAGR = re.compile(r"(?i)\bCAGR\s+(?:from|between)\s+(?P<p1>[\w' ]+?)\s+(?:to|and)\s+"
+                   r"(?P<p2>(?:FY|fiscal\s+)?'?\d{2,4})")
+#: what comes before "CAGR": "2 year total revenue", "Acme's revenue" (the item, its years written before it)
+_CAGR_ITEM = re.compile(r"(?i)(?:(?P<n>\d+|two|three|four|five)[- ]years?\s+)?(?P<item>(?:[A-Za-z&'’-]+\s+){0,3}"
+                        r"[A-Za-z&'’-]+)\s*$")
+_AVERAGE = re.compile(r"(?i)^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(?P<item>.+?)\s+(?:between|for|over)\s+"
+                      r"(?P<periods>.+)$")
+#: another operator inside an operand: the formula is more than one operation
+_MORE = re.compile(r"[*×+/÷]|\s-\s|\bchange\s+in\b|\bplus\b|\bminus\b|\bless\b|\btimes\b")
+_LEAD_WORDS = re.compile(r"(?i)^(?:the\s+)?(?:(?:annual|total|company'?s?)\s+)?")
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    value: float  # in ones
+    cells: tuple[Evidence, ...]
+    text: str  # "Inventories $6,854 million (as of May 31, 2021)", or the average's two
+
+
+def _strip(side: str) -> str:
+    side = " ".join(side.split()).strip(" ,:")
+    while side.startswith("(") and side.endswith(")") and side.count("(") == 1:
+        side = side[1:-1].strip()
+    return side
+
+
+def _read(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
+    asked = replace(q, periods=(period,) if period is not None else q.periods[:1])
+    ev = cell(asked, item, passages)
+    if ev is None or ev.row is None or ev.table is None or (period is not None and not _year_fits(ev, period)):
+        return None
+    amount = ev.row.amount(ev.col)
+    if amount is None:
+        return None
+    unit = row_unit(ev.table, ev.col, f"{ev.row.section} {ev.row.label}", ev.row.label)
+    when = period_phrase(ev.table, ev.col, "en")
+    return Operand(absolute(amount, unit), (ev,), f"{ev.label} {spoken_value(amount, unit, 'en')} ({when})")
+
+
+def operand(q: Question, side: str, passages: Sequence[Passage]) -> Operand | None:
+    """One side of a formula: an item at its own period, the mean of an item at two periods, or None."""
+    side = _strip(side)
+    if not side or _MORE.search(side):
+        return None
+    m = _AVERAGE.match(side)
+    if m:
+        periods = find_periods(m.group("periods"))
+        if len(periods) != 2:
+            return None
+        two = [_read(q, _item(m.group("item")), p, passages) for p in periods]
+        if two[0] is None or two[1] is None or _same_cell(two[0].cells[0], two[1].cells[0]):
+            return None  # one cell read for both periods: the table holds one of them only
+        return Operand((two[0].value + two[1].value) / 2, two[0].cells + two[1].cells,
+                       f"the average of {two[0].text} and {two[1].text}")
+    periods = find_periods(side)
+    item = side
+    for p in sorted(periods, key=lambda p: p.start, reverse=True):
+        item = item[: p.start] + item[p.end :]
+    return _read(q, _item(item), periods[0] if periods else None, passages)
+
+
+def _year_fits(ev: Evidence, period: Period) -> bool:
+    """The cell's column is of the asked year — or, for a fiscal year, ends in the first quarter of the next (a
+    "fiscal 2030" that ends in January 2031). A neighbouring year's column is no stand-in for an operand."""
+    assert ev.table is not None
+    if period.year is None:
+        return True
+    offered = [p for p in ev.table.columns[ev.col].periods if p.year is not None]
+    if not offered:
+        return True
+    return any(p.year == period.year or (period.fiscal and p.year == period.year + 1 and (p.month or 12) <= 3)
+               for p in offered)
+
+
+def _same_cell(a: Evidence, b: Evidence) -> bool:
+    return (a.passage.ref, a.quote, a.col) == (b.passage.ref, b.quote, b.col)
+
+
+def _item(text: str) -> str:
+    return _LEAD_WORDS.sub("", " ".join(text.split()).strip(" ,()")).strip()
+
+
+def _one_document(*operands: Operand) -> bool:
+    docs = {ev.passage.document_id for o in operands for ev in o.cells if ev.passage.document_id}
+    return len(docs) <= 1
+
+
+def _refs(*operands: Operand) -> str:
+    return "".join(dict.fromkeys(f"[{ev.passage.ref}]" for o in operands for ev in o.cells))
+
+
+def _quotes(*operands: Operand) -> list[tuple[str, str]]:
+    return list(dict.fromkeys((ev.passage.ref, ev.quote_text) for o in operands for ev in o.cells))
+
+
+def _lines(lead: str, first: Evidence) -> str:
+    return "\n".join([" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(first))])
+
+
+def _name(raw: str | None, fallback: str) -> str:
+    name = " ".join((raw or "").split()).strip(" ,:")
+    name = re.sub(r"(?i)^(?:what\s+(?:is|was)\s+)?(?:the\s+)?", "", name)
+    name = re.sub(r"(?i)^[A-Z][\w&.\-]*['’]s\s+", "", name) if name else name
+    if name[:1].isupper() and not name[:2].isupper():  # "Fixed asset turnover ratio" mid-sentence; "DPO" stays
+        name = name[0].lower() + name[1:]
+    return name or fallback
+
+
+def _money(value: float, like: Evidence, question: str) -> str:
+    """``value`` (in ones) written like the cell ``like``'s amounts: its currency and scale, or the asked one."""
+    assert like.table is not None and like.row is not None
+    unit = row_unit(like.table, like.col, f"{like.row.section} {like.row.label}", like.row.label)
+    word = asked_scale(question) or (unit.word if unit.word in ("thousand", "million", "billion") else "")
+    scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word, 1.0)
+    shown = value / scale
+    raw = f"{abs(shown):,.2f}".rstrip("0").rstrip(".")
+    return format_amount(Amount(shown, raw, currency=unit.currency), _Unit(scale, word, unit.currency), "en")
+
+
+def formula_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quotes of a metric the question defines (see the module docstring), or None."""
+    if q.language != "en":
+        return None
+    m = _CAGR.search(question)
+    if m:
+        return _cagr(question, q, m, passages)
+    m = _NUMERATOR.search(question) or _DIVISION.search(question)
+    if m:
+        a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
+        if a is None or b is None or b.value == 0 or not _one_document(a, b):
+            return None
+        before = re.search(r"(?i)(?:^|[.?!:]\s+)(?:the\s+)?(?P<name>[^.?!:]{2,60}?)\s+is\s+defined\s+as\b",
+                           question[: m.end()])
+        name = _name(m.group("name") or (before.group("name") if before else None), q.focus or "ratio")
+        percent = bool(re.search(r"(?i)\bpercent|%|\bmargin\b", name + " " + question.split("?")[0]))
+        stated = f"{a.value / b.value * 100:.1f}%" if percent else f"{a.value / b.value:.2f}"
+        lead = f"The {name} was {stated} (computed: {a.text} ÷ {b.text}) {_refs(a, b)}."
+        return _lines(lead, a.cells[0]), _quotes(a, b)
+    m = _SUM.search(question)
+    if m and not re.search(r"(?i)\bmargin\b|%|\bpercent|\baverage\b|\bratio\b", question[: m.start()]):
+        a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
+        if a is None or b is None or not _one_document(a, b):
+            return None
+        minus = m.group("op").lower() in ("less", "minus", "-")
+        value = a.value - b.value if minus else a.value + b.value
+        name = _name(m.group("name"), "result")
+        lead = (f"The {name} was {_money(value, a.cells[0], question)} (computed: {a.text} "
+                f"{'−' if minus else '+'} {b.text}) {_refs(a, b)}.")
+        return _lines(lead, a.cells[0]), _quotes(a, b)
+    return None
+
+
+def _cagr(question: str, q: Question, m: re.Match[str], passages: Sequence[Passage]
+          ) -> tuple[str, list[tuple[str, str]]] | None:
+    starts, ends = find_periods(m.group("p1")), find_periods(m.group("p2"))
+    if not starts or not ends or starts[0].year is None or ends[0].year is None:
+        return None
+    years = ends[0].year - starts[0].year
+    head = _CAGR_ITEM.search(re.split(r"['’]s\s+|\bthe\s+", question[: m.start()])[-1])
+    if head is None:
+        return None
+    n = head.group("n")
+    if years <= 0 or (n and (int(n) if n.isdigit() else _NUMBER_WORDS[n.lower()]) != years):
+        return None
+    item = _item(head.group("item"))
+    if not match_terms(item):
+        return None
+    first, last = _read(q, item, starts[0], passages), _read(q, item, ends[0], passages)
+    if first is None or last is None or first.value <= 0 or last.value <= 0 or not _one_document(first, last) \
+            or _same_cell(first.cells[0], last.cells[0]):
+        return None
+    rate = (last.value / first.value) ** (1 / years) - 1
+    lead = (f"The {years}-year {item} CAGR from {m.group('p1').strip()} to {m.group('p2').strip()} was "
+            f"{rate * 100:.1f}% (computed: ({last.text} ÷ {first.text})^(1/{years}) − 1) {_refs(last, first)}.")
+    return _lines(lead, last.cells[0]), _quotes(last, first)
