@@ -67,7 +67,9 @@ name, perhaps with its date or total), that picks the document, it is not what i
 only from results of that document (OCR may garble its name or drop a suffix such as "Sdn Bhd" \
 or "Inc."); if no result is from it, say so and name the documents you did find. A result's \
 `company` (and `tickers`, `former_names`) attribute says whose filing its document is, read from \
-its cover page: a figure from a document of another company does not answer for the one asked. A receipt's \
+its cover page: a figure from a document of another company does not answer for the one asked. Its \
+`period_end` is the latest date the document speaks of (the period its cover reports, or a release's date): \
+a document that ends years before the period asked does not report that period. A receipt's \
 total is the grand total charged, not the sub-total, tax, cash tendered, change or item count.
 - Answer in the language of the user's question, concisely.
 

@@ -172,8 +172,10 @@ def _weights(passages: Sequence[Passage], q: Question) -> dict[str, float]:
 def _present(name: str, passage: Passage) -> bool:
     """The passage's own text (or file name) names the company. Not its document's identity: within the
     company's filing, a passage that names it is the likelier answer (measured: with the identity counted here,
-    two dev-set answers lost their best passage); whose filing it is decides ``covers`` and ``decline``."""
-    return mentions(name, passage, identity=False)
+    two dev-set answers lost their best passage); whose filing it is decides ``covers`` and ``decline``. A page
+    read whole (``P…``) was read for this question, and its text has no heading path to carry the name: there
+    the document's identity counts (a statement page read for Acme's revenue is not half as likely Acme's)."""
+    return mentions(name, passage, identity=passage.ref.startswith("P"))
 
 
 def name_factor(q: Question, passage: Passage) -> float:

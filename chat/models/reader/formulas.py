@@ -51,7 +51,7 @@ _AVERAGE = re.compile(r"(?i)^(?:the\s+)?average\s+(?:of\s+)?(?:the\s+)?(?P<item>
                       r"(?P<periods>.+)$")
 #: another operator inside an operand: the formula is more than one operation
 _MORE = re.compile(r"[*×+/÷]|\s-\s|\bchange\s+in\b|\bplus\b|\bminus\b|\bless\b|\btimes\b")
-_LEAD_WORDS = re.compile(r"(?i)^(?:the\s+)?(?:(?:annual|total|company'?s?)\s+)?")
+_LEAD_WORDS = re.compile(r"(?i)^(?:the\s+)?(?:annual\s+)?")
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5}
 
 
@@ -160,6 +160,28 @@ def _money(value: float, like: Evidence, question: str) -> str:
     shown = value / scale
     raw = f"{abs(shown):,.2f}".rstrip("0").rstrip(".")
     return format_amount(Amount(shown, raw, currency=unit.currency), _Unit(scale, word, unit.currency), "en")
+
+
+def formula_items(question: str) -> list[str]:
+    """The line items of the formula ``question`` defines (without their periods or "average … between"), for the
+    pages to read; ``[]`` when it defines none."""
+    m = _CAGR.search(question)
+    if m:
+        head = _CAGR_ITEM.search(re.split(r"['’]s\s+|\bthe\s+", question[: m.start()])[-1])
+        return [_item(head.group("item"))] if head else []
+    m = _NUMERATOR.search(question) or _DIVISION.search(question) or _SUM.search(question)
+    if not m:
+        return []
+    out = []
+    for side in (m.group("a"), m.group("b")):
+        side = _strip(side)
+        avg = _AVERAGE.match(side)
+        item = avg.group("item") if avg else side
+        for p in sorted(find_periods(item), key=lambda p: p.start, reverse=True):
+            item = item[: p.start] + item[p.end :]
+        if _item(item) and not _MORE.search(item):
+            out.append(_item(item))
+    return out
 
 
 def formula_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:

@@ -89,11 +89,25 @@ _SHARE_OF = re.compile(r"\bas\s+a\s+(?:percent|percentage)\s+of\b|%\s+of\b|\bper
                        re.IGNORECASE)
 
 
+#: a caption that gives amounts too: "(amounts in millions) and as a percentage of total net revenues"
+_AMOUNTS_TOO = re.compile(r"(?i)\bamounts?\s+in\b|\bin\s+(?:thousands|millions|billions)\b")
+
+
 def _in_shares(ev: Evidence) -> bool:
     assert ev.table is not None
     header = ev.table.columns[ev.col].header if 0 <= ev.col < len(ev.table.columns) else ""
     label = ev.row.label if ev.row is not None else ""
-    return bool(_SHARE_OF.search(ev.table.caption) or _SHARE_OF.search(header) or _SHARE_OF.search(label))
+    if _SHARE_OF.search(header) or _SHARE_OF.search(label):
+        return True
+    if not _SHARE_OF.search(ev.table.caption):
+        return False
+    if not _AMOUNTS_TOO.search(ev.table.caption):
+        return True
+    # amounts and their shares side by side: the share columns are the undated ones, or those printing "%"
+    column = ev.table.columns[ev.col]
+    dated = any(c.periods for c in ev.table.columns)
+    return (dated and not column.periods) or any("%" in r.cells[ev.col] for r in ev.table.rows
+                                                  if ev.col < len(r.cells))
 
 
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:

@@ -159,12 +159,14 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
 
     if superlative(question) is not None:
         return []  # "which region had the highest …" is answered by a breakdown, not by a statement's face
-    kind, items = _asked_statement(question, q)
-    focus = " ".join(items) if items else q.focus
-    if not kind or any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
-        return []
-    focus = " ".join(w for w in focus.split() if w.lower() not in {n.lower() for n in q.names})
-    return [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
+    out: list[str] = []
+    for kind, items in _asked_statements(question, q):  # a formula's operands: each statement they are in
+        focus = " ".join(items) if items else q.focus
+        if any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
+            continue
+        focus = " ".join(w for w in focus.split() if w.lower() not in {n.lower() for n in q.names})
+        out += [" ".join(" ".join([*q.names, title, focus]).split()) for title in FOLLOWUP_TITLES[kind]]
+    return out
 
 
 def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
@@ -199,20 +201,35 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
         return []
     if any(p.ref.startswith("P") and p.page > 1 for p in passages):
         return []
-    kind, items = _asked_statement(question, q)
-    if not kind:
-        return []
-    wanted = [set(match_terms(item)) for item in items] or [set(q.focus_terms)]  # every side of a ratio
     out: list[tuple[str, int]] = []
-    for p in passages:
-        where = (p.document_id, p.page)
-        if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
-            continue
-        same_page = [o for o in passages if (o.document_id, o.page) == where]
-        labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
-        if all(any(focus <= label for label in labels) for focus in wanted):
-            continue
-        out.append(where)
+    for kind, items in _asked_statements(question, q):
+        wanted = [set(match_terms(item)) for item in items] or [set(q.focus_terms)]  # every side of a ratio
+        for p in passages:
+            where = (p.document_id, p.page)
+            if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
+                continue
+            same_page = [o for o in passages if (o.document_id, o.page) == where]
+            labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
+            if all(any(focus <= label for label in labels) for focus in wanted):
+                continue
+            out.append(where)
+            break  # one page of each statement
         if len(out) >= MAX_PAGES_TO_READ:
             break
     return out
+
+
+def _asked_statements(question: str, q: Question) -> list[tuple[StatementKind, tuple[str, ...]]]:
+    """``_asked_statement``'s statement and items; for a formula the question defines (``formulas``: "revenue /
+    average PP&E"), each statement its operands are printed in, with those operands."""
+    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
+
+    by_kind: dict[StatementKind, list[str]] = {}
+    for item in formula_items(question):  # before the statement the instructions name: each operand's own
+        home: StatementKind = implied_statement(frozenset(match_terms(item)), fallback=True)
+        if home:
+            by_kind.setdefault(home, []).append(item)
+    if by_kind:
+        return [(k, tuple(v)) for k, v in by_kind.items()]
+    kind, items = _asked_statement(question, q)
+    return [(kind, items)] if kind else []

@@ -221,3 +221,22 @@ def test_a_segments_row_under_a_by_segment_caption_beats_a_sentence_that_states_
                   [_p("S1", SEGMENT_PROSE, 42), _p("S2", "Kestrel Retail Inc.\n" + SEGMENTS, 41)])
     first = answer.text.split("\n")[0]
     assert "$5,980 million" in first and "[S2]" in first, answer.text
+
+
+def test_a_defined_formula_reads_a_page_of_each_statement_its_operands_are_in() -> None:
+    """"revenue / average inventory": the income statement's title chunk and the balance sheet's title chunk
+    lack the rows — one page of each is read (a formula needs both), then the ratio is computed from them."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    question = ("What is Kestrel Retail's FY2024 inventory turnover? Inventory turnover is defined as: (FY2024 cost "
+                "of sales) / (average inventory between FY2023 and FY2024).")
+    income_title = _p("S1", "Kestrel Retail Inc. › Consolidated Statements of Income\nSee accompanying notes.", 51)
+    balance_title = _p("S2", "Kestrel Retail Inc. › Consolidated Balance Sheets\nSee accompanying notes.", 52)
+    assert statement_pages_to_read(question, [income_title, balance_title]) == [("k1", 51), ("k1", 52)]
+    assert statement_pages_to_read(question, [_p("S1", INCOME, 51), _p("S2", SPLIT_BALANCE, 52)]) == []
+    # no balance sheet among the results: it is searched for, by its title and the operand it holds
+    follow = statement_followups(question, [_p("S1", INCOME, 51)])
+    assert follow and all("balance sheet" in f.lower() and "inventory" in f for f in follow), follow
+    assert statement_followups(question, [_p("S1", INCOME, 51), _p("S2", SPLIT_BALANCE, 52)]) == []
+    first = read(question, [_p("S1", INCOME, 51), _p("S2", SPLIT_BALANCE, 52)]).text.splitlines()[0]
+    assert "11.84" in first and "86,206" in first and "7,455" in first and "7,102" in first, first

@@ -2,6 +2,7 @@
 periods, a sum or difference, a CAGR — each operand a cited cell at its own period, in one document, read in
 ones. Made-up statements and questions written here (none from an evaluation set)."""
 
+# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
 from __future__ import annotations
 
 import pytest
@@ -92,3 +93,33 @@ def test_operands_from_two_documents_compute_nothing() -> None:
                   "as: FY2031 revenue / (average PP&E between FY2030 and FY2031).",
                   [Passage("S1", INCOME, "o", "ORRERY_10K.pdf", 50), other])
     assert "computed:" not in answer.text
+
+
+MIXED = """Consolidated Statements of Operations Data
+The following table sets forth consolidated statements of operations data for the periods indicated (amounts in millions) and as a percentage of total net revenues:
+| | For the Years Ended December 31, / 2031 | For the Years Ended December 31, | For the Years Ended December 31, / 2030 | |
+|---|---|---|---|---|
+| Total net revenues | 6,500 | 100 | 7,500 | 100 |
+| Operating income | 1,625 | 25 % | 1,875 | 25% |"""
+
+
+def test_amount_columns_of_a_table_that_also_prints_shares_are_amounts() -> None:
+    """"(amounts in millions) and as a percentage of total net revenues": the dated columns are amounts, the
+    undated ones beside them shares — a margin divides the amounts (before: the whole table was a table of
+    shares and no side was found)."""
+    page = Passage("P1", MIXED, "o", "ORRERY_10K.pdf", 37, company="ORRERY TOOLS, INC.")
+    first = read("What was Orrery's operating margin in FY2031?", [page]).text.splitlines()[0]
+    assert "25.0%" in first and "1,625" in first and "6,500" in first, first
+
+
+def test_a_page_read_whole_is_of_the_company_its_identity_names() -> None:
+    """A statement page read for the question has no heading path naming the company; its document's identity
+    does. It is not halved against a search chunk whose heading names the company (a part of the revenue)."""
+    segment = Passage("S1", "ORRERY TOOLS, INC. › Disaggregation of revenue\n(In millions)\n"
+                            "| | Year Ended December 31, / 2031 |\n|---|---|\n| Net revenues from licensing | 1,719 |",
+                      "o", "annual-report-2031.pdf", 40, company="ORRERY TOOLS, INC.")
+    statement = Passage("P1", "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\n"
+                              "| | Year Ended December 31, / 2031 |\n|---|---|\n| Total net revenues | 6,600 |\n"
+                              "| Operating income | 1,320 |", "o", "annual-report-2031.pdf", 50, company="ORRERY TOOLS, INC.")
+    first = read("What was Orrery's revenue in FY2031?", [segment, statement]).text.splitlines()[0]
+    assert "6,600" in first and "[P1]" in first, first

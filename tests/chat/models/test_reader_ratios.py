@@ -113,7 +113,8 @@ def test_no_ratio_of_two_documents_figures() -> None:
     operations_only = Passage("S1", OPERATIONS.replace("| Operating income | 780 | 624 |\n", ""), "h",
                               "HALDEN_10K.pdf", 44)
     balance_only = Passage("S3", "HALDEN FOODS CORPORATION\nCONSOLIDATED BALANCE SHEETS\n(In millions)\n"
-                                 "| | June 30, 2022 |\n|---|---|\n| Total assets | 6,400 |", "h2", "HALDEN_2022_Q.pdf", 9)
+                                 "| | June 30, 2022 |\n|---|---|\n| Total assets | 6,400 |", "h2",
+                           "HALDEN_2022_Q.pdf", 9)
     answer = read("What was the ratio of net income to total assets for Halden in FY2022?",
                   [operations_only, balance_only, other])
     assert "÷" not in answer.text, answer.text
