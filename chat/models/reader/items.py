@@ -55,11 +55,17 @@ def _in_brackets(text: str, at: int) -> bool:
     return text.count("(", 0, at) > text.count(")", 0, at)
 
 
+_FORMULA_JOIN = re.compile(r"(?i)\bas\s+the\s+numerator\s+and\b|\bas\s+the\s+denominator\s+and\b|\bbetween\s+"
+                           r"(?:FY|fiscal\s+)?'?\d{2,4}\s+and\s+(?:FY|fiscal\s+)?'?\d{2,4}\b")
+
+
 def item_questions(question: str, passages: Sequence[Passage] = ()) -> list[str]:
     """``question`` itself, or one question per line item when it asks two joined by "and" (and the joined
     phrase is no row label of ``passages``)."""
     q = analyze(question)
     if q.language != "en" or q.kind != "value" or q.parts or not q.focus or len(per_name_questions(question)) > 1:
+        return [question]
+    if _FORMULA_JOIN.search(question):  # "using X as the numerator and Y as the denominator": one ratio
         return [question]
     m = _PAIRED.search(question)
     if m and m.group("a").lower() != m.group("b").lower() and not _a_row(m.group(0), passages):

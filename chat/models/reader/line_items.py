@@ -150,6 +150,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     # an operating expense whose words hold the revenue group's "sales": "Sales and marketing" is no revenue line
     ("sales and marketing", "selling and marketing", "marketing and sales", "sales marketing"),
+    # a liability (and its change in the cash flows), not the revenue its words hold
+    ("deferred revenue", "deferred revenues", "unearned revenue", "unearned revenues"),
 )
 
 #: a narrower item that also counts as a broader one (by a phrase of each): "cash and cash equivalents" is cash —

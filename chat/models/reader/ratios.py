@@ -65,12 +65,21 @@ NAMED_RATIOS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
 )
 
 
+def _without_periods(side: str) -> str:
+    """A side without the periods written in it ("FY2017 - FY2019 3 year average of capex" → "3 year average of
+    capex"): the periods are the question's, the side is the line item."""
+    for p in sorted(find_periods(side), key=lambda p: p.start, reverse=True):
+        side = side[: p.start] + " " + side[p.end :]
+    return re.sub(r"^[\s\-–—,]*(?:to\s+|through\s+)?[\s\-–—,]*", "", " ".join(side.split())).strip()
+
+
 def ratio_sides(text: str) -> tuple[str, str, bool] | None:
     """(numerator, denominator, as a percentage) that ``text`` (the whole question) asks to divide, or None."""
     for pattern in _FORMULAS:
         m = pattern.search(text)
         if m:
             a, b = (_LEAD.sub("", " ".join(m.group(k).split())).strip(" ,") for k in ("a", "b"))
+            a, b = (_without_periods(side) for side in (a, b))  # "FY2017 - FY2019 3 year average of capex"
             a = _AVERAGE_OF.sub("", a)  # "three year average of cost of goods sold": the item is the cost
             if not any(t.startswith("§") and t != "§1" for t in match_terms(a)):
                 # "what percentage of total net sales came from Services": the part is the whole's item
@@ -174,8 +183,17 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
         return None
     a_unit = row_unit(top.table, top.col, f"{top.row.section} {top.row.label}", top.row.label)
     b_unit = row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}", bottom.row.label)
-    value = absolute(a, a_unit) / absolute(b, b_unit)  # "$(1,246) million ÷ $10,208,580 thousand" in one scale
-    return _Computed(top, bottom, value, spoken_value(a, a_unit, "en"), spoken_value(b, b_unit, "en"))
+    a_value, b_value = absolute(a, a_unit), absolute(b, b_unit)  # "$(1,246) million ÷ $10,208,580 thousand"
+    if _OUTFLOW.search(top_item):
+        a_value = abs(a_value)  # capex "(1,486,843)" in the cash flows: an outflow's brackets are no sign of it
+    if _OUTFLOW.search(bottom_item):
+        b_value = abs(b_value)
+    return _Computed(top, bottom, a_value / b_value, spoken_value(a, a_unit, "en"), spoken_value(b, b_unit, "en"))
+
+
+#: a cash outflow asked by name: its statement prints it in brackets, the ratio means its size
+_OUTFLOW = re.compile(r"(?i)\bcapex\b|\bcapital\s+expenditures?\b|\bpurchases?\s+of\b|\bpayments?\s+(?:of|for)\b|"
+                      r"\bdividends?\s+paid\b|\bpaid\b|\brepurchases?\b")
 
 
 #: "the FY2015 - FY2017 3 year average net profit margin", "three-year average of …": a mean over years
@@ -198,13 +216,13 @@ def averaged_years(text: str, q: Question) -> list[int]:
     return years if len(years) == n and n >= 2 else []
 
 
-def _metric(text: str, top_item: str, bottom_item: str) -> str:
+def _metric(text: str, top_item: str, bottom_item: str, percent: bool = False) -> str:
     """What the ratio is called: a named ratio as the question writes it ("net profit margin"), else its sides."""
     for pattern, *_ in NAMED_RATIOS:
         m = pattern.search(text)
         if m:
             return re.sub(r"\s+(?:percentage|%|in percent)$", "", m.group(0).lower()).strip()
-    return f"{top_item} to {bottom_item}"
+    return f"{top_item} as a percentage of {bottom_item}" if percent else f"{top_item} to {bottom_item}"
 
 
 def _named(text: str) -> bool:
@@ -288,9 +306,9 @@ def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, 
              for year, c in each]
     refs = "".join(dict.fromkeys(f"[{c.top.passage.ref}][{c.bottom.passage.ref}]" for _, c in each))
     refs = "".join(dict.fromkeys(re.findall(r"\[[^\]]+\]", refs)))
-    lead = (f"The {len(years)}-year average {_metric(text, top_item, bottom_item)} for {label}{years[0]}–{label}"
-            f"{years[-1]} was {shown(mean)} (the mean of each year's, computed from the tables: {'; '.join(parts)}) "
-            f"{refs}.")
+    metric = _metric(text, top_item, bottom_item, percent)
+    lead = (f"The {len(years)}-year average {metric} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
+            f"(the mean of each year's, computed from the tables: {'; '.join(parts)}) {refs}.")
     quotes: list[tuple[str, str]] = []
     lines = [" ".join(lead.split())]
     for _, c in each[-1:]:  # the latest year's cells quoted with their headers; every cell cited

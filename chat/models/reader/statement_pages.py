@@ -223,9 +223,12 @@ def _asked_statements(question: str, q: Question) -> list[tuple[StatementKind, t
     """``_asked_statement``'s statement and items; for a formula the question defines (``formulas``: "revenue /
     average PP&E"), each statement its operands are printed in, with those operands."""
     from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
+    from chat.models.reader.ratios import ratio_sides
 
+    sides = ratio_sides(question)
     by_kind: dict[StatementKind, list[str]] = {}
-    for item in formula_items(question):  # before the statement the instructions name: each operand's own
+    # before the statement the instructions name: each operand's own ("capex as a % of revenue": both statements)
+    for item in formula_items(question) or ([sides[0], sides[1]] if sides else []):
         home: StatementKind = implied_statement(frozenset(match_terms(item)), fallback=True)
         if home:
             by_kind.setdefault(home, []).append(item)

@@ -123,3 +123,29 @@ def test_a_page_read_whole_is_of_the_company_its_identity_names() -> None:
                               "| Operating income | 1,320 |", "o", "annual-report-2031.pdf", 50, company="ORRERY TOOLS, INC.")
     first = read("What was Orrery's revenue in FY2031?", [segment, statement]).text.splitlines()[0]
     assert "6,600" in first and "[P1]" in first, first
+
+
+def test_a_formulas_and_is_no_second_line_item() -> None:
+    """"X as the numerator and Y as the denominator", "average inventory between FY2030 and FY2031": one metric,
+    not two questions (before: two declines, one per half)."""
+    from chat.models.reader.items import item_questions
+
+    for question in ("What was Orrery's interest coverage ratio using FY2031 adjusted EBIT as the numerator and "
+                     "annual interest expense as the denominator?",
+                     "What is Orrery's average inventory between FY2030 and FY2031?"):
+        assert item_questions(question) == [question]
+
+
+def test_deferred_revenue_and_sales_and_marketing_are_not_the_revenue() -> None:
+    """A liability ("Deferred revenues", and its change in the cash flows) and an expense ("Sales and marketing")
+    hold the revenue group's words; neither is the revenue (their own synonym groups)."""
+    from chat.models.reader.text import match_terms
+
+    revenue = match_terms("revenue")
+    assert not revenue & match_terms("Deferred revenues") and not revenue & match_terms("Sales and marketing")
+    assert revenue <= match_terms("Total net revenues") and revenue <= match_terms("Net sales")
+    flows = Passage("S1", "ORRERY TOOLS, INC. › Cash flows\n(In millions)\n| | Year Ended December 31, / 2031 |\n"
+                          "|---|---|\n| Deferred revenues | (154) |\n| Sales and marketing | 926 |", "o", "ORRERY_10K.pdf", 70)
+    first = _first("What is the FY2031 revenue to PP&E ratio for Orrery? Define it as FY2031 revenue divided by "
+                   "FY2031 PP&E.", [flows, *_passages()])
+    assert "6,600" in first and "154" not in first and "926" not in first, first

@@ -190,3 +190,22 @@ def test_an_expense_named_with_sales_is_not_the_revenue() -> None:
                       "KESTREL_10K.pdf", 50)
     first = read("What was Kestrel's operating margin in FY2031?", [statement, revenue]).text.splitlines()[0]
     assert "25.0%" in first and "12,000" in first and "4,000" not in first, first
+
+
+CASH_THREE_YEARS = """HALDEN FOODS CORPORATION
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | Fiscal Years Ended / June 30, 2022 | Fiscal Years Ended / June 30, 2021 | Fiscal Years Ended / June 30, 2020 |
+|---|---|---|---|
+| Capital expenditures | (500) | (200) | (100) |"""
+
+
+def test_an_outflow_side_is_its_size_and_a_range_before_the_average_is_the_years() -> None:
+    """"the FY2020 - FY2022 3 year average of capex as a % of revenue": the years written before the average
+    are the question's, not part of the item; capex printed "(500)" is an outflow of 500 (10.0%, 5.0%, 5.0%)."""
+    passages = [Passage("S1", THREE_YEARS, "h", "HALDEN_10K.pdf", 40),
+                Passage("S2", CASH_THREE_YEARS, "h", "HALDEN_10K.pdf", 42)]
+    first = read("What is the FY2020 - FY2022 3 year average of capex as a % of revenue for Halden? Answer in units "
+                 "of percents and round to one decimal place.", passages).text.splitlines()[0]
+    assert "3-year average capex as a percentage of revenue" in first and "6.7%" in first, first
+    assert "-" not in first.split("was ")[1][:3], first
