@@ -60,8 +60,12 @@ def test_total_as_a_verb_is_no_total_of_the_item() -> None:
 
     # "… payments total $3.3 billion" says how much the deferred revenues are: it is no more the total revenue
     # asked than the same sentence with "are"
-    # (the same within what the word's rarity among the lines changes in the other terms' weights)
-    assert best(DEFERRED) <= 1.1 * best(DEFERRED.replace(" total $3.3", " are $3.3"))
+    # (the same within what the word's rarity among the lines changes in the other terms' weights) — and since
+    # "deferred revenues" is a liability of its own (``line_items``), neither is evidence of revenue at all
+    from chat.models.reader.decline import DECLINE_BELOW
+
+    verb, plain = best(DEFERRED), best(DEFERRED.replace(" total $3.3", " are $3.3"))
+    assert verb <= 1.1 * plain or max(verb, plain) < DECLINE_BELOW, (verb, plain)
 
 
 def test_revenues_asked_is_the_total_not_its_net_sales_part() -> None:
