@@ -159,7 +159,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     unit = row_unit(table, ev.col, f"{row.section} {row.label}", row.label)
     value = spoken_value(amount, unit, lang)
     if lang == "en":
-        converted = rescaled(amount, unit, q.scale)
+        converted = rescaled(amount, unit, q.scale, whole=True)
         value = f"{value} ({converted})" if converted else value
     period = period_phrase(table, ev.col, lang)
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
@@ -201,7 +201,7 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang
     )
     converted = rescaled(Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency,
-                                current.scale_word), unit, q.scale) if lang == "en" else ""
+                                current.scale_word), unit, q.scale, whole=True) if lang == "en" else ""
     if converted:
         diff_text = f"{diff_text} ({converted})"
     pct_text = f"{abs(pct):.1f}%" if pct is not None else ""

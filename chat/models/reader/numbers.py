@@ -203,10 +203,12 @@ def asked_scale(question: str) -> str:
     return _ASKED_WORDS[(m.group("a") or m.group("b")).lower()] if m else ""
 
 
-def rescaled(amount: Amount, unit: Unit, word: str) -> str:
+def rescaled(amount: Amount, unit: Unit, word: str, *, whole: bool = False) -> str:
     """``amount`` (read with ``unit``) in the scale ``word`` — ``$321,000 thousand`` → ``$321 million`` — or
     ``""`` when it already is in that scale, is a percentage, or has no scale to convert from. The value is
-    exact (trailing zeros dropped), so no rounding is added to what the table says."""
+    exact (trailing zeros dropped), so no rounding is added to what the table says — unless ``whole``: then a
+    value of 100 or more in that scale is given in whole units, as statements print them, marked "≈" when that
+    rounded it ("$381,603 thousand" asked in millions: "≈$382 million"; the exact figure is said beside it)."""
     if not word or amount.percent:
         return ""
     have = amount.scale_word or (unit.word if unit.word in ("thousand", "million", "billion") else "")
@@ -215,13 +217,16 @@ def rescaled(amount: Amount, unit: Unit, word: str) -> str:
     value = abs(amount.value) * _SCALE_WORDS[have] / _SCALE_WORDS[word]
     digits = max(0, min(6, decimals_of(amount.raw) + len(str(int(_SCALE_WORDS[word] / _SCALE_WORDS[have])))
                         - 1)) if _SCALE_WORDS[word] > _SCALE_WORDS[have] else decimals_of(amount.raw)
+    approx = ""
+    if whole and value >= 100 and round(value) != value:
+        digits, approx = 0, "≈"
     number = f"{value:,.{digits}f}"
     if "." in number:
         number = number.rstrip("0").rstrip(".")
     currency = amount.currency or unit.currency
     prefix = currency if currency and not currency.isalpha() else (currency + " " if currency else "")
     sign = "-" if amount.value < 0 else ""
-    return f"{sign}{prefix}{number} {word}"
+    return f"{approx}{sign}{prefix}{number} {word}"
 
 
 def absolute(amount: Amount, unit: Unit) -> float:

@@ -64,7 +64,7 @@ def test_a_former_name_in_brackets_is_neither_the_item_nor_a_second_company() ->
     assert q.names == ("Tarn",)
     answer = read(question, [Passage("S1", CASH_FLOWS, "t1", "TARN_2020_10K.pdf", 70)])
     assert not answer.declined and answer.why == "sure"
-    assert answer.text.startswith("Net cash provided by operating activities was $1,290,611 thousand ($1,290.611 million)")
+    assert answer.text.startswith("Net cash provided by operating activities was $1,290,611 thousand (≈$1,291 million)")
 
 
 def test_the_operating_section_heading_is_not_the_total_row() -> None:

@@ -52,11 +52,15 @@ def test_rescaled_is_exact_and_empty_when_nothing_converts() -> None:
     assert rescaled(Amount(160090, "160,090"), thousands, "thousand") == ""
     assert rescaled(Amount(12.5, "12.5%", percent=True), thousands, "million") == ""
     assert rescaled(Amount(7, "7"), Unit(), "million") == ""
+    # ``whole``: 100 or more of the asked scale in whole units, as statements print them, "≈" when that rounds
+    assert rescaled(Amount(381603, "381,603"), thousands, "million", whole=True) == "≈$382 million"
+    assert rescaled(Amount(381000, "381,000"), thousands, "million", whole=True) == "$381 million"
+    assert rescaled(Amount(3918, "3,918"), Unit(1e6, "million", ""), "billion", whole=True) == "3.918 billion"
 
 
 def test_a_value_in_thousands_is_also_given_in_the_asked_millions() -> None:
     first = _first("Assume you are an equities analyst. What is Bramble's FY2021 net income? Answer in USD millions.")
-    assert "$160,090 thousand" in first and "$160.09 million" in first and "[S1]" in first
+    assert "$160,090 thousand" in first and "≈$160 million" in first and "[S1]" in first, first
 
 
 def test_a_balance_in_millions_is_also_given_in_the_asked_billions() -> None:
@@ -66,7 +70,7 @@ def test_a_balance_in_millions_is_also_given_in_the_asked_billions() -> None:
 
 def test_a_change_states_its_difference_in_the_asked_scale() -> None:
     first = _first("By how much did Bramble's net revenues change from FY2020 to FY2021 (in USD millions)?")
-    assert "$222,187 thousand" in first and "$222.187 million" in first and "computed" in first
+    assert "$222,187 thousand" in first and "≈$222 million" in first and "computed" in first, first
 
 
 def test_a_per_share_row_is_not_scaled_by_the_caption() -> None:
