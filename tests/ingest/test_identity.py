@@ -162,12 +162,18 @@ async def test_the_pipeline_stores_the_identity_before_the_document_is_searchabl
     assert store.document_identity(pid, c.document_id)[0] == IDENTITY
 
 
-async def test_a_document_processed_before_identities_gets_one_on_first_lookup(
-        settings, store, items, blobs, queue, indexer, clock) -> None:
+async def _processed(settings, store, blobs, queue, indexer, clock):
+    """A made-up 10-Q submitted and processed to the end: (project id, its created workflow)."""
     pid, c = _submit(store, blobs, queue)
     pipeline = Pipeline(settings, store, blobs, indexer)
     assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
         == "completed"
+    return pid, c
+
+
+async def test_a_document_processed_before_identities_gets_one_on_first_lookup(
+        settings, store, items, blobs, queue, indexer, clock) -> None:
+    pid, c = await _processed(settings, store, blobs, queue, indexer, clock)
     items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", remove=["identity"])  # as stored by an older version
     assert store.document_identity(pid, c.document_id)[0] is None
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
@@ -209,10 +215,7 @@ def test_a_date_in_an_article_or_an_impossible_date_is_no_period() -> None:
 
 async def test_an_identity_an_older_reading_stored_is_read_again_with_its_period(
         settings, store, items, blobs, queue, indexer, clock) -> None:
-    pid, c = _submit(store, blobs, queue)
-    pipeline = Pipeline(settings, store, blobs, indexer)
-    assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
-        == "completed"
+    pid, c = await _processed(settings, store, blobs, queue, indexer, clock)
     older = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"]}  # no "read": the first reading
     items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", set={"identity": older})
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
