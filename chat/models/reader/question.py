@@ -195,6 +195,8 @@ _OF_NAME = re.compile(
     r"\b(?:will|would|has|have|had|did|does|do|can|could|should)\s+[a-z]|"
     r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
+#: the word a statement's title puts before "of": what follows is the rest of the title
+_STATEMENT_OF = re.compile(r"(?i)\bstatements?\s*$")
 #: the company a question opens with: "For Acme, which region …", "At Acme, how many …"
 _OPENING_NAME = re.compile(r"^(?i:for|at|regarding|concerning|about)\s+((?:[A-Z]|\d+[A-Z])[\w&.\-]*"
                            r"(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*),")
@@ -308,6 +310,8 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     for m in _OPENING_NAME.finditer(text):
         strong.append((m.group(1), m.start(), m.end()))
     for m in _OF_NAME.finditer(text):
+        if _STATEMENT_OF.search(text[: m.start()]):
+            continue  # "the Statement of Financial Position", "Statements of Operations": a title, not a company
         if not any(s <= m.start(1) < e for _, s, e in strong):
             name = re.sub(r",\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?$", "", m.group(1))
             if all(t.startswith("§") for t in match_terms(name)):

@@ -149,3 +149,17 @@ def test_an_amount_said_right_before_its_item_is_that_items(question: str, state
                 "percent), and 9 percent core constant currency EPS growth (previously 8 percent).")
     answer = read(question, [Passage("S1", sentence, "t1", "TARN_FOODS_2023Q1_EARNINGS.pdf", 2)])
     assert answer.text.startswith(f"The documents say {stated}:")
+
+
+@pytest.mark.parametrize("source", ["the Statement of Financial Position", "the Consolidated Statements of Operations",
+                                    "the Statement of Cash Flows", "the Statement of Income"])
+def test_a_capitalised_statement_title_names_no_company(source: str) -> None:
+    """"Using the Statement of Financial Position, what is …": "Financial Position" was read as a company no
+    passage names (a balance sheet is titled "Consolidated Balance Sheets"), and the question was declined."""
+    question = f"Using {source}, what is Kestrel Tools' total assets as of December 31, 2031? Answer in USD millions."
+    assert analyze(question).strong_names == ("Kestrel Tools",)
+    balance = Passage("S1", "KESTREL TOOLS, INC.\nCONSOLIDATED BALANCE SHEETS\n(In millions)\n"
+                            "| | December 31, 2031 | December 31, 2030 |\n|---|---|---|\n| Total assets | 4,210 | 3,980 |",
+                      "k", "KESTREL_10K.pdf", 48)
+    answer = read(question, [balance])
+    assert not answer.declined and "4,210" in answer.text.splitlines()[0], answer.text
