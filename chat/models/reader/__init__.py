@@ -21,6 +21,7 @@ from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer
 from chat.models.reader.items import item_questions
+from chat.models.reader.names import mentions
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -64,12 +65,22 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     best = ranked[0] if ranked else None
     why = decline_reason(q, best, passages) or ("period-not-covered" if period_not_covered(q, ranked) else "")
     if why:
-        return decline(q, best, passages), [], True, best.score if best else 0.0, why
+        return decline(q, closest_of_named(q, ranked) or best, passages), [], True, best.score if best else 0.0, why
     assert best is not None
     lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
     sure = best.score >= SURE_AT
     text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
     return text, quotes, False, best.score, "sure" if sure else "unsure"
+
+
+def closest_of_named(q: Question, ranked: Sequence[Evidence]) -> Evidence | None:
+    """The best evidence from a passage of the company the question names (text, file name or identity), to name
+    as the closest thing found when declining — not another company's passage that happened to score higher
+    ("… for General Mills. The closest passage is about … (BESTBUY_2023_10K.pdf)"). None when no passage is the
+    named company's, or the question names none."""
+    if not q.strong_names:
+        return None
+    return next((ev for ev in ranked if all(mentions(n, ev.passage) for n in q.strong_names)), None)
 
 
 def unique_passages(passages: Sequence[Passage]) -> list[Passage]:

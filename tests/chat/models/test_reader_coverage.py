@@ -72,3 +72,14 @@ def test_a_question_naming_no_company_is_left_to_the_reader() -> None:
 def test_reaches_spans_the_lookback_and_one_year_after() -> None:
     end = date(2022, 12, 31)
     assert [y for y in range(2010, 2030) if reaches(end, y)] == list(range(2022 - LOOKBACK_YEARS, 2024))
+
+
+def test_a_decline_names_the_closest_passage_of_the_company_asked() -> None:
+    """Declined for a low score, the closest passage named is the asked company's best one — not another company's
+    that happened to score higher."""
+    own = Passage("S1", "Contoso Widgets paid dividends of $1.2 billion to its shareholders during the year.", "d1",
+                  "annual-report.pdf", 41, company="Contoso Widgets, Inc.")
+    other = Passage("S2", "Our retention ratio and our debt to earnings ratio were reviewed by the board.", "d2",
+                    "fabrikam-10k.pdf", 30, company="Fabrikam Corp")
+    answer = read("What is the FY2016 retention ratio of Contoso Widgets?", [other, own])
+    assert answer.declined and "annual-report.pdf" in answer.text and "fabrikam" not in answer.text, answer.text
