@@ -218,8 +218,9 @@ def _period(text: str, release: bool) -> tuple[str, str]:
     """(period_end, period_kind) of a document's first pages (see the module docstring), ("", "") for none."""
     flat = " ".join(text.split())
     m = _COVER_PERIOD.search(flat)
-    if m and _iso(*m.group(2, 3, 4)):
-        return _iso(*m.group(2, 3, 4)), "quarter" if "quarter" in m.group(1).lower() else "year"
+    iso = _iso(*m.group(2, 3, 4)) if m else ""
+    if m and iso:
+        return iso, "quarter" if "quarter" in m.group(1).lower() else "year"
     m = _REPORT_DATE.search(flat) or _DATE_BEFORE_REPORT.search(flat)
     if m:
         iso = _iso(*m.group(1, 2, 3))

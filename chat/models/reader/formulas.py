@@ -20,14 +20,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from chat.models.reader.compose import period_phrase, spoken_value, table_quote
+from chat.models.reader.compose import period_phrase, table_quote
 from chat.models.reader.evidence import Evidence
-from chat.models.reader.numbers import Amount, absolute, asked_scale, format_amount
-from chat.models.reader.numbers import Unit as _Unit
+from chat.models.reader.numbers import Amount, Unit, asked_scale, format_amount
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
-from chat.models.reader.ratios import cell
+from chat.models.reader.ratios import cell, cell_value, without_periods
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
@@ -74,12 +73,10 @@ def _read(q: Question, item: str, period: Period | None, passages: Sequence[Pass
     ev = cell(asked, item, passages)
     if ev is None or ev.row is None or ev.table is None or (period is not None and not _year_fits(ev, period)):
         return None
-    amount = ev.row.amount(ev.col)
-    if amount is None:
+    value = cell_value(ev)
+    if value is None:
         return None
-    unit = row_unit(ev.table, ev.col, f"{ev.row.section} {ev.row.label}", ev.row.label)
-    when = period_phrase(ev.table, ev.col, "en")
-    return Operand(absolute(amount, unit), (ev,), f"{ev.label} {spoken_value(amount, unit, 'en')} ({when})")
+    return Operand(value[0], (ev,), f"{ev.label} {value[1]} ({period_phrase(ev.table, ev.col, 'en')})")
 
 
 def operand(q: Question, side: str, passages: Sequence[Passage]) -> Operand | None:
@@ -98,10 +95,7 @@ def operand(q: Question, side: str, passages: Sequence[Passage]) -> Operand | No
         return Operand((two[0].value + two[1].value) / 2, two[0].cells + two[1].cells,
                        f"the average of {two[0].text} and {two[1].text}")
     periods = find_periods(side)
-    item = side
-    for p in sorted(periods, key=lambda p: p.start, reverse=True):
-        item = item[: p.start] + item[p.end :]
-    return _read(q, _item(item), periods[0] if periods else None, passages)
+    return _read(q, _item(without_periods(side)), periods[0] if periods else None, passages)
 
 
 def _year_fits(ev: Evidence, period: Period) -> bool:
@@ -159,7 +153,7 @@ def _money(value: float, like: Evidence, question: str) -> str:
     scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word, 1.0)
     shown = value / scale
     raw = f"{abs(shown):,.2f}".rstrip("0").rstrip(".")
-    return format_amount(Amount(shown, raw, currency=unit.currency), _Unit(scale, word, unit.currency), "en")
+    return format_amount(Amount(shown, raw, currency=unit.currency), Unit(scale, word, unit.currency), "en")
 
 
 def formula_items(question: str) -> list[str]:
@@ -176,9 +170,7 @@ def formula_items(question: str) -> list[str]:
     for side in (m.group("a"), m.group("b")):
         side = _strip(side)
         avg = _AVERAGE.match(side)
-        item = avg.group("item") if avg else side
-        for p in sorted(find_periods(item), key=lambda p: p.start, reverse=True):
-            item = item[: p.start] + item[p.end :]
+        item = without_periods(avg.group("item") if avg else side)
         if _item(item) and not _MORE.search(item):
             out.append(_item(item))
     return out

@@ -65,7 +65,7 @@ NAMED_RATIOS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
 )
 
 
-def _without_periods(side: str) -> str:
+def without_periods(side: str) -> str:
     """A side without the periods written in it ("FY2017 - FY2019 3 year average of capex" → "3 year average of
     capex"): the periods are the question's, the side is the line item."""
     for p in sorted(find_periods(side), key=lambda p: p.start, reverse=True):
@@ -79,7 +79,7 @@ def ratio_sides(text: str) -> tuple[str, str, bool] | None:
         m = pattern.search(text)
         if m:
             a, b = (_LEAD.sub("", " ".join(m.group(k).split())).strip(" ,") for k in ("a", "b"))
-            a, b = (_without_periods(side) for side in (a, b))  # "FY2017 - FY2019 3 year average of capex"
+            a, b = (without_periods(side) for side in (a, b))  # "FY2017 - FY2019 3 year average of capex"
             a = _AVERAGE_OF.sub("", a)  # "three year average of cost of goods sold": the item is the cost
             if not any(t.startswith("§") and t != "§1" for t in match_terms(a)):
                 # "what percentage of total net sales came from Services": the part is the whole's item
@@ -178,17 +178,23 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
     if top.passage.document_id and bottom.passage.document_id \
             and top.passage.document_id != bottom.passage.document_id:
         return None  # one filing's figure over another's: two companies, or two reports of different scope
-    a, b = top.row.amount(top.col), bottom.row.amount(bottom.col)
-    if a is None or b is None or b.value == 0:
+    a, b = cell_value(top), cell_value(bottom)  # in ones: "$(1,246) million ÷ $10,208,580 thousand"
+    if a is None or b is None or b[0] == 0:
         return None
-    a_unit = row_unit(top.table, top.col, f"{top.row.section} {top.row.label}", top.row.label)
-    b_unit = row_unit(bottom.table, bottom.col, f"{bottom.row.section} {bottom.row.label}", bottom.row.label)
-    a_value, b_value = absolute(a, a_unit), absolute(b, b_unit)  # "$(1,246) million ÷ $10,208,580 thousand"
-    if _OUTFLOW.search(top_item):
-        a_value = abs(a_value)  # capex "(1,486,843)" in the cash flows: an outflow's brackets are no sign of it
-    if _OUTFLOW.search(bottom_item):
-        b_value = abs(b_value)
-    return _Computed(top, bottom, a_value / b_value, spoken_value(a, a_unit, "en"), spoken_value(b, b_unit, "en"))
+    a_value = abs(a[0]) if _OUTFLOW.search(top_item) else a[0]  # capex "(1,486,843)": an outflow's brackets are
+    b_value = abs(b[0]) if _OUTFLOW.search(bottom_item) else b[0]  # no sign of it
+    return _Computed(top, bottom, a_value / b_value, a[1], b[1])
+
+
+def cell_value(ev: Evidence) -> tuple[float, str] | None:
+    """A cell's amount in ones (read in its row's unit: the caption's scale, a per-share or share-count row's own)
+    and as said ("$1,246 million"); None for a cell without an amount."""
+    assert ev.table is not None and ev.row is not None
+    amount = ev.row.amount(ev.col)
+    if amount is None:
+        return None
+    unit = row_unit(ev.table, ev.col, f"{ev.row.section} {ev.row.label}", ev.row.label)
+    return absolute(amount, unit), spoken_value(amount, unit, "en")
 
 
 #: a cash outflow asked by name: its statement prints it in brackets, the ratio means its size
@@ -304,8 +310,7 @@ def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, 
     label = "FY" if fiscal else ""
     parts = [f"{label}{year} {shown(c.value)} = {c.top.label} {c.a_text} ÷ {c.bottom.label} {c.b_text}"
              for year, c in each]
-    refs = "".join(dict.fromkeys(f"[{c.top.passage.ref}][{c.bottom.passage.ref}]" for _, c in each))
-    refs = "".join(dict.fromkeys(re.findall(r"\[[^\]]+\]", refs)))
+    refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for _, c in each for ev in (c.top, c.bottom)))
     metric = _metric(text, top_item, bottom_item, percent)
     lead = (f"The {len(years)}-year average {metric} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
             f"(the mean of each year's, computed from the tables: {'; '.join(parts)}) {refs}.")
