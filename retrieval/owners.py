@@ -16,6 +16,9 @@ A document counts as named when the query holds:
 - one of its tickers, written as the cover prints it (upper case, two letters or more: "MGM", "JNJ");
 - its initials written with "&" or "n" ("J&J", "JnJ", "P&G" for Johnson & Johnson, Procter & Gamble) — only for
   a name written with "&" itself, so "R&D", "G&A" or "S&P" name nobody (not even a "GENERAL_ATOMICS" file);
+- a short form in capitals cut from the name's words in order ("AMEX" for American Express, "JPM" for JPMorgan
+  Chase) — at least three letters, a part of one word at least two of them (bare initials are left to the
+  tickers: "EPS", "ROE" or "GAAP" are a finance word's initials, not a company's);
 - the head of its file name before the first part with a digit, when the file name writes it in capitals
   ("BESTBUY_2023_10K.pdf", "JOHNSON_JOHNSON_2023_8K.pdf", "3M_2018_10K.pdf"), as one to three capitalised
   words of the query run together ("Best Buy", "Johnson & Johnson", "3M").
@@ -126,6 +129,35 @@ def _initials_in(query: str, names: list[list[str]]) -> bool:
     return False
 
 
+#: capital short forms that are finance terms, never a company's short form ("EPS" is no "Epsilon Inc.")
+_FINANCE_TERMS = frozenset({
+    "EPS", "EBIT", "EBITDA", "EBITA", "GAAP", "IFRS", "ROE", "ROA", "ROIC", "ROCE", "CAPEX", "OPEX", "COGS", "FCF",
+    "OCF", "SEC", "USD", "EUR", "GBP", "CEO", "CFO", "COO", "LIFO", "FIFO", "SGA", "IPO", "ESG", "YOY", "TTM", "LTM",
+    "NOL", "OCI", "AOCI", "DSO", "DPO", "DIO", "CCC", "WACC", "NPV", "IRR", "CAGR", "MDA", "PPE", "NAV", "AUM",
+    "ASC", "ASU", "FASB", "IASB", "IRS", "NYSE", "OTC", "LIBOR", "SOFR", "CET", "RSU", "ESPP", "ARPU", "SKU",
+})
+
+
+def abbreviates(token: str, core: Sequence[str]) -> bool:
+    """``token`` (capitals, three to six letters) is a short form of the name ``core``: its letters are the starts
+    of the name's words in order, from the first word on, one of them two letters or more ("AMEX" = AMerican
+    EXpress, "JPM" = JPMorgan Chase) — bare initials ("AMD") are left to the tickers."""
+    if not re.fullmatch(r"[A-Z]{3,6}", token) or token in _FINANCE_TERMS or not core:
+        return False
+    words = [w.upper() for w in core if w.lower() not in ("and", "of", "the")]
+
+    def split(rest: str, i: int, long_part: bool) -> bool:
+        if not rest:
+            return long_part
+        if i >= len(words):
+            return False
+        word = words[i]
+        return any(split(rest[n:], i + 1, long_part or n >= 2)
+                   for n in range(min(len(rest), len(word)), 0, -1) if word.startswith(rest[:n]))
+
+    return split(token, 0, False)
+
+
 def owner_names(file_name: str, identity: Mapping[str, Any] | None) -> tuple[list[list[str]], list[str], str]:
     """(the names' core words — the company's and its former names', the tickers, the file-name head)."""
     identity = identity or {}
@@ -143,6 +175,8 @@ def names_document(query: str, file_name: str, identity: Mapping[str, Any] | Non
         return True
     tokens = set(re.findall(r"(?<![\w.])[A-Z]{2,5}(?:\.[A-Z]{1,2})?(?![\w])", query))
     if any(t in tokens for t in tickers):
+        return True
+    if any(abbreviates(t, core) for t in tokens for core in cores):
         return True
     if _initials_in(query, [c for c in cores if "and" in (w.lower() for w in c[1:-1])]):
         return True

@@ -49,6 +49,9 @@ def test_a_file_name_head_counts_only_in_capitals(file_name: str, head: str) -> 
     ("Amcor adjusted EPS fiscal 2023", "AMCOR_2023Q4_EARNINGS.pdf", {}),
     ("Best Buy stores at the end of Q2", "BESTBUY_2024Q2_10Q.pdf", {}),
     ("Johnson & Johnson sales", "JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", {}),
+    # a short form cut from the name's words
+    ("Does AMEX have an improving operating margin?", "doc.pdf", {"company": "American Express Company"}),
+    ("Which of JPM's segments had the lowest net revenue?", "doc.pdf", {"company": "JPMorgan Chase & Co."}),
 ])
 def test_a_query_names_the_documents_owner(query: str, file_name: str, identity: dict[str, object] | None) -> None:
     assert names_document(query, file_name, identity)
@@ -64,6 +67,11 @@ def test_a_query_names_the_documents_owner(query: str, file_name: str, identity:
     ("FY2022 revenue and EPS", "doc.pdf", {"company": "Fy Holdings", "tickers": ["FY"]}),
      # "FY2022", a word
     ("net sales of the quarter", "doc.pdf", {}),
+    # a finance term's capitals are no short form, nor are bare initials (the tickers cover those)
+    ("Apple's EPS and EBITDA under GAAP", "doc.pdf", {"company": "Epsilon Energy Ltd."}),
+    ("ASC 842 lease accounting", "doc.pdf", {"company": "Ascena Retail Group, Inc."}),
+    ("AE revenue", "doc.pdf", {"company": "American Express Company"}),  # bare initials: a ticker's case
+    ("AMEXO revenue", "doc.pdf", {"company": "American Express Company"}),
 ])
 def test_no_owner_is_read_into_ordinary_words(query: str, file_name: str, identity: dict[str, object] | None) -> None:
     assert not names_document(query, file_name, identity)

@@ -16,6 +16,7 @@ import math
 import re
 
 from chat.models.reader.passage import Passage
+from retrieval.owners import abbreviates, core_name
 
 #: share of a several-word name's words a passage must hold to mention it
 NAME_WORDS_PRESENT = 0.6
@@ -39,15 +40,24 @@ def _initials(name: str) -> str:
     return "".join(w[0].upper() for w in words)
 
 
+def _owners(passage: Passage, identity: bool) -> list[str]:
+    """Who the passage's document belongs to: its file name's words before the first one with a digit
+    ("JOHNSON_JOHNSON_2023_8K.pdf" → "JOHNSON JOHNSON") and, with ``identity``, the identity's names."""
+    stem = re.split(r"[_\-\s](?=[^_\-\s]*\d)", re.sub(r"\.\w{1,5}$", "", passage.file_name), maxsplit=1)[0]
+    owners = [stem.replace("_", " ")] + (passage.company.splitlines() if identity else [])
+    return [owner for owner in owners if owner.strip()]
+
+
 def _initialism_of(name: str, passage: Passage, identity: bool) -> bool:
-    """``name`` is an initialism ("J&J", "JnJ") of the company the file name or the document's identity names."""
+    """``name`` is an initialism ("J&J", "JnJ") of the company the file name or the document's identity names,
+    or a short form cut from its words ("AMEX" for American Express, ``owners.abbreviates``)."""
+    owners = _owners(passage, identity)
+    if any(abbreviates(name, core_name(owner)) for owner in owners):
+        return True
     if not _INITIALISM.fullmatch(name):
         return False
     letters = re.sub(r"[^A-Z]", "", name)
-    # the file name's words before its first one with a digit: "JOHNSON_JOHNSON_2023_8K.pdf" → "JOHNSON JOHNSON"
-    stem = re.split(r"[_\-\s](?=[^_\-\s]*\d)", re.sub(r"\.\w{1,5}$", "", passage.file_name), maxsplit=1)[0]
-    owners = [stem.replace("_", " ")] + (passage.company.splitlines() if identity else [])
-    return any(len(_initials(owner)) >= 2 and _initials(owner) == letters for owner in owners if owner.strip())
+    return any(len(_initials(owner)) >= 2 and _initials(owner) == letters for owner in owners)
 
 
 def _ticker_of(name: str, token: str) -> bool:

@@ -162,3 +162,21 @@ def test_initials_of_another_company_are_not_a_mention() -> None:
     assert not mentions("HnF", Passage("S1", HARLOW_INCOME, "h2", "HARLOW_FOODS_GROUP_2020_10K.pdf", 40))
     answer = read("What were HnF's net earnings in 2020?", _tarn())
     assert answer.declined
+
+
+@pytest.mark.parametrize("name", ["HARFIN", "HAFI"])
+def test_a_company_asked_by_a_short_form_of_its_name_is_the_filing_of_that_name(name: str) -> None:
+    """A short form in capitals cut from the name's words ("AMEX" for American Express) names the company whose
+    cover says "Harlow Finch Corporation"; the statement chunk itself prints neither."""
+    passages = [Passage("S1", HARLOW_INCOME, "h1", "annual-report.pdf", 40, company="Harlow Finch Corporation")]
+    answer = read(f"What were {name}'s net earnings in 2020?", passages)
+    assert not answer.declined, answer.text
+    assert "$412 million" in answer.text
+
+
+def test_a_short_form_of_another_company_is_not_a_mention() -> None:
+    """"HAFO" spells no part of Harlow Finch's words in order; bare initials ("HF") are left to the tickers."""
+    cover = Passage("S1", HARLOW_INCOME, "h1", "annual-report.pdf", 40, company="Harlow Finch Corporation")
+    assert not mentions("HAFO", cover)
+    assert not mentions("FIHA", cover)
+    assert mentions("HARFIN", cover)
