@@ -16,6 +16,12 @@ name, a name next to a title: ``노무현 당시 대통령``, ``대통령 오마
 ``…협회/위원회/당/대학교``), and the question's head noun inside a longer word or after a modifier
 (``나무`` asked, ``고페르나무`` found). The evidence step ranks sentences by word overlap × the presence of
 such a candidate (``evidence``).
+
+``asked_number`` is the number a "몇 명"/"얼마"/"何人" question asks, as a sentence writes it: one with the asked
+counter (or followed by the counted noun: "몇 나라" → "14개 나라"), nearest the word the question counts ("소방관은
+몇 명" → the 명 next to 소방관, not the 대 of the fire engines before it); '' when none fits — the answer then
+states no number rather than a wrong one (on the KorQuAD calibration split, stated numbers that were not the
+gold while the quoted sentence held it: 36 → 6).
 """
 
 from __future__ import annotations
@@ -428,3 +434,100 @@ def topic_missing(question: str, language: str, texts: list[str]) -> str:
         elif any(part in t for t in squashed):
             return ""
     return topic
+
+
+# ------------------------------------------------------------------------------------------- the stated number
+
+#: the counters ``_COUNTER`` knows, longest first ("개국" before "개")
+_COUNTERS = tuple(sorted(re.findall(r"[^|()?:]+", _COUNTER.replace("(?:", "")), key=len, reverse=True))
+_KO_HOW_MANY = re.compile(r"몇\s?([가-힣A-Za-z%]+)")
+_JA_HOW_MANY = re.compile(r"何\s?(" + "|".join(re.escape(c) for c in _COUNTERS if not re.search(r"[가-힣]", c))
+                          + r")")
+_HOW_MUCH_CUE = re.compile(r"얼마|몇|いくら|いくつ|どのくらい|どれくらい|何\s?\S")
+#: a number's own extent: "제" before an ordinal, "여"/"余" (about) before its scale or counter
+_NUMBER_SPAN = re.compile(
+    r"(?:제\s?)?(?<![\d.])\d[\d,]*(?:\.\d+)?(?:\s?[~\-–]\s?\d[\d,]*(?:\.\d+)?)?(?:여|余)?"
+    r"(?:\s?[십백천만억조](?:\s?\d[\d,]*)?)*(?:여|余)?"
+)
+#: counters that a date's number carries ("몇 세기", "몇 시", "몇 일 동안"): a date-like number may answer them
+_DATE_COUNTERS = ("년", "년도", "연도", "월", "일", "세기", "시")
+#: characters between a number and its counter or the noun it counts ("14개 나라", "32대의 소방차")
+_COUNTED_GAP = 4
+
+
+def asked_counter(question: str) -> str:
+    """What a Korean/Japanese question counts in ("몇 명" → "명", "몇분만에" → "분", "몇 나라" → "나라",
+    "何人" → "人"); '' when it asks "얼마"/"いくら" or no number."""
+    m = _KO_HOW_MANY.search(question)
+    if m:
+        word = m.group(1)
+        known = sorted({*_COUNTERS, *KO_DATE_HEADS, *_DATE_COUNTERS}, key=len, reverse=True)
+        # the longest counter or date unit the word starts with: "세기인가" → 세기, "시부터" → 시, "명에게" → 명
+        return next((c for c in known if word.startswith(c)), "") or _KO_COPULA.sub("", ko_stem(word)) or word
+    m = _JA_HOW_MANY.search(question)
+    return m.group(1) if m else ""
+
+
+def _anchors(question: str, sentence: str) -> list[tuple[int, int]]:
+    """Where the sentence says the thing the question counts or measures: the last word before its "몇"/"얼마"
+    that the sentence holds ("소방관들은 몇 명" → 소방관, "배수량의 한계는 얼마" → 한계, else 배수량); a
+    one-syllable noun ("방은 몇 개") only as a word of its own."""
+    m = _HOW_MUCH_CUE.search(question)
+    before = question[: m.start()] if m else question
+    words = [ko_stem(ko_stem(w)) for w in re.findall(r"[가-힣]+|[A-Za-z]{2,}|[\u4e00-\u9fff\u30a0-\u30ff]{2,}", before)]
+    for word in reversed(words[-3:]):
+        if len(word) >= 2:
+            pattern = re.escape(word)
+        elif "가" <= word <= "힣":
+            pattern = r"(?<![가-힣])" + re.escape(word) + r"(?=[이가은는을를의에도와과만]?(?![가-힣]))"
+        else:
+            continue
+        spots = [(x.start(), x.end()) for x in re.finditer(pattern, sentence)]
+        if spots:
+            return spots
+    return []
+
+
+def asked_number(question: str, sentence: str) -> str:
+    """The number a Korean/Japanese "몇 …"/"얼마"/"何…" question asks, as the sentence writes it, or '' when the
+    sentence holds none that fits: a number with the asked counter ("몇 명" → "128명", not "4" or "32대"), or
+    followed by the counted noun ("몇 나라" → "14개 나라" → "14개"); of several, the one nearest the words the
+    question puts before its "몇"/"얼마" ("소방관들은 몇 명" → the 명 next to 소방관); never one the question
+    itself says, nor a date for a count. Stating nothing beats stating the wrong number: the quote still shows
+    the sentence."""
+    if not _HOW_MUCH_CUE.search(question):
+        return ""
+    counter = asked_counter(question)
+    found: list[tuple[int, int, str]] = []
+    for m in _NUMBER_SPAN.finditer(sentence):
+        start, end = m.start(), m.end()
+        rest = sentence[end:]
+        after = rest.lstrip(" ")
+        units = (counter, *_COUNTERS) if counter else _COUNTERS  # the asked one first: "세기", not "세"
+        unit = next((c for c in units if c and after.startswith(c)
+                     and not (c.isascii() and re.match(r"[A-Za-z]", after[len(c):]))), "")
+        text = (m.group(0) + rest[: len(rest) - len(after)] + unit).strip()
+        if _DATE.fullmatch(text.removeprefix("제").strip()) and counter not in _DATE_COUNTERS:
+            continue  # "2008년": a date, not a count
+        if not _new(text, question) or not re.search(r"\d", text):
+            continue
+        if counter:
+            # the asked counter, or the counted noun a few characters on ("몇 나라" → "14개 나라")
+            counted = unit == counter or after[len(unit) : len(unit) + _COUNTED_GAP + len(counter)] \
+                .replace(" ", "").startswith(counter)
+            if not counted:
+                continue
+        elif not unit and re.fullmatch(r"\d{1,2}", m.group(0)):
+            continue  # a bare small number ("5", "22"): a footnote's or a list's mark more often than an amount
+        found.append((start, start + len(text), text))
+    if not found:
+        return ""
+    spots = _anchors(question, sentence)
+    if not spots:
+        return found[0][2] if len(found) == 1 else ""
+
+    def distance(c: tuple[int, int, str]) -> tuple[int, int]:
+        """Characters to the nearest spot; a number after the word ("전기차는 1,275대") before one ahead of it."""
+        return min((c[0] - e, 0) if c[0] >= e else (s - c[1], 1) if s >= c[1] else (0, 0) for s, e in spots)
+
+    return min(found, key=lambda c: (distance(c), c[0]))[2]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from chat.models.reader.answer_types import asked_type, candidates, topic_word
+from chat.models.reader.answer_types import asked_number, asked_type, candidates, topic_word
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.question import Question
 from chat.models.reader.text import sentence_spans
@@ -145,6 +145,9 @@ def stated(q: Question, ev: Evidence) -> str:
         return "" if "".join(who.split()) in "".join(text.split()) else who
     if kind not in _STATED_KINDS:
         return ""
+    if kind == "number":  # the counted number nearest what is counted ("몇 명" → "128명", not "32대")
+        number = asked_number(q.text, ev.quote_text)
+        return " ".join(number.split()) if len(number) <= MAX_STATED else ""
     found = [c for c in candidates(ev.quote_text, kind, head, q.text) if len(c) <= MAX_STATED
              and (kind == "date" or _DIGITS.match(c))]  # "한 대(소신료)": native numerals are too ambiguous
     if len(found) != 1:

@@ -428,3 +428,17 @@ def test_a_sentence_in_the_asked_period_written_another_way_is_sure_and_states_t
     assert cars.text.startswith("문서에 따르면 12,480대")  # not the clock time "0시", not the date
     electric = read("전기차는 몇 대인가?", passages)
     assert electric.text.startswith("문서에 따르면 1,275대")  # the amount after what is asked, not the first one
+
+
+def test_a_korean_count_states_the_number_of_the_asked_counter_or_none() -> None:
+    """"몇 명" is answered with the number of 명 next to what is counted, never with the 대 of another noun or a
+    bare mark; a sentence with no number of 명 states none (the quote still shows it)."""
+    text = ("지난 3일 밤 회관 화재에는 소방차 32대와 소방관 128명이 출동했다 4.\n"
+            "화재는 회관 2층 창고에서 시작되어 모두 40분 만에 꺼졌다.")
+    passages = [_p("S1", text, "화재보고.pdf", 1)]
+    firefighters = read("회관 화재에 출동한 소방관은 몇 명인가?", passages)
+    assert firefighters.text.startswith("문서에 따르면 128명"), firefighters.text
+    trucks = read("회관 화재에 출동한 소방차는 몇 대인가?", passages)
+    assert trucks.text.startswith("문서에 따르면 32대"), trucks.text
+    minutes = read("회관 화재는 몇 분 만에 꺼졌는가?", passages)
+    assert minutes.text.startswith("문서에 따르면 40분"), minutes.text

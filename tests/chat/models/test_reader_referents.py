@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chat.evaluation.scoring import first_sentence
 from chat.models.reader import Passage, read
+from chat.models.reader.answer_types import asked_number
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.question import analyze
 from chat.models.reader.referents import document_title, stated
@@ -54,8 +55,31 @@ def test_a_number_question_states_the_one_counted_number() -> None:
     assert _stated("회관에 있는 방은 몇 개인가?", "회관에는 주민들이 쓰는 방이 모두 12개 있다.") == "12개"
 
 
-def test_two_numbers_or_a_native_numeral_state_nothing() -> None:
-    assert _stated("회관에 있는 방은 몇 개인가?", "회관에는 방이 12개, 창고가 3개 있다.") == ""
+def test_of_two_numbers_the_one_next_to_what_is_counted_is_stated() -> None:
+    """"방은 몇 개" over "방이 12개, 창고가 3개": the 12 next to 방; asked for 창고, the 3 — and nothing when the
+    sentence does not say which number counts what is asked."""
+    assert _stated("회관에 있는 방은 몇 개인가?", "회관에는 방이 12개, 창고가 3개 있다.") == "12개"
+    assert _stated("회관에 있는 창고는 몇 개인가?", "회관에는 방이 12개, 창고가 3개 있다.") == "3개"
+    assert _stated("회관에 있는 방은 몇 개인가?", "마을에는 12개, 이웃 마을에는 3개가 있다.") == ""
+
+
+def test_a_number_of_another_counter_or_a_native_numeral_state_nothing() -> None:
+    """"몇 명" over a sentence that counts 대 and a bare footnote mark: no number of people is stated."""
+    assert _stated("축제에 참가한 사람은 몇 명인가?", "축제에는 자동차 32대가 참가했다 5.") == ""
+    assert _stated("회관에 있는 방은 몇 개인가?", "주민들은 한 대학의 도움을 받아 방을 꾸몄다.") == ""
+
+
+def test_the_number_with_the_asked_counter_is_stated() -> None:
+    """"몇 명" → the number of 명, not the 대 before it; "몇 배" → the 배; "얼마" → the amount next to what is
+    measured ("벌금 300만 원", not the 2년 or the 40시간)."""
+    fire = "소방차 32대와 소방관 128명이 회관으로 출동했다."
+    assert _stated("회관 화재에 출동한 소방관은 몇 명인가?", fire) == "128명"
+    assert _stated("회관 화재에 출동한 소방차는 몇 대인가?", fire) == "32대"
+    assert _stated("회관의 난방비는 몇 배로 늘었는가?", "2년 사이 회관의 난방비는 3배로 늘었다.") == "3배"
+    assert asked_number("大会に参加した選手は何人か？", "大会には車30台と選手120人が参加した。") == "120人"
+    assert asked_number("大会に参加した車は何台か？", "大会には車30台と選手120人が参加した。") == "30台"
+    assert _stated("회관 관리인이 선고받은 벌금은 얼마인가?",
+                   "관리인은 사회봉사 40시간과 함께 벌금 300만 원을 선고받았다.") == "300만 원"
     assert _stated("회관에 있는 방은 몇 개인가?", "주민들은 한 대학의 도움을 받아 방을 꾸몄다.") == ""
 
 
