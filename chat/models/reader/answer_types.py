@@ -101,7 +101,8 @@ _JA_ORG_CUE = re.compile(
 )
 _JA_TITLE_CUE = re.compile(r"(?:作品|曲|本|映画|小説|アルバム|タイトル|題名)(?:は|名は)\s*[？?]?$")
 
-_EN_DATE_CUE = re.compile(r"^\s*when\b|\b(?:what|which|in what) (?:date|day|year|month|century|decade)\b", re.I)
+_EN_DATE_CUE = re.compile(r"^\s*when\b(?![^?]*[,:]\s*(?:what|which|how|who|whose|where)\b)|"
+                          r"\b(?:what|which|in what) (?:date|day|year|month|century|decade)\b", re.I)
 _EN_NUMBER_CUE = re.compile(r"\bhow (?:much|many|long|old|far|tall|high|big)\b", re.I)
 _EN_PERSON_CUE = re.compile(r"^\s*(?:who|whom|whose)\b|\b(?:which|what) (?:person|man|woman|player|king)\b", re.I)
 _EN_PLACE_CUE = re.compile(r"^\s*where\b|\b(?:which|what) (?:city|country|place|town|region|state)\b", re.I)

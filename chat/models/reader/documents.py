@@ -37,9 +37,15 @@ _STOP = (
     r"(?=\s+(?:dated|issued\s+on|on\s+(?=\d)|with\s+(?:the|a)\s+(?:grand\s+)?total|totall?ing|for\s+the\s+"
     r"(?:amount|total)|in\s+the\s+amount)\b|\s*[?？,;]|\s*$)"
 )
+#: what a financial statement's title names after "statement of": its subject, not who issued it ("the statement of
+#: income and the statement of cash flows" names no document's issuer)
+_STATEMENT_SUBJECT = (
+    r"(?:the\s+)?(?:consolidated\s+)?(?:income|operations|cash\s*flows?|financial\s+(?:position|condition)|"
+    r"earnings|comprehensive|(?:stock|share)holders|changes|equity|retained|profit|loss|revenues?|expenses?)\b"
+)
 _NAMED_DOC = re.compile(
     rf"\b(?:on|in|of|from|for|at)\s+(?:the|this|that|a|an|my|our)\s+(?:[\w-]+\s+)?{_DOC_EN}\s+"
-    rf"(?:from|of|by|at|issued\s+by)\s+(?P<name>\S.*?){_STOP}",
+    rf"(?:from|of|by|at|issued\s+by)\s+(?!{_STATEMENT_SUBJECT})(?P<name>\S.*?){_STOP}",
     re.IGNORECASE,
 )
 _PROPER = r"(?:[A-Z0-9&][\w&.\-]*)(?:\s+(?:[A-Z0-9&(][\w&.\-)]*|of|and|de))*"

@@ -53,7 +53,9 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
-    ("date", re.compile(r"^\s*when\b|\b(?:what|which|on what) (?:date|day|year|month|time)\b", re.IGNORECASE)),
+    # "When did …" — not "When primarily referencing the income statement, what is …" (a clause, then the question)
+    ("date", re.compile(r"^\s*when\b(?![^?]*[,:]\s*(?:what|which|how|who|whose|where|is|are|was|were|does|did|do)\b)|"
+                        r"\b(?:what|which|on what) (?:date|day|year|month|time)\b", re.IGNORECASE)),
     (
         "name",
         re.compile(

@@ -53,6 +53,7 @@ _AVERAGE_OF = re.compile(r"(?i)^(?:(?:\d|two|three|four|five)[- ]years?\s+)?aver
 #: what opens a side that is no part of its line item: "What was", "the company's"
 _LEAD = re.compile(r"^(?:(?:what|how much|which)\s+(?:is|was|were|are)\s+)?(?:the\s+)?(?:[A-Z][\w&.\-]*(?:\s+[A-Z]"
                    r"[\w&.\-]*)*['’]s?\s+)?(?:the\s+)?", re.IGNORECASE)
+_PREAMBLE = re.compile(r"(?i)^.*,\s*(?=(?:what|how\s+much|which)\s+(?:is|was|were|are)\s)")
 _PERCENT_CUE = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bas a (?:percentage|share)\b|"
                           r"\bwhat\s+(?:share|proportion|portion|fraction)\s+of\b", re.IGNORECASE)
 #: (how the question names it, numerator, denominator, as a percentage)
@@ -78,7 +79,9 @@ def ratio_sides(text: str) -> tuple[str, str, bool] | None:
     for pattern in _FORMULAS:
         m = pattern.search(text)
         if m:
-            a, b = (_LEAD.sub("", " ".join(m.group(k).split())).strip(" ,") for k in ("a", "b"))
+            # "… provided in the statement of income, what is Nike's three year average of …": the side starts at
+            # the question's own "what is", after any preamble clause
+            a, b = (_LEAD.sub("", _PREAMBLE.sub("", " ".join(m.group(k).split()))).strip(" ,") for k in ("a", "b"))
             a, b = (without_periods(side) for side in (a, b))  # "FY2017 - FY2019 3 year average of capex"
             a = _AVERAGE_OF.sub("", a)  # "three year average of cost of goods sold": the item is the cost
             if not any(t.startswith("§") and t != "§1" for t in match_terms(a)):

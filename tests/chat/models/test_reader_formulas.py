@@ -149,3 +149,23 @@ def test_deferred_revenue_and_sales_and_marketing_are_not_the_revenue() -> None:
     first = _first("What is the FY2031 revenue to PP&E ratio for Orrery? Define it as FY2031 revenue divided by "
                    "FY2031 PP&E.", [flows, *_passages()])
     assert "6,600" in first and "154" not in first and "926" not in first, first
+
+
+def test_a_lead_clause_or_a_preamble_does_not_change_what_is_asked() -> None:
+    """"When primarily referencing the income statement, what is …" asks a figure, not a date; "the statement of
+    income and the statement of cash flows" names statements, not a document from "income and …"; a clause before
+    "what is" is no part of a ratio's side."""
+    first = _first("When primarily referencing the income statement and the balance sheet, what is the FY2031 "
+                   "inventory turnover ratio for Orrery? Inventory turnover ratio is defined as: (FY2031 COGS) / "
+                   "(average inventory between FY2030 and FY2031). Round your answer to two decimal places.")
+    assert "6.00" in first and "3,300" in first, first
+    first = _first("We want to calculate a financial metric. Please help us by basing your answers off of the "
+                   "statement of income and the statement of cash flows. Here's the question: what is the FY2031 "
+                   "operating margin for Orrery?")
+    assert "20.0%" in first and "1,320" in first, first
+    first = _first("We need an approximation of a financial metric. Basing your judgment by information provided in "
+                   "the statement of operations, what is Orrery's three year average of cost of revenues as a % of "
+                   "net revenues from FY2029 to FY2031? Round to one decimal place.")
+    # (52.0% + 51.7% + 50.0%) / 3
+    assert first.startswith("The 3-year average cost of revenues as a percentage of net revenues"), first
+    assert "51.2%" in first, first

@@ -163,3 +163,13 @@ def test_a_capitalised_statement_title_names_no_company(source: str) -> None:
                       "k", "KESTREL_10K.pdf", 48)
     answer = read(question, [balance])
     assert not answer.declined and "4,210" in answer.text.splitlines()[0], answer.text
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("When primarily referencing the balance sheet, what is the FY2031 inventory turnover ratio for Orrery?", "value"),
+    ("When answering, use the cash flow statement: what were Orrery's FY2031 capital expenditures?", "value"),
+    ("When did Orrery acquire Lumen?", "date"),
+    ("When was the credit agreement amended?", "date"),
+])
+def test_a_when_clause_before_the_question_asks_no_date(question: str, kind: str) -> None:
+    assert analyze(question).kind == kind
