@@ -61,8 +61,11 @@ NAMED_RATIOS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
     (re.compile(r"\bcurrent ratio\b", re.IGNORECASE), "total current assets", "total current liabilities", False),
     (re.compile(r"\bgross (?:profit )?margin (?:percentage|ratio|%|in percent)|\bgross (?:profit )?margin\b(?=.*"
                 r"\b(?:percent|percentage|%)\b)", re.IGNORECASE), "gross profit", "revenue", True),
-    (re.compile(r"\boperating (?:profit )?margin\b", re.IGNORECASE), "operating income", "revenue", True),
-    (re.compile(r"\bnet (?:profit )?margin\b|\bnet income margin\b", re.IGNORECASE), "net income", "revenue", True),
+    # "operating margin", "operating income % margin", "operating profit margin"
+    (re.compile(r"\boperating (?:profit |income )?(?:%\s*|percent(?:age)?\s+)?margin\b", re.IGNORECASE),
+     "operating income", "revenue", True),
+    (re.compile(r"\bnet (?:profit |income )?(?:%\s*|percent(?:age)?\s+)?margin\b", re.IGNORECASE), "net income",
+     "revenue", True),
 )
 
 

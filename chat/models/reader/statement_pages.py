@@ -4,7 +4,8 @@ A 10-K prints a line item's value in several places: the statement (``CONSOLIDAT
 selected financial data, MD&A's results tables, a quarterly-data note. They agree, but the statement is the
 source an analyst cites. ``is_statement_page`` tells a passage headed by a statement's own title (a heading line
 that is the title — ``Consolidated Statements of Operations:`` with a colon is a sub-heading of a summary table,
-``… recognized in the Consolidated Statement of Income consist of the following:`` is prose);
+``… recognized in the Consolidated Statement of Income consist of the following:`` is prose, ``Consolidated
+Statements of Operations Data`` MD&A's summary of it);
 ``prefer_statement`` puts a cell of the statement first when the best cell's figure is printed there too and
 scores about as well, and ``same_figure`` finds that other printing to cite beside the answer;
 ``period_not_covered`` declines an unsure sentence when the statement rows of the asked item print other years
@@ -74,6 +75,8 @@ def statement_kind_of(p: Passage) -> StatementKind:
         if m is None:
             continue
         rest = m.group("rest").strip()
+        if re.match(r"(?i)(?:data|summary|highlights|information|items)\b", rest):
+            continue  # "Consolidated Statements of Operations Data": MD&A's summary of it, a year or two short
         if rest and not re.fullmatch(r"[(\[].*[)\]]|[A-Z][A-Z0-9.,&'’\- ]*|\(?continued\)?", rest, re.IGNORECASE):
             continue  # "… of Income consist of the following": a sentence that names the statement
         kind = _kind_of(" ".join(m.group("title").split()))

@@ -98,6 +98,14 @@ def test_statement_titles_head_a_page_only_as_headings() -> None:
     assert not is_statement_page(_p("S1", SELECTED, 19))  # "Consolidated Statements of Operations:" is a sub-heading
     assert not is_statement_page(_p("S1", "The lease costs recognized in the Consolidated Statement of Income "
                                           "consist of the following:", 70))
+    # MD&A's summary of the statement (two years of it), not the statement
+    summary = ("Kestrel Retail Inc. › Results of Operations\nConsolidated Statements of Operations Data\nThe following "
+               "table sets forth consolidated statements of operations data for the periods indicated.\n"
+               "| | 2024 | 2023 |\n|---|---|---|\n| Total revenues | $112,640 | $108,215 |")
+    assert not is_statement_page(_p("S1", summary, 37))
+    assert any("statements of income" in q
+               for q in statement_followups("What were Kestrel Retail's total revenues in fiscal 2022?",
+                                            [_p("S1", summary, 37)]))
 
 
 def test_the_statement_is_searched_for_when_no_result_is_a_page_of_it() -> None:

@@ -209,3 +209,12 @@ def test_an_outflow_side_is_its_size_and_a_range_before_the_average_is_the_years
                  "of percents and round to one decimal place.", passages).text.splitlines()[0]
     assert "3-year average capex as a percentage of revenue" in first and "6.7%" in first, first
     assert "-" not in first.split("was ")[1][:3], first
+
+
+def test_a_margin_written_with_its_line_item_and_a_percent_sign_is_the_named_ratio() -> None:
+    """"operating income % margin", "net income percentage margin": the operating / net margin."""
+    assert ratio_sides("What is the FY2022 unadjusted operating income % margin for Halden?") == (
+        "operating income", "revenue", True)
+    assert ratio_sides("What is Halden's FY2022 net income percentage margin?") == ("net income", "revenue", True)
+    first = _first("What is the FY2022 unadjusted operating income % margin for Halden Foods?")
+    assert "15.0%" in first and "780" in first and "5,200" in first, first
