@@ -232,10 +232,39 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     change = f"{direction} {pct_text}" if diff and pct_text else direction
     extra = f"; the table shows {ev.row.cells[ev.change_col]}" if stated is not None else ""
     computed = "computed from the table" + ("" if diff_text == pct_text else f": a difference of {diff_text}")
+    answer = yes_or_no(q.text, diff)
+    lead = f"{answer} — {_uncap(subject)}" if answer else _cap(subject)
     return (
-        f"{_cap(subject)} {verb} {change}: {cur_text} {cur_period} vs {prior_text} {prior_period} [{ref}] "
+        f"{lead} {verb} {change}: {cur_text} {cur_period} vs {prior_text} {prior_period} [{ref}] "
         f"({computed}{extra})."
     )
+
+
+#: a yes/no question ("Did …", "Was there any …") and the direction it asks about
+_YES_NO = re.compile(r"(?i)^\s*(?:did|does|do|has|have|had|is|are|was|were)\b")
+_UP_WORDS = re.compile(r"(?i)\b(?:grow\w*|grew|increas\w*|ris(?:e|en|es|ing)|rose|improv\w*|higher|gain\w*)\b")
+_DOWN_WORDS = re.compile(r"(?i)\b(?:declin\w*|decreas\w*|drop\w*|f(?:a|e)ll\w*|lower|shr[iu]nk\w*|reduc\w*|"
+                         r"los[st]\w*)\b")
+_CHANGE_WORDS = re.compile(r"(?i)\bchang\w*\b")
+
+
+def yes_or_no(question: str, diff: float) -> str:
+    """"Yes"/"No" for a yes/no question about a change ("Did Acme grow its PP&E between FY20 and FY21?", "Was
+    there any drop in cash …?", "Was there any change in the number of stores …?") given the computed
+    difference (current − prior); '' for any other question, or one that asks both ways ("up or down")."""
+    if not _YES_NO.match(question):
+        return ""
+    up, down = bool(_UP_WORDS.search(question)), bool(_DOWN_WORDS.search(question))
+    if up != down:
+        return "Yes" if (diff > 0 if up else diff < 0) else "No"
+    if not up and _CHANGE_WORDS.search(question):
+        return "Yes" if diff else "No"
+    return ""
+
+
+def _uncap(text: str) -> str:
+    """``text`` with a capitalised first word in lower case ("Property, plant …"), not an acronym ("PP&E")."""
+    return text[:1].lower() + text[1:] if text[:2].istitle() else text
 
 
 def _field_sentence(q: Question, ev: Evidence) -> str:

@@ -78,6 +78,10 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "sga",
         "selling general and administrative expenses",
         "selling general and administrative expense",
+        # NVIDIA and others write it "Sales, general and administrative": an expense, no revenue line
+        "sales general and administrative",
+        "sales general and administrative expenses",
+        "sales general and administrative expense",
     ),
     ("research and development", "r d", "research development and engineering"),
     ("depreciation and amortization", "d a", "depreciation amortization"),

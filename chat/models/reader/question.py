@@ -162,6 +162,14 @@ _CASH_OUT = re.compile(
 )
 #: the verb after the subject that closes the question ("How much interest did Acme pay?", "How much revenue did
 #: Acme generate?"): the item is the noun before it
+#: "(Was) there any drop in …", "(Has there been) a change in …": the asked change, not the item's words
+_CHANGE_NOUN = r"(?:drop|decline|decrease|increase|rise|change|growth|reduction|improvement|fall)s?"
+_THERE_A_CHANGE = re.compile(
+    r"^(?:(?:has|have|had|is|was|were)\s+)?there\s+(?:(?:has|have)\s+)?(?:been\s+)?(?:(?:any|a|an)\s+)?"
+    r"(?:(?:significant|material)\s+)?(?:" + _CHANGE_NOUN + r"\s+)?(?:in|of)\s+(?=\w)|"
+    r"^(?:any|a|an)\s+(?:(?:significant|material)\s+)?" + _CHANGE_NOUN + r"\s+(?:in|of)\s+(?=\w)",
+    re.IGNORECASE,
+)
 _TRAILING_VERB = re.compile(
     r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:(?:the|this|that)\s+(?:company|firm|group|business|"
     r"corporation|registrant)\s+|it\s+|they\s+)?(?:pay|spend|earn|generate|record|report|recognize|incur|"
@@ -422,7 +430,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = _LEADING_FLOW_VERB.sub("", body.strip())
     for _ in range(3):
         body = _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split())))
-    return body.strip()
+    return _THERE_A_CHANGE.sub("", body).strip()
 
 
 def _ko_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:

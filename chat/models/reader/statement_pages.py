@@ -204,21 +204,27 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
         return []
     if any(p.ref.startswith("P") and p.page > 1 for p in passages):
         return []
-    out: list[tuple[str, int]] = []
+    by_kind: list[list[tuple[str, int]]] = []
     for kind, items in _asked_statements(question, q):
         wanted = [set(match_terms(item)) for item in items] or [set(q.focus_terms)]  # every side of a ratio
+        pages: list[tuple[str, int]] = []
         for p in passages:
             where = (p.document_id, p.page)
-            if not p.document_id or where in out or not is_statement_page(p, kind) or not _of_named(q, p, passages):
+            if not p.document_id or any(d == p.document_id for d, _ in pages) or not is_statement_page(p, kind) \
+                    or not _of_named(q, p, passages):
                 continue
             same_page = [o for o in passages if (o.document_id, o.page) == where]
             labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
-            if all(any(focus <= label for label in labels) for focus in wanted):
-                continue
-            out.append(where)
-            break  # one page of each statement
-        if len(out) >= MAX_PAGES_TO_READ:
-            break
+            if not all(any(focus <= label for label in labels) for focus in wanted):
+                pages.append(where)  # one page of the statement in each document
+        by_kind.append(pages)
+    # each statement's first page, then another document's (this quarter's 10-Q and last quarter's: which one
+    # holds the asked period is not known)
+    out: list[tuple[str, int]] = []
+    for rank in range(max((len(pages) for pages in by_kind), default=0)):
+        for pages in by_kind:
+            if rank < len(pages) and pages[rank] not in out and len(out) < MAX_PAGES_TO_READ:
+                out.append(pages[rank])
     return out
 
 

@@ -151,6 +151,20 @@ def test_a_statement_title_chunk_without_the_asked_row_has_its_page_read() -> No
     assert statement_pages_to_read(question, [title_only, page]) == []  # read once
 
 
+def test_the_statement_title_chunks_of_two_filings_have_both_their_pages_read() -> None:
+    """This quarter's 10-Q and last quarter's both came back as title chunks without their grid: each one's
+    statement page is read (which of them holds the asked quarter is not known before reading)."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    title = "KESTREL RETAIL INC. › Condensed Consolidated Statements of Income\nSee accompanying notes."
+    q2 = Passage("S1", title, "q2", "KESTREL_2024Q2_10Q.pdf", 3)
+    q3 = Passage("S2", title, "q3", "KESTREL_2024Q3_10Q.pdf", 3)
+    question = "What were Kestrel Retail's total revenues in Q2 of fiscal 2024?"
+    assert statement_pages_to_read(question, [q3, q2]) == [("q3", 3), ("q2", 3)]
+    assert statement_pages_to_read(question, [q3, Passage("S3", title, "q3", "KESTREL_2024Q3_10Q.pdf", 3)]) == [
+        ("q3", 3)]  # one page of each document
+
+
 def test_a_ratio_reads_the_statement_page_until_both_of_its_items_are_there() -> None:
     """The statement's first chunk holds the revenue row, operating income is in a chunk search did not return:
     the page is read (an operating margin is computed from both)."""

@@ -218,3 +218,16 @@ def test_a_margin_written_with_its_line_item_and_a_percent_sign_is_the_named_rat
     assert ratio_sides("What is Halden's FY2022 net income percentage margin?") == ("net income", "revenue", True)
     first = _first("What is the FY2022 unadjusted operating income % margin for Halden Foods?")
     assert "15.0%" in first and "780" in first and "5,200" in first, first
+
+
+def test_a_yes_no_question_about_a_change_is_answered_yes_or_no_first() -> None:
+    """"Did Halden grow its net sales …?" → "Yes — net sales were up …"; a drop asked of a figure that rose → "No";
+    a question that asks no direction keeps the plain change."""
+    grew = _first("Did Halden Foods grow its net sales between FY2021 and FY2022?")
+    assert grew.startswith("Yes — net sales were up 8.3%: $5,200 million"), grew
+    dropped = _first("Was there any drop in Halden Foods' total current assets between FY2021 and FY2022?")
+    assert dropped.startswith("No — total current assets were up"), dropped
+    changed = _first("Was there any change in Halden Foods' total current liabilities between FY2021 and FY2022?")
+    assert changed.startswith("Yes — total current liabilities were down"), changed
+    plain = _first("How did Halden Foods' net sales change between FY2021 and FY2022?")
+    assert plain.startswith("Net sales were up 8.3%"), plain
