@@ -233,7 +233,7 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
     extra = f"; the table shows {ev.row.cells[ev.change_col]}" if stated is not None else ""
     computed = "computed from the table" + ("" if diff_text == pct_text else f": a difference of {diff_text}")
     answer = yes_or_no(q.text, diff)
-    lead = f"{answer} — {_uncap(subject)}" if answer else _cap(subject)
+    lead = f"{answer} — {_uncap(subject, q.text)}" if answer else _cap(subject)
     return (
         f"{lead} {verb} {change}: {cur_text} {cur_period} vs {prior_text} {prior_period} [{ref}] "
         f"({computed}{extra})."
@@ -262,9 +262,13 @@ def yes_or_no(question: str, diff: float) -> str:
     return ""
 
 
-def _uncap(text: str) -> str:
-    """``text`` with a capitalised first word in lower case ("Property, plant …"), not an acronym ("PP&E")."""
-    return text[:1].lower() + text[1:] if text[:2].istitle() else text
+def _uncap(text: str, question: str) -> str:
+    """``text`` with a capitalised first word in lower case ("Property, plant …"), not an acronym ("PP&E") nor a
+    name the question writes capitalised ("Best Buy stores")."""
+    first = text.split(" ", 1)[0].strip(",")
+    if not text[:2].istitle() or re.search(r"\b" + re.escape(first) + r"\b", question):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _field_sentence(q: Question, ev: Evidence) -> str:

@@ -100,6 +100,21 @@ _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|un
                        r"ex-|constant\s+currency|operational)\b")
 
 
+#: a part of the net income ("Net earnings from continuing operations", "… including noncontrolling interests")
+#: for a question that asks the net income itself: the bottom line attributable to the company is meant
+PARTIAL_NET = 0.9
+_PARTIAL_NET = re.compile(r"(?i)\b(?:from|of)\s+(?:continuing|discontinued)\s+operations?\b|"
+                          r"\b(?:including|attributable\s+to)\s+non-?\s?controlling\b")
+_PARTS_ASKED = re.compile(r"(?i)\bcontinuing\b|\bdiscontinued\b|\bnon-?\s?controlling\b|\bminority\b")
+
+
+def partial_net_row(label: str, q: Question) -> bool:
+    """``label`` is a part of the net income (continuing operations only, or with the noncontrolling interests'
+    share) while ``q`` asks the net income (earnings, loss) without saying which part."""
+    return ("§2" in q.focus_terms and bool(_PARTIAL_NET.search(label))
+            and not _PARTS_ASKED.search(q.text))
+
+
 def adjusted_row(label: str, caption: str = "") -> bool:
     """A row (or its table) states an adjusted, non-GAAP figure — unless it says it is the reported one ("Net
     earnings, after tax - as reported")."""
@@ -382,6 +397,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         row_score *= paid_row_factor(q.text, row.label)
         if adjusted_row(row.label, table.caption) and not _ADJUSTED.search(q.text):
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
+        if partial_net_row(row.label, q):
+            row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW

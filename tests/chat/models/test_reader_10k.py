@@ -262,3 +262,32 @@ def test_a_defined_formula_reads_a_page_of_each_statement_its_operands_are_in() 
     assert statement_followups(question, [_p("S1", INCOME, 51), _p("S2", SPLIT_BALANCE, 52)]) == []
     first = read(question, [_p("S1", INCOME, 51), _p("S2", SPLIT_BALANCE, 52)]).text.splitlines()[0]
     assert "11.84" in first and "86,206" in first and "7,455" in first and "7,102" in first, first
+
+
+CONTINUING = """Kestrel Retail Inc.
+Consolidated Statements of Earnings
+(Amounts in millions)
+| (Amounts in millions) | Fiscal Years Ended January 31, / 2024 | Fiscal Years Ended January 31, / 2023 |
+|---|---|---|
+| Revenue | $40,000 | $38,000 |
+| Net earnings from continuing operations | 1,250 | 1,100 |
+| Loss from discontinued operations, net of tax | (30) | (12) |
+| Net earnings including noncontrolling interests | 1,220 | 1,088 |
+| Net earnings attributable to noncontrolling interests | (4) | (3) |
+| Net earnings attributable to Kestrel Retail Inc. shareholders | $1,216 | $1,085 |
+"""
+
+
+def test_the_net_income_asked_is_the_bottom_line_not_a_part_of_it() -> None:
+    """"Net earnings" asked plainly: the earnings attributable to the company's shareholders ($1,216 million), not
+    the continuing operations' $1,250 million nor the total with the noncontrolling interests; asked for the
+    continuing operations, that row."""
+    # (the cover's identity names the filer: "Kestrel Retail" in a row is the company, not a qualifier)
+    passages = [Passage("S1", CONTINUING, "k1", "KESTREL_2024_10K.pdf", 52, company="Kestrel Retail Inc.")]
+    net = read("What were Kestrel Retail's net earnings in fiscal 2024?", passages).text.split("\n")[0]
+    assert "$1,216 million" in net, net
+    margin = read("What was Kestrel Retail's net profit margin in fiscal 2024?", passages).text.split("\n")[0]
+    assert "3.0%" in margin and "1,216" in margin, margin
+    continuing = read("What were Kestrel Retail's net earnings from continuing operations in fiscal 2024?",
+                      passages).text.split("\n")[0]
+    assert "$1,250 million" in continuing, continuing
