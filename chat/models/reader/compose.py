@@ -8,6 +8,7 @@ field line or the sentence) as a blockquote. A change is computed from the two c
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from chat.models.extractive import Language, terms
 from chat.models.reader.balances import STRUCTURAL_SECTION
@@ -155,8 +156,12 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     assert table is not None and row is not None
     amount = row.amount(ev.col)
     assert amount is not None
-    subject = subject_of(q, ev)
+    subject = " ".join(subject_of(q, ev).split())  # "MGM China\xa0" is "MGM China"
     unit = row_unit(table, ev.col, f"{row.section} {row.label}", row.label)
+    outflow = (lang == "en" and amount.value < 0 and not amount.percent and q.kind not in ("change", "comparison")
+               and bool(_OUTFLOW.search(row.label)) and not _SIGNED_RESULT.search(row.label))
+    if outflow:  # "Repurchases of common stock (7,900)": $7,900 million spent, not "$(7,900) million"
+        amount = replace(amount, value=abs(amount.value), raw=amount.raw.strip("()-−– "))
     value = spoken_value(amount, unit, lang)
     if lang == "en":
         converted = rescaled(amount, unit, q.scale, whole=True)
@@ -173,13 +178,18 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         return f"{lead}{subject}は{value}です [{ref}]。"
     verb = "were" if _plural(subject) else "was"
     tail = f" {period}" if period else ""
-    return f"{_cap(subject)} {verb} {value}{tail} [{ref}]."
+    note = " (printed in brackets)" if outflow else ""
+    return f"{_cap(subject)} {verb} {value}{tail}{note} [{ref}]."
 
 
 #: a row whose amount is money spent or lost, whatever its sign: a statement may print it in brackets
 _OUTFLOW = re.compile(
     r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|used\s+in|"
     r"spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
+
+
+#: a row whose sign is its result ("Operating income (loss)", "Net gain (loss)"): a bracket there is a loss
+_SIGNED_RESULT = re.compile(r"(?i)\b(?:income|earnings|profit|gains?|margin|result|surplus)\b")
 
 
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:
@@ -196,6 +206,9 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
         # when its amount did: the change is of the amounts, not of the signed figures
         diff = abs(current.value) - abs(prior.value)
         pct = percent_change(abs(current.value), abs(prior.value))
+        if lang == "en":  # and each is said as its size: "$7,900 million", not "$(7,900) million"
+            cur_text, prior_text = (spoken_value(replace(a, value=abs(a.value), raw=a.raw.strip("()-−– ")), unit,
+                                                 lang) for a in (current, prior))
     currency = current.currency or prior.currency
     diff_text = spoken_value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang

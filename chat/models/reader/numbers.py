@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CURRENCY_PREFIX = r"(?:US\$|\$|€|£|¥|￥|₩|RM|USD|KRW|JPY|EUR|S\$)"
+#: a currency before the amount; a code in letters only as a word of its own ("FORM 10-K" holds no "RM 10")
+_CURRENCY_PREFIX = r"(?:US\$|\$|€|£|¥|￥|₩|(?<![A-Za-z])(?:RM|USD|KRW|JPY|EUR)|(?<![A-Za-z])S\$)"
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 #: one amount: optional sign/paren/currency, digits, optional myriad groups, percent or currency suffix
 AMOUNT_RE = re.compile(

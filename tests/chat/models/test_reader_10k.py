@@ -291,3 +291,26 @@ def test_the_net_income_asked_is_the_bottom_line_not_a_part_of_it() -> None:
     continuing = read("What were Kestrel Retail's net earnings from continuing operations in fiscal 2024?",
                       passages).text.split("\n")[0]
     assert "$1,250 million" in continuing, continuing
+
+
+FINANCING = """Kestrel Retail Inc.
+Consolidated Statements of Cash Flows
+(Amounts in millions)
+| (Amounts in millions) | Fiscal Years Ended January 31, / 2024 | Fiscal Years Ended January 31, / 2023 |
+|---|---|---|
+| Repurchases of common stock | $ (7,900) | $ (4,087) |
+| Dividends paid | (2,940) | (2,812) |
+| Net cash used in financing activities | (9,120) | (6,480) |
+"""
+
+
+def test_an_outflow_in_brackets_is_said_as_the_amount_spent() -> None:
+    """"How much did Kestrel spend on buybacks?" → "$7,900 million … (printed in brackets)", not "$(7,900) million"; its
+    change compares the amounts spent ("up 93.3%: $7,900 million … vs $4,087 million")."""
+    passages = [_p("S1", FINANCING, 60)]
+    spent = read("What was the total amount of share repurchases by Kestrel Retail in fiscal 2024?",
+                 passages).text.split("\n")[0]
+    assert "were $7,900 million" in spent and "(7,900)" not in spent and "printed in brackets" in spent, spent
+    change = read("How did Kestrel Retail's repurchases of common stock change from fiscal 2023 to fiscal 2024?",
+                  passages).text.split("\n")[0]
+    assert "up 93.3%: $7,900 million" in change and "vs $4,087 million" in change, change

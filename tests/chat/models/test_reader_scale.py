@@ -97,3 +97,17 @@ def test_a_table_in_millions_said_without_in_is_scaled() -> None:
     passages = [Passage("S1", table, "d", "X_10K.pdf", 40)]
     first = read("What is the FY2019 cost of sales in USD thousands?", passages).text
     assert "$16,782 million" in first and "$16,782,000 thousand" in first
+
+
+def test_a_currency_code_is_a_word_of_its_own() -> None:
+    """"FORM 10-K" holds no amount "RM 10" (ringgit): a letter code counts only standing apart ("RM 10.50",
+    "USD 5 million")."""
+    from chat.models.reader.numbers import all_amounts
+
+    found = [(a.currency, a.value) for _, _, a in all_amounts("KESTREL FISCAL 2023 FORM 10-K › Dividends")]
+    assert ("RM", 10.0) not in found and ("", 10.0) in found
+    assert [(a.currency, a.value) for _, _, a in all_amounts("Total RM 10.50")] == [("RM", 10.5)]
+    answer = read("How much did Kestrel pay in dividends per share in fiscal 2023?",
+                  [Passage("S1", "KESTREL INC. › KESTREL FISCAL 2023 FORM 10-K › Dividends\nWe paid dividends to "
+                                 "our shareholders in fiscal 2023.", "k", "KESTREL_2023_10K.pdf", 30)])
+    assert "RM 10" not in answer.text.split("“")[0], answer.text  # no ringgit stated before the quote

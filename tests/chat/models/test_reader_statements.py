@@ -110,7 +110,7 @@ def test_the_statement_named_in_a_question(text: str, kind: str) -> None:
     ("What is Acme Widgets' year end FY2019 operating income?", "Operating income was $6,174 million"),
     ("What is the FY2018 capital expenditure amount (in USD millions) for Acme Widgets? Respond to the question "
      "by assuming the perspective of an investment analyst who can only use the details shown within the cash "
-     "flow statement.", "$(1,577) million in the year ended December 31, 2018 [S2]"),
+     "flow statement.", "$1,577 million in the year ended December 31, 2018 (printed in brackets) [S2]"),
     ("How much cash did Acme Widgets generate from operations in FY2018 according to its cash flow statement?",
      "$6,439 million"),
     ("What was Acme Widgets' total assets at the end of FY2018 (in USD millions)? Base the answer on the balance "
