@@ -54,6 +54,10 @@ from chat.models.reader.units import money_cell, share_count_row
 EvidenceKind = Literal["cell", "field", "sentence"]
 #: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
 PASSAGE_SUPPORT = 0.5
+#: a yes/no question's sentence must hold this much of what it asks about (its focus, by weight)
+YESNO_FOCUS_HELD = 0.5
+#: … else its score stays below the reader's "sure" (0.5): shown as the closest evidence, not as the answer
+YESNO_OFF_FOCUS_CAP = 0.45
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
@@ -734,6 +738,10 @@ def _sentence_evidence(
         if q.kind in ("value", "change") and q.language == "en" and item_words \
                 and not item_words & match_terms(sentence):
             score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item
+        if q.kind == "yesno" and q.language == "en" and q.focus_terms \
+                and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
+            # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either

@@ -314,3 +314,19 @@ def test_an_outflow_in_brackets_is_said_as_the_amount_spent() -> None:
     change = read("How did Kestrel Retail's repurchases of common stock change from fiscal 2023 to fiscal 2024?",
                   passages).text.split("\n")[0]
     assert "up 93.3%: $7,900 million" in change and "vs $4,087 million" in change, change
+
+
+def test_a_yes_no_question_is_not_answered_surely_by_a_sentence_about_something_else() -> None:
+    """"Did Kestrel report customer concentration?" over "Our 2024 ESG report will be available …" (its "report"
+    and year, not the concentration): at most the closest evidence, never "The documents say"; a sentence that
+    holds what is asked is still the answer."""
+    esg = Passage("S1", "Kestrel Retail Inc. › Available Information\nOur 2024 Environmental, Social and Governance "
+                        "report will be available on our website on or about March 17, 2025.", "k1",
+                  "KESTREL_2024_10K.pdf", 5, company="Kestrel Retail Inc.")
+    answer = read("Did Kestrel Retail report customer concentration in fiscal 2024?", [esg])
+    assert not answer.text.startswith("The documents say"), answer.text
+    concentration = Passage("S2", "Kestrel Retail Inc. › Concentrations\nIn fiscal 2024, one customer accounted for "
+                                  "16% of our consolidated net revenue, a customer concentration we monitor.", "k1",
+                            "KESTREL_2024_10K.pdf", 48, company="Kestrel Retail Inc.")
+    answer = read("Did Kestrel Retail report customer concentration in fiscal 2024?", [esg, concentration])
+    assert answer.text.startswith("The documents say") and "16%" in answer.text.split("\n")[0], answer.text
