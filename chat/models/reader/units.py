@@ -70,7 +70,17 @@ def row_unit(table: Table, col: int | None, label: str, own: str | None = None) 
         return Unit(1.0, "shares", "")
     if PER_SHARE.search(label) and unit.scale != 1.0:
         return Unit(1.0, "", unit.currency)
+    if _NO_MONEY_ROW.search(row_own):
+        # "Days payable outstanding", "Inventory turnover (times)", "Current ratio": a count of days or a ratio
+        # in a table of amounts — neither the caption's currency nor its "(in millions)" applies
+        return Unit(1.0, "days" if re.search(r"(?i)\bdays?\b", row_own) else "", "")
     return unit
+
+
+#: a row whose figure is days, times or a ratio, whatever the caption's unit
+_NO_MONEY_ROW = re.compile(r"(?i)\bdays?\s+(?:sales|payables?|inventory|receivables?)\s+outstanding\b|"
+                           r"\bdays?\s+(?:in|of)\s+(?:inventory|receivables?|payables?)\b|\(days\)|"
+                           r"\bturnover\b|\(times\)|\bratio\b(?!\s+of\b)")
 
 
 def money_cell(table: Table, row: Row, col: int) -> bool:

@@ -330,3 +330,19 @@ def test_a_yes_no_question_is_not_answered_surely_by_a_sentence_about_something_
                             "KESTREL_2024_10K.pdf", 48, company="Kestrel Retail Inc.")
     answer = read("Did Kestrel Retail report customer concentration in fiscal 2024?", [esg, concentration])
     assert answer.text.startswith("The documents say") and "16%" in answer.text.split("\n")[0], answer.text
+
+
+def test_days_and_turnover_rows_are_no_money_in_a_table_of_millions() -> None:
+    """"Days payable outstanding | 44" under "(in millions)" is 44 days, not "$44 million"; a turnover is a plain
+    number; the money rows of the same table keep their dollars."""
+    table = ("Kestrel Retail Inc.\nWorking capital metrics\n(in millions)\n"
+             "| | January 31, / 2024 | January 31, / 2023 |\n|---|---|---|\n"
+             "| Days payable outstanding (1) | 44 | 48 |\n| Inventory turnover | 3.8 | 4.1 |\n"
+             "| Accounts payable | $ 1,174 | $ 1,587 |\n")
+    passages = [_p("S1", table, 40)]
+    dpo = read("What was Kestrel Retail's days payable outstanding at January 31, 2024?", passages).text
+    assert "44 days" in dpo.split("\n")[0] and "$44" not in dpo, dpo
+    turnover = read("What was Kestrel Retail's inventory turnover at January 31, 2024?", passages).text
+    assert "was 3.8 " in turnover.split("\n")[0] and "million" not in turnover.split("\n")[0], turnover
+    payable = read("What were Kestrel Retail's accounts payable at January 31, 2024?", passages).text
+    assert "$1,174 million" in payable.split("\n")[0], payable
