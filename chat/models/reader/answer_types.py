@@ -452,6 +452,8 @@ _NUMBER_SPAN = re.compile(
 )
 #: counters that a date's number carries ("몇 세기", "몇 시", "몇 일 동안"): a date-like number may answer them
 _DATE_COUNTERS = ("년", "년도", "연도", "월", "일", "세기", "시")
+#: every counter and date unit a "몇 …" may ask, longest first
+_KNOWN_UNITS = tuple(sorted({*_COUNTERS, *KO_DATE_HEADS, *_DATE_COUNTERS}, key=len, reverse=True))
 #: characters between a number and its counter or the noun it counts ("14개 나라", "32대의 소방차")
 _COUNTED_GAP = 4
 
@@ -462,9 +464,8 @@ def asked_counter(question: str) -> str:
     m = _KO_HOW_MANY.search(question)
     if m:
         word = m.group(1)
-        known = sorted({*_COUNTERS, *KO_DATE_HEADS, *_DATE_COUNTERS}, key=len, reverse=True)
         # the longest counter or date unit the word starts with: "세기인가" → 세기, "시부터" → 시, "명에게" → 명
-        return next((c for c in known if word.startswith(c)), "") or _KO_COPULA.sub("", ko_stem(word)) or word
+        return next((c for c in _KNOWN_UNITS if word.startswith(c)), "") or _KO_COPULA.sub("", ko_stem(word)) or word
     m = _JA_HOW_MANY.search(question)
     return m.group(1) if m else ""
 
