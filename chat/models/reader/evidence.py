@@ -651,6 +651,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue
             if _REFERENCE.search(sentence, 0, s):  # "Note 10", "Item 7", "page 12": a reference, not an amount
                 continue
+            if raw[:1] in "-–−" and s > 0 and sentence[s - 1].isalnum():
+                continue  # "COVID-19", "Mar-2", "X-200": a name's or a code's number, not a negative amount
             if raw in q.text or (not amount.percent and not amount.currency
                                  and re.fullmatch(r"\(?(?:19|20)\d\d\)?", raw)):  # a year, "(2013)" too
                 continue

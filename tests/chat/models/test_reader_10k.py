@@ -7,7 +7,7 @@ Made-up filings of made-up companies (Orbit Foods, Kestrel Retail); no evaluatio
 # ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
 from __future__ import annotations
 
-from chat.models.reader import Passage, read
+from chat.models.reader import Passage, analyze, read
 from chat.models.reader.statement_pages import is_statement_page, statement_followups
 from chat.models.reader.tables import find_tables
 
@@ -346,3 +346,15 @@ def test_days_and_turnover_rows_are_no_money_in_a_table_of_millions() -> None:
     assert "was 3.8 " in turnover.split("\n")[0] and "million" not in turnover.split("\n")[0], turnover
     payable = read("What were Kestrel Retail's accounts payable at January 31, 2024?", passages).text
     assert "$1,174 million" in payable.split("\n")[0], payable
+
+
+def test_a_number_glued_to_a_word_by_a_hyphen_is_no_negative_amount() -> None:
+    """"COVID-19", "Mar-2" (a heading's code), "X-200": their numbers are no amount of "-19" or "-2"."""
+    from chat.models.reader.evidence import answer_span
+
+    cases = analyze("How many cases did Kestrel Retail report?")
+    assert answer_span(cases, "Kestrel reported COVID-19 cases at two of its stores.") == ""
+    benefits = analyze("How much did Kestrel Retail expect to pay in pension benefits in 2026?")
+    assert answer_span(benefits, "KESTREL › Mar-2 › Expected Benefit Payments The following table presents "
+                                 "estimated future benefit payments") == ""
+    assert answer_span(benefits, "Kestrel expects to pay pension benefits of $412 million in 2026.") == "$412 million"
