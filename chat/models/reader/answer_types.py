@@ -470,6 +470,15 @@ def asked_counter(question: str) -> str:
     return m.group(1) if m else ""
 
 
+#: what a "몇 …" asks when it asks a date, not a count ("몇 년", "몇 월", "몇 세기")
+_DATE_ASKED = ("년", "년도", "연도", "월", "세기")
+
+
+def asks_a_count(question: str) -> bool:
+    """A Korean/Japanese "몇 명"/"何人" question counts something in a unit (not "몇 년도": a date)."""
+    return asked_counter(question) not in ("", *_DATE_ASKED)
+
+
 def _anchors(question: str, sentence: str) -> list[tuple[int, int]]:
     """Where the sentence says the thing the question counts or measures: the last word before its "몇"/"얼마"
     that the sentence holds ("소방관들은 몇 명" → 소방관, "배수량의 한계는 얼마" → 한계, else 배수량); a

@@ -161,7 +161,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     outflow = (lang == "en" and amount.value < 0 and not amount.percent and q.kind not in ("change", "comparison")
                and bool(_OUTFLOW.search(row.label)) and not _SIGNED_RESULT.search(row.label))
     if outflow:  # "Repurchases of common stock (7,900)": $7,900 million spent, not "$(7,900) million"
-        amount = replace(amount, value=abs(amount.value), raw=amount.raw.strip("()-−– "))
+        amount = _size(amount)
     value = spoken_value(amount, unit, lang)
     if lang == "en":
         converted = rescaled(amount, unit, q.scale, whole=True)
@@ -188,6 +188,11 @@ _OUTFLOW = re.compile(
     r"spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
 
 
+def _size(amount: Amount) -> Amount:
+    """An amount printed in brackets or with a minus, as its size: "(7,900)" → "7,900"."""
+    return replace(amount, value=abs(amount.value), raw=amount.raw.strip("()-−– "))
+
+
 #: a row whose sign is its result ("Operating income (loss)", "Net gain (loss)"): a bracket there is a loss
 _SIGNED_RESULT = re.compile(r"(?i)\b(?:income|earnings|profit|gains?|margin|result|surplus)\b")
 
@@ -207,8 +212,7 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
         diff = abs(current.value) - abs(prior.value)
         pct = percent_change(abs(current.value), abs(prior.value))
         if lang == "en":  # and each is said as its size: "$7,900 million", not "$(7,900) million"
-            cur_text, prior_text = (spoken_value(replace(a, value=abs(a.value), raw=a.raw.strip("()-−– ")), unit,
-                                                 lang) for a in (current, prior))
+            cur_text, prior_text = (spoken_value(_size(a), unit, lang) for a in (current, prior))
     currency = current.currency or prior.currency
     diff_text = spoken_value(
         Amount(abs(diff), f"{abs(diff):,.{decimals}f}", current.percent, currency, current.scale_word), unit, lang

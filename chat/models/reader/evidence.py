@@ -18,9 +18,9 @@ from typing import Literal
 from chat.models.extractive import terms
 from chat.models.reader.answer_types import (
     AnswerType,
-    asked_counter,
     asked_number,
     asked_type,
+    asks_a_count,
     candidates,
     neighbour_context,
     type_missing,
@@ -633,8 +633,7 @@ def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
     percentage when the question asks one (``_asks_percent``)."""
     asked = {p.text for p in q.periods}
-    if q.language in ("ko", "ja") and (q.kind in ("value", "change")
-                                       or asked_counter(q.text) not in ("", "년", "년도", "연도", "월", "세기")):
+    if q.language in ("ko", "ja") and (q.kind in ("value", "change") or asks_a_count(q.text)):
         return asked_number(q.text, sentence)  # "몇 명", "얼마", "몇 위": the counted number nearest what is counted
     if q.kind == "date":
         for period in find_periods(sentence):
