@@ -205,8 +205,9 @@ _OF_NAME = re.compile(
     r"\b(?:will|would|has|have|had|did|does|do|can|could|should)\s+[a-z]|"
     r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
-#: the word a statement's title puts before "of": what follows is the rest of the title
-_STATEMENT_OF = re.compile(r"(?i)\bstatements?\s*$")
+#: the word a title puts before "of" ("Statement of Cash Flows", "Board of Directors", "Department of Defense"):
+#: what follows is the rest of the title, not a company
+_STATEMENT_OF = re.compile(r"(?i)\b(?:statements?|board|department|bureau|ministry|office|secretary|committee)\s*$")
 #: the company a question opens with: "For Acme, which region …", "At Acme, how many …"
 _OPENING_NAME = re.compile(r"^(?i:for|at|regarding|concerning|about)\s+((?:[A-Z]|\d+[A-Z])[\w&.\-]*"
                            r"(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*),")
@@ -306,6 +307,28 @@ def _without_opening(name: str, start: int) -> tuple[str, int]:
     return (name[m.end():], start + m.end()) if m else (name, start)
 
 
+#: a finance metric's abbreviation inside a capitalised phrase ("Diluted EPS", "Adjusted EBITDA"): a measure, never
+#: part of a company's name
+_FINANCE_ABBREVIATION = re.compile(
+    r"(?<![\w&])(?:EPS|EBITDAR?|EBIT|GAAP|CAPEX|COGS|OPEX|FCF|PP&E|PPE|PPNE|SG&A|R&D|D&A|ROA|ROE|ROIC|DSO|DPO|DIO|"
+    r"P&L|TTM|YOY|QOQ)(?![\w&])", re.IGNORECASE)
+
+
+def _company_part(text: str, name: str, start: int, end: int) -> tuple[str, int, int]:
+    """``name`` read as "<line item> of <company>" ("Accounts Payable of Best Buy", "Net Revenues of MGM
+    Resorts"): the company after the last "of", its span from that "of" — the line item stays in the focus. A
+    name whose words before "of" are not all a line item's (a title's "Bank of America") is kept whole."""
+    parts = re.split(r"\s+of\s+", name)
+    if len(parts) < 2:
+        return name, start, end
+    head = " ".join(parts[:-1])
+    groups = match_terms(head)
+    if not groups or not all(g.startswith("§") for g in groups):
+        return name, start, end
+    at = text.rfind(" of " + parts[-1], start, end + 1)
+    return (parts[-1], at + 1, end) if at >= 0 else (name, start, end)
+
+
 def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     strong: list[tuple[str, int, int]] = []
     for m in _POSSESSIVE.finditer(text):
@@ -327,10 +350,12 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
             if all(t.startswith("§") for t in match_terms(name)):
                 continue  # a line item capitalised ("… of Revenue has been deferred"), not a company
             strong.append((name.rstrip(".").strip(), m.start(), m.end()))
+    strong = [_company_part(text, n, s, e) for n, s, e in strong]
     strong = [
         (n, s, e)
         for n, s, e in strong
         if n.lower().rstrip(".") not in EN_CAPS_GENERIC
+        and not _FINANCE_ABBREVIATION.search(n)
         and n.lower() not in MONTHS
         and not find_periods(n)
         and not _MONTH_DAY.match(n)  # "December 31" of a date

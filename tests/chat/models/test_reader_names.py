@@ -180,3 +180,33 @@ def test_a_short_form_of_another_company_is_not_a_mention() -> None:
     assert not mentions("HAFO", cover)
     assert not mentions("FIHA", cover)
     assert mentions("HARFIN", cover)
+
+
+@pytest.mark.parametrize(("question", "name", "focus"), [
+    ("What was the amount of Accounts Payable of Quillon at the end of FY2020?", "Quillon", "Accounts Payable"),
+    ("What were the total Net Revenues of Tarn Devices in 2020?", "Tarn Devices", "total Net Revenues"),
+    ("What is the Cost of Sales of Quillon in FY2020?", "Quillon", "Cost of Sales"),
+])
+def test_a_capitalised_line_item_of_a_company_names_only_the_company(question: str, name: str, focus: str) -> None:
+    q = analyze(question)
+    assert q.strong_names == (name,)
+    assert q.focus == focus
+
+
+def test_a_line_item_of_the_company_is_answered_not_declined_as_a_missing_name() -> None:
+    sheet = ("Consolidated Balance Sheets\n| (in millions) | December 31, / 2020 | December 31, / 2019 |\n"
+             "|---|---|---|\n| Accounts payable | $ 2,318 | $ 1,954 |\n| Total current liabilities | $ 4,007 | $ 3,611 |\n")
+    a = read("What was the amount of Accounts Payable of Quillon at the end of 2020?",
+             [Passage("S1", sheet, "q1", "QUILLON_2020_10K.pdf", 85)])
+    assert not a.declined
+    assert "2,318" in a.text and "[S1]" in a.text
+
+
+def test_a_metric_abbreviation_or_a_title_is_no_company_name() -> None:
+    assert analyze("What did Quillon report for Diluted EPS for the fourth quarter of 2020?").strong_names == (
+        "Quillon",)
+    assert analyze("What was Tarn's revenue from the U.S. Department of Defense in 2020?").strong_names == ("Tarn",)
+    assert analyze("How many times has Tarn's buyback authorization been raised by the Board of Directors?"
+                   ).strong_names == ("Tarn",)
+    # a company whose name has "of" in it stays whole
+    assert analyze("What is the total revenue of Bank of Wexford in 2020?").strong_names == ("Bank of Wexford",)
