@@ -219,7 +219,7 @@ _SUBJECT = re.compile(
     r"\b(?i:did|does|do|has|have|had|will|would|could|can)\s+"
     r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)\s+(?=[a-z(])"
 )
-_CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
+_CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|\d+[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
 _KO_VERB = re.compile(
     r"(?:인가요|인가|입니까|나요|니까|습니까|했나|됐나|되나|였나|세요|줘|주세요|어요|이에요|예요|"
@@ -246,6 +246,10 @@ class Question:
     names: tuple[str, ...] = ()  # companies / documents named ("Apple's", "Tesla Inc.", "삼성전자의")
     strong_names: tuple[str, ...] = ()  # names whose absence from every passage means the documents are about
     periods: tuple[Period, ...] = ()  # something else
+    #: a question that names no company in a name's usual places ("Is Acme a capital-intensive business?", "… that
+    #: Acme sells"): its capitalised names, which no passage may lack either (they decline, like strong names) but
+    #: which say nothing of whose filing a document is (no cover check, no search by owner)
+    insisted_names: tuple[str, ...] = ()
     span: int | None = None  # 3 for a quarter / three months, 12 for a year ended
     relative: bool = False  # year over year / 전년 대비
     unit: str = ""
@@ -311,7 +315,7 @@ def _without_opening(name: str, start: int) -> tuple[str, int]:
 #: part of a company's name
 _FINANCE_ABBREVIATION = re.compile(
     r"(?<![\w&])(?:EPS|EBITDAR?|EBIT|GAAP|CAPEX|COGS|OPEX|FCF|PP&E|PPE|PPNE|SG&A|R&D|D&A|ROA|ROE|ROIC|DSO|DPO|DIO|"
-    r"P&L|TTM|YOY|QOQ)(?![\w&])", re.IGNORECASE)
+    r"P&L|TTM|YOY|QOQ|VAR)(?![\w&])", re.IGNORECASE)
 
 
 def _company_part(text: str, name: str, start: int, end: int) -> tuple[str, int, int]:
@@ -329,7 +333,8 @@ def _company_part(text: str, name: str, start: int, end: int) -> tuple[str, int,
     return (parts[-1], at + 1, end) if at >= 0 else (name, start, end)
 
 
-def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]], list[str]]:
+    """(strong names, soft names, the strong names' spans, names insisted on — see ``Question.insisted_names``)."""
     strong: list[tuple[str, int, int]] = []
     for m in _POSSESSIVE.finditer(text):
         name, start = _without_opening(m.group(1), m.start())
@@ -365,18 +370,40 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
     remarks = [(m.start(), m.end()) for m in _NAME_REMARK.finditer(text)]  # "(formerly known as Square)": the
     first_word = re.match(r"\s*\S+", text)  # same company's other name, no second one to find
     first_end = first_word.end() if first_word else 0
+    each_name: list[str] = []
     for m in _CAPS.finditer(text):
         name = re.sub(r"\s+(?:of|and|&)$", "", m.group(0))
         words = [w for w in name.split() if w.lower().rstrip(".") not in EN_CAPS_GENERIC
                  and w.lower().rstrip(".") not in MONTHS
                  and not re.fullmatch(r"(?i)(?:FY|CY|Q[1-4]|H[12])'?\d{2,4}", w)]  # "FY2021 COGS": no name
+        if m.start() < first_end and words and words[0] == name.split()[0]:
+            words = words[1:]  # the question's opening word is capitalised as the first ("If JPM went …")
         if (m.start() < first_end and len(name.split()) == 1) or not words or any(
                 s <= m.start() < e for s, e in remarks):
             continue
-        if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+\w*)", name) or any(n in name for n, _, _ in strong):
+        if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+[a-z]*|\d+[KQFH]|\d+\w*\d)", name) or any(
+                n in name for n, _, _ in strong):  # "10K", "2Q", "2022": no name ("3M" is one)
             continue
         soft.append(" ".join(words))
-    return [n for n, _, _ in strong], soft, [(s, e) for _, s, e in strong]
+        # names joined by "and" ("iPad and Mac") are each a name when insisted on
+        each_name += [" ".join(w for w in part.split() if w in words) for part in re.split(r"\s+and\s+", name)]
+    # "the Acme AGM": a capitals' abbreviation after a name written in lower case is the thing, not the name
+    promoted = [re.sub(r"\s+[A-Z]{2,5}$", "", n) if re.match(r"[A-Z][a-z]", n) else n
+                for n in dict.fromkeys(each_name) if n and _company_like(n)]
+    # "the Acme AGM … a report by Acme": the company is the name the longer one holds
+    promoted = [n for n in promoted if not any(o != n and re.match(re.escape(o) + r"\b", n) for o in promoted)]
+    strong_names = [n for n, _, _ in strong]
+    return strong_names, soft, [(s, e) for _, s, e in strong], ([] if strong_names else promoted)
+
+
+def _company_like(name: str) -> bool:
+    """A capitalised name that a question with no company in a name's usual places ("… of Acme", "Acme's") may
+    still be about ("Is Acme a capital-intensive business?", "… that Acme sells"): no line item's words ("Cash &
+    Cash"), no metric, Latin letters only (not "Acme는" of a Korean question), at most four words — insisted on
+    (a strong name) when the question names nothing else."""
+    groups = match_terms(name)
+    return (name.isascii() and bool(groups) and not any(g.startswith("§") for g in groups) and len(name.split()) <= 4
+            and not _FINANCE_ABBREVIATION.search(name))
 
 
 #: a Latin-script word in a Korean/Japanese question (the particle glued on after it is not part of it)
@@ -541,13 +568,14 @@ _TICKER = re.compile(r"[A-Z]{2,5}")
 def _one(text: str, lang: Language) -> Question:
     periods = find_periods(text)
     if lang == "en":
-        strong, soft, name_spans = _en_names(text)
+        strong, soft, name_spans, insisted = _en_names(text)
         focus = _en_focus(text, periods, name_spans)
         lead = focus.split(" ", 1)
         if len(lead) == 2 and lead[0] in soft and _TICKER.fullmatch(lead[0]):
             focus = lead[1]  # "What were NFLX revenues for 2017?": the ticker names the company, not the item
     else:
         strong, soft, name_spans = _cjk_names(text, lang)
+        insisted = []
         focus = _ko_focus(text, periods, name_spans) if lang == "ko" else _ja_focus(text, periods, name_spans)
     span = span_months(text) or (3 if quarter_span(text) or any(p.quarter for p in periods) else None)
     span = span or (6 if any(p.half for p in periods) else None)
@@ -568,6 +596,7 @@ def _one(text: str, lang: Language) -> Question:
         terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
         names=tuple(dict.fromkeys(_each([*strong, *soft]))),
         strong_names=tuple(dict.fromkeys(_each(strong))),
+        insisted_names=tuple(dict.fromkeys(insisted)),
         periods=tuple(periods),
         span=span,
         relative=is_relative(text),
@@ -626,7 +655,8 @@ def analyze(text: str) -> Question:
             if not part.periods:
                 part = replace(part, periods=prev.periods, span=part.span or prev.span)
             if not part.names:
-                part = replace(part, names=prev.names, strong_names=prev.strong_names)
+                part = replace(part, names=prev.names, strong_names=prev.strong_names,
+                               insisted_names=prev.insisted_names)
         parts.append(replace(part, statement=part.statement or whole.statement, scale=whole.scale))
     return replace(whole, parts=tuple(parts))
 

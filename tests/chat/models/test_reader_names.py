@@ -210,3 +210,31 @@ def test_a_metric_abbreviation_or_a_title_is_no_company_name() -> None:
                    ).strong_names == ("Tarn",)
     # a company whose name has "of" in it stays whole
     assert analyze("What is the total revenue of Bank of Wexford in 2020?").strong_names == ("Bank of Wexford",)
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("Is Quillon a capital-intensive business based on FY2020 data?", ("Quillon",)),
+    ("What are the major products that Quillon sells as of FY20?", ("Quillon",)),
+    ("Was Wexford Mills able to retain customers during 2020?", ("Wexford Mills",)),
+    ("If QLN went bankrupt by the end of 2020, how much could each shareholder get?", ("QLN",)),
+    ("Is 9X a capital-intensive business?", ("9X",)),
+    ("At the Quillon AGM held on May 3, 2020, what was the outcome of the vote on the buyback?", ("Quillon",)),
+])
+def test_a_company_that_is_the_subject_of_a_clause_is_insisted_on(question: str, names: tuple[str, ...]) -> None:
+    q = analyze(question)
+    assert q.insisted_names == names
+    assert q.strong_names == ()  # no cover check, no search by owner: it may be a product or a region
+
+
+def test_a_question_about_a_company_the_documents_lack_is_declined_though_it_names_it_in_a_clause() -> None:
+    a = read("What are the major products and services that Quillon sells as of FY2020?", _tarn())
+    assert a.declined and a.why == "name-missing"
+    assert "Quillon" in a.text
+
+
+def test_a_line_items_capitals_or_a_document_form_are_not_insisted_on() -> None:
+    q = analyze("Was there any drop in Cash & Cash equivalents between FY 2020 and Q2 of FY2021?")
+    assert q.strong_names == () and q.insisted_names == ()
+    assert analyze("What are three main products mentioned in this 10K report?").insisted_names == ()
+    q = analyze("Looking at VaR, did the risk that QLN faced in 2020 decrease?")
+    assert q.strong_names == () and q.insisted_names == ("QLN",)

@@ -219,6 +219,9 @@ def test_question_names_periods_and_parts() -> None:
     assert q.span == 3 and q.periods[0].day == 31
     assert analyze("What were Greater China net sales?").names == ("Greater China",)
     assert analyze("What were Greater China net sales?").strong_names == ()  # a region, kept in the line item
+    # … that no passage may lack (a question that names nothing else insists on it), but no company's name
+    assert analyze("What were Greater China net sales?").insisted_names == ("Greater China",)
+    assert analyze("What were Apple's Greater China net sales?").insisted_names == ()
     assert analyze("테슬라의 2020년 매출액은?").strong_names == ("테슬라",)
     assert analyze("영수증의 날짜는?").strong_names == ()  # a kind of document names no company
     assert analyze("テスラの2022年の売上高は？").strong_names == ("テスラ",)
