@@ -603,6 +603,8 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     return candidates[0][1]
 
 
+#: an ordinal's ending right after its number ("53rd", "1st", "4th")
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 #: "how much …" asks an amount of money (or a share), not a duration or a count beside it
 _HOW_MUCH = re.compile(r"(?i)\s*(?:\w+\s*,\s*)?(?:by\s+)?how\s+much\b")
 #: an English amount's next words: what it counts, when they are not a unit, a verb or a function word
@@ -657,6 +659,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue
             if any(p.start <= s < p.end for p in periods) or _CLOCK.match(sentence, e):
                 continue
+            if not amount.percent and not amount.currency and _ORDINAL.match(sentence, e):
+                continue  # "a 53rd reporting week", "the 4th quarter": an ordinal, not an amount
             if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             if not amount.percent and not amount.currency and _SPAN_AFTER.match(sentence, e):

@@ -41,11 +41,11 @@ _QUARTER = (
                re.IGNORECASE),
     re.compile(rf"\b[Qq](?P<q>[1-4])(?P<year>{_YEAR})\b"),
     re.compile(rf"\b(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<year>{_YEAR}|\d{{2}})\s+(?P<word>first|second|third|fourth|1st|"
-               rf"2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\b", re.IGNORECASE),
+               rf"2nd|3rd|4th)[\s\-]+(?:fiscal\s+)?quarter\b", re.IGNORECASE),
     re.compile(rf"\b[Qq](?P<q>[1-4])\b(?:\s*(?:FY|fiscal)?\s*'?(?P<year>{_YEAR}|\d{{2}})\b)?"),
     re.compile(rf"\b(?P<q>[1-4])Q\s?'?(?P<year>{_YEAR}|\d{{2}})?\b"),
     re.compile(
-        rf"\b(?P<word>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?"
+        rf"\b(?P<word>first|second|third|fourth|1st|2nd|3rd|4th)[\s\-]+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?"
         rf"(?:fiscal\s+(?:year\s+)?)?(?P<year>{_YEAR}))?",
         re.IGNORECASE,
     ),

@@ -89,11 +89,15 @@ def _quarter_of_year(periods: tuple[Period, ...]) -> tuple[Period, ...]:
                                 text=f"{part.text} {y.text}"),)
 
 
-def _column(header: str, caption_span: int | None) -> Column:
+def _column(header: str, caption_span: int | None, caption_year: int | None = None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
     # (a numeric date, "3/25/2023", has no space around its slashes)
     periods = tuple(find_periods(re.sub(r"(\d{1,2})(?:,\s*/\s*|\s+/\s*|\s*/\s+)((?:19|20)\d\d)\b", r"\1, \2", header)))
     periods = _quarter_of_year(periods)
+    if caption_year and periods and all(p.year is None and (p.quarter or p.half) for p in periods):
+        # "| | First-Quarter |" under "First-Quarter 2023 Results": the caption's year is the quarter's
+        periods = tuple(dataclasses.replace(p, year=caption_year) for p in periods)
+        header = f"{header} {caption_year}"
     span = span_months(header) or caption_span
     if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
         span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year
@@ -173,7 +177,9 @@ def markdown_tables(text: str) -> list[Table]:
             value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
             header = above
         value_headers = _spanning_period_word(value_headers)
-        columns = _numbered(tuple(_column(h, caption_span) for h in value_headers))
+        caption_years = {p.year for p in find_periods(caption) if p.year}
+        caption_year = caption_years.pop() if len(caption_years) == 1 else None
+        columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
         rows: list[Row] = []
         section = ""
         for s, e in body:

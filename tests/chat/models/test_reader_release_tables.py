@@ -210,3 +210,32 @@ def test_the_guarantor_subsidiaries_summary_is_not_the_groups_figure() -> None:
     assert answer.text.startswith("Net revenues were $5,162,082 thousand")
     asked = read("What were the net revenues of Harlow's guarantor subsidiaries in 2020?", passages)
     assert "$3,586,846 thousand" in asked.text.split("\n")[0]
+
+
+#: a release's highlights grid: the quarter in words over one column, its year only in the caption above
+HIGHLIGHTS = """Wrenmoor Reports First-Quarter 2023 Results
+Reported (GAAP) First-Quarter 2023 Results
+|  | First-Quarter |
+|---|---|
+| Net revenue growth | 10.2% |
+| Earnings per share (EPS) | $1.40 |
+| Organic revenue growth | 14.3% |
+"""
+
+OUTLOOK = ("Our 2023 organic revenue growth guidance excludes the impact of acquisitions and divestitures and the "
+           "impact of a 53rd reporting week in 2022.")
+
+
+def test_a_quarter_in_words_takes_its_year_from_the_caption() -> None:
+    column = find_tables(HIGHLIGHTS)[0].columns[0]
+    assert [(p.quarter, p.year) for p in column.periods] == [(1, 2023)]
+    a = read("What was Wrenmoor's organic revenue growth in Q1 2023?",
+             [Passage("S1", HIGHLIGHTS, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 1),
+              Passage("S2", OUTLOOK, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 10)])
+    assert a.text.startswith("Organic revenue growth was 14.3% in First-Quarter 2023 [S1].")
+
+
+def test_an_ordinal_is_no_amount_to_state() -> None:
+    a = read("What was Wrenmoor's organic revenue growth guidance for 2023?",
+             [Passage("S2", OUTLOOK, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 10)])
+    assert "53" not in a.text.split("“")[0]  # the lead states no "53" (of "53rd")
