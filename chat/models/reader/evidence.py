@@ -603,6 +603,9 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     return candidates[0][1]
 
 
+#: a length of time after a number ("12 months", "five-year" is no number): not an amount of money
+_DURATION = re.compile(r"\s?(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
+_DURATION_AFTER = re.compile(r"[\s-]+(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
 #: an ordinal's ending right after its number ("53rd", "1st", "4th")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 #: "how much …" asks an amount of money (or a share), not a duration or a count beside it
@@ -643,6 +646,10 @@ def answer_span(q: Question, sentence: str) -> str:
                 return period.text
     if q.kind in ("value", "change"):
         periods = find_periods(sentence)
+        # a statement's line item asked ("revenue from X", "net income"), no rate: an amount of money, never a
+        # length of time
+        money_item = (q.language == "en" and bool(implied_statement(q.focus_terms)) and not _RATE_WORDS.search(q.text)
+                      and not _PERCENT_WORDS.search(q.text) and not asks_count(q))
         candidates: list[tuple[int, str]] = []
         money: list[tuple[int, str]] = []  # those in a currency or a percentage
         percent_only = _asks_percent(q)  # "$33 million" is no operating margin
@@ -667,6 +674,13 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue  # "12 Weeks Ended March 25, 2023": the period's length, not an amount
             tail = _UNIT_WORD.match(sentence, e)
             priced = bool(amount.currency or amount.percent)
+            if not priced and q.language == "en" and (
+                    (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())):
+                continue  # "BNT162b2", "A320": a product's or a code's number, not an amount
+            if not priced and money_item and tail and _DURATION.match(tail.group(0)):
+                continue  # "recognized … over the next 12 months" states no revenue
+            if not priced and money_item and _DURATION_AFTER.match(sentence, e):
+                continue
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))

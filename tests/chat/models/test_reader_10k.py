@@ -358,3 +358,18 @@ def test_a_number_glued_to_a_word_by_a_hyphen_is_no_negative_amount() -> None:
     assert answer_span(benefits, "KESTREL › Mar-2 › Expected Benefit Payments The following table presents "
                                  "estimated future benefit payments") == ""
     assert answer_span(benefits, "Kestrel expects to pay pension benefits of $412 million in 2026.") == "$412 million"
+
+
+def test_a_products_code_or_a_length_of_time_is_no_revenue_to_state() -> None:
+    """"Velorin/KX210b2" is a product's code, "over the next 12 months" a length of time: neither is the revenue
+    asked; the sentence's money is."""
+    from chat.models.reader.evidence import answer_span
+
+    revenue = analyze("What was Kestrel Retail's revenue from Velorin in 2021?")
+    assert answer_span(revenue, "Each of Velorin/KX210b2 and Ostrel recorded revenues of more than $1 billion "
+                                "in 2021.") == "$1 billion"
+    assert answer_span(revenue, "The Velorin deferred revenues will be recognized in Revenues over the next "
+                                "12 months as doses are delivered.") == ""
+    months = analyze("How many months will the Velorin deferred revenues take to be recognized?")
+    assert answer_span(months, "The Velorin deferred revenues will be recognized in Revenues over the next "
+                               "12 months as doses are delivered.") == "12 months"
