@@ -205,7 +205,24 @@ class Documents:
                 cursor = page.cursor
                 if cursor is None:
                     break
-        return out[:limit]
+        out = out[:limit]
+        await asyncio.gather(*(self._refresh_identity(d) for d in out))
+        return out
+
+    async def _refresh_identity(self, doc: dict[str, Any]) -> None:
+        """A completed document whose stored identity an older reading wrote (``"read"`` below ``IDENTITY_READ``)
+        or none at all: read again from its first pages and kept, so a search by owner names it (a listing's
+        identities decide which documents a question's company owns)."""
+        identity = doc.get("identity")
+        wid = doc.get("workflow_id")
+        if not wid or doc.get("status") != "completed":
+            return
+        if isinstance(identity, Mapping) and identity.get("read", 1) >= IDENTITY_READ:
+            return
+        read = await asyncio.to_thread(self._backfill_identity, str(doc["project_id"]), str(doc["document_id"]),
+                                       str(wid))
+        if read is not None:
+            doc["identity"] = read
 
     async def document_identities(self, user_id: str, docs: Mapping[str, str | None]) -> dict[str, dict[str, Any]]:
         """Whose document each is (``ingest.steps.identity``): ``{document_id: identity}`` for ``{document_id:

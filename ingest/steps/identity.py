@@ -35,8 +35,9 @@ from typing import Any
 
 from ingest.page_text import page_text
 
-#: which reading of the cover an identity comes from: 2 added the period (``period_end``/``period_kind``)
-IDENTITY_READ = 2
+#: which reading of the cover an identity comes from: 2 added the period (``period_end``/``period_kind``), 3 the
+#: registrant of a text layer broken at every word
+IDENTITY_READ = 3
 #: the first pages read for a cover (a filing's cover is page 1; a wrapper page may push it to page 2)
 COVER_PAGES = 2
 #: a name longer than this (characters / words) is a sentence, not a name
@@ -118,7 +119,25 @@ def _registrant(lines: Sequence[str]) -> str:
                 if name and sum(c.isupper() for c in letters) >= 0.6 * len(letters):  # a name set in capitals
                     return name
                 break
-    return ""
+    return _registrant_in_flat(" ".join(lines))
+
+
+def _registrant_in_flat(flat: str) -> str:
+    """A text layer that breaks its lines at every word ("SQUARE,\nINC.\n(Exact\nname\nof …"): the name is the
+    run of name words right before "(Exact name of registrant", after the file number when one precedes it."""
+    m = _EXACT.search(flat)
+    if m is None:
+        return ""
+    before = flat[: m.start()].rstrip()
+    file_no = list(re.finditer(r"(?i)\bcommission\s+file\s+(?:number|no\b\.?)\s*:?\s*[\d\-]+", before))
+    if file_no and len(before) - file_no[-1].end() <= MAX_NAME_CHARS:
+        return _clean_name(before[file_no[-1].end():])
+    words: list[str] = []
+    for word in reversed(before.split()[-MAX_NAME_WORDS:]):
+        if not _NAME_WORD.match(word) or (word.endswith(".") and words and word[:-1].lower() not in _SUFFIXES):
+            break
+        words.insert(0, word)
+    return _clean_name(" ".join(words))
 
 
 def _symbol_column(header: str) -> int | None:

@@ -221,3 +221,27 @@ async def test_an_identity_an_older_reading_stored_is_read_again_with_its_period
     documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
     assert await documents.document_identities("alice", {c.document_id: pid}) == {c.document_id: SHOWN}
     assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept
+
+
+def test_a_cover_whose_text_layer_breaks_at_every_word_still_names_its_registrant() -> None:
+    """Some filings' text layers end a line after every word: "(Exact name of registrant" is then spread over
+    lines, and the name is the words right before it, after the file number."""
+    words = ("FORM 10-K For the fiscal year ended December 31, 2031 Commission File Number 001-99999 "
+             "CONTOSO WIDGETS, INC. (Exact name of registrant as specified in its charter) Delaware 99-1234567")
+    out = document_identity(["\n".join(words.split())])
+    assert out["company"] == "CONTOSO WIDGETS, INC."
+    assert out["period_end"] == "2031-12-31"
+    no_file_number = "\n".join("Annual report ACME TOOLS CORP. (Exact name of registrant as specified)".split())
+    assert document_identity([no_file_number])["company"] == "ACME TOOLS CORP."
+
+
+async def test_a_listing_reads_again_an_identity_an_older_reading_stored(
+        settings, store, items, blobs, queue, indexer, clock) -> None:
+    """The listing decides which documents a question's company owns (the search by owner): a document whose
+    identity an older reading stored (or none) is read again there, not only when a search happens to return it."""
+    pid, c = await _processed(settings, store, blobs, queue, indexer, clock)
+    items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", set={"identity": {"read": 2}})  # an older reading: nobody
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    listed = await documents.document_summaries("alice", [pid])
+    assert listed[0]["identity"]["company"] == IDENTITY["company"]
+    assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept

@@ -205,10 +205,13 @@ def _present(name: str, passage: Passage) -> bool:
     return mentions(name, passage, identity=passage.ref.startswith("P"))
 
 
-def name_factor(q: Question, passage: Passage) -> float:
+def name_factor(q: Question, passage: Passage, *, table: bool = False) -> float:
+    """How likely the passage is the named company's (1.0 when it names them). ``table``: a table's cell — a
+    statement's rows never name the company and its heading path may not either (a cover whose text layer breaks
+    at every word heads the filing "UNITED › INC."): the document's identity counts for it."""
     factor = 1.0
     for name in q.strong_names:
-        if not _present(name, passage):
+        if not _present(name, passage) and not (table and mentions(name, passage, identity=True)):
             factor *= 0.5
     for name in [n for n in q.names if n not in q.strong_names][:2]:
         if not _present(name, passage):
@@ -442,7 +445,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score *= PERCENT_FOR_MONEY  # "… (in millions)?" is not answered by a "% of revenue" cell
         if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
             score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
-        score = score * name_factor(q, p) + 0.02 / (1 + rank)
+        score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
     return out

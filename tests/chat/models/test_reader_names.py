@@ -238,3 +238,18 @@ def test_a_line_items_capitals_or_a_document_form_are_not_insisted_on() -> None:
     assert analyze("What are three main products mentioned in this 10K report?").insisted_names == ()
     q = analyze("Looking at VaR, did the risk that QLN faced in 2020 decrease?")
     assert q.strong_names == () and q.insisted_names == ("QLN",)
+
+
+def test_a_statement_of_the_companys_filing_is_its_own_though_its_heading_path_is_broken() -> None:
+    """A cover whose text layer breaks at every word heads the filing "UNITED › INC.": the statement's rows do not
+    name the company, the document's identity does — a sentence that names it is not the likelier answer."""
+    statement = ("UNITED › INC. › FIRM\nCONSOLIDATED STATEMENTS OF OPERATIONS\n(In thousands)\n"
+                 "| | Year Ended December 31, / 2016 | Year Ended December 31, / 2015 |\n|---|---|---|\n"
+                 "| Subscription revenue | 129,351 | 58,013 |\n| Total net revenue | 1,708,721 | 1,267,118 |\n")
+    share = ("During the year ended December 31, 2016, Quillon Capital was the largest contributor to subscription "
+             "revenue. Subscription revenue grew to 8% of total net revenue in the year ended December 31, 2016, up "
+             "from 5% in the year ended December 31, 2015.")
+    a = read("What was Quillon's total net revenue in 2016?",
+             [Passage("S1", share, "q1", "annual-report-2016.pdf", 50, company="QUILLON, INC."),
+              Passage("S2", statement, "q1", "annual-report-2016.pdf", 69, company="QUILLON, INC.")])
+    assert a.text.startswith("Total net revenue was 1,708,721 thousand"), a.text
