@@ -80,7 +80,8 @@ _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billi
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
 #: a word that makes the number after it a reference to a part of the document
 _REFERENCE = re.compile(r"(?i)\b(?:notes?|items?|sections?|parts?|pages?|exhibits?|rules?|articles?|schedules?|"
-                        r"chapters?|figures?|tables?|appendix|no\.)\s*$")
+                        r"chapters?|figures?|tables?|appendix|no\.|orders?|acts?|laws?|bills?|resolutions?|forms?|topics?|"
+                        r"standards?)\s*$")
 #: what asks a percentage (a ratio or a rate may be a plain number: "current ratio 0.95", "exchange rate 1.08")
 _PERCENT_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b")
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much

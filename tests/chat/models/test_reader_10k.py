@@ -373,3 +373,14 @@ def test_a_products_code_or_a_length_of_time_is_no_revenue_to_state() -> None:
     months = analyze("How many months will the Velorin deferred revenues take to be recognized?")
     assert answer_span(months, "The Velorin deferred revenues will be recognized in Revenues over the next "
                                "12 months as doses are delivered.") == "12 months"
+
+
+def test_the_number_of_an_order_a_form_or_a_standard_is_no_amount() -> None:
+    from chat.models.reader.evidence import answer_span
+
+    staff = analyze("How many employees did Kestrel Retail have at the end of 2021?")
+    assert answer_span(staff, "Pursuant to Executive Order 14042, all U.S. based employees of Kestrel Retail had "
+                              "to be vaccinated.") == ""
+    assert answer_span(staff, "At December 31, 2021, we had approximately 114,000 employees.") == "114,000 employees"
+    cash = analyze("How much cash did Kestrel Retail hold at the end of fiscal 2023?")
+    assert answer_span(cash, "Cash reported in this Form 10-K and under ASC Topic 230 is reconciled below.") == ""
