@@ -610,6 +610,11 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
 #: a length of time after a number ("12 months", "five-year" is no number): not an amount of money
 _DURATION = re.compile(r"\s?(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
 _DURATION_AFTER = re.compile(r"[\s-]+(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
+#: words that join a headline's capitals ("APPOINTED AS CEO"), no part of a name
+_JOINERS = frozenset({"as", "to", "the", "of", "and"})
+#: a company's legal form, never a name asked for on its own
+_LEGAL_FORMS = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", "llc", "plc", "lp", "n.v", "s.a",
+                          "ag", "se"})
 #: an ordinal's ending right after its number ("53rd", "1st", "4th")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 #: "how much …" asks an amount of money (or a share), not a duration or a count beside it
@@ -697,8 +702,18 @@ def answer_span(q: Question, sentence: str) -> str:
         if candidates:
             return _nearest_after_focus(q, sentence, candidates)
     if q.kind == "name" and q.language == "en":
-        for m in re.finditer(r"\b[A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|of|and|&)){0,4}", sentence):
+        heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
+        spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
+        asked_words = set(re.findall(r"\w+", q.text.lower()))
+        for m in re.finditer(r"\b[A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|of|and|&)){0,4}", spaced):
             name = m.group(0).rstrip(" .")
+            if m.start() < heading or name.rstrip(".").lower() in _LEGAL_FORMS or len(name.split()[0]) < 2:
+                continue  # "Inc" of "Acme, Inc."; "N E W S" of a letter-spaced banner
+            words = name.split()
+            if all(w.lower().strip(".,") in asked_words or w.lower() in _JOINERS for w in words):
+                continue  # "AS CEO" for "… appointed as CEO?": the question's own words
+            if name.isupper() and len(words) > 3:
+                name = " ".join(words[:3])  # a headline in capitals: "JANE Q. DOE APPOINTED AS CEO" → the name
             if m.start() > 0 and name.lower() not in q.text.lower():
                 return name
     return ""

@@ -384,3 +384,13 @@ def test_the_number_of_an_order_a_form_or_a_standard_is_no_amount() -> None:
     assert answer_span(staff, "At December 31, 2021, we had approximately 114,000 employees.") == "114,000 employees"
     cash = analyze("How much cash did Kestrel Retail hold at the end of fiscal 2023?")
     assert answer_span(cash, "Cash reported in this Form 10-K and under ASC Topic 230 is reconciled below.") == ""
+
+
+def test_a_name_asked_is_not_the_heading_path_the_legal_form_or_a_letter_spaced_banner() -> None:
+    from chat.models.reader.evidence import answer_span
+
+    who = analyze("Who was appointed as Kestrel Retail's new CEO in August 2031?")
+    release = ("Kestrel Retail, Inc. › N E W S R E L E A S E JANE Q. MARLOW APPOINTED AS CEO, EFFECTIVE "
+               "SEPTEMBER 1, 2031")
+    assert answer_span(who, release) == "JANE Q. MARLOW"
+    assert answer_span(who, "The board of Kestrel Retail, Inc. named Tomas Vey chief executive.") == "Tomas Vey"
