@@ -650,9 +650,18 @@ def answer_span(q: Question, sentence: str) -> str:
     if q.language in ("ko", "ja") and (q.kind in ("value", "change") or asks_a_count(q.text)):
         return asked_number(q.text, sentence)  # "몇 명", "얼마", "몇 위": the counted number nearest what is counted
     if q.kind == "date":
-        for period in find_periods(sentence):
-            if period.text not in asked and (period.year or period.month):
-                return period.text
+        dates = []
+        for order, period in enumerate(find_periods(sentence)):
+            if period.text in asked or not (period.year or period.month):
+                continue
+            same_year = any(a.year is not None and abs(a.year - (period.year or 0)) <= 1 for a in q.periods)
+            if not (period.month or period.day) and same_year:
+                continue  # "fiscal 2022" for "When did fiscal year 2022 end?": the year asked, not when
+            # of several: a full date of the year asked before a bare year of another ("… for the registrant's
+            # 2023 Annual Meeting … the fiscal year ended December 2, 2022"), else the first
+            dates.append((not (same_year and period.day), not period.day, order, period.text))
+        if dates:
+            return min(dates)[3]
     if q.kind in ("value", "change"):
         periods = find_periods(sentence)
         # a statement's line item asked ("revenue from X", "net income"), no rate: an amount of money, never a

@@ -394,3 +394,13 @@ def test_a_name_asked_is_not_the_heading_path_the_legal_form_or_a_letter_spaced_
                "SEPTEMBER 1, 2031")
     assert answer_span(who, release) == "JANE Q. MARLOW"
     assert answer_span(who, "The board of Kestrel Retail, Inc. named Tomas Vey chief executive.") == "Tomas Vey"
+
+
+def test_when_a_fiscal_year_ended_is_its_full_date_not_the_year_asked_or_another_year() -> None:
+    from chat.models.reader.evidence import answer_span
+
+    when = analyze("When did Kestrel Retail's fiscal year 2031 end?")
+    cover = ("Portions of the Proxy Statement for the registrant's 2032 Annual Meeting of Stockholders, to be filed "
+             "within 120 days after the end of the fiscal year ended December 2, 2031, are incorporated by reference.")
+    assert answer_span(when, cover) == "December 2, 2031"
+    assert answer_span(when, "Creative ARR exiting fiscal 2031 was $11.60 billion.") == ""
