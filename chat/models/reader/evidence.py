@@ -141,6 +141,14 @@ def _other_period(table: Table, col: int, other: int) -> bool:
     return bool(mine and theirs and mine != theirs)
 
 
+def _just_before(table: Table, col: int, other: int) -> tuple[int, ...]:
+    """How near before ``col``'s period ``other``'s ends (larger is nearer; the lowest for a later one or none)."""
+    mine, theirs = period_key(table.columns[col].periods), period_key(table.columns[other].periods)
+    if mine is None or theirs is None or theirs >= mine:
+        return (0,)
+    return (1, *theirs)
+
+
 def _same_kind(table: Table, col: int, other: int) -> bool:
     """The two headers say the same apart from their periods ("Amount" and "Amount", not "Percent to Sales")."""
     def rest(c: int) -> str:
@@ -425,8 +433,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         same_span = [c for c in with_amount if c != col and table.columns[c].span == table.columns[col].span]
         # another period's column of the same kind ("2022 / Amount" beside "2023 / Amount"), not the same period's
         # "Percent to Sales" column
+        # … and of those, the period just before it: "2015 | 2016 | 2017" (oldest first) compares 2017 with 2016
         prior = max(same_span, key=lambda c: (_other_period(table, col, c), _same_kind(table, col, c),
-                                              -same_span.index(c))) if same_span else -1
+                                              _just_before(table, col, c), -same_span.index(c))) if same_span else -1
         if since:  # "… change since September 24, 2022?": that column is the start, the latest the end
             starts = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount if c != col),
                             reverse=True)

@@ -104,3 +104,14 @@ def test_another_documents_beginning_balance_is_not_this_ones() -> None:
     chunks = [Passage("S1", LAST_CHUNK, "doc-1", "orbit-10q.pdf", 8),
               Passage("S2", FIRST_CHUNK, "doc-2", "orbit-10q-other.pdf", 8)]
     assert "at the beginning" not in read(QUESTION, chunks).text
+
+
+def test_a_change_in_a_table_printed_oldest_first_is_against_the_year_just_before() -> None:
+    """"2029 | 2030 | 2031": the 2031 figure's change is against 2030, not the first other column (2029)."""
+
+    table = ("Consolidated Statements of Operations\n(in millions)\n"
+             "| | Year Ended December 31, / 2029 | Year Ended December 31, / 2030 | Year Ended December 31, / 2031 |\n"
+             "|---|---|---|---|\n| Total net sales | 107,006 | 135,987 | 177,866 |\n")
+    a = read("By how much did Ostrel's net sales grow in 2031?",
+             [Passage("S1", table, "o1", "OSTREL_2031_10K.pdf", 37)])
+    assert "30.8%" in a.text.split("\n")[0] and "135,987" in a.text.split("\n")[0], a.text
