@@ -16,7 +16,7 @@ from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
-from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names
+from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer
@@ -62,6 +62,7 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     ranked = gather(q, passages)
     if q.language == "en":  # the statement's own page before a table that repeats its figure
         ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
+    ranked = amount_first(q, ranked)
     best = ranked[0] if ranked else None
     why = decline_reason(q, best, passages) or ("period-not-covered" if period_not_covered(q, ranked) else "")
     if why:
@@ -71,6 +72,28 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     sure = best.score >= SURE_AT
     text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
     return text, quotes, False, best.score, "sure" if sure else "unsure"
+
+
+#: an amount's evidence just below a lead sentence that offers none is the answer when it scores at least this
+#: share of the lead's score (and is sure on its own)
+AMOUNT_BEHIND = 0.8
+
+
+def amount_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
+    """``ranked`` with the best evidence that offers an amount first, when an amount is asked and the best one is a
+    sentence without any ("… our full year projected 2023 reported effective tax rate …" above the table's
+    "Earnings per share (EPS) | $1.40" for "reported EPS"): one close behind it (``AMOUNT_BEHIND``) and sure on
+    its own answers; otherwise the order stands (and ``decline.no_amount_offered`` declines)."""
+    if not ranked or not no_amount_offered(q, ranked[0]):
+        return ranked
+    lead = ranked[0]
+    close = [i for i, ev in enumerate(ranked[1:], 1) if ev.score >= max(SURE_AT, AMOUNT_BEHIND * lead.score)]
+    # a table's cell (the line item under its period) before a sentence's amount (which may be another item's)
+    offered = [i for i in close if ranked[i].kind != "sentence"] or [i for i in close if ranked[i].span_text]
+    if not offered:
+        return ranked
+    i = offered[0]
+    return [ranked[i], *ranked[:i], *ranked[i + 1:]]
 
 
 def closest_of_named(q: Question, ranked: Sequence[Evidence]) -> Evidence | None:

@@ -239,3 +239,14 @@ def test_an_ordinal_is_no_amount_to_state() -> None:
     a = read("What was Wrenmoor's organic revenue growth guidance for 2023?",
              [Passage("S2", OUTLOOK, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 10)])
     assert "53" not in a.text.split("“")[0]  # the lead states no "53" (of "53rd")
+
+
+def test_a_cell_close_behind_a_lead_sentence_without_an_amount_answers() -> None:
+    """"reported EPS": a guidance sentence that names "reported" and "EPS" but states no amount ranks first; the
+    highlights grid's EPS cell, close behind it, is the answer rather than a decline."""
+    guidance = "Wrenmoor, Inc. › Guidance We cannot reconcile our first quarter 2023 reported EPS to core EPS."
+    a = read("What was Wrenmoor's reported EPS in the first quarter of 2023?",
+             [Passage("S1", guidance, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 10),
+              Passage("S2", HIGHLIGHTS, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 1)])
+    assert not a.declined
+    assert a.text.startswith("Earnings per share (EPS) was $1.40"), a.text
