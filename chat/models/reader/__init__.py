@@ -80,7 +80,7 @@ AMOUNT_BEHIND = 0.8
 
 
 def amount_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
-    """``ranked`` with the best evidence that offers an amount first, when an amount is asked and the best one is a
+    """``ranked`` with the best cell or field first, when an amount is asked and the best evidence is a
     sentence without any ("… our full year projected 2023 reported effective tax rate …" above the table's
     "Earnings per share (EPS) | $1.40" for "reported EPS"): one close behind it (``AMOUNT_BEHIND``) and sure on
     its own answers; otherwise the order stands (and ``decline.no_amount_offered`` declines)."""
@@ -88,8 +88,9 @@ def amount_first(q: Question, ranked: list[Evidence]) -> list[Evidence]:
         return ranked
     lead = ranked[0]
     close = [i for i, ev in enumerate(ranked[1:], 1) if ev.score >= max(SURE_AT, AMOUNT_BEHIND * lead.score)]
-    # a table's cell (the line item under its period) before a sentence's amount (which may be another item's)
-    offered = [i for i in close if ranked[i].kind != "sentence"] or [i for i in close if ranked[i].span_text]
+    # a table's cell or a form's field (the line item under its period) — not another sentence's amount, which may
+    # be another item's (measured on the development filings: "… a consistent benefit to our gross profit … 1.4%")
+    offered = [i for i in close if ranked[i].kind != "sentence"]
     if not offered:
         return ranked
     i = offered[0]
