@@ -393,7 +393,9 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]], l
     # "the Acme AGM … a report by Acme": the company is the name the longer one holds
     promoted = [n for n in promoted if not any(o != n and re.match(re.escape(o) + r"\b", n) for o in promoted)]
     strong_names = [n for n, _, _ in strong]
-    return strong_names, soft, [(s, e) for _, s, e in strong], ([] if strong_names else promoted)
+    # several such names ("excluding Embedded, in which Acme segment …"): which one is the company is not known
+    insisted = promoted if not strong_names and len(promoted) == 1 else []
+    return strong_names, soft, [(s, e) for _, s, e in strong], insisted
 
 
 def _company_like(name: str) -> bool:

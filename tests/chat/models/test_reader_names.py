@@ -253,3 +253,9 @@ def test_a_statement_of_the_companys_filing_is_its_own_though_its_heading_path_i
              [Passage("S1", share, "q1", "annual-report-2016.pdf", 50, company="QUILLON, INC."),
               Passage("S2", statement, "q1", "annual-report-2016.pdf", 69, company="QUILLON, INC.")])
     assert a.text.startswith("Total net revenue was 1,708,721 thousand"), a.text
+
+
+def test_several_capitalised_names_in_a_clause_are_not_insisted_on() -> None:
+    """Which of several is the company is not known ("excluding Embedded, in which Quillon segment …")."""
+    q = analyze("From FY21 to FY22, excluding Embedded, in which Quillon reporting segment did sales grow the most?")
+    assert q.insisted_names == () and q.strong_names == ()
