@@ -616,8 +616,7 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
     return candidates[0][1]
 
 
-#: a length of time after a number ("12 months", "five-year" is no number): not an amount of money
-_DURATION = re.compile(r"\s?(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
+#: a length of time after a number ("12 months", "12-month"): not an amount of money
 _DURATION_AFTER = re.compile(r"[\s-]+(?:months?|years?|days?|weeks?|hours?)\b", re.IGNORECASE)
 #: words that join a headline's capitals ("APPOINTED AS CEO"), no part of a name
 _JOINERS = frozenset({"as", "to", "the", "of", "and"})
@@ -704,10 +703,8 @@ def answer_span(q: Question, sentence: str) -> str:
             if not priced and q.language == "en" and (
                     (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())):
                 continue  # "BNT162b2", "A320": a product's or a code's number, not an amount
-            if not priced and money_item and tail and _DURATION.match(tail.group(0)):
-                continue  # "recognized … over the next 12 months" states no revenue
             if not priced and money_item and _DURATION_AFTER.match(sentence, e):
-                continue
+                continue  # "recognized … over the next 12 months", "a 12-month term" states no revenue
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))

@@ -402,7 +402,7 @@ def _company_like(name: str) -> bool:
     """A capitalised name that a question with no company in a name's usual places ("… of Acme", "Acme's") may
     still be about ("Is Acme a capital-intensive business?", "… that Acme sells"): no line item's words ("Cash &
     Cash"), no metric, Latin letters only (not "Acme는" of a Korean question), at most four words — insisted on
-    (a strong name) when the question names nothing else."""
+    (``Question.insisted_names``) when it is the only one and the question has no strong name."""
     groups = match_terms(name)
     return (name.isascii() and bool(groups) and not any(g.startswith("§") for g in groups) and len(name.split()) <= 4
             and not _FINANCE_ABBREVIATION.search(name))
