@@ -62,6 +62,9 @@ def balance_row_factor(question: str, asks_change: bool, label: str, section: st
 _CHANGE_AMOUNT = re.compile(
     r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?(?:approximately\s+)?"
     r"(?:\$|US\$)?\s?\d")
+#: a change verb right before an amount: "increased by $264 million", "grew approximately 93 million"
+_CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?"
+                            r"(?:approximately\s+|about\s+)?$")
 _LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
 #: a sentence that states only how much an item changed counts this much for a question that asks its value
 CHANGE_ONLY = 0.7
@@ -80,10 +83,17 @@ def part_only_factor(sentence: str) -> float:
     return PART_ONLY if _PART_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0
 
 
-def change_only_factor(sentence: str) -> float:
+def change_only_factor(sentence: str, stated: str = "") -> float:
     """``CHANGE_ONLY`` for a sentence that gives an item's change and no level ("Revenue increased $1.32 billion
-    during fiscal 2022 as compared to fiscal 2021"), else 1: asked the value, a change is not the answer."""
-    return CHANGE_ONLY if _CHANGE_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0
+    during fiscal 2022 as compared to fiscal 2021"), or whose amount to state (``stated``) is that change ("Net
+    income increased by $264 million … as a result of a gain of $215 million"), else 1: asked the value, a change
+    is not the answer."""
+    if _CHANGE_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence):
+        return CHANGE_ONLY
+    at = sentence.find(stated) if stated else -1
+    if at > 0 and _CHANGE_BEFORE.search(sentence, 0, at):
+        return CHANGE_ONLY
+    return 1.0
 
 
 #: a per-share figure: "Diluted earnings per share", a row under an "Earnings per common share––basic:" heading

@@ -796,7 +796,7 @@ def _sentence_evidence(
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en":
-            score *= change_only_factor(sentence)  # "X increased $1.3 billion …" does not state X
+            score *= change_only_factor(sentence, span)  # "X increased $1.3 billion …" does not state X
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
         if len(sentence) < 15:
             score -= 0.05

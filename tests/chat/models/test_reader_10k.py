@@ -404,3 +404,21 @@ def test_when_a_fiscal_year_ended_is_its_full_date_not_the_year_asked_or_another
              "within 120 days after the end of the fiscal year ended December 2, 2031, are incorporated by reference.")
     assert answer_span(when, cover) == "December 2, 2031"
     assert answer_span(when, "Creative ARR exiting fiscal 2031 was $11.60 billion.") == ""
+
+
+def test_an_increase_stated_beside_another_items_amount_is_no_level() -> None:
+    """"Net income … increased by $264 million … as a result of a gain of $215 million": the amount the reader would
+    state is the change, so the statement's row is the answer."""
+    mdna = ("Net income attributable to Kestrel plc increased by $264 million, or 62%, for the six months ended "
+            "December 31, 2031, compared to the six months ended December 31, 2030 mainly as a result of a pre-tax "
+            "net gain of $215 million.")
+    table = ("Kestrel plc and Subsidiaries\nCondensed Consolidated Statements of Income\n"
+             "in millions, except per share data)\n"
+             "| ($ in millions, except per share data) | (Unaudited) / Three Months Ended December 31, / 2031 | "
+             "Three Months Ended December 31, / 2030 | Six Months Ended December 31, / 2031 | "
+             "Six Months Ended December 31, / 2030 |\n|---|---|---|---|---|\n"
+             "| Net income attributable to non-controlling interests | (2) | (4) | (4) | (5) |\n"
+             "| Net income attributable to Kestrel plc | $459 | $225 | $691 | $427 |\n")
+    a = read("What was Kestrel's net income attributable to Kestrel plc for the six months ended December 31, 2031?",
+             [_p("S1", mdna, 39), _p("S2", table, 5)])
+    assert "$691 million" in a.text.split("\n")[0], a.text
