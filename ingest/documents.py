@@ -213,11 +213,8 @@ class Documents:
         """A completed document whose stored identity an older reading wrote (``"read"`` below ``IDENTITY_READ``)
         or none at all: read again from its first pages and kept, so a search by owner names it (a listing's
         identities decide which documents a question's company owns)."""
-        identity = doc.get("identity")
         wid = doc.get("workflow_id")
-        if not wid or doc.get("status") != "completed":
-            return
-        if isinstance(identity, Mapping) and identity.get("read", 1) >= IDENTITY_READ:
+        if not wid or doc.get("status") != "completed" or not _stale(doc.get("identity")):
             return
         read = await asyncio.to_thread(self._backfill_identity, str(doc["project_id"]), str(doc["document_id"]),
                                        str(wid))
@@ -235,7 +232,7 @@ class Documents:
             if project_id is None:
                 project_id = str((await self.document_info(user_id, document_id))["project_id"])
             identity, wid = await asyncio.to_thread(self.store.document_identity, project_id, document_id)
-            if wid and (identity is None or identity.get("read", 1) < IDENTITY_READ):  # none, or an older reading
+            if wid and _stale(identity):  # none, or an older reading
                 identity = await asyncio.to_thread(self._backfill_identity, project_id, document_id, wid) or identity
             return document_id, {k: v for k, v in (identity or {}).items() if k != "read"}  # "read": storage's mark
 
@@ -322,3 +319,8 @@ class Documents:
         await asyncio.to_thread(ReviewStore(self.store.items).delete_project, project_id, reviewers)
         await asyncio.to_thread(self.store.delete_project_items, user_id, project_id)
         log.info("project_deleted", project_id=project_id, documents=len(docs))
+
+
+def _stale(identity: Any) -> bool:
+    """No identity stored, or one an older reading wrote (``"read"`` below ``IDENTITY_READ``)."""
+    return not isinstance(identity, Mapping) or identity.get("read", 1) < IDENTITY_READ

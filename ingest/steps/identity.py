@@ -50,6 +50,7 @@ MAX_SYMBOL_ROWS = 16
 _EXACT = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrants?\b", re.I)
 _FORMER = re.compile(r"^\W*\(?\s*former\s+name", re.I)
 _FILE_NO = re.compile(r"\bcommission\s+file\s+(?:number|no\b\.?)", re.I)
+_FILE_NO_VALUE = re.compile(_FILE_NO.pattern + r"\s*:?\s*[\d\-]+", re.I)
 _SYMBOL_HEAD = re.compile(r"trading\s+symbols?(?:\s*\(s\))?", re.I)
 _SYMBOLS_END = re.compile(r"indicate\s+by\s+check\s+mark|section\s+12\s*\(g\)", re.I)
 _RULE = re.compile(r"^[\s_\-–—=*.·•|:]*$")
@@ -129,15 +130,10 @@ def _registrant_in_flat(flat: str) -> str:
     if m is None:
         return ""
     before = flat[: m.start()].rstrip()
-    file_no = list(re.finditer(r"(?i)\bcommission\s+file\s+(?:number|no\b\.?)\s*:?\s*[\d\-]+", before))
+    file_no = list(_FILE_NO_VALUE.finditer(before))
     if file_no and len(before) - file_no[-1].end() <= MAX_NAME_CHARS:
         return _clean_name(before[file_no[-1].end():])
-    words: list[str] = []
-    for word in reversed(before.split()[-MAX_NAME_WORDS:]):
-        if not _NAME_WORD.match(word) or (word.endswith(".") and words and word[:-1].lower() not in _SUFFIXES):
-            break
-        words.insert(0, word)
-    return _clean_name(" ".join(words))
+    return _clean_name(_name_at_end(before))
 
 
 def _symbol_column(header: str) -> int | None:
@@ -199,9 +195,13 @@ def _dateline(text: str) -> tuple[str, str]:
     m = _DATELINE.search(text)
     if m is None:
         return "", ""
-    words = text[: m.start()].split()
+    return _clean_name(_name_at_end(text[: m.start()])), m.group(1)
+
+
+def _name_at_end(text: str) -> str:
+    """The run of name words that ``text`` ends with ("… today, Acme Widgets Inc." → "Acme Widgets Inc.")."""
     name: list[str] = []
-    for word in reversed(words[-MAX_NAME_WORDS:]):
+    for word in reversed(text.split()[-MAX_NAME_WORDS:]):
         if not _NAME_WORD.match(word):
             break
         if word.endswith(".") and name and word[:-1].lower() not in _SUFFIXES:
@@ -211,7 +211,7 @@ def _dateline(text: str) -> tuple[str, str]:
         name.insert(0, word)
     while name and name[0].lower() in ("and", "of", "the", "de", "du", "&"):
         name.pop(0)
-    return _clean_name(" ".join(name)), m.group(1)
+    return " ".join(name)
 
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
