@@ -9,9 +9,14 @@ of an average ("average PP&E between FY2018 and FY2019": their mean), else the q
 read in ones (a caption's "in thousands" and "in millions" agree before any arithmetic). The answer says it is
 computed, shows every operand with its period, and cites every cell.
 
-Only these shapes: one division (an operand may be an average of two periods), one sum or difference of two
-items, and a compound annual growth rate. A formula with more operators ("365 * (…) / (… + change in …)") is
-left alone (None): the reader then answers or declines as for any other question, never with part of it.
+The simple shapes — one division (an operand may be an average of two periods), one sum or difference of two
+items, a compound annual growth rate — read as written. A longer formula ("365 * (average accounts payable between
+FY2016 and FY2017) / (FY2017 COGS + change in inventory between FY2016 and FY2017)"; names defined in terms of
+each other: "CCC is defined as: DIO + DSO - DPO. DIO is defined as: …") is parsed into a tree (``expressions``)
+and evaluated whole: every operand found, or no answer at all (None) — the reader then answers or declines as for
+any other question, never with part of a formula. "The change in X between A and B" is the later period's less the
+earlier's; "the N year average <defined name> % margin" is the defined amount over revenue, each year's from its
+own cells, then their mean.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ from dataclasses import dataclass, replace
 
 from chat.models.reader.compose import period_phrase, table_quote
 from chat.models.reader.evidence import Evidence
+from chat.models.reader.expressions import Node, Number, Operation, Term, definitions, name_key, parse, terms
 from chat.models.reader.numbers import Amount, Unit, asked_scale, format_amount
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
-from chat.models.reader.ratios import cell, cell_value, without_periods
+from chat.models.reader.ratios import OUTFLOW, averaged_years, cell, cell_value, without_periods
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
@@ -163,9 +169,10 @@ def formula_items(question: str) -> list[str]:
     if m:
         head = _CAGR_ITEM.search(re.split(r"['’]s\s+|\bthe\s+", question[: m.start()])[-1])
         return [_item(head.group("item"))] if head else []
+    general = _leaf_items(question)
     m = _NUMERATOR.search(question) or _DIVISION.search(question) or _SUM.search(question)
     if not m:
-        return []
+        return general
     out = []
     for side in (m.group("a"), m.group("b")):
         side = _strip(side)
@@ -173,6 +180,40 @@ def formula_items(question: str) -> list[str]:
         item = without_periods(avg.group("item") if avg else side)
         if _item(item) and not _MORE.search(item):
             out.append(_item(item))
+    return general or out  # a formula written out: every operand of it, not the first pattern's two sides
+
+
+#: textbook definitions, used when the question asks to compute the metric but does not define it ("the FY2015
+#: unadjusted EBITDA % margin … using unadjusted operating income and D&A"); a company's own "Adjusted EBITDA" is
+#: its non-GAAP figure, printed, never this
+_TEXTBOOK = {"ebitda": "operating income + depreciation and amortization"}
+_COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
+_ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
+
+
+def _definitions(question: str) -> dict[str, Node]:
+    """The question's own definitions, then a textbook one it asks to compute without defining."""
+    defined = definitions(question)
+    if _COMPUTE_ASKED.search(question) and not _ADJUSTED.search(question):
+        for key, text in _TEXTBOOK.items():
+            tree = parse(text)
+            if tree is not None and key not in defined and re.search(rf"(?i)\b{key}\b", question):
+                defined[key] = tree
+    return defined
+
+
+def _leaf_items(question: str) -> list[str]:
+    """The line items of every formula ``question`` writes out (``expressions``), without their periods."""
+    defined = _definitions(question)
+    out: list[str] = []
+    for tree in defined.values():
+        for term in terms(tree):
+            if name_key(term.text) in defined:
+                continue
+            m = _AVERAGE.match(term.text) or _CHANGE.match(term.text)
+            item = _item(without_periods(m.group("item") if m else term.text))
+            if item and item not in out:
+                out.append(item)
     return out
 
 
@@ -183,6 +224,11 @@ def formula_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
     m = _CAGR.search(question)
     if m:
         return _cagr(question, q, m, passages)
+    return _simple(question, q, passages) or _written_out(question, q, passages)
+
+
+def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """One division or one sum or difference, read by the patterns above."""
     m = _NUMERATOR.search(question) or _DIVISION.search(question)
     if m:
         a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
@@ -232,3 +278,142 @@ def _cagr(question: str, q: Question, m: re.Match[str], passages: Sequence[Passa
     lead = (f"The {years}-year {item} CAGR from {m.group('p1').strip()} to {m.group('p2').strip()} was "
             f"{rate * 100:.1f}% (computed: ({last.text} ÷ {first.text})^(1/{years}) − 1) {_refs(last, first)}.")
     return _lines(lead, last.cells[0]), _quotes(last, first)
+
+
+#: "change in inventory between FY2016 and FY2017": the later period's less the earlier's
+_CHANGE = re.compile(r"(?i)^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?:the\s+)?(?P<item>.+?)\s+"
+                     r"(?:between|from)\s+(?P<periods>.+)$")
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+_SHOWN_OP = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+
+
+def _change(q: Question, m: re.Match[str], passages: Sequence[Passage]) -> Operand | None:
+    periods = sorted(find_periods(m.group("periods")), key=lambda p: (p.year or 0, p.quarter or 0, p.half or 0))
+    if len(periods) != 2 or periods[0].year is None or periods[0].year == periods[1].year:
+        return None
+    item = _item(m.group("item"))
+    first, last = _read(q, item, periods[0], passages), _read(q, item, periods[1], passages)
+    if first is None or last is None or _same_cell(first.cells[0], last.cells[0]):
+        return None
+    return Operand(last.value - first.value, first.cells + last.cells,
+                   f"the change in {item} from {first.text} to {last.text}")
+
+
+def _evaluate(tree: Node, q: Question, passages: Sequence[Passage], defined: dict[str, Node],
+              seen: frozenset[str] = frozenset()) -> Operand | None:
+    """The value of ``tree`` for ``q``'s period, each operand a cited cell (or two), in ones; None when an operand
+    is not found, a name is defined in terms of itself, or a division is by zero."""
+    if isinstance(tree, Number):
+        shown = f"{tree.value:g}"
+        return Operand(tree.value, (), shown)
+    if isinstance(tree, Term):
+        key = name_key(tree.text)
+        if key in defined:
+            if key in seen:
+                return None
+            inner = _evaluate(defined[key], q, passages, defined, seen | {key})
+            return Operand(inner.value, inner.cells, f"{tree.text} ({inner.text})") if inner else None
+        change = _CHANGE.match(tree.text)
+        found = _change(q, change, passages) if change else operand(q, tree.text, passages)
+        if found is not None and OUTFLOW.search(tree.text):  # capex "(1,486,843)": the brackets are no sign
+            found = replace(found, value=abs(found.value))
+        return found
+    left = _evaluate(tree.left, q, passages, defined, seen)
+    right = _evaluate(tree.right, q, passages, defined, seen) if left is not None else None
+    if left is None or right is None or (tree.op == "/" and right.value == 0):
+        return None
+    value = {"+": left.value + right.value, "-": left.value - right.value, "*": left.value * right.value,
+             "/": left.value / right.value if right.value else 0.0}[tree.op]
+    texts = []
+    for child, text in ((tree.left, left.text), (tree.right, right.text)):
+        if isinstance(child, Operation) and (_PRECEDENCE[child.op] < _PRECEDENCE[tree.op]
+                                             or (child is tree.right and tree.op in "-/")):
+            text = f"({text})"
+        texts.append(text)
+    return Operand(value, left.cells + right.cells, f"{texts[0]} {_SHOWN_OP[tree.op]} {texts[1]}")
+
+
+def _expanded_terms(tree: Node, defined: dict[str, Node], seen: frozenset[str] = frozenset()) -> list[Term]:
+    out: list[Term] = []
+    for term in terms(tree):
+        key = name_key(term.text)
+        if key in defined and key not in seen:
+            out += _expanded_terms(defined[key], defined, seen | {key})
+        else:
+            out.append(term)
+    return out
+
+
+def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | None:
+    """The formula asked for: a defined name in the asking sentence (the longest), or "<name> % margin" (the defined
+    amount over revenue, as a percentage); its name as written; whether it is a percentage."""
+    asking = re.split(r"\?", question, maxsplit=1)[0]
+    for key in sorted(defined, key=len, reverse=True):
+        m = re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?P<margin>\s*(?:%\s*|percent(?:age)?\s+)?margin\b)?",
+                      asking)
+        if m is None:
+            continue
+        name = " ".join(m.group(0).split())
+        if m.group("margin"):
+            return Operation("/", defined[key], Term("revenue")), name, True
+        percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b", name)
+                       or re.search(r"(?i)\bin\s+(?:units\s+of\s+)?percent", question))
+        return defined[key], name, percent
+    return None
+
+
+def _written_out(question: str, q: Question, passages: Sequence[Passage]
+                 ) -> tuple[str, list[tuple[str, str]]] | None:
+    """A formula with more than one operation, evaluated whole (see the module docstring), or None."""
+    defined = _definitions(question)
+    asked = _asked(question, defined) if defined else None
+    if asked is None:
+        return None
+    answer = _written_out_in(question, q, asked, passages)
+    if answer is not None:
+        return answer
+    # operands found in two filings (last year's 10-K holds this year's comparative too): each document alone
+    documents = list(dict.fromkeys(p.document_id for p in passages if p.document_id))
+    for document in documents if len(documents) > 1 else ():
+        answer = _written_out_in(question, q, asked, [p for p in passages if p.document_id == document])
+        if answer is not None:
+            return answer
+    return None
+
+
+def _written_out_in(question: str, q: Question, asked: tuple[Node, str, bool], passages: Sequence[Passage]
+                    ) -> tuple[str, list[tuple[str, str]]] | None:
+    defined = _definitions(question)
+    tree, raw_name, percent = asked
+    name = _name(raw_name, "result")
+    own = definitions(question)
+    taken = "".join(f"{key.upper()} taken as {text}; " for key, text in _TEXTBOOK.items()
+                    if key in defined and key not in own)  # a textbook definition says so
+
+    def shown(value: float) -> str:
+        return f"{value * 100:.1f}%" if percent else f"{value:,.2f}"
+
+    years = averaged_years(question, q)
+    if years and not any(find_periods(t.text) for t in _expanded_terms(tree, defined)):
+        fiscal = any(p.fiscal for p in q.periods)
+        each: list[tuple[int, Operand]] = []
+        for year in years:
+            period = find_periods(f"FY{year}" if fiscal else f"in {year}")[:1]
+            one = _evaluate(tree, replace(q, periods=tuple(period)), passages, defined) if period else None
+            if one is None or not one.cells or not _one_document(one):
+                return None
+            each.append((year, one))
+        if len({(ev.passage.ref, ev.quote, ev.col) for _, o in each for ev in o.cells[:1]}) < len(each):
+            return None  # one cell read for two years: the table does not hold them all
+        label = "FY" if fiscal else ""
+        parts = "; ".join(f"{label}{year} {shown(o.value)} = {o.text}" for year, o in each)
+        mean = sum(o.value for _, o in each) / len(each)
+        lead = (f"The {len(years)}-year average {name} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
+                f"(the mean of each year's, {taken}computed: {parts}) {_refs(*(o for _, o in each))}.")
+        latest = each[-1][1]
+        return _lines(lead, latest.cells[0]), _quotes(*(o for _, o in each))
+    value = _evaluate(tree, q, passages, defined)
+    if value is None or not value.cells or not _one_document(value):
+        return None
+    lead = f"The {name} was {shown(value.value)} ({taken}computed: {value.text}) {_refs(value)}."
+    return _lines(lead, value.cells[0]), _quotes(value)

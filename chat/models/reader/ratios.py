@@ -22,6 +22,7 @@ from chat.models.reader.numbers import absolute
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
+from chat.models.reader.statement_pages import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
@@ -130,13 +131,26 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
     asked = replace(q, kind="value", focus=item, focus_terms=frozenset(match_terms(item)), parts=())
     flow = implied_statement(asked.focus_terms) in ("income", "cash")
-    for ev in gather(asked, passages):
+    found: list[Evidence] = []
+    for ev in gather(asked, passages)[:LOOK_AT]:
         if ev.score < DECLINE_BELOW:
-            return None
+            break
         if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None \
                 and not _in_shares(ev) and not (flow and _balance_date(ev)):
+            found.append(ev)
+    if not found:
+        return None
+    best = found[0]
+    if is_statement_page(best.passage):
+        return best
+    # a note's "Cost of sales" (the restructuring charges classified there) against the statement's own line: the
+    # statement's when it scores nearly as well — a formula's operand is the statement's line item
+    label = match_terms(best.label)
+    for ev in found[1:]:
+        if ev.score >= best.score * SAME_FIGURE_SHARE and ev.passage.document_id == best.passage.document_id \
+                and match_terms(ev.label) == label and is_statement_page(ev.passage):
             return ev
-    return None
+    return best
 
 
 def _balance_date(ev: Evidence) -> bool:
@@ -187,8 +201,8 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
     a, b = cell_value(top), cell_value(bottom)  # in ones: "$(1,246) million ÷ $10,208,580 thousand"
     if a is None or b is None or b[0] == 0:
         return None
-    a_value = abs(a[0]) if _OUTFLOW.search(top_item) else a[0]  # capex "(1,486,843)": an outflow's brackets are
-    b_value = abs(b[0]) if _OUTFLOW.search(bottom_item) else b[0]  # no sign of it
+    a_value = abs(a[0]) if OUTFLOW.search(top_item) else a[0]  # capex "(1,486,843)": an outflow's brackets are
+    b_value = abs(b[0]) if OUTFLOW.search(bottom_item) else b[0]  # no sign of it
     return _Computed(top, bottom, a_value / b_value, a[1], b[1])
 
 
@@ -204,7 +218,7 @@ def cell_value(ev: Evidence) -> tuple[float, str] | None:
 
 
 #: a cash outflow asked by name: its statement prints it in brackets, the ratio means its size
-_OUTFLOW = re.compile(r"(?i)\bcapex\b|\bcapital\s+expenditures?\b|\bpurchases?\s+of\b|\bpayments?\s+(?:of|for)\b|"
+OUTFLOW = re.compile(r"(?i)\bcapex\b|\bcapital\s+expenditures?\b|\bpurchases?\s+of\b|\bpayments?\s+(?:of|for)\b|"
                       r"\bdividends?\s+paid\b|\bpaid\b|\brepurchases?\b")
 
 

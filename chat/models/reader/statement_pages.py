@@ -150,11 +150,25 @@ def _asked_statement(question: str, q: Question) -> tuple[StatementKind, tuple[s
     return side_kind, (items if side_kind else ())
 
 
+def _spelled(item: str) -> str:
+    """An abbreviation as a statement prints it ("COGS" → "cost of sales": its synonym group's first name) — a
+    statement's search finds its words, not the analyst's shorthand."""
+    from chat.models.reader.lexicon import SYNONYM_GROUPS
+
+    if not re.fullmatch(r"[A-Z][A-Z&]{1,6}", item.strip()):
+        return item
+    names = [SYNONYM_GROUPS[int(t[1:])][0] for t in sorted(match_terms(item)) if t.startswith("§")]
+    return names[0] if names and names[0].isascii() else item
+
+
 def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]:
     """Searches for the statement that prints the asked line item, when no passage is a page of it: the company,
     the statement's title and the line item (``Acme consolidated statements of income total revenues``)."""
+    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
+
     q = analyze(question)
-    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
+    if q.language != "en" or (q.kind not in ("value", "change", "comparison") and not formula_items(question)) \
+            or not q.focus or q.parts:
         return []
     if len(per_name_questions(question)) > 1:
         return []  # "… of Apple and Amazon": each company searched on its own already
@@ -164,7 +178,7 @@ def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]
         return []  # "which region had the highest …" is answered by a breakdown, not by a statement's face
     out: list[str] = []
     for kind, items in _asked_statements(question, q):  # a formula's operands: each statement they are in
-        focus = " ".join(items) if items else q.focus
+        focus = " ".join(_spelled(i) for i in items) if items else q.focus
         if any(is_statement_page(p, kind) and _of_named(q, p, passages) for p in passages):
             continue
         focus = " ".join(w for w in focus.split() if w.lower() not in {n.lower() for n in q.names})
@@ -195,12 +209,29 @@ def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
 MAX_PAGES_TO_READ = 2
 
 
+def _asked_year_rank(q: Question, document_id: str, passages: Sequence[Passage]) -> int:
+    """0 when the document's period ends in the latest year asked (the 2020 10-K for "FY2020", ahead of the 2021
+    10-K's comparative column), 1 when it ends early in the next one (a fiscal year ending in January), else 2."""
+    years = [p.year for p in q.periods if p.year is not None]
+    ends = {p.period_end for p in passages if p.document_id == document_id and p.period_end}
+    if not years or not ends:
+        return 2
+    end = max(ends)
+    year, month = int(end[:4]), int(end[5:7] or 12)
+    if year == max(years):
+        return 0
+    return 1 if any(p.fiscal for p in q.periods) and year == max(years) + 1 and month <= 3 else 2
+
+
 def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
     """(document id, page) of results headed by the asked statement's title whose text holds no row of the asked
     line item — a chunk of the title and a footnote, the grid cut off into chunks of its own that search did not
     return: reading the page gives the whole statement. Empty once a page was read (refs ``P…``)."""
+    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
+
     q = analyze(question)
-    if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus_terms or q.parts:
+    if q.language != "en" or (q.kind not in ("value", "change", "comparison") and not formula_items(question)) \
+            or not q.focus_terms or q.parts:
         return []
     if any(p.ref.startswith("P") and p.page > 1 for p in passages):
         return []
@@ -217,7 +248,7 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
             labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
             if not all(any(focus <= label for label in labels) for focus in wanted):
                 pages.append(where)  # one page of the statement in each document
-        by_kind.append(pages)
+        by_kind.append(sorted(pages, key=lambda where: _asked_year_rank(q, where[0], passages)))
     # each statement's first page, then another document's (this quarter's 10-Q and last quarter's: which one
     # holds the asked period is not known)
     out: list[tuple[str, int]] = []

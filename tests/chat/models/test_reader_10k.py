@@ -422,3 +422,30 @@ def test_an_increase_stated_beside_another_items_amount_is_no_level() -> None:
     a = read("What was Kestrel's net income attributable to Kestrel plc for the six months ended December 31, 2031?",
              [_p("S1", mdna, 39), _p("S2", table, 5)])
     assert "$691 million" in a.text.split("\n")[0], a.text
+
+
+DPO = ("Based on the information in the balance sheet and the statement of income, what is FY2024 days payable "
+       "outstanding (DPO) for Kestrel Retail? DPO is defined as: 365 * (average accounts payable between FY2023 and "
+       "FY2024) / (FY2024 COGS + change in inventory between FY2023 and FY2024).")
+
+
+def test_a_written_out_formula_searches_each_statement_its_operands_are_in_by_the_statements_words() -> None:
+    """A preamble makes the question no plain value question, yet the formula is one: the balance sheet is searched
+    for its balances and the income statement for "cost of sales" — the statement's word, not the shorthand "COGS"
+    (before: no search at all)."""
+    queries = statement_followups(DPO, [_p("S1", SELECTED, 19)])
+    assert any("balance sheets" in q and "accounts payable" in q and "inventory" in q for q in queries), queries
+    assert any("statements of income" in q and "cost of sales" in q and "COGS" not in q for q in queries), queries
+
+
+def test_the_statement_page_of_the_filing_of_the_asked_year_is_read_first() -> None:
+    """Two filings' income statement title chunks came back; the FY2024 formula reads the FY2024 filing's page (the
+    later filing holds FY2024 only as a comparative, not the balances a year before)."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    def title(ref: str, doc: str, end: str, page: int) -> Passage:
+        return Passage(ref, "KESTREL RETAIL INC. › Consolidated Statements of Income\nSee accompanying notes.", doc,
+                       f"KESTREL_{end[:4]}_10K.pdf", page, company="KESTREL RETAIL INC.", period_end=end)
+
+    passages = [title("S1", "k25", "2025-01-31", 48), title("S2", "k24", "2024-01-31", 51)]
+    assert statement_pages_to_read(DPO, passages)[0] == ("k24", 51)

@@ -73,7 +73,7 @@ def test_a_cagr_over_the_asked_years() -> None:
 
 
 @pytest.mark.parametrize("question", [
-    # more than one operation: never answered with a part of it
+    # more than one operation, an operand (accounts payable) not printed: never answered with a part of it
     "What is Orrery's FY2031 DPO? DPO is defined as: 365 * (average accounts payable between FY2030 and FY2031) / "
     "(FY2031 COGS + change in inventory between FY2030 and FY2031).",
     # a year the table does not hold
@@ -169,3 +169,110 @@ def test_a_lead_clause_or_a_preamble_does_not_change_what_is_asked() -> None:
     # (52.0% + 51.7% + 50.0%) / 3
     assert first.startswith("The 3-year average cost of revenues as a percentage of net revenues"), first
     assert "51.2%" in first, first
+
+
+WORKING = """ORRERY TOOLS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In thousands)
+| | December 31, 2031 | December 31, 2030 |
+|---|---|---|
+| Accounts receivable, net | 900,000 | 700,000 |
+| Inventories | 700,000 | 400,000 |
+| Accounts payable | 500,000 | 300,000 |"""
+
+FLOWS = """ORRERY TOOLS, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Net income | 900 | 700 |
+| Depreciation and amortization | 180 | 150 |"""
+
+
+def _working() -> list[Passage]:
+    return [Passage("S1", INCOME, "o", "ORRERY_10K.pdf", 50), Passage("S2", WORKING, "o", "ORRERY_10K.pdf", 48),
+            Passage("S3", FLOWS, "o", "ORRERY_10K.pdf", 53)]
+
+
+def test_a_formula_of_several_operations_is_computed_whole() -> None:
+    """365 × the mean of $300,000 and $500,000 thousand ÷ ($3,300 million + the inventories' change, $300
+    million) = 365 × 400 ÷ 3,600 = 40.56 days; every operand shown and cited (before: left to the ordinary
+    reader)."""
+    first = _first("What is Orrery's FY2031 days payable outstanding (DPO)? DPO is defined as: 365 * (average "
+                   "accounts payable between FY2030 and FY2031) / (FY2031 COGS + change in inventory between FY2030 "
+                   "and FY2031). Round your answer to two decimal places.", _working())
+    assert first.startswith("The DPO was 40.56 (computed: 365 × the average of"), first
+    assert "300,000" in first and "500,000" in first and "3,300" in first and "400,000" in first, first
+    assert "[S2][S1]" in first, first
+
+
+def test_names_defined_in_terms_of_each_other() -> None:
+    """CCC = DIO + DSO − DPO, each defined after it: 365 × 550 ÷ 3,300 + 365 × 800 ÷ 6,600 − 40.56 = 64.52."""
+    first = _first("What is the FY2031 cash conversion cycle (CCC) for Orrery? CCC is defined as: DIO + DSO - DPO. "
+                   "DIO is defined as: 365 * (average inventory between FY2030 and FY2031) / (FY2031 COGS). DSO is "
+                   "defined as: 365 * (average accounts receivable between FY2030 and FY2031) / (FY2031 Revenue). DPO "
+                   "is defined as: 365 * (average accounts payable between FY2030 and FY2031) / (FY2031 COGS + change "
+                   "in inventory between FY2030 and FY2031). Round your answer to two decimal places.", _working())
+    assert first.startswith("The CCC was 64.52 (computed: DIO (365 ×"), first
+    assert "+ DSO (365 ×" in first and "− DPO (365 ×" in first, first
+
+
+def test_a_defined_amount_over_revenue_as_a_margin_averaged_over_years() -> None:
+    """"Define unadjusted EBITDA as …", asked as an "N year average … % margin": each year's (operating income +
+    D&A) ÷ revenue, then their mean: (1,230 ÷ 6,000 = 20.5%, 1,500 ÷ 6,600 = 22.7%) → 21.6%."""
+    first = _first("What is the FY2030 - FY2031 2 year average unadjusted EBITDA % margin for Orrery? Define "
+                   "unadjusted EBITDA as unadjusted operating income + depreciation and amortization from the cash "
+                   "flow statement. Answer in units of percents and round to one decimal place.", _working())
+    assert first.startswith("The 2-year average unadjusted EBITDA % margin for FY2030–FY2031 was 21.6%"), first
+    assert "1,080" in first and "150" in first and "1,320" in first and "180" in first, first
+
+
+def test_a_textbook_ebitda_when_asked_to_compute_it_and_never_a_company_adjusted_one() -> None:
+    first = _first("What is the FY2031 unadjusted EBITDA % margin for Orrery? Calculate unadjusted EBITDA using "
+                   "unadjusted operating income and D&A (from cash flow statement).", _working())
+    assert "22.7%" in first and "EBITDA taken as operating income + depreciation and amortization" in first, first
+    answer = read("What was Orrery's Adjusted EBITDA margin in FY2031? Calculate it from the filing.", _working())
+    assert "computed:" not in answer.text, answer.text
+
+
+def test_operands_in_two_filings_are_read_from_the_one_that_holds_them_all() -> None:
+    """The next year's 10-K prints FY2031's income statement as a comparative, but not FY2030's balances: the
+    formula is computed from the FY2031 filing alone, not declined for mixing two documents."""
+    later = Passage("S0", INCOME.replace("2031 | Year Ended December 31, / 2030 | Year Ended December 31, / 2029",
+                                         "2032 | Year Ended December 31, / 2031 | Year Ended December 31, / 2030"),
+                    "n", "ORRERY_2032_10K.pdf", 50)
+    first = _first("What is Orrery's FY2031 days payable outstanding (DPO)? DPO is defined as: 365 * (average "
+                   "accounts payable between FY2030 and FY2031) / (FY2031 COGS + change in inventory between FY2030 "
+                   "and FY2031).", [later, *_working()])
+    assert first.startswith("The DPO was 40.56"), first
+    assert "[S0]" not in first, first
+
+
+NOTE_TABLE = """ORRERY TOOLS, INC. › RESTRUCTURING INITIATIVES
+Restructuring charges are classified in our Consolidated Statements of Earnings as follows:
+| In Millions | Fiscal / 2031 | Fiscal / 2030 |
+|---|---|---|
+| Cost of sales | 9.9 | 14.0 |
+| Restructuring, impairment, and other exit costs | 275.1 | 165.6 |"""
+
+EARNINGS = """Consolidated Statements of Earnings
+ORRERY TOOLS, INC. AND SUBSIDIARIES
+(In Millions)
+| | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Product sales | $5,000.0 | $4,600.0 |
+| Service sales | 1,600.0 | 1,400.0 |
+| Net sales | 6,600.0 | 6,000.0 |
+| Cost of sales | 3,300.0 | 3,100.0 |"""
+
+
+def test_a_statement_line_is_read_before_a_notes_row_of_the_same_name() -> None:
+    """A note's "Cost of sales" (the restructuring charges classified there) scores as well as the statement's
+    own line: a formula's operand is the statement's — 3,300 ÷ 550 = 6.00, not 9.9 ÷ 550 (before: the note's,
+    its row nearer the top of its passage)."""
+    first = _first("What is the FY2031 inventory turnover ratio for Orrery? Inventory turnover ratio is defined as: "
+                   "(FY2031 COGS) / (average inventory between FY2030 and FY2031).",
+                   [Passage("S0", NOTE_TABLE, "o", "ORRERY_10K.pdf", 66),
+                    Passage("S1", EARNINGS, "o", "ORRERY_10K.pdf", 53),
+                    Passage("S2", WORKING, "o", "ORRERY_10K.pdf", 48)])
+    assert "6.00" in first and "3,300" in first and "9.9" not in first, first
