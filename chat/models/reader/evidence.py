@@ -38,6 +38,7 @@ from chat.models.reader.balances import (
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.heads import modifier_only
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
@@ -103,6 +104,11 @@ _UNIT_WORD = re.compile(
 NOT_AS_REPORTED = 0.85
 _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|underlying|comparable|excluding|"
                        r"ex-|constant\s+currency|operational)\b")
+
+
+#: a row whose label holds the asked item's head word only as a qualifier ("Debt issuance costs" for "total debt":
+#: ``heads``) counts this much
+MODIFIER_ONLY = 0.5
 
 
 #: a part of the net income ("Net earnings from continuing operations", "… including noncontrolling interests")
@@ -415,6 +421,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if partial_net_row(row.label, q):
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
+        if q.language == "en" and q.focus and modifier_only(q.focus, row.label):
+            row_score *= MODIFIER_ONLY  # "total debt" asked: "Debt issuance costs" are costs
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW

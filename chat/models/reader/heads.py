@@ -1,0 +1,77 @@
+"""What a line item is, by the head of its name (pure): "Debt issuance costs" are costs, "Total debt" is debt.
+
+In an English noun phrase the last noun before any complement names the thing, the words before it qualify it.
+A row label is cut into parallel names at its commas, brackets, colons and conjunctions ("Cash and cash
+equivalents" → cash, equivalents; "Less: Premiums, discounts, and unamortized debt issuance costs, net" →
+premiums, discounts, costs), each name at its first preposition ("Backlog at year-end" → backlog, "Repayment of
+debt" → repayment — but "Number of employees" → employees); its last word there, after a trailing participle,
+adjective or measure ("Cash dividends paid", "Shares outstanding", "…, net", "… conversion rate"), is a head.
+A question's item ("total debt") has the head of its first name.
+
+``modifier_only`` is the case the reader discounts: the asked item's head word is in the row's label but only
+qualifying another noun — the row is another thing named after it ("debt" in "Debt issuance costs", "inventory"
+in "Inventory reserves"). A head the lexicon knows as a phrase group ("revenue" ~ "net sales") is left to the
+lexicon's matching.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chat.models.reader.text import match_terms
+
+#: where a label splits into parallel names: punctuation and the coordinating conjunctions
+_CONJUNCTS = re.compile(r"(?i)\s*(?:[,;:()\[\]/]|—|–|\s-\s|\b(?:and|or)\b)\s*")
+#: where a name's complement begins: its head is the noun before it ("Repayment of debt" is a repayment)
+_PREPOSITION = re.compile(r"(?i)\s+(?:of|at|for|in|from|to|on|per|by|before|after|as|under|with|within|"
+                          r"attributable|including|excluding|less|net\s+of)\s+")
+#: a last word that names no other thing: a participle or a trailing adjective ("paid", "outstanding", ", net"),
+#: or a measure of the thing before it ("Free cash flow conversion rate" is the conversion)
+_TRAILING = re.compile(r"(?i)^(?:\w+ed|paid|held|sold|outstanding|attributable|net|gross|total|due|owed|payable|"
+                       r"receivable|current|noncurrent|non-current|rates?|ratios?|amounts?|balances?|values?|levels?|figures?|"
+                       r"percentages?|percent|margins?|totals?)$")
+#: a head that measures its complement: "Number of employees" counts employees
+_MEASURE = re.compile(r"(?i)^(?:number|amount|total|value|percentage|percent|share|portion|count)s?$")
+_WORD = re.compile(r"[A-Za-z][A-Za-z&'’\-]*")
+
+
+def _last_word(piece: str) -> str:
+    words = _WORD.findall(piece)
+    while len(words) > 1 and _TRAILING.match(words[-1]):
+        words.pop()
+    return words[-1].lower() if words else ""
+
+
+def _head(conjunct: str) -> str:
+    parts = _PREPOSITION.split(conjunct, maxsplit=2)
+    head = _last_word(parts[0])
+    if _MEASURE.match(head) and len(parts) > 1 and re.match(r"(?i)\s+of\s+", conjunct[len(parts[0]):]):
+        return _last_word(parts[1]) or head  # "Number of employees": the employees
+    return head
+
+
+def label_heads(label: str) -> set[str]:
+    """The head word of each parallel name in ``label`` (see the module docstring)."""
+    return {h for h in (_head(p) for p in _CONJUNCTS.split(label)) if h}
+
+
+def item_head(item: str) -> str:
+    """The head word of an asked item: its first name's ("net income attributable to Acme" → income)."""
+    conjuncts = [p for p in _CONJUNCTS.split(item) if _WORD.search(p)]
+    return _head(conjuncts[0]) if conjuncts else ""
+
+
+def modifier_only(item: str, label: str) -> bool:
+    """``item``'s head word is in ``label`` only as a qualifier of another noun (see the module docstring)."""
+    head = item_head(item)
+    if not head:
+        return False
+    asked = match_terms(head)
+    if not asked or any(t.startswith("§") for t in asked):
+        return False  # a lexicon group ("revenue", "PP&E"): its phrases are matched whole
+    if not asked <= match_terms(label):
+        return False
+    heads: set[str] = set()
+    for h in label_heads(label):
+        heads |= match_terms(h)
+    return not asked & heads

@@ -1,0 +1,62 @@
+"""What a line item is, by the head of its name (``reader.heads``): a row named after the asked item — "Debt
+issuance costs" for "total debt" — is another thing. Made-up labels and filings (none from an evaluation set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.heads import item_head, label_heads, modifier_only
+
+
+@pytest.mark.parametrize(("item", "label"), [
+    ("total debt", "Debt issuance costs"),
+    ("total debt", "Less: Premiums, discounts, and unamortized debt issuance costs, net"),
+    ("goodwill", "Goodwill impairment charges"),
+])
+def test_the_asked_word_only_qualifying_another_noun(item: str, label: str) -> None:
+    assert modifier_only(item, label)
+
+
+@pytest.mark.parametrize(("item", "label"), [
+    ("total debt", "Long-term debt, net of current portion"),
+    ("total debt", "Total debt"),
+    ("cash", "Cash and cash equivalents"),  # a conjunct's head
+    ("total backlog", "Backlog at year-end"),  # before a preposition
+    ("cash dividends", "Cash dividends paid"),  # a trailing participle
+    ("free cash flow conversion", "Free cash flow conversion rate"),  # a measure of it
+    ("shares", "Shares outstanding"),
+    ("net income attributable", "Net income attributable to Acme plc"),  # the company taken out of the item
+    ("operating income", "Operating income (loss)"),
+    ("revenue", "Revenue recognition adjustments"),  # a lexicon group: matched by the lexicon, not here
+    ("tax expense", "Provision for income taxes"),  # the head word is not in the label at all
+])
+def test_the_row_is_the_thing_asked_or_not_named_after_it(item: str, label: str) -> None:
+    assert not modifier_only(item, label)
+
+
+def test_heads_of_an_item_and_of_a_label() -> None:
+    assert item_head("net income attributable to Acme") == "income"
+    assert label_heads("Cash and cash equivalents, end of period") == {"cash", "equivalents", "end"}
+    assert label_heads("Repayment of debt") == {"repayment"} and label_heads("Number of employees") == {"employees"}
+
+
+FLOWS = """ORRERY TOOLS, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Debt issuance costs | (62) | (63) |
+| Repayment of debt | (1,000) | (400) |"""
+
+
+def test_a_row_named_after_the_item_is_no_confident_answer() -> None:
+    """Only "Repayment of debt" and "Debt issuance costs" print "debt": neither is stated as the total debt
+    (before: "Repayment of debt was (1,000) million"); with the debt note's total beside them, that total."""
+    flows = Passage("S1", FLOWS, "o", "ORRERY_10K.pdf", 60)
+    answer = read("What was Orrery's total debt at December 31, 2031?", [flows])
+    assert answer.text.startswith(("I'm not sure", "The documents don't say")), answer.text
+    note = Passage("S2", "ORRERY TOOLS, INC. › Note 9 — Debt\n(In millions)\n| | December 31, 2031 | December 31, "
+                         "2030 |\n|---|---|---|\n| Current portion of debt | 500 | 400 |\n| Total debt | 12,000 | 11,500 |", "o", "ORRERY_10K.pdf", 80)
+    first = read("What was Orrery's total debt at December 31, 2031?", [flows, note]).text.splitlines()[0]
+    assert "12,000" in first, first
