@@ -49,7 +49,14 @@ from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import Row, Table, dated_periods, find_tables, with_document_currency
-from chat.models.reader.text import IMPLIED_GROUPS, coverage, match_terms, running_lines, sentence_spans
+from chat.models.reader.text import (
+    IMPLIED_GROUPS,
+    coverage,
+    join_split_letters,
+    match_terms,
+    running_lines,
+    sentence_spans,
+)
 from chat.models.reader.units import money_cell, share_count_row
 
 EvidenceKind = Literal["cell", "field", "sentence"]
@@ -169,7 +176,8 @@ def _same_kind(table: Table, col: int, other: int) -> bool:
 #: the parent company alone (Schedule I) — counts this much for a question that does not ask for that part
 PART_OF_GROUP = 0.85
 _PART_OF_GROUP = re.compile(
-    r"(?i)\bguarantor\s+subsidiar|\b(?:issuer|obligor)s?\s+and\s+(?:the\s+)?guarantor|\bparent\s+company\s+only\b|"
+    r"(?i)\bguarantor\s+(?:subsidiar|financial\s+information\b)|\bobligor\s+group\b|"
+    r"\bsummarized\s+financial\s+information\b|\b(?:issuer|obligor)s?\s+and\s+(?:the\s+)?guarantor|\bparent\s+company\s+only\b|"
     r"\bcondensed\s+financial\s+information\s+of\s+(?:the\s+)?registrant\b|\bnon-?guarantor\b")
 
 
@@ -841,7 +849,8 @@ def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
     title = STATEMENT_TITLES.get(kind)  # type: ignore[call-overload]
     if title is None:
         return True
-    return bool(title.search(p.text[:STATEMENT_TITLE_CHARS]) or any(title.search(t.caption) for t in tables))
+    return bool(title.search(join_split_letters(p.text[:STATEMENT_TITLE_CHARS]))
+                or any(title.search(join_split_letters(t.caption)) for t in tables))
 
 
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:

@@ -29,7 +29,7 @@ from chat.models.reader.periods import agreement
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import StatementKind, implied_statement
 from chat.models.reader.tables import find_tables
-from chat.models.reader.text import match_terms
+from chat.models.reader.text import join_split_letters, match_terms
 
 #: where a statement's title heads a passage (its chunk's heading lines)
 HEAD_CHARS = 400
@@ -71,6 +71,7 @@ def statement_kind_of(p: Passage) -> StatementKind:
         line = raw.split("›")[-1].strip()  # a chunk's heading path: "ACME INC. › CONSOLIDATED BALANCE SHEETS"
         if not line or len(line) > 120 or line.endswith((":", "：")):
             continue
+        line = join_split_letters(line)  # a text layer's kerning: "Statement of Incom e"
         m = _HEADING.match(line)
         if m is None:
             continue
@@ -245,7 +246,10 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
                     or not _of_named(q, p, passages):
                 continue
             same_page = [o for o in passages if (o.document_id, o.page) == where]
-            labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text) for r in t.rows]
+            # the rows under a header that names the periods: a chunk cut below the statement's header ("| | |")
+            # holds the row, not which year each column is — the page read whole does
+            labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text)
+                      if any(c.periods for c in t.columns) for r in t.rows]
             if not all(any(focus <= label for label in labels) for focus in wanted):
                 pages.append(where)  # one page of the statement in each document
         by_kind.append(sorted(pages, key=lambda where: _asked_year_rank(q, where[0], passages)))

@@ -36,6 +36,16 @@ HEADING_CHARS = 30
 EDGE_LINES = 3
 
 
+#: a word's last letter set apart by a text layer's kerning ("Incom e", "Balance Shee t"); "a" and "I" are words
+_SPLIT_LETTER = re.compile(r"\b([A-Za-z]{2,}) ([b-hj-zB-HJ-Z])\b")
+
+
+def join_split_letters(text: str) -> str:
+    """``text`` with a word's kerned-off last letter joined back ("Statement of Incom e" → "Statement of Income"),
+    for matching a title — never for a quote."""
+    return _SPLIT_LETTER.sub(r"\1\2", text)
+
+
 def lines_with_offsets(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each non-blank line, stripped."""
     out: list[tuple[int, int]] = []

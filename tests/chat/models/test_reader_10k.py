@@ -449,3 +449,55 @@ def test_the_statement_page_of_the_filing_of_the_asked_year_is_read_first() -> N
 
     passages = [title("S1", "k25", "2025-01-31", 48), title("S2", "k24", "2024-01-31", 51)]
     assert statement_pages_to_read(DPO, passages)[0] == ("k24", 51)
+
+
+def test_a_statement_title_whose_last_letter_the_text_layer_set_apart_is_still_its_title() -> None:
+    """"Consolidated Statement of Incom e", "Consolidated Balance Shee t": a text layer's kerning; the page is still
+    the statement (before: not a statement page — never read whole, and a note that names the balance sheet in a
+    sentence counted as it)."""
+    income = _p("S1", "KESTREL RETAIL INC.\nConsolidated Statement of Incom e\nYears ended January 31\n"
+                      "| (Millions) | 2024 | 2023 |\n|---|---|---|\n| Income before income taxes | 5,000 | 4,800 |", 56)
+    assert is_statement_page(income, "income")
+    balance = _p("S1", "KESTREL RETAIL INC.\nConsolidated Balance Shee t\nAt January 31\n(Millions)\n"
+                       "| (Millions) | January 31, 2024 | January 31, 2023 |\n|---|---|---|\n"
+                       "| Total current liabilities | 7,244 | 7,687 |", 58)
+    note = _p("S2", "Accounts payable (included as a separate line item in the Consolidated Balance Sheet) includes "
+                    "drafts payable.\n(Millions)\n| (Millions) | 2024 | 2023 |\n|---|---|---|\n"
+                    "| Total other current liabilities | $2,775 | $2,709 |", 81)
+    first = read("According to the balance sheet, what were Kestrel Retail's total current liabilities at the end "
+                 "of FY2024 (in USD millions)?", [note, balance]).text.splitlines()[0]
+    assert "7,244" in first, first
+
+
+def test_a_statement_chunk_cut_below_its_header_has_its_page_read() -> None:
+    """The row is in the chunk, but the chunk's grid has a blank header ("| | | |"): which column is which year is
+    on the page above it — the page is read whole (before: the row's cell was capped as of no period, and a
+    sentence answered)."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    cut = _p("S1", "KESTREL RETAIL INC. › Consolidated Balance Sheets\nCurrent liabilities:\n|  |  |  |\n|---|---|---|\n"
+                   "| Accounts payable | 5,520 | 5,307 |\n| Total current liabilities | 8,140 | 7,905 |", 53)
+    question = "What were Kestrel Retail's total current liabilities as of January 31, 2024 in USD millions?"
+    assert statement_pages_to_read(question, [cut]) == [("k1", 53)]
+    assert statement_pages_to_read(question, [_p("S1", SPLIT_BALANCE, 53)]) == []  # its header is there
+
+
+def test_earnings_per_share_under_its_other_names_and_a_quarters_ended_column() -> None:
+    """"Earnings per common share" / "Net income (loss) per share" name the EPS; "For the Quarters Ended" columns
+    are quarters — the fiscal year's diluted EPS is the annual statement's (before: unsure, then a quarter's)."""
+    from chat.models.reader.periods import span_months
+    from chat.models.reader.text import match_terms
+
+    eps = match_terms("EPS")
+    for label in ("Earnings per common share", "Net income (loss) per share", "Net loss per share"):
+        assert eps <= match_terms(label), label
+    assert span_months("For the Quarters Ended / December 31, 2019") == 3
+    quarterly = _p("S1", "KESTREL RETAIL INC. › Quarterly Financial Information (Unaudited)\n| | For the Quarters "
+                         "Ended / January 31, 2024 | For the Quarters Ended / October 31, 2023 |\n|---|---|---|\n"
+                         "| Diluted earnings per common share | 0.68 | 0.26 |", 122)
+    statement = _p("S2", "KESTREL RETAIL INC.\nCONSOLIDATED STATEMENTS OF OPERATIONS\n(Amounts in millions, except "
+                         "per share data)\n| | For the Years Ended January 31, / 2024 | For the Years Ended January 31, "
+                         "/ 2023 |\n|---|---|---|\n| Net income | $1,503 | $1,848 |\n| Earnings per common share | | |\n"
+                         "| Basic | $1.96 | $2.43 |\n| Diluted | $1.95 | $2.40 |", 70)
+    first = read("What is Kestrel Retail's FY2024 diluted earnings per share?", [quarterly, statement]).text
+    assert first.splitlines()[0].startswith("Diluted") and "$1.95" in first.splitlines()[0], first

@@ -212,6 +212,29 @@ def test_the_guarantor_subsidiaries_summary_is_not_the_groups_figure() -> None:
     assert "$3,586,846 thousand" in asked.text.split("\n")[0]
 
 
+def test_a_guarantor_financial_information_heading_is_part_of_the_group_too() -> None:
+    """The summary under a "Guarantor Financial Information" heading (no sentence about guarantor subsidiaries)
+    is the guarantors' too (before: its "Net revenues" answered for the group)."""
+    guarantors = """HARLOW RESORTS › Guarantor Financial Information
+| Income Statement | Year Ended December 31, 2020 (In thousands) |
+|---|---|
+| Net revenues | $3,586,846 |
+| Net loss | (310,705) |
+"""
+    consolidated = """HARLOW RESORTS › Results of Operations
+The following table summarizes our operating results:
+(In thousands)
+| | Year Ended December 31, / 2020 | Year Ended December 31, / 2019 2018 (In thousands) |
+|---|---|---|
+| Net revenues | $5,162,082 | $12,899,672 $11,763,096 |
+| Net loss | (1,032,724) | 2,214,320 583,894 |
+"""
+    passages = [Passage("S1", guarantors, "m1", "HARLOW_2020_10K.pdf", 51),
+                Passage("S2", consolidated, "m1", "HARLOW_2020_10K.pdf", 42)]
+    answer = read("What were Harlow's FY2020 total net revenues in USD thousands?", passages)
+    assert answer.text.startswith("Net revenues were $5,162,082 thousand"), answer.text
+
+
 #: a release's highlights grid: the quarter in words over one column, its year only in the caption above
 HIGHLIGHTS = """Wrenmoor Reports First-Quarter 2023 Results
 Reported (GAAP) First-Quarter 2023 Results
