@@ -173,10 +173,12 @@ def _same_kind(table: Table, col: int, other: int) -> bool:
 
 
 #: a table of part of the group — the guarantor subsidiaries' summarized financial information (SEC Rule 13-01),
-#: the parent company alone (Schedule I) — counts this much for a question that does not ask for that part
+#: the parent company alone (Schedule I), the closed group of a deed of cross guarantee — counts this much for a
+#: question that does not ask for that part
 PART_OF_GROUP = 0.85
-_PART_OF_GROUP = re.compile(
-    r"(?i)\bguarantor\s+(?:subsidiar|financial\s+information\b)|\bobligor\s+group\b|"
+PART_OF_GROUP_WORDS = re.compile(
+    r"(?i)\bguarantor\s+(?:subsidiar|financial\s+information\b)|\bobligor\s+group\b|\bdeed\s+of\s+cross\s+guarantee\b|"
+    r"\bclosed\s+group\b|"
     r"\bsummarized\s+financial\s+information\b|\b(?:issuer|obligor)s?\s+and\s+(?:the\s+)?guarantor|\bparent\s+company\s+only\b|"
     r"\bcondensed\s+financial\s+information\s+of\s+(?:the\s+)?registrant\b|\bnon-?guarantor\b")
 
@@ -878,7 +880,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
-        if _PART_OF_GROUP.search(p.text) and not _PART_OF_GROUP.search(q.text):
+        if PART_OF_GROUP_WORDS.search(p.text) and not PART_OF_GROUP_WORDS.search(q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]
         if statement and not _in_statement(statement, p, tables):

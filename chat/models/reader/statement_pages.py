@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from chat.models.reader.decline import SURE_AT
-from chat.models.reader.evidence import Evidence
+from chat.models.reader.evidence import PART_OF_GROUP_WORDS, Evidence
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import agreement
@@ -66,7 +66,10 @@ def _kind_of(title: str) -> StatementKind:
 
 
 def statement_kind_of(p: Passage) -> StatementKind:
-    """The statement whose title heads the passage (``income``, ``balance``, ``cash``), or ``""``."""
+    """The statement whose title heads the passage (``income``, ``balance``, ``cash``), or ``""`` — also for a
+    part of the group's statement (a deed of cross guarantee's closed group, the guarantors): not the company's."""
+    if PART_OF_GROUP_WORDS.search(p.text[:HEAD_CHARS]):
+        return ""
     for raw in p.text[:HEAD_CHARS].splitlines():
         line = raw.split("›")[-1].strip()  # a chunk's heading path: "ACME INC. › CONSOLIDATED BALANCE SHEETS"
         if not line or len(line) > 120 or line.endswith((":", "：")):
@@ -210,6 +213,13 @@ def period_not_covered(q: Question, ranked: Sequence[Evidence]) -> bool:
 MAX_PAGES_TO_READ = 2
 
 
+def _comprehensive(where: tuple[str, int], passages: Sequence[Passage]) -> bool:
+    """The page is the statement of comprehensive income (its net income, then other comprehensive income): the
+    income statement's other page, read after the statement of income itself."""
+    return any(re.search(r"(?i)statements?\s+of\s+(?:consolidated\s+)?comprehensive\s+income", p.text[:HEAD_CHARS])
+               for p in passages if (p.document_id, p.page) == where)
+
+
 def _asked_year_rank(q: Question, document_id: str, passages: Sequence[Passage]) -> int:
     """0 when the document's period ends in the latest year asked (the 2020 10-K for "FY2020", ahead of the 2021
     10-K's comparative column), 1 when it ends early in the next one (a fiscal year ending in January), else 2."""
@@ -239,19 +249,24 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
     by_kind: list[list[tuple[str, int]]] = []
     for kind, items in _asked_statements(question, q):
         wanted = [set(match_terms(item)) for item in items] or [set(q.focus_terms)]  # every side of a ratio
-        pages: list[tuple[str, int]] = []
+        candidates: dict[str, list[tuple[str, int]]] = {}
+        whole: set[str] = set()  # documents with a page of the statement whose grid holds every item asked
         for p in passages:
             where = (p.document_id, p.page)
-            if not p.document_id or any(d == p.document_id for d, _ in pages) or not is_statement_page(p, kind) \
-                    or not _of_named(q, p, passages):
+            if not p.document_id or not is_statement_page(p, kind) or not _of_named(q, p, passages):
                 continue
             same_page = [o for o in passages if (o.document_id, o.page) == where]
             # the rows under a header that names the periods: a chunk cut below the statement's header ("| | |")
             # holds the row, not which year each column is — the page read whole does
             labels = [match_terms(r.label) for o in same_page for t in find_tables(o.text)
                       if any(c.periods for c in t.columns) for r in t.rows]
-            if not all(any(focus <= label for label in labels) for focus in wanted):
-                pages.append(where)  # one page of the statement in each document
+            if all(any(focus <= label for label in labels) for focus in wanted):
+                whole.add(p.document_id)
+            elif where not in candidates.setdefault(p.document_id, []):
+                candidates[p.document_id].append(where)
+        # one page of the statement in each document: the statement of income before the comprehensive income's
+        pages = [min(found, key=lambda where: _comprehensive(where, passages))
+                 for document, found in candidates.items() if document not in whole]
         by_kind.append(sorted(pages, key=lambda where: _asked_year_rank(q, where[0], passages)))
     # each statement's first page, then another document's (this quarter's 10-Q and last quarter's: which one
     # holds the asked period is not known)

@@ -169,6 +169,7 @@ def markdown_tables(text: str) -> list[Table]:
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
         value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
                          for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
+        value_headers, body = _years_row_below(text, value_headers, body)
         above = _period_line_above(text, lines, start, len(value_headers))
         if above is not None and not any(find_periods(h) for h in value_headers):
             # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
@@ -194,6 +195,27 @@ def markdown_tables(text: str) -> list[Table]:
         if columns and rows:
             tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
     return tables
+
+
+_YEAR_CELL = re.compile(r"(?:FY\s?)?(?:19|20)\d{2}")
+
+
+def _years_row_below(text: str, headers: list[str], body: list[tuple[int, int]]
+                     ) -> tuple[list[str], list[tuple[int, int]]]:
+    """A header cut in two: "Three Months Ended / July 2," over a first body row of years ("| PRODUCT | … | 2023 |
+    2022 |") — each year joins its column's header (a blank header takes that row's word: a stub column's name),
+    and the row is no data row. Unchanged when the headers have their years, or the row is not one of years."""
+    if not body or all(any(p.year for p in find_periods(h)) for h in headers if h.strip()):
+        return headers, body
+    first = _cells(text[body[0][0] : body[0][1]])
+    values = (first[1:] + [""] * len(headers))[: len(headers)]
+    years = [v.strip() for v in values if _YEAR_CELL.fullmatch(v.strip())]
+    words_ok = all(not v.strip() or _YEAR_CELL.fullmatch(v.strip()) or (not h.strip() and not re.search(r"\d", v))
+                   for h, v in zip(headers, values, strict=True))
+    if len(years) < 2 or not words_ok:
+        return headers, body
+    merged = [" ".join(f"{h} {v}".split()) if v.strip() else h for h, v in zip(headers, values, strict=True)]
+    return merged, body[1:]
 
 
 def _continued(table: Table, before: list[Table], caption: str) -> Table:

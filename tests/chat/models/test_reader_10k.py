@@ -501,3 +501,17 @@ def test_earnings_per_share_under_its_other_names_and_a_quarters_ended_column() 
                          "| Basic | $1.96 | $2.43 |\n| Diluted | $1.95 | $2.40 |", 70)
     first = read("What is Kestrel Retail's FY2024 diluted earnings per share?", [quarterly, statement]).text
     assert first.splitlines()[0].startswith("Diluted") and "$1.95" in first.splitlines()[0], first
+
+
+def test_the_statement_of_income_is_read_before_the_comprehensive_income_page() -> None:
+    """Two title chunks of one filing came back without the asked row: the statement of income's page is read,
+    not the comprehensive income's; a filing whose statement grid holds the row has no page read at all."""
+    from chat.models.reader.statement_pages import statement_pages_to_read
+
+    comprehensive = _p("S1", "KESTREL RETAIL INC.\nConsolidated Statements of Comprehensive Income\n($ in millions)\n"
+                             "| | For the years ended January 31, / 2024 |\n|---|---|\n| Net income | $1,058 |", 52)
+    income = _p("S2", "KESTREL RETAIL INC.\nConsolidated Statements of Income\n($ in millions)\n| | For the years "
+                      "ended January 31, / 2024 |\n|---|---|\n| Net income attributable to Kestrel | $1,048 |", 51)
+    question = "What were Kestrel Retail's total revenues in fiscal 2024?"
+    assert statement_pages_to_read(question, [comprehensive, income]) == [("k1", 51)]
+    assert statement_pages_to_read(question, [comprehensive, _p("S3", INCOME, 50)]) == []

@@ -273,3 +273,45 @@ def test_a_cell_close_behind_a_lead_sentence_without_an_amount_answers() -> None
               Passage("S2", HIGHLIGHTS, "w1", "WRENMOOR_2023Q1_EARNINGS.pdf", 1)])
     assert not a.declined
     assert a.text.startswith("Earnings per share (EPS) was $1.40"), a.text
+
+
+#: a header cut in two by the text layer: the period words over a first row of years, a stub column beside
+PRODUCTS = """WRENMOOR INC. › Note 13. Other Revenue Information
+(MILLIONS)
+| (MILLIONS) |  | Three Months Ended / July 2, | Three Months Ended / July 3, | Six Months Ended / July 2, | Six Months Ended / July 3, |
+|---|---|---|---|---|---|
+| PRODUCT | PRIMARY INDICATION OR CLASS | 2031 | 2030 | 2031 | 2030 |
+| TOTAL REVENUES |  | $12,734 | $27,742 | $31,015 | $53,402 |
+| Primary Care |  | $5,810 | $20,979 | $17,315 | $39,830 |
+"""
+
+
+def test_a_row_of_years_under_a_cut_header_completes_each_columns_period() -> None:
+    """"Three Months Ended / July 2," over "| … | 2031 | 2030 |": each column is its quarter of its year and the
+    years' row is no data row (before: no column had a year, and a sentence's "1%" answered)."""
+    table = find_tables(PRODUCTS)[0]
+    assert [c.header for c in table.columns][1:3] == ["Three Months Ended / July 2, 2031",
+                                                     "Three Months Ended / July 3, 2030"]
+    assert table.rows[0].label == "TOTAL REVENUES"
+    share = ("WRENMOOR INC. › Revenues\nAdditionally, revenues from the U.S. government represented 1% and 9% of total "
+             "revenues for the three and six months ended July 2, 2031, respectively.")
+    first = read("What were Wrenmoor's total revenues for the three months ended July 2, 2031?",
+                 [Passage("S1", share, "w", "WRENMOOR_2031Q2_10Q.pdf", 38),
+                  Passage("S2", PRODUCTS, "w", "WRENMOOR_2031Q2_10Q.pdf", 39)]).text.splitlines()[0]
+    assert "$12,734 million" in first, first
+
+
+def test_a_deed_of_cross_guarantees_closed_group_is_no_statement_of_the_company() -> None:
+    """A note's "Deed of Cross Guarantee / Consolidated Statements of Income" is the closed group's: not the
+    company's net sales, and no page of its statement (the statement is still searched for)."""
+    from chat.models.reader.statement_pages import is_statement_page
+
+    deed = Passage("S1", "WRENMOOR PLC › Note 22 - Deed of Cross Guarantee\nDeed of Cross Guarantee\nConsolidated "
+                         "Statements of Income\n($ in millions)\n| | For the years ended June 30, / 2031 | For the years "
+                         "ended June 30, / 2030 |\n|---|---|---|\n| Net sales | $377 | $391 |", "w", "WRENMOOR_10K.pdf",
+                   105)
+    assert not is_statement_page(deed)
+    release = Passage("S2", "Wrenmoor reports fiscal 2031 results\n($ million)\n| | Fiscal year / 2031 | Fiscal year / "
+                            "2030 |\n|---|---|---|\n| Net sales | 14,694 | 14,544 |", "w", "WRENMOOR_2031Q4_EARNINGS.pdf", 10)
+    first = read("What were Wrenmoor's net sales in fiscal year 2031 in USD millions?", [deed, release]).text
+    assert "14,694" in first.splitlines()[0], first
