@@ -57,6 +57,7 @@ def test_a_row_named_after_the_item_is_no_confident_answer() -> None:
     answer = read("What was Orrery's total debt at December 31, 2031?", [flows])
     assert answer.text.startswith(("I'm not sure", "The documents don't say")), answer.text
     note = Passage("S2", "ORRERY TOOLS, INC. › Note 9 — Debt\n(In millions)\n| | December 31, 2031 | December 31, "
-                         "2030 |\n|---|---|---|\n| Current portion of debt | 500 | 400 |\n| Total debt | 12,000 | 11,500 |", "o", "ORRERY_10K.pdf", 80)
+                         "2030 |\n|---|---|---|\n| Current portion of debt | 500 | 400 |\n"
+                         "| Total debt | 12,000 | 11,500 |", "o", "ORRERY_10K.pdf", 80)
     first = read("What was Orrery's total debt at December 31, 2031?", [flows, note]).text.splitlines()[0]
     assert "12,000" in first, first
