@@ -12,6 +12,7 @@ found the company's own passages by its name).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -74,9 +75,10 @@ def _ticker_of(name: str, token: str) -> bool:
 
 
 def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
-    """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out, as
-    its ticker, as its initials ("J&J", "JnJ" for the file or the identity's "Johnson & Johnson"), or (a name of
-    several words, maybe garbled by OCR) with most of its words."""
+    """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out
+    (spaces, hyphens and "&"/"and" aside: "Wal-Mart" is Walmart), as its ticker, as its initials ("J&J", "JnJ" for
+    the file or the identity's "Johnson & Johnson"), or (a name of several words, maybe garbled by OCR) with most
+    of its words."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
     if identity:
@@ -86,6 +88,8 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
             return True
     elif needle in haystack:
         return True
+    if needle.isascii() and _spaced(needle).search(haystack.replace("&", " and ")):
+        return True  # "Wal-Mart" / "Walmart", "Footlocker" / "Foot Locker", "Johnson and Johnson" / "… & …"
     if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
         return True
     if _initialism_of(name, passage, identity):
@@ -94,6 +98,13 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     if len(words) < 2:
         return False
     return _words_near(words, haystack)
+
+
+@functools.lru_cache(maxsize=512)
+def _spaced(needle: str) -> re.Pattern[str]:
+    """``needle`` as a whole word whatever its spaces, hyphens, dots and apostrophes, "&" read as "and"."""
+    letters = re.sub(r"[^a-z0-9]", "", needle.replace("&", "and"))
+    return re.compile(r"(?<![a-z0-9])" + r"[\s\-.'’]{0,2}".join(re.escape(c) for c in letters) + r"(?![a-z0-9])")
 
 
 def _words_near(words: list[str], haystack: str) -> bool:

@@ -259,3 +259,25 @@ def test_several_capitalised_names_in_a_clause_are_not_insisted_on() -> None:
     """Which of several is the company is not known ("excluding Embedded, in which Quillon segment …")."""
     q = analyze("From FY21 to FY22, excluding Embedded, in which Quillon reporting segment did sales grow the most?")
     assert q.insisted_names == () and q.strong_names == ()
+
+
+@pytest.mark.parametrize(("name", "company"), [
+    ("Wal-Mart", "WALMART INC."),
+    ("Walmart", "WAL-MART STORES, INC."),
+    ("Footlocker", "FOOT LOCKER, INC."),
+    ("Johnson and Johnson", "JOHNSON & JOHNSON"),
+    ("JP Morgan", "JPMORGAN CHASE & CO."),
+])
+def test_a_name_written_with_other_spaces_hyphens_or_and_is_the_same_company(name: str, company: str) -> None:
+    """How a name is spaced or hyphenated, "&" or "and": the same company (before: "no passage mentions
+    Wal-Mart" over Walmart's own filing)."""
+    assert mentions(name, Passage("S1", "Results of operations.", "d", "annual-report.pdf", 4, company=company))
+
+
+@pytest.mark.parametrize(("name", "company"), [
+    ("Intel", "INTELLECTUAL PROPERTY HOLDINGS INC."),
+    ("Apple", "PINEAPPLE GROWERS INC."),
+    ("Best Buy", "BESTOW BUYERS LLC"),
+])
+def test_a_name_inside_another_word_is_still_no_mention(name: str, company: str) -> None:
+    assert not mentions(name, Passage("S1", "Results of operations.", "d", "annual-report.pdf", 4, company=company))
