@@ -78,6 +78,9 @@ STATEMENT_IMPLIED_ELSEWHERE = 0.96
 STATEMENT_TITLE_CHARS = 300
 #: a row's coverage of the asked item through its section heading only counts this much of its own label's
 SECTION_SHARE = 0.8
+#: an English sentence that states another year and never the asked one counts this much (one that states no
+#: period at all: 0.75)
+OTHER_PERIOD = 0.6
 #: a percentage cell for a question that asks an amount of money counts this much
 PERCENT_FOR_MONEY = 0.7
 #: a money or percentage amount for a question that asks a count ("How many shares …") counts this much
@@ -766,10 +769,14 @@ def _sentence_evidence(
     context = words.coverage(p.text) if words is not None else 0.0
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
     rows: list[tuple[int, int, float, bool, bool]] = []  # span, sentence coverage, fits the period, typed answer
+    contradicted_at: set[tuple[int, int]] = set()  # spans that state another period only
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
-        fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in find_periods(sentence))
+        stated = find_periods(sentence)
+        fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in stated)
+        # another year stated, never the asked one ("for fiscal 2019 …" asked of fiscal 2020): contradicted
+        contradicted = not fits and any(a.year for a in q.periods) and any(o.year for o in stated)
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
         cov = coverage(terms_asked, offered, w)
@@ -777,6 +784,8 @@ def _sentence_evidence(
             cov = (cov + words.coverage(sentence)) / 2
         typed = words is not None and bool(candidates(sentence, asked[0], asked[1], q.text))
         rows.append((s, e, cov, fits, typed))
+        if contradicted:
+            contradicted_at.add((s, e))
     if words is not None:
         rows = neighbour_context(rows)
     out: list[Evidence] = []
@@ -801,7 +810,8 @@ def _sentence_evidence(
             needs = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
             score = cov * (1.0 if span or not needs else 0.7)
         if q.periods:
-            score *= 1.0 if fits else 0.75
+            other = (s, e) in contradicted_at and q.language == "en"
+            score *= 1.0 if fits else OTHER_PERIOD if other else 0.75
         if count and span and _priced(span):
             score *= MONEY_FOR_COUNT  # "… repurchased shares for $56.0 billion" does not say how many
         if money_item and _percent_only(sentence):

@@ -43,6 +43,11 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "net cash provided by operating activities",
         "net cash provided by used in operating activities",
         "net cash provided by used for operating activities",
+        "net cash provided used by operating activities",  # "Net cash provided/(used) by operating activities"
+        "net cash used provided by operating activities",
+        "net cash used in operating activities",
+        "net cash used by operating activities",
+        "net cash used for operating activities",
         "net cash used in provided by operating activities",
         "cash generated from operations",
         "net cash generated from operating activities",
@@ -67,6 +72,9 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "provision for benefit from taxes",
         "benefit provision for income taxes",
         "provision benefit for income taxes",
+        "provision for taxes on income",  # "Provision/(benefit) for taxes on income"
+        "provision benefit for taxes on income",
+        "benefit provision for taxes on income",
         "income taxes",
     ),
     ("inventory", "inventories", "merchandise inventories"),

@@ -240,6 +240,14 @@ def is_relative(text: str) -> bool:
     return bool(_RELATIVE.search(text))
 
 
+def _same_label(asked: Period, offered: Period) -> bool:
+    """Both are fiscal years written the same way ("fiscal 2019" and "fiscal 2020", "FY2019" and "FY2020"): their
+    numbers are of one convention, and a different number is a different year."""
+    if not (asked.fiscal and offered.fiscal) or asked.quarter is not None or offered.quarter is not None:
+        return False
+    return asked.text[:2].lower() == offered.text[:2].lower()
+
+
 def agreement(
     asked: Period, offered: Period, *, asked_span: int | None = None, offered_span: int | None = None
 ) -> float:
@@ -250,8 +258,11 @@ def agreement(
         checks += 1
         if offered.year == asked.year:
             score += 1
-        elif (asked.quarter or asked.fiscal) and offered.year is not None and abs(offered.year - asked.year) == 1:
-            score += 0.4  # a fiscal year/quarter may end in the calendar year before or after its number
+        elif (asked.quarter or asked.fiscal) and offered.year is not None and abs(offered.year - asked.year) == 1 \
+                and not _same_label(asked, offered):
+            score += 0.4  # a fiscal year/quarter may end in the calendar year before or after its number (a date
+            # may: "fiscal 2020" ended January 31, 2020 or 2021; an analyst's "FY2023" may be the company's "fiscal
+            # 2022") — but "fiscal 2019" is no "fiscal 2020"
         elif offered.year is not None:
             return 0.0
     for field in ("month", "day"):

@@ -1,0 +1,70 @@
+"""Line items under the names statements print them by (``lexicon``, ``line_items``) and the periods a sentence
+states (``periods.agreement``): made-up statements and questions (none from an evaluation set)."""
+
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.periods import agreement, find_periods
+from chat.models.reader.text import match_terms
+
+
+@pytest.mark.parametrize(("asked", "label"), [
+    ("net loss", "Net income (loss)"),
+    ("net income", "Net (loss) income"),
+    ("net loss", "Net earnings (loss)"),
+    ("operating loss", "Operating income (loss)"),
+    ("provision for taxes on income", "Provision/(benefit) for taxes on income"),
+    ("income tax expense", "Provision/(benefit) for taxes on income"),
+    ("operating cash flow", "Net cash provided/(used) by operating activities"),
+    ("operating cash flow", "Net cash used in operating activities"),
+])
+def test_a_statement_line_under_its_printed_name_is_the_item(asked: str, label: str) -> None:
+    assert match_terms(asked) <= match_terms(label), (match_terms(asked), match_terms(label))
+
+
+OPERATIONS = """ORRERY RESORTS › CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Net income (loss) attributable to Orrery Resorts | $(1,032,724) | $2,049,146 |"""
+
+COMPREHENSIVE = """ORRERY RESORTS › CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME (LOSS)
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Comprehensive income (loss) attributable to Orrery Resorts | $(1,061,541) | $2,045,298 |"""
+
+
+def test_a_net_loss_is_the_net_income_line_not_the_comprehensive_loss() -> None:
+    """"Net loss attributable to …": the statement's "Net income (loss) attributable to …", not the comprehensive
+    loss beside it (the net loss and the net income are one line item now: ``test_a_statement_line_…``)."""
+    first = read("What was Orrery Resorts' net loss attributable to Orrery Resorts in 2031?",
+                 [Passage("S1", COMPREHENSIVE, "o", "ORRERY_2031_10K.pdf", 66),
+                  Passage("S2", OPERATIONS, "o", "ORRERY_2031_10K.pdf", 65)]).text.splitlines()[0]
+    assert "1,032,724" in first, first
+
+
+def test_a_fiscal_year_is_not_the_one_before_written_the_same_way() -> None:
+    """"fiscal 2019" is no "fiscal 2020"; an analyst's "FY2023" may still be the company's "fiscal 2022" (a year
+    ending in January), and a date a year off may be a fiscal year's end."""
+    asked = find_periods("in fiscal 2020")[0]
+    assert agreement(asked, find_periods("for fiscal 2019")[0]) == 0
+    assert agreement(find_periods("FY2023")[0], find_periods("fiscal 2022")[0]) > 0
+    assert agreement(asked, find_periods("January 31, 2021")[0]) > 0
+
+
+SEGMENTS = ("ORRERY STORES › Net Sales\nAdditionally, for fiscal 2030, the increase in net sales was partially offset "
+            "by a $4.5 billion decrease in net sales due to closures in the Club segment during fiscal 2029, and $0.7 "
+            "billion of negative impact from currency in the International segment.\nOrrery International had net "
+            "sales of $120.1 billion for fiscal 2031, representing 23% of our consolidated net sales.")
+
+
+def test_a_sentence_of_other_years_does_not_answer_for_the_asked_one() -> None:
+    """The sentence about fiscal 2030 and 2029 names the segment and net sales as well as the one about fiscal
+    2031: the asked year's answers (before: "fiscal 2030" counted as a year off a fiscal 2031, and "$0.7 billion")."""
+    first = read("What were Orrery's net sales for the Orrery International segment in fiscal 2031?",
+                 [Passage("S1", SEGMENTS, "o", "ORRERY_2031_10K.pdf", 36)]).text.splitlines()[0]
+    assert "$120.1 billion" in first, first
