@@ -48,7 +48,14 @@ from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
-from chat.models.reader.tables import Row, Table, dated_periods, find_tables, with_document_currency
+from chat.models.reader.tables import (
+    Row,
+    Table,
+    dated_periods,
+    find_tables,
+    with_document_currency,
+    with_page_scale,
+)
 from chat.models.reader.text import (
     IMPLIED_GROUPS,
     coverage,
@@ -368,6 +375,15 @@ _BY_CAPTION = re.compile(
     r"brands?|countr\w+|divisions?)\b")
 
 
+#: a caption that says whose every row is: "… the revenue and gross profit for our Cash App segment"
+#: or a heading of that segment's results: "Cash App Results", "Aeronautics Segment"
+_OF_SEGMENT = re.compile(
+    r"\b(?:for|of)\s+(?:the\s+|our\s+|its\s+)?(?P<name>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})"
+    r"\s+(?:segment|business|division|reportable\s+segment)\b(?!s)|"
+    r"(?:^|›\s*)(?P<heading>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})\s+(?:Results|Segment)\s*$")
+_GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
+
+
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
     plain = set(q.focus_terms or q.terms)
     focus = set(plain)
@@ -380,6 +396,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             focus |= name_terms
     caption_terms = match_terms(table.caption)
     by_caption = bool(_BY_CAPTION.search(table.caption))
+    of_segment = _OF_SEGMENT.search(table.caption)
+    segment_terms = match_terms(of_segment.group("name") or of_segment.group("heading")) if of_segment else set()
+    segment_terms -= _GENERIC_SEGMENT
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
@@ -399,6 +418,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         own = match_terms(row.label)
         if by_caption:  # "Subscription revenue by segment": each row is a segment's subscription revenue
             own, row_terms = own | caption_terms, row_terms | caption_terms
+        elif segment_terms:  # "… for our Cash App segment": each row is that segment's
+            own, row_terms = own | segment_terms, row_terms | segment_terms
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
         if plain - _TOTAL and not (plain - _TOTAL) & row_terms:
@@ -856,6 +877,23 @@ def _looks_like_receipt(fields: Sequence[Field]) -> bool:
                                      or _TOTAL_WORD.search(f.label) for f in amounts)
 
 
+#: evidence from a document whose period ended a year or more before the one asked counts this much
+DOCUMENT_BEFORE = 0.5
+#: what asks about the future: a document from before may state it
+_FORWARD = re.compile(r"(?i)\b(?:expect\w*|guidance|outlook|forecast\w*|plan\w*|project\w*|anticipat\w*|"
+                      r"target\w*|will|intend\w*|estimate\w*)\b")
+
+
+def _ended_before(q: Question, p: Passage) -> bool:
+    """``p``'s document reports a period that ended before every year asked (its identity's period end; a fiscal
+    year may end early in the year after its number), and the question asks no outlook."""
+    years = [a.year for a in q.periods if a.year is not None]
+    if not years or not p.period_end[:4].isdigit() or _FORWARD.search(q.text):
+        return False
+    slack = 1 if any(a.fiscal or a.quarter for a in q.periods) else 0
+    return int(p.period_end[:4]) < min(years) - slack
+
+
 def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
     """The passage's tables are (part of) the named statement: its title heads the passage or a table."""
     title = STATEMENT_TITLES.get(kind)  # type: ignore[call-overload]
@@ -877,8 +915,9 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     out: list[Evidence] = []
-    every_table = with_document_currency([find_tables(p.text) for p in passages],
-                                         [p.document_id or p.file_name or p.ref for p in passages])
+    every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
+                                  [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
+    every_table = with_document_currency(every_table, [p.document_id or p.file_name or p.ref for p in passages])
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
         tables = every_table[rank]
@@ -898,6 +937,9 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
             # little less where the question names none and the line item's own statement is meant)
             factor = STATEMENT_ELSEWHERE if q.statement else STATEMENT_IMPLIED_ELSEWHERE
             found = [replace(ev, score=ev.score * factor) if ev.kind == "cell" else ev for ev in found]
+        if _ended_before(q, p):
+            # a 2018 annual report asked for fiscal 2021: whatever it prints, it is not that year's figure
+            found = [replace(ev, score=ev.score * DOCUMENT_BEFORE) for ev in found]
         if q.document_kind == "receipt" and not _looks_like_receipt(find_fields(_untabled(p.text))):
             # asked about a receipt: a financial statement's "Total" row is not the answer
             found = [replace(ev, score=ev.score * NOT_A_RECEIPT) for ev in found]

@@ -474,6 +474,31 @@ def with_document_currency(tables: list[list[Table]], documents: list[str]) -> l
     return out
 
 
+
+def with_page_scale(tables: list[list[Table]], texts: list[str], pages: list[tuple[str, int] | None]
+                    ) -> list[list[Table]]:
+    """Give a table that states no unit the one its page's other chunk ends with: the chunker cut "The following
+    table summarizes … (in thousands):" from the grid below it, so the grid's chunk opens with the grid alone.
+    A chunk whose caption states a unit keeps it; a page whose chunks end with no unit, or with two, gives none."""
+    ending: dict[tuple[str, int], set[Unit]] = {}
+    for text, page in zip(texts, pages, strict=True):
+        lines = [line for line in text.splitlines() if line.strip()]
+        if page is None or not lines or lines[-1].lstrip().startswith("|"):
+            continue
+        unit = caption_unit(" ".join(lines[-2:]))  # "… for the year ended December 31, 2020 and 2019 (in\nthousands):"
+        if unit.scale != 1.0:
+            ending.setdefault(page, set()).add(unit)
+    out: list[list[Table]] = []
+    for passage_tables, page in zip(tables, pages, strict=True):
+        units = ending.get(page) if page is not None else None
+        out.append([
+            dataclasses.replace(t, unit=next(iter(units)))
+            if units and len(units) == 1 and t.unit == Unit() and not caption_unit(t.caption).word else t
+            for t in passage_tables
+        ])
+    return out
+
+
 _HEADER_WORDS = re.compile(
     r"\b(?:Three|Six|Nine|Twelve|Months?|Ended|Ending|Year|Quarter|Fiscal|As of|Period|Weeks?)\b"
 )

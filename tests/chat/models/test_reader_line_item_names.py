@@ -68,3 +68,37 @@ def test_a_sentence_of_other_years_does_not_answer_for_the_asked_one() -> None:
     first = read("What were Orrery's net sales for the Orrery International segment in fiscal 2031?",
                  [Passage("S1", SEGMENTS, "o", "ORRERY_2031_10K.pdf", 36)]).text.splitlines()[0]
     assert "$120.1 billion" in first, first
+
+
+def test_an_earlier_years_report_does_not_answer_for_a_later_year() -> None:
+    """The FY2028 annual report prints "Dividends declared per common share" with no year beside it; asked for
+    fiscal 2031, it is not that year's (before: "$0.62", stated). An outlook question may still read it."""
+    old = Passage("S1", "ORRERY TOOLS, INC. › Dividends\nDividends declared per common share $ 0.78 $ 0.70 $ 0.62",
+                  "o28", "ORRERY_2028_10K.pdf", 46, period_end="2028-05-31")
+    # the FY2031 report is in the project too, but search returned none of its dividends
+    new = Passage("S2", "ORRERY TOOLS, INC. › Preferred stock\nA cumulative dividend of $0.10 per share is payable "
+                        "annually on May 31 on the redeemable preferred stock.", "o31", "ORRERY_2031_10K.pdf", 78,
+                  period_end="2031-05-31")
+    answer = read("What dividends per share did Orrery declare in fiscal 2031?", [old, new])
+    assert "0.62" not in answer.text and ("I'm not sure" in answer.text or answer.declined), answer.text
+    outlook = read("What dividends per share does Orrery expect to declare in fiscal 2031?", [old, new])
+    assert not outlook.text.startswith("The documents don't say"), outlook.text
+
+
+CASH_APP = ["ORRERY, INC.\nSprocket App Results\nThe following tables provide a summary of the revenue and gross "
+            "profit for our Sprocket App segment for the year ended December 31, 2031 and 2030 (in\nthousands):",
+            "| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |\n|---|---|---|\n"
+            "| Net revenue | $5,968,386 | $1,105,599 |\n| Gross profit | $1,225,578 | $457,668 |"]
+
+
+def test_a_segments_results_table_cut_from_its_caption_is_that_segments_in_the_captions_unit() -> None:
+    """The chunker cut the caption ("… for our Sprocket App segment … (in thousands):") from the grid: the grid is
+    the segment's ("Sprocket App Results" heads it) and in thousands (before: a sentence's "48%" answered, then
+    the cell without its unit)."""
+    share = ("ORRERY, INC. › Overview\nDuring the year ended December 31, 2031, we saw a significant increase in "
+             "total Sprocket App revenue, primarily from bitcoin revenue which contributed 48% of total net revenue.")
+    passages = [Passage("S1", share, "o", "ORRERY_2031_10K.pdf", 17),
+                Passage("S2", CASH_APP[0], "o", "ORRERY_2031_10K.pdf", 66),
+                Passage("S3", "ORRERY, INC. › Sprocket App Results\n" + CASH_APP[1], "o", "ORRERY_2031_10K.pdf", 66)]
+    first = read("What was Orrery's Sprocket App gross profit in 2031?", passages).text.splitlines()[0]
+    assert "$1,225,578 thousand" in first, first
