@@ -33,6 +33,8 @@ _PAIRED = re.compile(
 def _masked(text: str) -> str:
     """``text`` with every "and" inside a known line-item phrase blanked (as ``&&&``), so it is not a split."""
     low = text.lower()
+    # "… and related expenses", "… and other assets": one line item that gathers the rest, not a second one
+    low = re.sub(r"\band(?=\s+(?:related|other|similar|associated|allied)\b)", "&&&", low)
     for phrase in _AND_PHRASES:
         pattern = r"\b" + r"[\s,]+".join(re.escape(w) for w in phrase.split()) + r"\b"
         for m in re.finditer(pattern, low):

@@ -161,7 +161,10 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "buys back",
     ),
     # an operating expense whose words hold the revenue group's "sales": "Sales and marketing" is no revenue line
-    ("sales and marketing", "selling and marketing", "marketing and sales", "sales marketing"),
+    ("sales and marketing", "selling and marketing", "marketing and sales", "sales marketing", "marketing",
+     "marketing expenses", "marketing expense"),
+    ("interest expense", "interest expenses", "interest expense net", "interest and debt expense"),
+    ("general and administrative", "general and administrative expenses", "general and administrative expense"),
     # a liability (and its change in the cash flows), not the revenue its words hold
     ("deferred revenue", "deferred revenues", "unearned revenue", "unearned revenues"),
 )

@@ -119,7 +119,7 @@ _JA_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 _MEASURE_WORDS = re.compile(
     r"\b(?:total|amount|value|number|price|cost|rate|percentage|ratio|margin|balance|"
     r"revenue|sales|income|profit|loss|expense|earnings|eps|cash|assets|liabilities|equity|"
-    r"debt|capex|dividend|tax|spend|spending|headcount|employees)\b",
+    r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees)s?\b",  # "expenses", "costs", "dividends"
     re.IGNORECASE,
 )
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")

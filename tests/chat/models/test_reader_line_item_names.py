@@ -102,3 +102,24 @@ def test_a_segments_results_table_cut_from_its_caption_is_that_segments_in_the_c
                 Passage("S3", "ORRERY, INC. › Sprocket App Results\n" + CASH_APP[1], "o", "ORRERY_2031_10K.pdf", 66)]
     first = read("What was Orrery's Sprocket App gross profit in 2031?", passages).text.splitlines()[0]
     assert "$1,225,578 thousand" in first, first
+
+
+@pytest.mark.parametrize("item", ["marketing expenses", "interest expense", "general and administrative"])
+def test_operating_expense_lines_are_searched_for_on_the_income_statement(item: str) -> None:
+    """"What were Acme's marketing expenses?": the statement of operations prints it ("Marketing") — no results
+    page of it means a search for that statement (before: none, and a note's sentence answered)."""
+    from chat.models.reader.statement_pages import statement_followups
+
+    queries = statement_followups(f"What were Orrery's {item} in 2031?", [])
+    assert any("statements of operations" in q for q in queries), queries
+
+
+def test_an_item_in_the_plural_is_still_an_amount_asked() -> None:
+    """"research, development and related expenses" asks an amount, and one line item — "and related" gathers
+    the rest, it adds no second item (before: "other", and the sentence that states "$1.821 billion" was quoted
+    without it)."""
+    passage = Passage("S1", "ORRERY COMPANY › Research and Development\nResearch, development and related expenses "
+                            "totaled $1.821 billion in 2031, $1.870 billion in 2030 and $1.764 billion in 2029.",
+                      "o", "ORRERY_2031_10K.pdf", 20)
+    first = read("What was Orrery's research, development and related expenses in 2031?", [passage]).text
+    assert first.startswith("The documents say $1.821 billion"), first
