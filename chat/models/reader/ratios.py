@@ -22,7 +22,7 @@ from chat.models.reader.numbers import absolute
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
-from chat.models.reader.statement_pages import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
+from chat.models.reader.statement_titles import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit

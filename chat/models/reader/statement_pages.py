@@ -22,33 +22,21 @@ import re
 from collections.abc import Sequence
 
 from chat.models.reader.decline import SURE_AT
-from chat.models.reader.evidence import PART_OF_GROUP_WORDS, Evidence
+from chat.models.reader.evidence import Evidence
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import agreement
 from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.statement_titles import (
+    HEAD_CHARS,
+    LOOK_AT,
+    SAME_FIGURE_SHARE,
+    is_statement_page,
+)
 from chat.models.reader.statements import StatementKind, implied_statement
 from chat.models.reader.tables import find_tables
-from chat.models.reader.text import join_split_letters, match_terms
+from chat.models.reader.text import match_terms
 
-#: where a statement's title heads a passage (its chunk's heading lines)
-HEAD_CHARS = 400
-#: a cell of the statement replaces the best one when it scores at least this much of the best
-SAME_FIGURE_SHARE = 0.85
-#: how many of the ranked evidence are looked through for the same figure
-LOOK_AT = 24
-
-_TITLES: dict[StatementKind, str] = {
-    "income": r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|comprehensive\s+income)|"
-              r"income\s+statements?",
-    "balance": r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?financial\s+(?:position|condition)",
-    "cash": r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?",
-}
-_ANY = "|".join(f"(?:{t})" for t in _TITLES.values())
-_HEADING = re.compile(
-    rf"^(?:[A-Z][A-Z0-9.,&'’\- ]+\s+)?(?:(?:consolidated|combined|condensed)\s+)*(?P<title>{_ANY})\b(?P<rest>.*)$",
-    re.IGNORECASE,
-)
 #: the statements' own words a search for them is made of (two or three spellings of each title)
 FOLLOWUP_TITLES: dict[StatementKind, tuple[str, ...]] = {
     "income": ("consolidated statements of income", "consolidated statements of operations",
@@ -56,42 +44,6 @@ FOLLOWUP_TITLES: dict[StatementKind, tuple[str, ...]] = {
     "balance": ("consolidated balance sheets",),
     "cash": ("consolidated statements of cash flows",),
 }
-
-
-def _kind_of(title: str) -> StatementKind:
-    for kind, pattern in _TITLES.items():
-        if re.fullmatch(pattern, title, re.IGNORECASE):
-            return kind
-    return ""
-
-
-def statement_kind_of(p: Passage) -> StatementKind:
-    """The statement whose title heads the passage (``income``, ``balance``, ``cash``), or ``""`` — also for a
-    part of the group's statement (a deed of cross guarantee's closed group, the guarantors): not the company's."""
-    if PART_OF_GROUP_WORDS.search(p.text[:HEAD_CHARS]):
-        return ""
-    for raw in p.text[:HEAD_CHARS].splitlines():
-        line = raw.split("›")[-1].strip()  # a chunk's heading path: "ACME INC. › CONSOLIDATED BALANCE SHEETS"
-        if not line or len(line) > 120 or line.endswith((":", "：")):
-            continue
-        line = join_split_letters(line)  # a text layer's kerning: "Statement of Incom e"
-        m = _HEADING.match(line)
-        if m is None:
-            continue
-        rest = m.group("rest").strip()
-        if re.match(r"(?i)(?:data|summary|highlights|information|items)\b", rest):
-            continue  # "Consolidated Statements of Operations Data": MD&A's summary of it, a year or two short
-        if rest and not re.fullmatch(r"[(\[].*[)\]]|[A-Z][A-Z0-9.,&'’\- ]*|\(?continued\)?", rest, re.IGNORECASE):
-            continue  # "… of Income consist of the following": a sentence that names the statement
-        kind = _kind_of(" ".join(m.group("title").split()))
-        if kind:
-            return kind
-    return ""
-
-
-def is_statement_page(p: Passage, kind: StatementKind = "") -> bool:
-    found = statement_kind_of(p)
-    return bool(found) and (not kind or found == kind)
 
 
 def _figure(ev: Evidence) -> tuple[str, float] | None:
