@@ -844,6 +844,8 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):
+            score *= OTHER_ITEM  # net sales asked: "Net Income of $340.8 Million … record sales" is the income's
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence, span)  # "X increased $1.3 billion …" does not state X
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
@@ -852,6 +854,28 @@ def _sentence_evidence(
         score = score * name_factor(q, p) + 0.02 / (1 + rank)
         out.append(Evidence("sentence", p, max(min(score, 1.0), 0.0), (s, e), span_text=span))
     return out
+
+
+#: an English sentence whose amount stated is another line item's ("Net Income of $340.8 Million" for net sales)
+#: counts this much
+OTHER_ITEM = 0.6
+#: the words that join a line item to its amount ("… of", "… was", "… increased 18.2% to")
+_TO_AMOUNT = re.compile(r"(?i)\b(?:of|was|were|is|are|totaled|totalled|totaling|reached|at|to|by|"
+                        r"(?:increased|decreased|rose|fell|grew|declined)(?:\s+[\d.,]+%)?(?:\s+to)?)\s*$")
+
+
+def _another_items_amount(q: Question, sentence: str, span: str) -> bool:
+    """The amount stated is written right after a line item that is not the one asked: the words just before it
+    (back to a punctuation mark, at most six) name a synonym group the question's item is not, and none of it."""
+    at = sentence.find(span)
+    if at < 0 or not q.focus_terms:
+        return False
+    before = re.split(r"[.;:,!?•›|()\[\]“”\"]", sentence[:at])[-1]
+    before = _TO_AMOUNT.sub("", before.strip())
+    words = " ".join(before.split()[-6:])
+    named = match_terms(words)
+    groups = {t for t in named if t.startswith("§") and t not in _TOTAL}
+    return bool(groups) and not (named & set(q.focus_terms))
 
 
 def _untabled(text: str) -> str:

@@ -123,3 +123,17 @@ def test_an_item_in_the_plural_is_still_an_amount_asked() -> None:
                       "o", "ORRERY_2031_10K.pdf", 20)
     first = read("What was Orrery's research, development and related expenses in 2031?", [passage]).text
     assert first.startswith("The documents say $1.821 billion"), first
+
+
+def test_an_amount_written_after_another_line_item_is_not_the_items() -> None:
+    """Net sales asked: "Net Income of $340.8 Million … record sales" states the net income's amount, the sales
+    only in passing — the grid's net sales answer (before: "$340.8 Million", stated as the documents' answer)."""
+    banner = ("Orrery Beauty Announces Fourth Quarter Fiscal 2031 Results › Net Income of $340.8 Million or $6.68 Per "
+              "Diluted Share “Our strong fourth quarter results punctuate an exceptional year with record sales,” "
+              "said the chief executive.")
+    grid = ("Orrery Beauty, Inc.\nConsolidated Statements of Income\n(In thousands)\n| | 13 Weeks Ended / December "
+            "31, 2031 | 13 Weeks Ended / December 31, 2030 |\n|---|---|---|\n| Net sales | $ 3,226,773 | $ 2,729,388 |")
+    first = read("What were Orrery Beauty's net sales in the fourth quarter of 2031?",
+                 [Passage("S1", banner, "o", "ORRERY_2031Q4_EARNINGS.pdf", 1),
+                  Passage("S2", grid, "o", "ORRERY_2031Q4_EARNINGS.pdf", 6)]).text.splitlines()[0]
+    assert "3,226,773" in first, first
