@@ -13,6 +13,7 @@ figure is printed ("(from cash flow statement)") or abbreviate a name ("(DPO)") 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _END = r"(?=\.\s|\.$|\?|;|$)"
@@ -81,21 +82,20 @@ class _Parser:
         self.at += 1
         return self.tokens[self.at - 1]
 
-    def sum(self) -> Node | None:
-        left = self.product()
-        while left is not None and _SYMBOL.get(self.peek() or "") in ("+", "-"):
+    def _chain(self, ops: tuple[str, ...], operand: Callable[[], Node | None]) -> Node | None:
+        """``operand (op operand)*``, left to right; None when an operator lacks its right side."""
+        left = operand()
+        while left is not None and _SYMBOL.get(self.peek() or "") in ops:
             op = _SYMBOL[self.take()]
-            right = self.product()
+            right = operand()
             left = Operation(op, left, right) if right is not None else None
         return left
 
+    def sum(self) -> Node | None:
+        return self._chain(("+", "-"), self.product)
+
     def product(self) -> Node | None:
-        left = self.factor()
-        while left is not None and _SYMBOL.get(self.peek() or "") in ("*", "/"):
-            op = _SYMBOL[self.take()]
-            right = self.factor()
-            left = Operation(op, left, right) if right is not None else None
-        return left
+        return self._chain(("*", "/"), self.factor)
 
     def factor(self) -> Node | None:
         piece = self.peek()
