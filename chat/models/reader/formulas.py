@@ -21,8 +21,9 @@ own cells, then their mean.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from chat.models.reader.compose import period_phrase, table_quote
@@ -285,6 +286,8 @@ _CHANGE = re.compile(r"(?i)^(?:the\s+)?(?:change|increase|decrease)\s+in\s+(?:th
                      r"(?:between|from)\s+(?P<periods>.+)$")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _SHOWN_OP = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+_APPLY: dict[str, Callable[[float, float], float]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                                                     "/": operator.truediv}
 
 
 def _change(q: Question, m: re.Match[str], passages: Sequence[Passage]) -> Operand | None:
@@ -322,8 +325,7 @@ def _evaluate(tree: Node, q: Question, passages: Sequence[Passage], defined: dic
     right = _evaluate(tree.right, q, passages, defined, seen) if left is not None else None
     if left is None or right is None or (tree.op == "/" and right.value == 0):
         return None
-    value = {"+": left.value + right.value, "-": left.value - right.value, "*": left.value * right.value,
-             "/": left.value / right.value if right.value else 0.0}[tree.op]
+    value = _APPLY[tree.op](left.value, right.value)
     texts = []
     for child, text in ((tree.left, left.text), (tree.right, right.text)):
         if isinstance(child, Operation) and (_PRECEDENCE[child.op] < _PRECEDENCE[tree.op]
@@ -369,21 +371,20 @@ def _written_out(question: str, q: Question, passages: Sequence[Passage]
     asked = _asked(question, defined) if defined else None
     if asked is None:
         return None
-    answer = _written_out_in(question, q, asked, passages)
+    answer = _written_out_in(question, q, defined, asked, passages)
     if answer is not None:
         return answer
     # operands found in two filings (last year's 10-K holds this year's comparative too): each document alone
     documents = list(dict.fromkeys(p.document_id for p in passages if p.document_id))
     for document in documents if len(documents) > 1 else ():
-        answer = _written_out_in(question, q, asked, [p for p in passages if p.document_id == document])
+        answer = _written_out_in(question, q, defined, asked, [p for p in passages if p.document_id == document])
         if answer is not None:
             return answer
     return None
 
 
-def _written_out_in(question: str, q: Question, asked: tuple[Node, str, bool], passages: Sequence[Passage]
-                    ) -> tuple[str, list[tuple[str, str]]] | None:
-    defined = _definitions(question)
+def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked: tuple[Node, str, bool],
+                    passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     tree, raw_name, percent = asked
     name = _name(raw_name, "result")
     own = definitions(question)

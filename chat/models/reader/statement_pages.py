@@ -23,10 +23,13 @@ from collections.abc import Sequence
 
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.evidence import Evidence
+from chat.models.reader.formulas import formula_items
+from chat.models.reader.lexicon import SYNONYM_GROUPS
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import agreement
 from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.ratios import ratio_sides
 from chat.models.reader.statement_titles import (
     HEAD_CHARS,
     LOOK_AT,
@@ -95,7 +98,6 @@ def _of_named(q: Question, p: Passage, passages: Sequence[Passage]) -> bool:
 def _asked_statement(question: str, q: Question) -> tuple[StatementKind, tuple[str, ...]]:
     """The statement a question asks of, and — for a ratio whose name is no line item ("operating margin") —
     the line items it divides (``()`` otherwise: the question's own line item)."""
-    from chat.models.reader.ratios import ratio_sides
 
     kind: StatementKind = q.statement or implied_statement(q.focus_terms)  # type: ignore[assignment]
     sides = ratio_sides(question)
@@ -109,8 +111,6 @@ def _asked_statement(question: str, q: Question) -> tuple[StatementKind, tuple[s
 def _spelled(item: str) -> str:
     """An abbreviation as a statement prints it ("COGS" → "cost of sales": its synonym group's first name) — a
     statement's search finds its words, not the analyst's shorthand."""
-    from chat.models.reader.lexicon import SYNONYM_GROUPS
-
     if not re.fullmatch(r"[A-Z][A-Z&]{1,6}", item.strip()):
         return item
     names = [SYNONYM_GROUPS[int(t[1:])][0] for t in sorted(match_terms(item)) if t.startswith("§")]
@@ -120,7 +120,6 @@ def _spelled(item: str) -> str:
 def statement_followups(question: str, passages: Sequence[Passage]) -> list[str]:
     """Searches for the statement that prints the asked line item, when no passage is a page of it: the company,
     the statement's title and the line item (``Acme consolidated statements of income total revenues``)."""
-    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
 
     q = analyze(question)
     if q.language != "en" or (q.kind not in ("value", "change", "comparison") and not formula_items(question)) \
@@ -190,7 +189,6 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
     """(document id, page) of results headed by the asked statement's title whose text holds no row of the asked
     line item — a chunk of the title and a footnote, the grid cut off into chunks of its own that search did not
     return: reading the page gives the whole statement. Empty once a page was read (refs ``P…``)."""
-    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
 
     q = analyze(question)
     if q.language != "en" or (q.kind not in ("value", "change", "comparison") and not formula_items(question)) \
@@ -233,8 +231,6 @@ def statement_pages_to_read(question: str, passages: Sequence[Passage]) -> list[
 def _asked_statements(question: str, q: Question) -> list[tuple[StatementKind, tuple[str, ...]]]:
     """``_asked_statement``'s statement and items; for a formula the question defines (``formulas``: "revenue /
     average PP&E"), each statement its operands are printed in, with those operands."""
-    from chat.models.reader.formulas import formula_items  # (formulas imports the ratios, which import this)
-    from chat.models.reader.ratios import ratio_sides
 
     sides = ratio_sides(question)
     by_kind: dict[StatementKind, list[str]] = {}
