@@ -38,7 +38,7 @@ from chat.models.reader.balances import (
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.heads import modifier_only
+from chat.models.reader.heads import group_qualifies, modifier_only
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
@@ -455,8 +455,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if partial_net_row(row.label, q):
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
-        if q.language == "en" and q.focus and modifier_only(q.focus, row.label):
-            row_score *= MODIFIER_ONLY  # "total debt" asked: "Debt issuance costs" are costs
+        if q.language == "en" and q.focus and (
+                modifier_only(q.focus, row.label)
+                or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
+            # "total debt" asked: "Debt issuance costs" are costs; "R&D": "R&D tax credit" is a credit
+            row_score *= MODIFIER_ONLY
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
@@ -918,13 +921,29 @@ def _ended_before(q: Question, p: Passage) -> bool:
     return int(p.period_end[:4]) < min(years) - slack
 
 
+#: the words a statement's title may open with before the part ``STATEMENT_TITLES`` matches
+_TITLE_OPENING = re.compile(r"(?i)(?:\b(?:consolidated|combined|condensed|interim|unaudited|statements?|of)\s*)+$")
+
+
+def _titled(title: re.Pattern[str], text: str) -> bool:
+    """``text`` holds the statement's title as a heading — at the start of a line or of a heading path's part,
+    after at most a name ("ADOBE INC. CONSOLIDATED STATEMENTS OF INCOME") — not in prose that refers to the
+    statement ("… costs included in our Consolidated Statements of Income …", "Notes to Consolidated …")."""
+    for line in join_split_letters(text).splitlines():
+        for part in line.split("›"):
+            for m in title.finditer(part):
+                before = _TITLE_OPENING.sub("", part[: m.start()]).strip()
+                if not re.search(r"(?<![\w.])[a-z]", before):
+                    return True
+    return False
+
+
 def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
     """The passage's tables are (part of) the named statement: its title heads the passage or a table."""
     title = STATEMENT_TITLES.get(kind)  # type: ignore[call-overload]
     if title is None:
         return True
-    return bool(title.search(join_split_letters(p.text[:STATEMENT_TITLE_CHARS]))
-                or any(title.search(join_split_letters(t.caption)) for t in tables))
+    return _titled(title, p.text[:STATEMENT_TITLE_CHARS]) or any(_titled(title, t.caption) for t in tables)
 
 
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:

@@ -11,13 +11,16 @@ A question's item ("total debt") has the head of its first name.
 ``modifier_only`` is the case the reader discounts: the asked item's head word is in the row's label but only
 qualifying another noun — the row is another thing named after it ("debt" in "Debt issuance costs", "inventory"
 in "Inventory reserves"). A head the lexicon knows as a phrase group ("revenue" ~ "net sales") is left to the
-lexicon's matching.
+lexicon's matching; ``group_qualifies`` asks the same of such a group: its phrase followed, within the same
+name, by another noun ("U.S. research and development tax credit" is a credit, "Revenue growth" a growth).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
+from chat.models.reader.lexicon import SYNONYM_GROUPS
 from chat.models.reader.text import match_terms
 
 #: where a label splits into parallel names: punctuation and the coordinating conjunctions
@@ -28,7 +31,7 @@ _PREPOSITION = re.compile(r"(?i)\s+(?:of|at|for|in|from|to|on|per|by|before|afte
 #: a last word that names no other thing: a participle or a trailing adjective ("paid", "outstanding", ", net"),
 #: or a measure of the thing before it ("Free cash flow conversion rate" is the conversion)
 _TRAILING = re.compile(r"(?i)^(?:\w+ed|paid|held|sold|outstanding|attributable|net|gross|total|due|owed|payable|"
-                       r"receivable|current|noncurrent|non-current|rates?|ratios?|amounts?|balances?|values?|levels?|figures?|"
+                       r"receivable|current|noncurrent|non-current|available|applicable|rates?|ratios?|amounts?|balances?|values?|levels?|figures?|"
                        r"percentages?|percent|margins?|totals?)$")
 #: a head that measures its complement: "Number of employees" counts employees
 _MEASURE = re.compile(r"(?i)^(?:number|amount|total|value|percentage|percent|share|portion|count)s?$")
@@ -75,3 +78,35 @@ def modifier_only(item: str, label: str) -> bool:
     for h in label_heads(label):
         heads |= match_terms(h)
     return not asked & heads
+
+
+@functools.lru_cache(maxsize=64)
+def _phrase_patterns(group: int) -> tuple[re.Pattern[str], ...]:
+    """A lexicon group's Latin phrases as patterns over a raw label (any punctuation between the words: "R&D",
+    "Research, development"), longest first."""
+    phrases = sorted((p for p in SYNONYM_GROUPS[group] if p.isascii()), key=len, reverse=True)
+    return tuple(re.compile(r"(?i)(?<![A-Za-z0-9])" + r"\W+".join(map(re.escape, p.split())) + r"(?![A-Za-z0-9])")
+                 for p in phrases)
+
+
+def group_qualifies(group_id: str, label: str) -> bool:
+    """The lexicon group ``group_id`` ("§25") is named in ``label`` only as a qualifier of another noun: each
+    of its phrases found there is followed, before any punctuation, conjunction or preposition, by a word that is
+    no participle, adjective or measure ("Research and development tax credit", "Inventory write-downs"). False
+    when the label does not name the group at all, or names it as its head anywhere ("Research and development
+    expenses", "Revenues, net", "Cash dividends paid")."""
+    if not group_id.startswith("§") or not group_id[1:].isdigit():
+        return False
+    found = False
+    for pattern in _phrase_patterns(int(group_id[1:])):
+        for m in pattern.finditer(label):
+            found = True
+            rest = _CONJUNCTS.split(label[m.end():], maxsplit=1)[0]
+            words = _WORD.findall(_PREPOSITION.split(" " + rest, maxsplit=1)[0])
+            while words and _TRAILING.match(words[-1]):
+                words.pop()
+            if not words:
+                return False
+        if found:
+            return True  # the longest phrase found decides ("cost of sales" before "sales")
+    return False

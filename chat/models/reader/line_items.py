@@ -7,6 +7,9 @@ from __future__ import annotations
 #: Statement line items under their common names (US GAAP / IFRS captions and analysts' words), appended to
 #: ``lexicon.SYNONYM_GROUPS``: "capital expenditure" finds "Purchases of property and equipment". Matching is on
 #: lower-cased words (punctuation dropped: "property, plant and equipment" is "property plant and equipment").
+#: the word an expense's name may end with ("", " expense", " expenses")
+_EXPENSE_WORD = ("", " expense", " expenses")
+
 LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     (
         "capital expenditure",
@@ -23,6 +26,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "payments for property and equipment",
         "payments for property plant and equipment",
         "payments for acquisition of property plant and equipment",
+        "property plant and equipment additions",
+        "property and equipment additions",
         "expenditures for property and equipment",
         "expenditures for property plant and equipment",
         "purchases of land buildings and equipment",
@@ -37,6 +42,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "cash flows from operating activities",
         "cash from operations",
         "net cash from operations",
+        "cash provided by operations",
+        "net cash provided by operations",
         "cash from operating activities",
         "net cash from operating activities",
         "cash provided by operating activities",
@@ -91,8 +98,12 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
         "sales general and administrative expenses",
         "sales general and administrative expense",
     ),
-    ("research and development", "r d", "research development and engineering"),
-    ("depreciation and amortization", "d a", "depreciation amortization"),
+    # an expense named with its word ("R&D expense") is the same line as the statement's bare label and as its
+    # label with the word ("Research and development expenses")
+    tuple(name + suffix for name in ("research and development", "r d", "research development and engineering")
+          for suffix in _EXPENSE_WORD),
+    tuple(name + suffix for name in ("depreciation and amortization", "d a", "depreciation amortization")
+          for suffix in _EXPENSE_WORD),
     ("long term debt", "long term borrowings", "non current borrowings"),
     ("total current assets", "current assets"),
     ("total current liabilities", "current liabilities"),

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from chat.models.reader import Passage, read
-from chat.models.reader.heads import item_head, label_heads, modifier_only
+from chat.models.reader.heads import group_qualifies, item_head, label_heads, modifier_only
+from chat.models.reader.text import match_terms
 
 
 @pytest.mark.parametrize(("item", "label"), [
@@ -61,3 +62,35 @@ def test_a_row_named_after_the_item_is_no_confident_answer() -> None:
                          "| Total debt | 12,000 | 11,500 |", "o", "ORRERY_10K.pdf", 80)
     first = read("What was Orrery's total debt at December 31, 2031?", [flows, note]).text.splitlines()[0]
     assert "12,000" in first, first
+
+
+@pytest.mark.parametrize(("item", "label", "qualifies"), [
+    ("research and development", "U.S. research and development tax credit", True),  # a credit
+    ("research and development", "Research and development expenses", False),
+    ("research and development", "Research, development and engineering expenses", False),
+    ("research and development", "R&D", False),
+    ("revenue", "Revenue growth", True),
+    ("revenue", "Revenues, net", False),
+    ("revenue", "Net sales by segment", False),  # a preposition ends the name
+    ("revenue", "Cost of sales", False),  # "sales" there is the end of the name
+    ("net income", "Net income available to common stockholders", False),
+    ("depreciation and amortization", "Depreciation and amortization of property and equipment", False),
+])
+def test_a_lexicon_group_named_only_as_a_qualifier(item: str, label: str, qualifies: bool) -> None:
+    group = next(t for t in match_terms(item) if t.startswith("§"))
+    assert group_qualifies(group, label) is qualifies
+
+
+TAX_NOTE = """HALYARD OPTICS, INC. › Note 12 — Income Taxes
+| | Year Ended May 31, / 2032 | Year Ended May 31, / 2031 |
+|---|---|---|
+| Federal statutory rate | 21.0 % | 21.0 % |
+| U.S. research and development tax credit | -1.1 % | -1.4 % |"""
+
+
+def test_a_row_named_after_a_lexicon_item_is_no_confident_answer() -> None:
+    """Only the tax note's "research and development tax credit" row names R&D: it is a credit, not the
+    expense (before: "U.S. research and development tax credit was -1.1%", stated as the answer)."""
+    note = Passage("S1", TAX_NOTE, "h", "HALYARD_10K.pdf", 70)
+    answer = read("What is Halyard's FY2032 research and development expense in USD millions?", [note])
+    assert answer.text.startswith(("I'm not sure", "The documents don't say")), answer.text

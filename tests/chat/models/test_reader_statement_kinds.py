@@ -99,3 +99,31 @@ CONSOLIDATED STATEMENTS OF INCOME
 |---|---|---|
 | Net sales | 4,800 | 4,400 |
 | Cost of sales | 2,976 | 2,800 |""")
+
+
+SBC_NOTE = """CALDERA SOFTWARE INC.
+Total stock-based compensation costs included in our Consolidated Statements of Income for fiscal 2032 and 2031
+were as follows:
+(in millions)
+| (in millions) | 2032 | 2031 |
+|---|---|---|
+| Cost of revenue | $97 | $70 |
+| Research and development | 726 | 549 |"""
+
+INCOME = """CALDERA SOFTWARE INC. › See Note 17 of our Notes to Consolidated Financial Statements
+CONSOLIDATED STATEMENTS OF INCOME
+(In millions, except per share data)
+| | Years Ended / December 2, 2032 | Years Ended / December 3, 2031 |
+|---|---|---|
+| Research and development | 2,987 | 2,540 |"""
+
+
+def test_prose_naming_the_statement_is_no_title_of_it() -> None:
+    """A note whose sentence says "… included in our Consolidated Statements of Income" is not the income
+    statement the question asks to rely on (before: its stock-based compensation row, ranked first, tied with the
+    statement's line and won)."""
+    answer = read("What is Caldera's FY2032 research and development expense in USD millions? Use the income "
+                  "statement.", [Passage("S1", SBC_NOTE, "c", "CALDERA_10K.pdf", 83),
+                                 Passage("S2", INCOME, "c", "CALDERA_10K.pdf", 54)])
+    first = answer.text.splitlines()[0]
+    assert "2,987" in first and "[S2]" in first, first
