@@ -17,6 +17,7 @@ from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
+from chat.models.reader.derived import derived_answer
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer
@@ -151,6 +152,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
     if not q.parts and not missing_names(q, passages):
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
+        computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

@@ -135,3 +135,24 @@ def paid_row_factor(question: str, label: str) -> float:
     if asks_paid(question) and not _PAID_ROW.search(label):
         return NOT_PAID
     return 1.0
+
+
+#: the balance sheet's grand total of both sides ("Total liabilities and shareholders' equity", "Total liabilities,
+#: redeemable interests and equity (deficit)"): it equals total assets, never the total liabilities
+_LIABILITIES_AND_EQUITY = re.compile(r"(?i)\btotal\s+liabilities\b.*\b(?:equity|deficit|capital)\b")
+_EQUITY_ASKED = re.compile(r"(?i)\b(?:equity|deficit|capital|net\s+worth)\b")
+#: such a row counts this much for a question that asks the total liabilities alone
+BOTH_SIDES = 0.4
+
+
+def both_sides_total(label: str) -> bool:
+    """``label`` is the balance sheet's total of liabilities and equity."""
+    return bool(_LIABILITIES_AND_EQUITY.search(label))
+
+
+def both_sides_factor(question: str, focus_terms: frozenset[str], liabilities: frozenset[str], label: str) -> float:
+    """``BOTH_SIDES`` for the liabilities-and-equity total when the total liabilities alone are asked (the
+    question's item is ``liabilities``' group and it names no equity), else 1."""
+    if focus_terms == liabilities and both_sides_total(label) and not _EQUITY_ASKED.search(question):
+        return BOTH_SIDES
+    return 1.0

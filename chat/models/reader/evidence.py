@@ -31,6 +31,7 @@ from chat.models.reader.balances import (
     PER_SHARE_FOR_AMOUNT,
     STRUCTURAL_SECTION,
     balance_row_factor,
+    both_sides_factor,
     change_only_factor,
     change_row,
     paid_row_factor,
@@ -126,6 +127,8 @@ _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|un
 #: a row whose label holds the asked item's head word only as a qualifier ("Debt issuance costs" for "total debt":
 #: ``heads``) counts this much
 MODIFIER_ONLY = 0.5
+#: the terms of "total liabilities" (a balance sheet's liabilities-and-equity total is not it: ``balances``)
+_TOTAL_LIABILITIES = frozenset(match_terms("total liabilities"))
 
 
 #: a part of the net income ("Net earnings from continuing operations", "… including noncontrolling interests")
@@ -455,6 +458,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if partial_net_row(row.label, q):
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
+        row_score *= both_sides_factor(q.text, q.focus_terms, _TOTAL_LIABILITIES, row.label)
         if q.language == "en" and q.focus and (
                 modifier_only(q.focus, row.label)
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):

@@ -131,7 +131,7 @@ def _one_document(*operands: Operand) -> bool:
     return len(docs) <= 1
 
 
-def _refs(*operands: Operand) -> str:
+def refs(*operands: Operand) -> str:
     return "".join(dict.fromkeys(f"[{ev.passage.ref}]" for o in operands for ev in o.cells))
 
 
@@ -139,7 +139,7 @@ def _quotes(*operands: Operand) -> list[tuple[str, str]]:
     return list(dict.fromkeys((ev.passage.ref, ev.quote_text) for o in operands for ev in o.cells))
 
 
-def _lines(lead: str, first: Evidence) -> str:
+def lines(lead: str, first: Evidence) -> str:
     return "\n".join([" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(first))])
 
 
@@ -152,7 +152,7 @@ def _name(raw: str | None, fallback: str) -> str:
     return name or fallback
 
 
-def _money(value: float, like: Evidence, question: str) -> str:
+def money(value: float, like: Evidence, question: str) -> str:
     """``value`` (in ones) written like the cell ``like``'s amounts: its currency and scale, or the asked one."""
     assert like.table is not None and like.row is not None
     unit = row_unit(like.table, like.col, f"{like.row.section} {like.row.label}", like.row.label)
@@ -240,8 +240,8 @@ def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[st
         name = _name(m.group("name") or (before.group("name") if before else None), q.focus or "ratio")
         percent = bool(re.search(r"(?i)\bpercent|%|\bmargin\b", name + " " + question.split("?")[0]))
         stated = f"{a.value / b.value * 100:.1f}%" if percent else f"{a.value / b.value:.2f}"
-        lead = f"The {name} was {stated} (computed: {a.text} ÷ {b.text}) {_refs(a, b)}."
-        return _lines(lead, a.cells[0]), _quotes(a, b)
+        lead = f"The {name} was {stated} (computed: {a.text} ÷ {b.text}) {refs(a, b)}."
+        return lines(lead, a.cells[0]), _quotes(a, b)
     m = _SUM.search(question)
     if m and not re.search(r"(?i)\bmargin\b|%|\bpercent|\baverage\b|\bratio\b", question[: m.start()]):
         a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
@@ -250,9 +250,9 @@ def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[st
         minus = m.group("op").lower() in ("less", "minus", "-")
         value = a.value - b.value if minus else a.value + b.value
         name = _name(m.group("name"), "result")
-        lead = (f"The {name} was {_money(value, a.cells[0], question)} (computed: {a.text} "
-                f"{'−' if minus else '+'} {b.text}) {_refs(a, b)}.")
-        return _lines(lead, a.cells[0]), _quotes(a, b)
+        lead = (f"The {name} was {money(value, a.cells[0], question)} (computed: {a.text} "
+                f"{'−' if minus else '+'} {b.text}) {refs(a, b)}.")
+        return lines(lead, a.cells[0]), _quotes(a, b)
     return None
 
 
@@ -277,8 +277,8 @@ def _cagr(question: str, q: Question, m: re.Match[str], passages: Sequence[Passa
         return None
     rate = (last.value / first.value) ** (1 / years) - 1
     lead = (f"The {years}-year {item} CAGR from {m.group('p1').strip()} to {m.group('p2').strip()} was "
-            f"{rate * 100:.1f}% (computed: ({last.text} ÷ {first.text})^(1/{years}) − 1) {_refs(last, first)}.")
-    return _lines(lead, last.cells[0]), _quotes(last, first)
+            f"{rate * 100:.1f}% (computed: ({last.text} ÷ {first.text})^(1/{years}) − 1) {refs(last, first)}.")
+    return lines(lead, last.cells[0]), _quotes(last, first)
 
 
 #: "change in inventory between FY2016 and FY2017": the later period's less the earlier's
@@ -410,11 +410,11 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
         parts = "; ".join(f"{label}{year} {shown(o.value)} = {o.text}" for year, o in each)
         mean = sum(o.value for _, o in each) / len(each)
         lead = (f"The {len(years)}-year average {name} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
-                f"(the mean of each year's, {taken}computed: {parts}) {_refs(*(o for _, o in each))}.")
+                f"(the mean of each year's, {taken}computed: {parts}) {refs(*(o for _, o in each))}.")
         latest = each[-1][1]
-        return _lines(lead, latest.cells[0]), _quotes(*(o for _, o in each))
+        return lines(lead, latest.cells[0]), _quotes(*(o for _, o in each))
     value = _evaluate(tree, q, passages, defined)
     if value is None or not value.cells or not _one_document(value):
         return None
-    lead = f"The {name} was {shown(value.value)} ({taken}computed: {value.text}) {_refs(value)}."
-    return _lines(lead, value.cells[0]), _quotes(value)
+    lead = f"The {name} was {shown(value.value)} ({taken}computed: {value.text}) {refs(value)}."
+    return lines(lead, value.cells[0]), _quotes(value)

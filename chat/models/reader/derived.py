@@ -1,0 +1,89 @@
+"""A line item the statement leaves out, derived from two lines it prints (pure).
+
+Some balance sheets print no "Total liabilities" line: under the liabilities come the equity lines, then "Total
+liabilities and shareholders' equity". An analyst reads the total liabilities as that grand total less the total
+equity; so does the reader — both cells from the same balance sheet column, the subtraction shown and both cells
+cited, the answer saying the statement does not print the line. Only when no row states the item itself
+(``ratios.cell`` finds none, or only the liabilities-and-equity total, ``balances.both_sides_total``). What sits
+between liabilities and equity (redeemable noncontrolling interests, "mezzanine" equity) stays in the difference;
+the answer names the two lines it used, so the reader of the answer can see it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from chat.models.reader.balances import both_sides_total
+from chat.models.reader.compose import period_phrase
+from chat.models.reader.evidence import Evidence
+from chat.models.reader.formulas import Operand, lines, money, operand, refs
+from chat.models.reader.passage import Passage
+from chat.models.reader.question import Question
+from chat.models.reader.ratios import cell, cell_value
+from chat.models.reader.text import match_terms
+
+#: (the item, the printed total it is part of, the printed rest of that total)
+_DERIVED: tuple[tuple[str, str, str], ...] = (
+    ("total liabilities", "total liabilities and equity", "total equity"),
+)
+_EQUITY_ASKED = re.compile(r"(?i)\b(?:equity|deficit|net\s+worth)\b")
+#: the equity section's total ("Total equity", "Total shareholders' equity (deficit)"): the last one printed above
+#: the grand total holds the noncontrolling interests too, as the grand total does
+_EQUITY_TOTAL = re.compile(r"(?i)^total\b(?!.*\bliabilities\b).*\b(?:equity|deficit)\b")
+
+
+def _said(o: Operand) -> str:
+    """"Total equity $81,552 million": the row's own label (no section path) and its amount as printed."""
+    ev = o.cells[0]
+    value = cell_value(ev)
+    assert ev.row is not None and value is not None
+    return f"{' '.join(ev.row.label.split())} {value[1]}"
+
+
+def _equity_above(grand: Evidence) -> Operand | None:
+    """The equity total printed last above the grand total ``grand``, in its table and column."""
+    assert grand.table is not None and grand.row is not None
+    rows = list(grand.table.rows)
+    for row in reversed(rows[: rows.index(grand.row)]):
+        if _EQUITY_TOTAL.search(" ".join(row.label.split())) and row.amount(grand.col) is not None:
+            ev = replace(grand, quote=row.line, label=row.label, row=row)
+            value = cell_value(ev)
+            return Operand(value[0], (ev,), "") if value is not None else None
+    return None
+
+
+def _same_column(a: Operand, b: Operand) -> bool:
+    x, y = a.cells[0], b.cells[0]
+    assert x.table is not None and y.table is not None
+    return (x.passage.document_id == y.passage.document_id
+            and period_phrase(x.table, x.col, "en") == period_phrase(y.table, y.col, "en"))
+
+
+def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quotes of an item derived from two printed lines (see the module docstring), or None
+    when the question asks no such item, a row states it, or either printed line is missing."""
+    if q.language != "en" or q.kind != "value" or q.parts or not q.focus:
+        return None
+    for item, whole, rest in _DERIVED:
+        if match_terms(q.focus) != match_terms(item) or _EQUITY_ASKED.search(question):
+            continue
+        stated = cell(q, item, passages)
+        if stated is not None and not both_sides_total(stated.label):
+            return None  # the statement prints it: the ordinary reading answers
+        total = operand(q, whole, passages)
+        if total is None or not total.cells or not both_sides_total(total.cells[0].label):
+            return None
+        other = _equity_above(total.cells[0]) or operand(q, rest, passages)
+        if other is None or not other.cells or not _same_column(total, other):
+            return None
+        first = total.cells[0]
+        assert first.table is not None
+        value = money(total.value - other.value, first, question)
+        when = period_phrase(first.table, first.col, "en")
+        lead = (f"{item[0].upper() + item[1:]} were {value} {when} (computed: {_said(total)} − {_said(other)}; the "
+                f"balance sheet prints no {item} line) {refs(total, other)}.")
+        return lines(lead, first), list(dict.fromkeys((ev.passage.ref, ev.quote_text)
+                                                      for o in (total, other) for ev in o.cells))
+    return None

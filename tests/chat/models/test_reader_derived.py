@@ -1,0 +1,54 @@
+"""A line item the statement leaves out, derived from two it prints (``reader.derived``), and the balance sheet's
+grand total that is no total liabilities (``balances.both_sides_total``). Made-up filings (none from an evaluation
+set)."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.balances import both_sides_total
+
+BALANCE = """KESTREL GOODS, INC. › CONSOLIDATED BALANCE SHEETS
+(In millions)
+| | January 31, / 2032 | January 31, / 2031 |
+|---|---|---|
+| Total current liabilities | 92,645 | 77,477 |
+| Long-term debt | 43,714 | 43,520 |
+| Deferred income taxes and other | 18,584 | 13,380 |
+| Total Kestrel shareholders' equity | 74,669 | 72,496 |
+| Noncontrolling interest | 6,883 | 7,138 |
+| Total equity | 81,552 | 79,634 |
+| Total liabilities and equity | 236,495 | 219,295 |"""
+
+
+def test_total_liabilities_derived_when_the_balance_sheet_prints_no_such_line() -> None:
+    """No "Total liabilities" line: the grand total less the total equity, both cells cited, the subtraction shown
+    (before: "Total liabilities and equity was $236,495 million", the grand total stated as the liabilities)."""
+    answer = read("What is Kestrel's FY2032 total liabilities in USD millions? Use the balance sheet.",
+                  [Passage("S1", BALANCE, "k", "KESTREL_2032_10K.pdf", 53)])
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Total liabilities were 154,943 million as of January 31, 2032"), first
+    assert "Total liabilities and equity 236,495 million − Total equity 81,552 million" in first, first
+    assert "prints no total liabilities line" in first and "[S1]" in first
+    assert not answer.declined
+
+
+def test_a_printed_total_liabilities_line_is_read_as_printed() -> None:
+    printed = BALANCE.replace("| Total Kestrel shareholders' equity", "| Total liabilities | 154,943 | 139,661 |\n"
+                                                                      "| Total Kestrel shareholders' equity")
+    first = read("What is Kestrel's FY2031 total liabilities in USD millions?",
+                 [Passage("S1", printed, "k", "KESTREL_2032_10K.pdf", 53)]).text.splitlines()[0]
+    assert first.startswith("Total liabilities were 139,661 million as of January 31, 2031"), first
+    assert "computed" not in first
+
+
+def test_the_grand_total_when_it_is_asked() -> None:
+    first = read("What were Kestrel's total liabilities and equity at January 31, 2032?",
+                 [Passage("S1", BALANCE, "k", "KESTREL_2032_10K.pdf", 53)]).text.splitlines()[0]
+    assert "236,495" in first and "computed" not in first, first
+
+
+def test_the_liabilities_and_equity_total_is_told_apart() -> None:
+    assert both_sides_total("TOTAL LIABILITIES AND SHAREHOLDERS’ EQUITY")
+    assert both_sides_total("Total liabilities, redeemable noncontrolling interests and equity (deficit)")
+    assert not both_sides_total("Total liabilities")
+    assert not both_sides_total("Total current liabilities")
