@@ -763,6 +763,9 @@ def answer_span(q: Question, sentence: str) -> str:
             candidates = money  # "How much commercial paper …": "$1.7 billion", not "within 12 months"
         elif money and asks_count(q) and len(money) < len(candidates):
             candidates = [c for c in candidates if c not in money]  # "471 million shares", not "$56.0 billion"
+        respective = _respective(q, sentence, money)
+        if respective:
+            return respective
         if candidates:
             return _nearest_after_focus(q, sentence, candidates)
     if q.kind == "name" and q.language == "en":
@@ -780,6 +783,28 @@ def answer_span(q: Question, sentence: str) -> str:
                 name = " ".join(words[:3])  # a headline in capitals: "JANE Q. DOE APPOINTED AS CEO" → the name
             if m.start() > 0 and name.lower() not in q.text.lower():
                 return name
+    return ""
+
+
+_RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
+#: how well a listed period must agree with the asked one to pick its amount (a neighbouring year agrees 0.4)
+RESPECTIVE_FIT = 0.5
+
+
+def _respective(q: Question, sentence: str, money: list[tuple[int, str]]) -> str:
+    """"… were $981.3 million, $768.3 million and $570.0 million for the years ended December 31, 2017, 2016 and
+    2015, respectively": the amount in the asked period's place — as many amounts as periods stated, in order.
+    "" when the sentence lists no such pairs or does not state the asked period."""
+    if not q.periods or not _RESPECTIVELY.search(sentence) or len(money) < 2:
+        return ""
+    stated = [p for p in find_periods(sentence) if p.year is not None]
+    if len(stated) != len(money):
+        return ""
+    for asked in q.periods:
+        fit = [agreement(asked, p) for p in stated]
+        best = max(fit)
+        if best >= RESPECTIVE_FIT and fit.count(best) == 1:  # the asked year itself, not a neighbour's
+            return money[fit.index(best)][1]
     return ""
 
 

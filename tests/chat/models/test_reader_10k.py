@@ -103,6 +103,14 @@ def test_statement_titles_head_a_page_only_as_headings() -> None:
                "table sets forth consolidated statements of operations data for the periods indicated.\n"
                "| | 2024 | 2023 |\n|---|---|---|\n| Total revenues | $112,640 | $108,215 |")
     assert not is_statement_page(_p("S1", summary, 37))
+    # a note's heading path that names the balance sheet in a phrase (any case) is no title of it
+    netting = ("KESTREL RETAIL INC. › Gross Amounts not Offset in the Consolidated Balance Sheet that are Subject to "
+               "Master Netting\n| (Millions) | Derivative Assets | Net Amount |\n|---|---|---|")
+    assert not is_statement_page(_p("S1", netting, 105))
+    assert is_statement_page(_p("S1", "Kestrel Retail Inc. and Subsidiaries\nConsolidated Balance Shee t\n"
+                                      "| | 2023 | 2022 |", 58), "balance")
+    assert is_statement_page(_p("S1", "Consolidated Statements of Cash Flows for the years ended December 31, 2023 "
+                                      "and 2022\n| | 2023 | 2022 |", 60), "cash")
     assert any("statements of income" in q
                for q in statement_followups("What were Kestrel Retail's total revenues in fiscal 2022?",
                                             [_p("S1", summary, 37)]))

@@ -167,3 +167,16 @@ def test_an_expense_asked_with_its_word_is_the_statements_bare_line() -> None:
                                       Passage("S2", FLOWS_BARE, "v", "VESPER_10K.pdf", 56)])
     first = answer.text.splitlines()[0]
     assert first.startswith("Depreciation and amortization was 10,900 million"), first
+
+
+NOTE_SENTENCE = ("ORRERY MEDIA › Note 1 — Research and Development\nResearch and development expenses were "
+                 "$981.3 million, $768.3 million and $570.0 million for the years ended December 31, 2031, 2030 "
+                 "and 2029, respectively.")
+
+
+def test_the_amount_in_the_asked_years_place_of_a_respectively_list() -> None:
+    """"$a, $b and $c for 2031, 2030 and 2029, respectively": 2030 asked is $b (before: the first amount, $a)."""
+    note = [Passage("S1", NOTE_SENTENCE, "o", "ORRERY_2031_10K.pdf", 49)]
+    for asked, stated in (("in 2030", "$768.3 million"), ("in FY2029", "$570.0 million")):
+        first = read(f"What were Orrery's research and development expenses {asked}?", note).text.splitlines()[0]
+        assert first.split(":")[0].endswith(stated), first  # the amount stated, before the quote
