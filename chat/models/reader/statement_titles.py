@@ -34,12 +34,13 @@ _ANY = "|".join(f"(?:{t})" for t in _TITLES.values())
 #: a title line: at most a name before it — capitalised words, "and"/"of"/"the" between them ("3M Company and
 #: Subsidiaries", "ADOBE INC.") — not prose ("Gross Amounts not Offset in the Consolidated Balance Sheet …")
 _HEADING = re.compile(
-    r"^(?:[A-Z0-9][\w.,&'’\-]*\s+(?:(?:and|of|the|&)\s+)*)*(?i:(?:(?:consolidated|combined|condensed)\s+)*)"
+    r"^(?:(?:[A-Z]|\d+[A-Z])[\w.,&'’\-]*\s+(?:(?:and|of|the|&)\s+)*)*(?i:(?:(?:consolidated|combined|condensed)\s+)*)"
     rf"(?P<title>(?i:{_ANY}))\b(?P<rest>.*)$"
 )
-#: what may follow the title on its line: a remark in brackets, "(continued)", more capitals ("… AND
-#: SUBSIDIARIES"), or the period it covers ("for the years ended December 31, 2031 and 2030")
-_REST = re.compile(r"(?i:[(\[].*[)\]]|\(?continued\)?)|[A-Z0-9][A-Z0-9.,&'’\- ]*|"
+#: what may follow the title on its line: a remark in brackets, "(continued)", a name ("… AND SUBSIDIARIES",
+#: "… Acme Incorporated and Subsidiary Companies"), or the period it covers ("for the years ended December 31,
+#: 2031 and 2030")
+_REST = re.compile(r"(?i:[(\[].*[)\]]|\(?continued\)?)|(?:[A-Z][\w.,&'’\-]*(?:\s+(?:and|of|the|&))*\s*)+|"
                    r"(?i:(?:for|as\s+of|at|years?|fiscal|three|six|nine|twelve|quarters?|periods?)\b.*"
                    r"(?:\b(?:19|20)\d\d\b|\b(?:january|february|march|april|may|june|july|august|september|"
                    r"october|november|december)\b).*)")
@@ -64,7 +65,7 @@ def statement_kind_of(p: Passage) -> StatementKind:
         if m is None:
             continue
         rest = m.group("rest").strip()
-        if re.match(r"(?i)(?:data|summary|highlights|information|items)\b", rest):
+        if re.match(r"(?i)(?:data|summary|highlights|information|items|components|classification)\b", rest):
             continue  # "Consolidated Statements of Operations Data": MD&A's summary of it, a year or two short
         if rest and not _REST.fullmatch(rest):
             continue  # "… of Income consist of the following": a sentence that names the statement

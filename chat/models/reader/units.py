@@ -51,13 +51,25 @@ def share_count_row(label: str) -> bool:
     return bool(_SHARE_COUNT_ROW.search(label)) and not (PER_SHARE.search(label) and not _SHARES_USED.search(label))
 
 
+#: a stock class's description ("Common stock, $0.0001 par value; 900 shares authorized; 601 shares issued;"): a
+#: heading over the equity lines, which are amounts, not over share counts
+_STOCK_DESCRIPTION = re.compile(r"(?i)\bpar\s+value\b|\bauthori[sz]ed\b")
+
+
+def _section_counts(label: str, own: str) -> bool:
+    """The section heading over ``own`` (``label`` is "section own") makes its row a share count: not under a stock
+    class's description, and not for a total ("Total stockholders' equity" sums amounts)."""
+    section = label[: -len(own)] if own and label.endswith(own) else label
+    return not _STOCK_DESCRIPTION.search(section) and not re.match(r"(?i)\s*total\b", own)
+
+
 def row_unit(table: Table, col: int | None, label: str, own: str | None = None) -> Unit:
     """``table_unit``, except that a per-share row (``Diluted earnings per share``, or any row under an
     "Earnings per share" heading: pass ``section label``) is in plain currency: a caption's "(in millions, except
     per share data)" does not scale it; a row that counts shares (``own``: the row's own label) is in shares."""
     unit = table_unit(table, col)
     row_own = own if own is not None else label
-    if share_count_row(row_own) or share_count_row(label):
+    if share_count_row(row_own) or (share_count_row(label) and _section_counts(label, row_own)):
         # "Weighted-average diluted shares" counts shares: no currency, and the caption's "(In millions, except
         # number of shares which are reflected in thousands …)" scales it by its own word
         if _SHARES_IN_THOUSANDS.search(table.caption):

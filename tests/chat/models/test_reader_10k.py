@@ -111,6 +111,15 @@ def test_statement_titles_head_a_page_only_as_headings() -> None:
                                       "| | 2023 | 2022 |", 58), "balance")
     assert is_statement_page(_p("S1", "Consolidated Statements of Cash Flows for the years ended December 31, 2023 "
                                       "and 2022\n| | 2023 | 2022 |", 60), "cash")
+    assert is_statement_page(_p("S1", "Signature Capacity › Critical Audit Matters\nConsolidated Statements of Income "
+                                      "Kestrel Incorporated and Subsidiary Companies\n| | 2023 | 2022 |", 70), "income")
+    # a table of contents' line, a note's numbered heading, a column's caption: no titles
+    assert not is_statement_page(_p("S1", "KESTREL RETAIL INC.\nINDEX\nPage\nItem 1. Financial Statements 3\n"
+                                          "Consolidated Statements of Cash Flows 3", 2))
+    assert not is_statement_page(_p("S1", "Kestrel Retail Inc. › 3. Investments\n4. Balance Sheet Components\n"
+                                          "| | 2023 | 2022 |", 51))
+    assert not is_statement_page(_p("S1", "KESTREL RETAIL INC. › Hedges\n2019 2018 2017 Statement of Operations "
+                                          "Classification\n| | 2023 | 2022 |", 94))
     assert any("statements of income" in q
                for q in statement_followups("What were Kestrel Retail's total revenues in fiscal 2022?",
                                             [_p("S1", summary, 37)]))

@@ -111,3 +111,23 @@ def test_a_currency_code_is_a_word_of_its_own() -> None:
                   [Passage("S1", "KESTREL INC. › KESTREL FISCAL 2023 FORM 10-K › Dividends\nWe paid dividends to "
                                  "our shareholders in fiscal 2023.", "k", "KESTREL_2023_10K.pdf", 30)])
     assert "RM 10" not in answer.text.split("“")[0], answer.text  # no ringgit stated before the quote
+
+
+EQUITY = """CALDERA SOFTWARE INC. › CONSOLIDATED BALANCE SHEETS
+(In millions, except par value)
+| | December 2, 2032 | December 3, 2031 |
+|---|---|---|
+| Stockholders’ equity: | | |
+| Common stock, $0.0001 par value; 900 shares authorized; 601 shares issued; | | |
+| 462 and 475 shares outstanding, respectively | — | — |
+| Additional paid-in-capital | 9,868 | 8,428 |
+| Treasury stock, at cost (139 and 126 shares, respectively) | (23,843) | (17,399) |
+| Total stockholders’ equity | 14,051 | 14,797 |"""
+
+
+def test_equity_lines_under_a_stock_class_description_are_amounts_not_shares() -> None:
+    """The common stock's description ("… 900 shares authorized …") heads the equity lines: the total is in millions
+    of dollars, not "14,051 million shares" (before)."""
+    first = read("What is Caldera's year end FY2032 total stockholders' equity?",
+                 [Passage("S1", EQUITY, "c", "CALDERA_10K.pdf", 53)]).text.splitlines()[0]
+    assert "14,051 million" in first and "shares" not in first, first
