@@ -814,6 +814,21 @@ _TOTAL_VERB = re.compile(r"(?<=[a-z] )(?<!grand )(?<!sub )(?<!net )total(?:s|ed|
                          r"(?=\s+(?:approximately\s+|about\s+|nearly\s+|over\s+|almost\s+)?(?:\$|US\$|€|£)?\s?\d)")
 
 
+def _part_of_year(asked: Period, stated: Period, sentence: str) -> bool:
+    """A whole year asked ("FY2018", "in 2018"), a quarter or half of it stated ("the fourth quarter of 2018"):
+    the sentence's figure is that part's, not the year's — but "at the end of the fourth quarter" is the year's
+    end."""
+    whole = asked.quarter is None and asked.half is None and asked.month is None and asked.span_months in (None, 12)
+    part = stated.quarter is not None or stated.half is not None or stated.span_months in (3, 6, 9)
+    if whole and part and (stated.quarter == 4 or stated.half == 2) \
+            and _AT_THE_END.search(sentence, 0, stated.start):
+        return False
+    return whole and part
+
+
+_AT_THE_END = re.compile(r"(?i)\b(?:end|close)\s+of\s+(?:the\s+)?(?:its\s+|our\s+)?$")
+
+
 def _sentence_evidence(
     q: Question, p: Passage, spans: list[tuple[int, int]], w: dict[str, float], rank: int,
     words: WordMatcher | None = None, asked: tuple[AnswerType, str] = ("", ""),
@@ -827,7 +842,8 @@ def _sentence_evidence(
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
         stated = find_periods(sentence)
-        fits = bool(q.periods) and any(agreement(a, o) > 0 for a in q.periods for o in stated)
+        fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
+                                       for a in q.periods for o in stated)
         # another year stated, never the asked one ("for fiscal 2019 …" asked of fiscal 2020): contradicted
         contradicted = not fits and any(a.year for a in q.periods) and any(o.year for o in stated)
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
@@ -1009,6 +1025,10 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
             # little less where the question names none and the line item's own statement is meant)
             factor = STATEMENT_ELSEWHERE if q.statement else STATEMENT_IMPLIED_ELSEWHERE
             found = [replace(ev, score=ev.score * factor) if ev.kind == "cell" else ev for ev in found]
+        if q.statement and q.language == "en":
+            # the statement named: a sentence of prose is no line of it (MD&A's "… or $2.31 per diluted share")
+            found = [replace(ev, score=ev.score * STATEMENT_ELSEWHERE) if ev.kind == "sentence" else ev
+                     for ev in found]
         if _ended_before(q, p):
             # a 2018 annual report asked for fiscal 2021: whatever it prints, it is not that year's figure
             found = [replace(ev, score=ev.score * DOCUMENT_BEFORE) for ev in found]

@@ -100,8 +100,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     # an expense named with its word ("R&D expense") is the same line as the statement's bare label and as its
     # label with the word ("Research and development expenses")
-    tuple(name + suffix for name in ("research and development", "r d", "research development and engineering")
-          for suffix in _EXPENSE_WORD),
+    tuple(name + suffix for name in ("research and development", "r d", "research development and engineering",
+                                     "research development and related") for suffix in _EXPENSE_WORD),
     tuple(name + suffix for name in ("depreciation and amortization", "d a", "depreciation amortization")
           for suffix in _EXPENSE_WORD),
     ("long term debt", "long term borrowings", "non current borrowings"),

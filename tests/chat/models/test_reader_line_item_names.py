@@ -26,6 +26,7 @@ from chat.models.reader.text import match_terms
     ("D&A expense", "Depreciation and amortization"),
     ("R&D expense", "Research and development expenses"),
     ("research and development expense", "Research and development"),
+    ("research and development expense", "Research, development and related expenses"),
 ])
 def test_a_statement_line_under_its_printed_name_is_the_item(asked: str, label: str) -> None:
     assert match_terms(asked) <= match_terms(label), (match_terms(asked), match_terms(label))

@@ -76,3 +76,31 @@ def test_the_shares_used_for_a_per_share_figure_are_a_count() -> None:
                   "share in 2023?", [Passage("S1", SHARES, "h1", "HERON_2024_10K.pdf", 60)]).text
     first = answer.splitlines()[0]
     assert "466,076 thousand shares" in first and "$466,076" not in first, answer
+
+
+MDNA_QUARTER = ("ORRERY TOOLS › Year 2031 and fourth quarter EPS:\nAdjusting for the impacts described in the Operating "
+                "income, net income, earnings per share, and effective tax rate adjusted for the tax act section below, "
+                "net income attributable to Orrery was $1.366 billion, or $2.31 diluted share for the fourth quarter of "
+                "2031, compared to $1.285 billion, or $2.10 per diluted share for the fourth quarter of 2030.")
+INCOME_EPS = """ORRERY TOOLS › CONSOLIDATED STATEMENT OF INCOME
+(Millions, except per share amounts)
+| | 2031 | 2030 | 2029 |
+|---|---|---|---|
+| Earnings per share attributable to Orrery common shareholders — diluted | $8.89 | $7.93 | $8.16 |"""
+
+
+def test_a_years_eps_is_not_a_quarters_figure_in_prose() -> None:
+    """FY2031 asked of the income statement: the statement's $8.89, not MD&A's fourth-quarter "$2.31 diluted share"
+    (before: the sentence, covering every asked word, ranked first)."""
+    first = read("What is the FY2031 diluted EPS for Orrery? Base the answer on the income statement.",
+                 [Passage("S1", MDNA_QUARTER, "o", "ORRERY_2031_10K.pdf", 15),
+                  Passage("S2", INCOME_EPS, "o", "ORRERY_2031_10K.pdf", 56)]).text.splitlines()[0]
+    assert "$8.89" in first and "[S2]" in first, first
+
+
+def test_the_end_of_the_fourth_quarter_is_the_years_end() -> None:
+    store = ("KESTREL BEAUTY › Stores\nAt the end of the fourth quarter of fiscal 2031, the Company operated 1,355 "
+             "stores totaling 14.2 million square feet.")
+    first = read("How many stores did Kestrel operate at the end of fiscal 2031?",
+                 [Passage("S1", store, "k", "KESTREL_2031_10K.pdf", 3)]).text.splitlines()[0]
+    assert "1,355" in first.split(":")[0], first
