@@ -248,6 +248,15 @@ def _same_label(asked: Period, offered: Period) -> bool:
     return asked.text[:2].lower() == offered.text[:2].lower()
 
 
+def _fiscal_neighbour(year: int, offered: Period) -> bool:
+    """A date of the year after ``year`` in its first quarter, or of the year before in its last (a fiscal year
+    "2022" that ends in January 2023, or is named for the year it ends and began in October); a year or label
+    without a month may be either. A year ended May 31, 2019 is no fiscal 2018."""
+    if offered.month is None or offered.year is None:
+        return True
+    return offered.month <= 3 if offered.year > year else offered.month >= 10
+
+
 def agreement(
     asked: Period, offered: Period, *, asked_span: int | None = None, offered_span: int | None = None
 ) -> float:
@@ -259,7 +268,7 @@ def agreement(
         if offered.year == asked.year:
             score += 1
         elif (asked.quarter or asked.fiscal) and offered.year is not None and abs(offered.year - asked.year) == 1 \
-                and not _same_label(asked, offered):
+                and not _same_label(asked, offered) and (asked.quarter or _fiscal_neighbour(asked.year, offered)):
             score += 0.4  # a fiscal year/quarter may end in the calendar year before or after its number (a date
             # may: "fiscal 2020" ended January 31, 2020 or 2021; an analyst's "FY2023" may be the company's "fiscal
             # 2022") — but "fiscal 2019" is no "fiscal 2020"

@@ -63,6 +63,16 @@ def _section_counts(label: str, own: str) -> bool:
     return not _STOCK_DESCRIPTION.search(section) and not re.match(r"(?i)\s*total\b", own)
 
 
+_BASIC_DILUTED = re.compile(r"(?i)^\s*(?:basic|diluted)(?:\s+and\s+diluted)?\b")
+
+
+def _per_share_heading(caption: str, own: str) -> bool:
+    """A "Basic"/"Diluted" row of a grid whose caption ends with the per-share heading ("… (In millions, except
+    per share data) Earnings per common share:" — the heading came apart from its rows)."""
+    tail = re.split(r"[)›]", caption)[-1]
+    return bool(_BASIC_DILUTED.match(own) and PER_SHARE.search(tail))
+
+
 def row_unit(table: Table, col: int | None, label: str, own: str | None = None) -> Unit:
     """``table_unit``, except that a per-share row (``Diluted earnings per share``, or any row under an
     "Earnings per share" heading: pass ``section label``) is in plain currency: a caption's "(in millions, except
@@ -80,7 +90,7 @@ def row_unit(table: Table, col: int | None, label: str, own: str | None = None) 
             # "(In thousands, except per share data)": the shares are in thousands too, the per-share amounts not
             return Unit(table.unit.scale, f"{table.unit.word} shares", "")
         return Unit(1.0, "shares", "")
-    if PER_SHARE.search(label) and unit.scale != 1.0:
+    if (PER_SHARE.search(label) or _per_share_heading(table.caption, row_own)) and unit.scale != 1.0:
         return Unit(1.0, "", unit.currency)
     if _NO_MONEY_ROW.search(row_own):
         # "Days payable outstanding", "Inventory turnover (times)", "Current ratio": a count of days or a ratio

@@ -104,3 +104,33 @@ def test_the_end_of_the_fourth_quarter_is_the_years_end() -> None:
     first = read("How many stores did Kestrel operate at the end of fiscal 2031?",
                  [Passage("S1", store, "k", "KESTREL_2031_10K.pdf", 3)]).text.splitlines()[0]
     assert "1,355" in first.split(":")[0], first
+
+
+LATER_FILING = """HALYARD SHOES › CONSOLIDATED STATEMENTS OF INCOME
+(In millions, except per share data)
+| | YEAR ENDED MAY 31, / 2033 | YEAR ENDED MAY 31, / 2032 | YEAR ENDED MAY 31, / 2031 |
+|---|---|---|---|
+| Earnings per common share: | | | |
+| Diluted | $3.56 | $1.60 | $2.49 |"""
+
+OWN_FILING = """HALYARD SHOES › Consolidated Statements of Income
+(In millions, except per share data)
+| | Year Ended May 31, / 2030 | Year Ended May 31, / 2029 | Year Ended May 31, / 2028 |
+|---|---|---|---|
+| NET INCOME | $1,933 | $4,240 | $3,760 |
+
+Earnings per common share:
+| | | | |
+|---|---|---|---|
+| Basic | $1.19 | $2.56 | $2.21 |
+| Diluted | $1.17 | $2.51 | $2.16 |"""
+
+
+def test_a_fiscal_year_ended_in_may_is_not_the_one_before() -> None:
+    """FY2030 asked: the year ended May 31, 2030 ($1.17), not the one ended May 31, 2031 of a later filing (before:
+    a neighbouring year counted 0.4 whatever its month, and the later filing's $2.49 won); the "Diluted" row under
+    a per-share heading cut off into the grid's caption is no amount in millions (before: "$1.17 million")."""
+    first = read("What is the FY2030 diluted EPS for Halyard? Base the answer on the income statement.",
+                 [Passage("S1", LATER_FILING, "h33", "HALYARD_2033_10K.pdf", 59),
+                  Passage("P1", OWN_FILING, "h30", "HALYARD_2030_10K.pdf", 46)]).text.splitlines()[0]
+    assert first.startswith("Diluted EPS were $1.17 in the year ended May 31, 2030"), first
