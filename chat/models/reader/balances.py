@@ -123,6 +123,9 @@ _PAID_ROW = re.compile(r"(?i)\b(?:paid|payments?|pa(?:y|ys))\b")
 #: a row that does not say it was paid, for a question that asks what was: the expense ("Provision for income
 #: taxes") where the cash-flow statement's "Cash paid for income taxes" is printed too
 NOT_PAID = 0.85
+#: a row that says it was not paid ("Dividends declared and not paid", "Unpaid …"), for a question that asks what was
+UNPAID = 0.5
+_UNPAID_ROW = re.compile(r"(?i)\bnot\s+(?:yet\s+)?paid\b|\bunpaid\b")
 
 
 def asks_paid(question: str) -> bool:
@@ -131,7 +134,10 @@ def asks_paid(question: str) -> bool:
 
 
 def paid_row_factor(question: str, label: str) -> float:
-    """``NOT_PAID`` for a row that does not say it was paid when the question asks what was paid, else 1."""
+    """``NOT_PAID`` for a row that does not say it was paid when the question asks what was paid,
+    ``UNPAID`` for one that says it was not ("Dividends declared and not paid"), else 1."""
+    if asks_paid(question) and _UNPAID_ROW.search(label):
+        return UNPAID
     if asks_paid(question) and not _PAID_ROW.search(label):
         return NOT_PAID
     return 1.0

@@ -127,6 +127,8 @@ _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|un
 #: a row whose label holds the asked item's head word only as a qualifier ("Debt issuance costs" for "total debt":
 #: ``heads``) counts this much
 MODIFIER_ONLY = 0.5
+_CASH = frozenset(match_terms("cash"))
+_PAID = frozenset(match_terms("paid"))
 #: the terms of "total liabilities" (a balance sheet's liabilities-and-equity total is not it: ``balances``)
 _TOTAL_LIABILITIES = frozenset(match_terms("total liabilities"))
 
@@ -416,9 +418,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         for r in table.rows))
     # a table with a row of every word asked, "total" included, has the total: no other row stands in for it
     totalled = _TOTAL <= plain and any(plain <= match_terms(f"{r.section} {r.label}") for r in table.rows)
+    # "cash dividends paid" of the cash flow statement: each of its lines is cash, each outflow paid — its
+    # "Dividends — common and preferred" says neither word
+    implied_cash = bool(_CASH & plain and plain - _CASH - _PAID) and _in_statement("cash", p, [table])
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         own = match_terms(row.label)
+        if implied_cash and (plain - _CASH - _PAID) & row_terms:  # the row names the item itself
+            paid = _PAID if any(a is not None and a.value < 0 for a in (row.amount(c) for c in values)) \
+                else frozenset()
+            row_terms, own = row_terms | _CASH | paid, own | _CASH | paid
         if by_caption:  # "Subscription revenue by segment": each row is a segment's subscription revenue
             own, row_terms = own | caption_terms, row_terms | caption_terms
         elif segment_terms:  # "… for our Cash App segment": each row is that segment's

@@ -107,3 +107,26 @@ def test_an_expense_in_brackets_grew_when_its_amount_did() -> None:
         "vs 2,870 million" in head, head
     income = read("How did Harbourline's operating income change year over year?", _passages(EXPENSES)).text
     assert income.startswith("Operating income was up 4.3%"), income
+
+
+FLOWS_DIVIDENDS = """HALYARD SHOES › CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | YEAR ENDED MAY 31, / 2031 | YEAR ENDED MAY 31, / 2030 |
+|---|---|---|
+| Cash provided by operations | 6,657 | 2,485 |
+| Dividends — common and preferred | (1,638) | (1,452) |
+| Payments for operating lease liabilities | (402) | (380) |
+| Supplemental disclosure of cash flow information: | | |
+| Dividends declared and not paid | 438 | 385 |"""
+
+
+def test_cash_dividends_paid_are_the_cash_flow_statements_dividends_line() -> None:
+    """"cash dividends paid": the statement's "Dividends — common and preferred" outflow (each line of the cash flow
+    statement is cash, each outflow paid), not the supplemental "Dividends declared and not paid" (before)."""
+    flows = [Passage("S1", FLOWS_DIVIDENDS, "h", "HALYARD_2031_10K.pdf", 62)]
+    first = read("What is the FY2031 total amount of cash dividends paid by Halyard? Answer in USD millions. Refer to "
+                 "the cash flow statement.", flows).text.splitlines()[0]
+    assert first.startswith("Dividends — common and preferred was (1,638) million"), first
+    lease = read("What is the FY2031 total amount of cash interest paid by Halyard? Refer to the cash flow statement.",
+                 flows).text.splitlines()[0]
+    assert "402" not in lease.split(":")[0], lease  # a line that names no interest is not made one by "cash paid"
