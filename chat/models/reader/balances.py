@@ -156,9 +156,14 @@ def both_sides_total(label: str) -> bool:
     return bool(_LIABILITIES_AND_EQUITY.search(label))
 
 
+def asks_equity(question: str) -> bool:
+    """The question names the equity side ("… total liabilities and equity", "… deficit")."""
+    return bool(_EQUITY_ASKED.search(question))
+
+
 def both_sides_factor(question: str, focus_terms: frozenset[str], liabilities: frozenset[str], label: str) -> float:
     """``BOTH_SIDES`` for the liabilities-and-equity total when the total liabilities alone are asked (the
     question's item is ``liabilities``' group and it names no equity), else 1."""
-    if focus_terms == liabilities and both_sides_total(label) and not _EQUITY_ASKED.search(question):
+    if focus_terms == liabilities and both_sides_total(label) and not asks_equity(question):
         return BOTH_SIDES
     return 1.0

@@ -15,10 +15,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chat.models.reader.balances import both_sides_total
+from chat.models.reader.balances import asks_equity, both_sides_total
 from chat.models.reader.compose import period_phrase
 from chat.models.reader.evidence import Evidence
-from chat.models.reader.formulas import Operand, lines, money, operand, refs
+from chat.models.reader.formulas import Operand, lines, money, operand, quotes, refs
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.ratios import cell, cell_value
@@ -28,7 +28,6 @@ from chat.models.reader.text import match_terms
 _DERIVED: tuple[tuple[str, str, str], ...] = (
     ("total liabilities", "total liabilities and equity", "total equity"),
 )
-_EQUITY_ASKED = re.compile(r"(?i)\b(?:equity|deficit|net\s+worth)\b")
 #: the equity section's total ("Total equity", "Total shareholders' equity (deficit)"): the last one printed above
 #: the grand total holds the noncontrolling interests too, as the grand total does
 _EQUITY_TOTAL = re.compile(r"(?i)^total\b(?!.*\bliabilities\b).*\b(?:equity|deficit)\b")
@@ -67,7 +66,7 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
     if q.language != "en" or q.kind != "value" or q.parts or not q.focus:
         return None
     for item, whole, rest in _DERIVED:
-        if match_terms(q.focus) != match_terms(item) or _EQUITY_ASKED.search(question):
+        if match_terms(q.focus) != match_terms(item) or asks_equity(question):
             continue
         stated = cell(q, item, passages)
         if stated is not None and not both_sides_total(stated.label):
@@ -84,6 +83,5 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
         when = period_phrase(first.table, first.col, "en")
         lead = (f"{item[0].upper() + item[1:]} were {value} {when} (computed: {_said(total)} − {_said(other)}; the "
                 f"balance sheet prints no {item} line) {refs(total, other)}.")
-        return lines(lead, first), list(dict.fromkeys((ev.passage.ref, ev.quote_text)
-                                                      for o in (total, other) for ev in o.cells))
+        return lines(lead, first), quotes(total, other)
     return None

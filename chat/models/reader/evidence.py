@@ -127,6 +127,8 @@ _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|un
 #: a row whose label holds the asked item's head word only as a qualifier ("Debt issuance costs" for "total debt":
 #: ``heads``) counts this much
 MODIFIER_ONLY = 0.5
+#: the terms every line of a cash flow statement implies, for an item asked with them ("cash dividends paid"): cash,
+#: and for an outflow, paid
 _CASH = frozenset(match_terms("cash"))
 _PAID = frozenset(match_terms("paid"))
 #: the terms of "total liabilities" (a balance sheet's liabilities-and-equity total is not it: ``balances``)

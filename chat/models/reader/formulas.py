@@ -135,7 +135,7 @@ def refs(*operands: Operand) -> str:
     return "".join(dict.fromkeys(f"[{ev.passage.ref}]" for o in operands for ev in o.cells))
 
 
-def _quotes(*operands: Operand) -> list[tuple[str, str]]:
+def quotes(*operands: Operand) -> list[tuple[str, str]]:
     return list(dict.fromkeys((ev.passage.ref, ev.quote_text) for o in operands for ev in o.cells))
 
 
@@ -241,7 +241,7 @@ def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[st
         percent = bool(re.search(r"(?i)\bpercent|%|\bmargin\b", name + " " + question.split("?")[0]))
         stated = f"{a.value / b.value * 100:.1f}%" if percent else f"{a.value / b.value:.2f}"
         lead = f"The {name} was {stated} (computed: {a.text} ÷ {b.text}) {refs(a, b)}."
-        return lines(lead, a.cells[0]), _quotes(a, b)
+        return lines(lead, a.cells[0]), quotes(a, b)
     m = _SUM.search(question)
     if m and not re.search(r"(?i)\bmargin\b|%|\bpercent|\baverage\b|\bratio\b", question[: m.start()]):
         a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
@@ -252,7 +252,7 @@ def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[st
         name = _name(m.group("name"), "result")
         lead = (f"The {name} was {money(value, a.cells[0], question)} (computed: {a.text} "
                 f"{'−' if minus else '+'} {b.text}) {refs(a, b)}.")
-        return lines(lead, a.cells[0]), _quotes(a, b)
+        return lines(lead, a.cells[0]), quotes(a, b)
     return None
 
 
@@ -278,7 +278,7 @@ def _cagr(question: str, q: Question, m: re.Match[str], passages: Sequence[Passa
     rate = (last.value / first.value) ** (1 / years) - 1
     lead = (f"The {years}-year {item} CAGR from {m.group('p1').strip()} to {m.group('p2').strip()} was "
             f"{rate * 100:.1f}% (computed: ({last.text} ÷ {first.text})^(1/{years}) − 1) {refs(last, first)}.")
-    return lines(lead, last.cells[0]), _quotes(last, first)
+    return lines(lead, last.cells[0]), quotes(last, first)
 
 
 #: "change in inventory between FY2016 and FY2017": the later period's less the earlier's
@@ -412,9 +412,9 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
         lead = (f"The {len(years)}-year average {name} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
                 f"(the mean of each year's, {taken}computed: {parts}) {refs(*(o for _, o in each))}.")
         latest = each[-1][1]
-        return lines(lead, latest.cells[0]), _quotes(*(o for _, o in each))
+        return lines(lead, latest.cells[0]), quotes(*(o for _, o in each))
     value = _evaluate(tree, q, passages, defined)
     if value is None or not value.cells or not _one_document(value):
         return None
     lead = f"The {name} was {shown(value.value)} ({taken}computed: {value.text}) {refs(value)}."
-    return lines(lead, value.cells[0]), _quotes(value)
+    return lines(lead, value.cells[0]), quotes(value)
