@@ -249,12 +249,12 @@ def _same_label(asked: Period, offered: Period) -> bool:
 
 
 def _fiscal_neighbour(year: int, offered: Period) -> bool:
-    """A date of the year after ``year`` in its first quarter, or of the year before in its last (a fiscal year
-    "2022" that ends in January 2023, or is named for the year it ends and began in October); a year or label
-    without a month may be either. A year ended May 31, 2019 is no fiscal 2018."""
+    """A date of the year after ``year`` in its first quarter (a retailer's fiscal year "2022" ends in January
+    2023); a year or a label without a month may be the year before too (an analyst's "FY2023" is that retailer's
+    "fiscal 2022"). A year ended May 31, 2019 is no fiscal 2018, and none ends in the year before its number."""
     if offered.month is None or offered.year is None:
         return True
-    return offered.month <= 3 if offered.year > year else offered.month >= 10
+    return offered.year > year and offered.month <= 3
 
 
 def agreement(

@@ -130,3 +130,20 @@ def test_cash_dividends_paid_are_the_cash_flow_statements_dividends_line() -> No
     lease = read("What is the FY2031 total amount of cash interest paid by Halyard? Refer to the cash flow statement.",
                  flows).text.splitlines()[0]
     assert "402" not in lease.split(":")[0], lease  # a line that names no interest is not made one by "cash paid"
+
+
+FLOWS_SUSPENDED = """ORRERY AIRCRAFT › CONSOLIDATED STATEMENTS OF CASH FLOWS
+(Dollars in millions)
+| | Years ended December 31, / 2032 | Years ended December 31, / 2031 | Years ended December 31, / 2030 |
+|---|---|---|---|
+| Net cash provided/(used) by operating activities | 3,512 | (3,416) | (18,410) |
+| Dividends paid | — | — | (1,158) |"""
+
+
+def test_a_year_that_prints_no_amount_is_not_answered_by_the_year_before() -> None:
+    """FY2031 asked, its cell "—": the December 2030 column is no fiscal 2031 (before: "$1,158 million in the year
+    ended December 31, 2030", a neighbouring year counted 0.4 whatever its month)."""
+    first = read("What is the FY2031 total amount of cash dividends paid by Orrery? Answer in USD millions. Refer to "
+                 "the cash flow statement.",
+                 [Passage("S1", FLOWS_SUSPENDED, "o", "ORRERY_2032_10K.pdf", 64)]).text.splitlines()[0]
+    assert "1,158" not in first.split(":")[0] and "2030" not in first, first
