@@ -23,6 +23,7 @@ from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer
 from chat.models.reader.items import item_questions
 from chat.models.reader.names import mentions
+from chat.models.reader.nil import nil_answer
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -153,6 +154,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
+        computed = computed or nil_answer(q, passages)  # a line printed without an amount for the year: none
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

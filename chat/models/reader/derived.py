@@ -7,6 +7,12 @@ cited, the answer saying the statement does not print the line. Only when no row
 (``ratios.cell`` finds none, or only the liabilities-and-equity total, ``balances.both_sides_total``). What sits
 between liabilities and equity (redeemable noncontrolling interests, "mezzanine" equity) stays in the difference;
 the answer names the two lines it used, so the reader of the answer can see it.
+
+Some cash flow statements print depreciation and amortization apart ("Depreciation" 1,399; "Amortization of
+purchased intangibles" 121; or "Amortization and other" a few lines below): asked for depreciation and amortization
+— and no row states the two together — the reader adds the statement's depreciation line and the amortization
+lines of its section, same table and column, each cell cited and the sum shown. Amortization that is interest or
+rent (debt discounts, issuance or financing costs, leases' right-of-use assets) is not part of it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from chat.models.reader.formulas import Operand, lines, money, operand, quotes, 
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.ratios import cell, cell_value
+from chat.models.reader.statement_titles import is_statement_page
+from chat.models.reader.tables import Row
 from chat.models.reader.text import match_terms
 
 #: (the item, the printed total it is part of, the printed rest of that total)
@@ -31,6 +39,11 @@ _DERIVED: tuple[tuple[str, str, str], ...] = (
 #: the equity section's total ("Total equity", "Total shareholders' equity (deficit)"): the last one printed above
 #: the grand total holds the noncontrolling interests too, as the grand total does
 _EQUITY_TOTAL = re.compile(r"(?i)^total\b(?!.*\bliabilities\b).*\b(?:equity|deficit)\b")
+_SUMMED_ITEM = "depreciation and amortization"
+_DEPRECIATION = re.compile(r"(?i)^depreciation\b(?!.*\bamorti[sz]ation\b)")
+_AMORTIZATION = re.compile(r"(?i)^amorti[sz]ation\b(?!.*\b(?:debt|financing|discounts?|premiums?|issuance|loans?|"
+                           r"leases?|right[- ]of[- ]use|deferred|depreciation)\b)")
+_BOTH = re.compile(r"(?i)\bdepreciation\b.*\bamorti[sz]ation\b|\bamorti[sz]ation\b.*\bdepreciation\b")
 
 
 def _said(o: Operand) -> str:
@@ -41,15 +54,19 @@ def _said(o: Operand) -> str:
     return f"{' '.join(ev.row.label.split())} {value[1]}"
 
 
+def _row_operand(like: Evidence, row: Row) -> Operand | None:
+    ev = replace(like, quote=row.line, label=row.label, row=row)
+    value = cell_value(ev)
+    return Operand(value[0], (ev,), "") if value is not None else None
+
+
 def _equity_above(grand: Evidence) -> Operand | None:
     """The equity total printed last above the grand total ``grand``, in its table and column."""
     assert grand.table is not None and grand.row is not None
     rows = list(grand.table.rows)
     for row in reversed(rows[: rows.index(grand.row)]):
         if _EQUITY_TOTAL.search(" ".join(row.label.split())) and row.amount(grand.col) is not None:
-            ev = replace(grand, quote=row.line, label=row.label, row=row)
-            value = cell_value(ev)
-            return Operand(value[0], (ev,), "") if value is not None else None
+            return _row_operand(grand, row)
     return None
 
 
@@ -60,11 +77,40 @@ def _same_column(a: Operand, b: Operand) -> bool:
             and period_phrase(x.table, x.col, "en") == period_phrase(y.table, y.col, "en"))
 
 
+def _summed_answer(question: str, q: Question, passages: Sequence[Passage]
+                   ) -> tuple[str, list[tuple[str, str]]] | None:
+    """Depreciation and amortization printed on separate lines of one statement: their sum (module docstring)."""
+    stated = cell(q, _SUMMED_ITEM, passages)
+    if stated is not None and _BOTH.search(" ".join(stated.label.split())):
+        return None  # the statement prints it: the ordinary reading answers
+    first = operand(q, "depreciation", passages)
+    if first is None or not first.cells:
+        return None
+    dep = first.cells[0]
+    assert dep.table is not None and dep.row is not None
+    if not _DEPRECIATION.search(" ".join(dep.row.label.split())) or not is_statement_page(dep.passage):
+        return None
+    rest = [o for row in dep.table.rows
+            if row is not dep.row and row.section == dep.row.section
+            and _AMORTIZATION.search(" ".join(row.label.split())) and row.amount(dep.col) is not None
+            and (o := _row_operand(dep, row)) is not None]
+    if not rest:
+        return None
+    value = money(first.value + sum(o.value for o in rest), dep, question)
+    when = period_phrase(dep.table, dep.col, "en")
+    said = " + ".join(_said(o) for o in (first, *rest))
+    lead = (f"Depreciation and amortization were {value} {when} (computed: {said}; the statement prints no "
+            f"depreciation and amortization line) {refs(first, *rest)}.")
+    return lines(lead, dep), quotes(first, *rest)
+
+
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
-    """The answer lines and quotes of an item derived from two printed lines (see the module docstring), or None
-    when the question asks no such item, a row states it, or either printed line is missing."""
+    """The answer lines and quotes of an item derived from printed lines (see the module docstring), or None
+    when the question asks no such item, a row states it, or a printed line it needs is missing."""
     if q.language != "en" or q.kind != "value" or q.parts or not q.focus:
         return None
+    if q.focus_terms == frozenset(match_terms(_SUMMED_ITEM)):
+        return _summed_answer(question, q, passages)
     for item, whole, rest in _DERIVED:
         if match_terms(q.focus) != match_terms(item) or asks_equity(question):
             continue

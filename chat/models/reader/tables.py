@@ -513,10 +513,11 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
 
 
 def _spoken_date(p: Period) -> str:
-    """A date as written, or spelled out when written in figures ("3/25/2023" → "March 25, 2023")."""
+    """A date as written, or spelled out when written in figures ("3/25/2023" → "March 25, 2023"); a header's
+    capitals are not the sentence's ("MAY 31, 2021" → "May 31, 2021")."""
     if p.year and p.month and p.day and re.fullmatch(r"[\d/.\-\s]+", p.text):
         return f"{_MONTH_NAMES[p.month - 1]} {p.day}, {p.year}"
-    return p.text
+    return re.sub(r"[A-Z]{2,}", lambda m: m.group(0).title(), p.text) if p.text.isupper() else p.text
 
 
 def column_text(table: Table, col: int) -> str:

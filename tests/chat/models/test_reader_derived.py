@@ -52,3 +52,44 @@ def test_the_liabilities_and_equity_total_is_told_apart() -> None:
     assert both_sides_total("Total liabilities, redeemable noncontrolling interests and equity (deficit)")
     assert not both_sides_total("Total liabilities")
     assert not both_sides_total("Total current liabilities")
+
+
+CASH_FLOWS = """WREN OPTICS INCORPORATED › Consolidated Statements of Cash Flows
+(In millions)
+| | Year ended December 31, / 2033 | Year ended December 31, / 2032 |
+|---|---|---|
+| Cash Flows from Operating Activities: | | |
+| Net income | $612 | $587 |
+| Adjustments to reconcile net income to net cash provided by operating activities: | | |
+| Depreciation | 1,244 | 1,180 |
+| Amortization of acquired intangibles | 118 | 97 |
+| Amortization of debt issuance costs | 9 | 8 |
+| Share-based compensation expense | 201 | 187 |
+| Net cash provided by operating activities | 2,411 | 2,250 |"""
+
+
+def test_depreciation_and_amortization_added_when_printed_apart() -> None:
+    """"Depreciation" and "Amortization of acquired intangibles" on separate lines: their sum, both cells cited,
+    the debt issuance costs' amortization (interest) left out (before: declined, no row names both)."""
+    answer = read("What is Wren Optics's FY2032 depreciation and amortization expense (in USD millions)? Use the "
+                  "cash flow statement.", [Passage("S1", CASH_FLOWS, "w", "WREN_2033_10K.pdf", 61)])
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Depreciation and amortization were $1,277 million in the year ended December 31, 2032"), \
+        first
+    assert "Depreciation $1,180 million + Amortization of acquired intangibles $97 million" in first, first
+    assert "issuance" not in first and "[S1]" in first
+    assert not answer.declined
+
+
+def test_a_printed_depreciation_and_amortization_line_is_read_as_printed() -> None:
+    apart = "| Depreciation | 1,244 | 1,180 |\n| Amortization of acquired intangibles | 118 | 97 |"
+    printed = CASH_FLOWS.replace(apart, "| Depreciation and amortization | 1,362 | 1,277 |")
+    first = read("What is Wren Optics's FY2033 depreciation and amortization expense (in USD millions)?",
+                 [Passage("S1", printed, "w", "WREN_2033_10K.pdf", 61)]).text.splitlines()[0]
+    assert "1,362" in first and "computed" not in first, first
+
+
+def test_depreciation_alone_is_not_summed() -> None:
+    first = read("What was Wren Optics's depreciation in 2033?",
+                 [Passage("S1", CASH_FLOWS, "w", "WREN_2033_10K.pdf", 61)]).text.splitlines()[0]
+    assert "1,244" in first and "computed" not in first, first

@@ -127,6 +127,7 @@ def test_cash_dividends_paid_are_the_cash_flow_statements_dividends_line() -> No
     first = read("What is the FY2031 total amount of cash dividends paid by Halyard? Answer in USD millions. Refer to "
                  "the cash flow statement.", flows).text.splitlines()[0]
     assert first.startswith("Dividends — common and preferred was (1,638) million"), first
+    assert "in the year ended May 31, 2031" in first, first  # the header's capitals are not the sentence's
     lease = read("What is the FY2031 total amount of cash interest paid by Halyard? Refer to the cash flow statement.",
                  flows).text.splitlines()[0]
     assert "402" not in lease.split(":")[0], lease  # a line that names no interest is not made one by "cash paid"
@@ -142,8 +143,29 @@ FLOWS_SUSPENDED = """ORRERY AIRCRAFT › CONSOLIDATED STATEMENTS OF CASH FLOWS
 
 def test_a_year_that_prints_no_amount_is_not_answered_by_the_year_before() -> None:
     """FY2031 asked, its cell "—": the December 2030 column is no fiscal 2031 (before: "$1,158 million in the year
-    ended December 31, 2030", a neighbouring year counted 0.4 whatever its month)."""
+    ended December 31, 2030", a neighbouring year counted 0.4 whatever its month) — and the row says none was paid
+    (before: declined, "the documents don't say")."""
     first = read("What is the FY2031 total amount of cash dividends paid by Orrery? Answer in USD millions. Refer to "
                  "the cash flow statement.",
                  [Passage("S1", FLOWS_SUSPENDED, "o", "ORRERY_2032_10K.pdf", 64)]).text.splitlines()[0]
     assert "1,158" not in first.split(":")[0] and "2030" not in first, first
+    assert first == ("Dividends paid: none in the year ended December 31, 2031 — the statement prints no amount for "
+                     "that period (“—”) [S1]."), first
+
+
+def test_a_blank_cell_is_none_only_in_a_column_the_table_fills() -> None:
+    blank = FLOWS_SUSPENDED.replace("| Dividends paid | — | — | (1,158) |", "| Dividends paid |  |  | (1,158) |")
+    answer = read("What is the FY2031 total amount of cash dividends paid by Orrery? Refer to the cash flow statement.",
+                  [Passage("S1", blank, "o", "ORRERY_2032_10K.pdf", 64)])
+    assert "none in the year ended December 31, 2031" in answer.text and "an empty cell" in answer.text, answer.text
+    # a column most rows leave empty is a gap in the table's reading, not the company's "none"
+    gappy = blank.replace("| 3,512 | (3,416) | (18,410) |", "| 3,512 |  | (18,410) |")
+    answer = read("What is the FY2031 total amount of cash dividends paid by Orrery? Refer to the cash flow statement.",
+                  [Passage("S1", gappy, "o", "ORRERY_2032_10K.pdf", 64)])
+    assert "none" not in answer.text.splitlines()[0], answer.text
+
+
+def test_a_year_the_statement_does_not_cover_is_not_none() -> None:
+    first = read("What is the FY2034 total amount of cash dividends paid by Orrery? Refer to the cash flow statement.",
+                 [Passage("S1", FLOWS_SUSPENDED, "o", "ORRERY_2032_10K.pdf", 64)]).text.splitlines()[0]
+    assert "none" not in first, first
