@@ -100,9 +100,13 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     # an expense named with its word ("R&D expense") is the same line as the statement's bare label and as its
     # label with the word ("Research and development expenses")
+    # "Product development" (game publishers) and "Technology and development" (streaming, internet companies) are
+    # the income statement's research and development line under another caption
     tuple(name + suffix for name in ("research and development", "r d", "research development and engineering",
-                                     "research development and related") for suffix in _EXPENSE_WORD),
-    tuple(name + suffix for name in ("depreciation and amortization", "d a", "depreciation amortization")
+                                     "research development and related", "product development",
+                                     "technology and development") for suffix in _EXPENSE_WORD),
+    tuple(name + suffix for name in ("depreciation and amortization", "d a", "depreciation amortization",
+                                     "depreciation depletion and amortization", "dd a", "amortization and depreciation")
           for suffix in _EXPENSE_WORD),
     ("long term debt", "long term borrowings", "non current borrowings"),
     ("total current assets", "current assets"),

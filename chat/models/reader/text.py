@@ -238,6 +238,11 @@ def _groups(text: str) -> tuple[set[str], set[str]]:
     return ids, used
 
 
+#: a group whose words a label may print apart ("Depreciation of property and equipment, including internal-use
+#: software …, and other amortization"): both words in one text name it
+_WORDS_APART: tuple[set[str], ...] = ({"depreciation", "amortization"},)
+
+
 def match_terms(text: str) -> set[str]:
     """Terms for matching: words, CJK bigrams, and the synonym groups the text names (``§0`` = revenue…).
 
@@ -245,8 +250,13 @@ def match_terms(text: str) -> set[str]:
     "net sales" match fully.
     """
     ids, used = _groups(text)
+    words = set(terms(text))
+    for apart in _WORDS_APART:
+        if apart <= words:
+            ids |= _groups(" and ".join(sorted(apart, reverse=True)))[0]
+            used |= apart
     ids |= {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
-    return (set(terms(text)) - used) | ids
+    return (words - used) | ids
 
 
 def coverage(asked: set[str], offered: set[str], weights: dict[str, float] | None = None) -> float:

@@ -27,6 +27,13 @@ from chat.models.reader.text import match_terms
     ("R&D expense", "Research and development expenses"),
     ("research and development expense", "Research and development"),
     ("research and development expense", "Research, development and related expenses"),
+    ("R&D expense", "Product development"),
+    ("research and development expense", "Technology and development"),
+    ("depreciation and amortization", "Depreciation, depletion and amortization"),
+    ("D&A", "Amortization and depreciation"),
+    # one line naming both words apart is the item
+    ("depreciation and amortization expense", "Depreciation of property and equipment, including internal-use "
+                                              "software, and other amortization, including capitalized content costs"),
 ])
 def test_a_statement_line_under_its_printed_name_is_the_item(asked: str, label: str) -> None:
     assert match_terms(asked) <= match_terms(label), (match_terms(asked), match_terms(label))
@@ -181,3 +188,9 @@ def test_the_amount_in_the_asked_years_place_of_a_respectively_list() -> None:
     for asked, stated in (("in 2030", "$768.3 million"), ("in FY2029", "$570.0 million")):
         first = read(f"What were Orrery's research and development expenses {asked}?", note).text.splitlines()[0]
         assert first.split(":")[0].endswith(stated), first  # the amount stated, before the quote
+
+
+@pytest.mark.parametrize("label", ["Depreciation", "Amortization of acquired intangibles",
+                                   "Accumulated amortization"])
+def test_one_of_the_two_words_is_not_depreciation_and_amortization(label: str) -> None:
+    assert not match_terms("depreciation and amortization") <= match_terms(label)
