@@ -179,6 +179,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     verb = "were" if _plural(subject) else "was"
     tail = f" {period}" if period else ""
     note = " (printed in brackets)" if outflow else ""
+    printed = ev.passage.text[row.line[0] : row.line[1]].strip()
+    if printed.startswith("|") and not printed[1:].split("|")[0].strip() and row.label:
+        note += " (the statement prints this total without a label)"  # ``tables._unlabelled_totals``
     return f"{_cap(subject)} {verb} {value}{tail}{note} [{ref}]."
 
 

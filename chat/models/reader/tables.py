@@ -193,8 +193,39 @@ def markdown_tables(text: str) -> list[Table]:
             if _TOTAL_ROW.match(label):
                 section = ""  # "Total operating expenses" closes the "Operating expenses:" block
         if columns and rows:
+            rows = _unlabelled_totals(rows)
             tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
     return tables
+
+
+_CURRENT_ASSETS = re.compile(r"(?i)^total current assets\b")
+_LIABILITIES_HEADING = re.compile(r"(?i)^liabilities\b(?!.*\btotal\b)")
+_EQUITY_WORD = re.compile(r"(?i)\b(?:equity|deficit)\b")
+
+
+def _all_amounts(row: Row) -> bool:
+    filled = [c for c in row.cells if c.strip()]
+    return bool(filled) and all(parse_amount(c) is not None for c in filled)
+
+
+def _unlabelled_totals(rows: list[Row]) -> list[Row]:
+    """A balance sheet's totals printed without a label (a double-underlined figure under the last asset line, and
+    under the last equity line): named as what they are — the one above the liabilities heading "Total assets",
+    the last one after the equity lines "Total liabilities and equity". Only in a grid that prints "Total current
+    assets" (a balance sheet); rows with labels are left as printed."""
+    if not any(_CURRENT_ASSETS.match(r.label) for r in rows):
+        return rows
+    out = list(rows)
+    amounts = [i for i, r in enumerate(rows) if _all_amounts(r)]
+    for i, row in enumerate(rows):
+        if row.label.strip() or not _all_amounts(row):
+            continue
+        after = [" ".join([r.label, *r.cells]).strip() for r in rows[i + 1 : i + 3]]
+        if any(_LIABILITIES_HEADING.match(a) for a in after):
+            out[i] = dataclasses.replace(row, label="Total assets", section="")
+        elif i == amounts[-1] and any(_EQUITY_WORD.search(r.label) for r in rows[:i]):
+            out[i] = dataclasses.replace(row, label="Total liabilities and equity", section="")
+    return out
 
 
 _YEAR_CELL = re.compile(r"(?:FY\s?)?(?:19|20)\d{2}")

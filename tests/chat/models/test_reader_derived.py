@@ -93,3 +93,46 @@ def test_depreciation_alone_is_not_summed() -> None:
     first = read("What was Wren Optics's depreciation in 2033?",
                  [Passage("S1", CASH_FLOWS, "w", "WREN_2033_10K.pdf", 61)]).text.splitlines()[0]
     assert "1,244" in first and "computed" not in first, first
+
+
+UNLABELLED = """PELICAN LEISURE CORPORATION AND SUBSIDIARIES
+CONSOLIDATED BALANCE SHEETS
+(In thousands)
+| | December 31, / 2033 ASSETS | December 31, / 2032 |
+|---|---|---|
+| Current assets | | |
+| Cash and cash equivalents | $4,101,637 | $2,329,604 |
+| Total current assets | 4,950,659 | 3,007,693 |
+| Property and equipment, net | 13,632,091 | 16,285,955 |
+| Total other assets | 14,912,184 | 10,582,708 |
+| | $33,494,934 | $29,876,356 |
+| | LIABILITIES AND STOCKHOLDERS' EQUITY | |
+| Current liabilities | | |
+| Accounts payable | $142,523 | $235,437 |
+| Total current liabilities | 1,856,583 | 3,191,423 |
+| Long-term debt, net | 12,376,684 | 11,168,904 |
+| Stockholders' equity | | |
+| Retained earnings | 3,091,007 | 4,201,337 |
+| Total stockholders' equity | 10,179,908 | 11,662,919 |
+| | $33,494,934 | $29,876,356 |"""
+
+
+def test_a_balance_sheets_unlabelled_totals_are_read_as_what_they_are() -> None:
+    """The figure under the assets with no label is the total assets; the last one, under the equity, the total
+    liabilities and equity — so the total liabilities derive from it (before: both declined)."""
+    sheet = [Passage("S1", UNLABELLED, "p", "PELICAN_2033_10K.pdf", 64)]
+    first = read("What is the year end FY2033 total assets for Pelican? Answer in USD millions.", sheet).text
+    first = first.splitlines()[0]
+    assert first.startswith("Total assets were $33,494,934 thousand (≈$33,495 million) as of December 31, 2033"), first
+    assert "without a label" in first, first
+    liabilities = read("What is Pelican's FY2032 total liabilities in USD millions? Use the balance sheet.",
+                       sheet).text.splitlines()[0]
+    assert "$18,213.44 million" in liabilities and "− Total stockholders' equity $11,662,919 thousand" in liabilities, \
+        liabilities
+
+
+def test_an_unlabelled_row_outside_a_balance_sheet_stays_unnamed() -> None:
+    flows = UNLABELLED.replace("| Total current assets | 4,950,659 | 3,007,693 |\n", "")
+    answer = read("What is the year end FY2033 total assets for Pelican?",
+                  [Passage("S1", flows, "p", "PELICAN_2033_10K.pdf", 64)])
+    assert "33,494,934" not in answer.text.splitlines()[0], answer.text
