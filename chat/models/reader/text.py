@@ -238,6 +238,10 @@ def _groups(text: str) -> tuple[set[str], set[str]]:
     return ids, used
 
 
+#: the other sign's word a cash-flow label prints aside ("Cash provided (used) by operations", "Net cash provided by
+#: (used in) operating activities"): the line is the same item either way
+_SIGN_ASIDE = re.compile(r"(?i)\((?:used|provided)(?:\s+(?:in|for|by))?\)")
+
 #: a group whose words a label may print apart ("Depreciation of property and equipment, including internal-use
 #: software …, and other amortization"): both words in one text name it
 _WORDS_APART: tuple[set[str], ...] = ({"depreciation", "amortization"},)
@@ -249,6 +253,7 @@ def match_terms(text: str) -> set[str]:
     A phrase that names a group is replaced by the group (``net sales`` → ``§0``), so "revenue" and
     "net sales" match fully.
     """
+    text = _SIGN_ASIDE.sub(" ", text)
     ids, used = _groups(text)
     words = set(terms(text))
     for apart in _WORDS_APART:

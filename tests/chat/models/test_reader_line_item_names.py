@@ -21,6 +21,12 @@ from chat.models.reader.text import match_terms
     ("operating cash flow", "Net cash provided/(used) by operating activities"),
     ("operating cash flow", "Net cash used in operating activities"),
     ("cash from operations", "Cash provided by operations"),
+    # the other sign's word printed aside is the same line
+    ("cash from operations", "Cash provided (used) by operations"),
+    ("operating cash flow", "Net cash provided by (used in) operating activities"),
+    ("investing cash flow", "Cash provided (used) by investing activities"),
+    ("financing cash flow", "Net cash (used in) provided by financing activities"),
+    ("financing cash flow", "Cash used by financing activities"),
     ("capital expenditure", "Property, plant and equipment additions"),
     ("depreciation and amortization expense", "Depreciation and amortization"),
     ("D&A expense", "Depreciation and amortization"),
