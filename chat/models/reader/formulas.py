@@ -187,7 +187,12 @@ def formula_items(question: str) -> list[str]:
 #: textbook definitions, used when the question asks to compute the metric but does not define it ("the FY2015
 #: unadjusted EBITDA % margin … using unadjusted operating income and D&A"); a company's own "Adjusted EBITDA" is
 #: its non-GAAP figure, printed, never this
-_TEXTBOOK = {"ebitda": "operating income + depreciation and amortization"}
+_TEXTBOOK = {
+    "ebitda": "operating income + depreciation and amortization",
+    # the share of earnings kept, and the share paid out, as dividends
+    "retention ratio": "(net income - cash dividends paid) / net income",
+    "dividend payout ratio": "cash dividends paid / net income",
+}
 _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
 
@@ -388,7 +393,7 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
     tree, raw_name, percent = asked
     name = _name(raw_name, "result")
     own = definitions(question)
-    taken = "".join(f"{key.upper()} taken as {text}; " for key, text in _TEXTBOOK.items()
+    taken = "".join(f"{key.upper() if ' ' not in key else key} taken as {text}; " for key, text in _TEXTBOOK.items()
                     if key in defined and key not in own)  # a textbook definition says so
 
     def shown(value: float) -> str:

@@ -235,6 +235,19 @@ def test_a_textbook_ebitda_when_asked_to_compute_it_and_never_a_company_adjusted
     assert "computed:" not in answer.text, answer.text
 
 
+def test_textbook_retention_and_payout_ratios_when_asked_to_compute_them() -> None:
+    """Net income 900, dividends paid (360): retention (900 − 360) ÷ 900 = 0.60, payout 360 ÷ 900 = 0.40, the
+    definition said (before: declined, the question names no formula)."""
+    flows = [Passage("S3", FLOWS.replace("| Depreciation and amortization | 180 | 150 |",
+                                         "| Dividends paid | (360) | (330) |"), "o", "ORRERY_10K.pdf", 53)]
+    first = _first("We want to calculate a financial metric. What is the FY2031 retention ratio (using total cash "
+                   "dividends paid and net income) for Orrery? Round answer to two decimal places.", flows)
+    assert first.startswith("The retention ratio was 0.60 (retention ratio taken as (net income - cash dividends "
+                            "paid) / net income;"), first
+    payout = _first("What is Orrery's FY2030 dividend payout ratio? Calculate it from the cash flows.", flows)
+    assert payout.startswith("The dividend payout ratio was 0.47"), payout
+
+
 def test_operands_in_two_filings_are_read_from_the_one_that_holds_them_all() -> None:
     """The next year's 10-K prints FY2031's income statement as a comparative, but not FY2030's balances: the
     formula is computed from the FY2031 filing alone, not declined for mixing two documents."""
