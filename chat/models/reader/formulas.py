@@ -192,6 +192,8 @@ _TEXTBOOK = {
     # the share of earnings kept, and the share paid out, as dividends
     "retention ratio": "(net income - cash dividends paid) / net income",
     "dividend payout ratio": "cash dividends paid / net income",
+    "free cash flow": "cash from operations - capital expenditure",
+    "working capital": "total current assets - total current liabilities",
 }
 _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
@@ -351,6 +353,17 @@ def _expanded_terms(tree: Node, defined: dict[str, Node], seen: frozenset[str] =
     return out
 
 
+def _in_money(tree: Node, defined: dict[str, Node], seen: frozenset[str] = frozenset()) -> bool:
+    """The formula adds and subtracts amounts only (EBITDA, free cash flow): its result is an amount, said in the
+    cells' currency and scale, not a bare ratio."""
+    if isinstance(tree, Number):
+        return False
+    if isinstance(tree, Term):
+        key = name_key(tree.text)
+        return _in_money(defined[key], defined, seen | {key}) if key in defined and key not in seen else True
+    return tree.op in "+-" and _in_money(tree.left, defined, seen) and _in_money(tree.right, defined, seen)
+
+
 def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | None:
     """The formula asked for: a defined name in the asking sentence (the longest), or "<name> % margin" (the defined
     amount over revenue, as a percentage); its name as written; whether it is a percentage."""
@@ -396,7 +409,11 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
     taken = "".join(f"{key.upper() if ' ' not in key else key} taken as {text}; " for key, text in _TEXTBOOK.items()
                     if key in defined and key not in own)  # a textbook definition says so
 
-    def shown(value: float) -> str:
+    in_money = not percent and _in_money(tree, defined)
+
+    def shown(value: float, like: Evidence | None = None) -> str:
+        if in_money and like is not None:
+            return money(value, like, question)
         return f"{value * 100:.1f}%" if percent else f"{value:,.2f}"
 
     years = averaged_years(question, q)
@@ -412,14 +429,15 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
         if len({(ev.passage.ref, ev.quote, ev.col) for _, o in each for ev in o.cells[:1]}) < len(each):
             return None  # one cell read for two years: the table does not hold them all
         label = "FY" if fiscal else ""
-        parts = "; ".join(f"{label}{year} {shown(o.value)} = {o.text}" for year, o in each)
+        parts = "; ".join(f"{label}{year} {shown(o.value, o.cells[0])} = {o.text}" for year, o in each)
         mean = sum(o.value for _, o in each) / len(each)
-        lead = (f"The {len(years)}-year average {name} for {label}{years[0]}–{label}{years[-1]} was {shown(mean)} "
+        lead = (f"The {len(years)}-year average {name} for {label}{years[0]}–{label}{years[-1]} was "
+                f"{shown(mean, each[-1][1].cells[0])} "
                 f"(the mean of each year's, {taken}computed: {parts}) {refs(*(o for _, o in each))}.")
         latest = each[-1][1]
         return lines(lead, latest.cells[0]), quotes(*(o for _, o in each))
     value = _evaluate(tree, q, passages, defined)
     if value is None or not value.cells or not _one_document(value):
         return None
-    lead = f"The {name} was {shown(value.value)} ({taken}computed: {value.text}) {refs(value)}."
+    lead = f"The {name} was {shown(value.value, value.cells[0])} ({taken}computed: {value.text}) {refs(value)}."
     return lines(lead, value.cells[0]), quotes(value)

@@ -302,7 +302,10 @@ def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:
 #: a question's opening word before a capitalised name ("Did JnJ's …", "Has Acme's …", "Is Acme's …"): no part of it
 _OPENING_WORD = re.compile(
     r"^(?:has|have|had|is|are|was|were|did|does|do|will|would|can|could|should|may|might|must|what|how|which|why|"
-    r"when|where|who|whose)\s+(?=\S)", re.IGNORECASE)
+    r"when|where|who|whose|"
+    # an imperative's verb ("Compute Acme's working capital …")
+    r"calculate|compute|find|determine|show|list|give|tell|estimate|summari[sz]e|describe|explain|compare|get)"
+    r"\s+(?=\S)", re.IGNORECASE)
 
 
 def _without_opening(name: str, start: int) -> tuple[str, int]:

@@ -248,6 +248,28 @@ def test_textbook_retention_and_payout_ratios_when_asked_to_compute_them() -> No
     assert payout.startswith("The dividend payout ratio was 0.47"), payout
 
 
+SPENDING = """ORRERY TOOLS, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Net cash provided by operating activities | 2,411 | 2,250 |
+| Purchases of property and equipment | (1,086) | (905) |"""
+
+
+def test_an_amount_a_textbook_formula_adds_up_is_said_as_money() -> None:
+    """Free cash flow 2,411 − 1,086 = $1,325 million; EBITDA $1,320 + $180 = $1,500 million (before: "1,500,000,000.00",
+    the sum in ones said as a bare number) — and an imperative's verb is no part of the company's name ("Compute
+    Orrery's …" was declined: "None of the passages found mentions Compute Orrery")."""
+    flows = [Passage("S1", SPENDING, "o", "ORRERY_10K.pdf", 53)]
+    fcf = _first("Compute Orrery's free cash flow in FY2031 from the cash flow statement.", flows)
+    assert fcf.startswith("The free cash flow was 1,325 million (free cash flow taken as cash from operations - "
+                          "capital expenditure;"), fcf
+    ebitda = _first("What is the FY2031 unadjusted EBITDA for Orrery? Calculate unadjusted EBITDA using unadjusted "
+                    "operating income and D&A (from cash flow statement).", _working())
+    assert ebitda.startswith("The EBITDA was $1,500 million (EBITDA taken as"), ebitda
+
+
 def test_operands_in_two_filings_are_read_from_the_one_that_holds_them_all() -> None:
     """The next year's 10-K prints FY2031's income statement as a comparative, but not FY2030's balances: the
     formula is computed from the FY2031 filing alone, not declined for mixing two documents."""
