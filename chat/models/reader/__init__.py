@@ -20,7 +20,7 @@ from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing
 from chat.models.reader.derived import derived_answer
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
-from chat.models.reader.formulas import formula_answer
+from chat.models.reader.formulas import formula_answer, textbook_answer
 from chat.models.reader.items import item_questions
 from chat.models.reader.names import mentions
 from chat.models.reader.nil import nil_answer
@@ -174,6 +174,11 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         declined.append(part_declined)
         scores.append(score)
         whys.append(why)
+    if all(declined) and not q.parts and selector.empty and not missing_names(q, passages):
+        computed = textbook_answer(question, q, passages)  # "free cash flow" no line prints: its textbook formula
+        if computed is not None:
+            return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
+                          q.language, "computed")
     texts.append(NOTE[q.language])
     return Answer("\n\n".join(texts), tuple(dict.fromkeys(quotes)), all(declined), min(scores), q.language,
                   "+".join(whys))

@@ -199,10 +199,11 @@ _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
 
 
-def _definitions(question: str) -> dict[str, Node]:
-    """The question's own definitions, then a textbook one it asks to compute without defining."""
+def _definitions(question: str, textbook: bool = False) -> dict[str, Node]:
+    """The question's own definitions, then a textbook one it asks to compute without defining (or, ``textbook``,
+    names at all)."""
     defined = definitions(question)
-    if _COMPUTE_ASKED.search(question) and not _ADJUSTED.search(question):
+    if (textbook or _COMPUTE_ASKED.search(question)) and not _ADJUSTED.search(question):
         for key, text in _TEXTBOOK.items():
             tree = parse(text)
             if tree is not None and key not in defined and re.search(rf"(?i)\b{key}\b", question):
@@ -382,10 +383,25 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
     return None
 
 
-def _written_out(question: str, q: Question, passages: Sequence[Passage]
+def textbook_answer(question: str, q: Question, passages: Sequence[Passage]
+                    ) -> tuple[str, list[tuple[str, str]]] | None:
+    """A textbook metric the question names without asking to compute it ("What was Acme's free cash flow in
+    2031?"), computed — for when the documents print no line of it (the ordinary reading declined): the answer says
+    so and shows the definition taken."""
+    if q.language != "en" or q.parts or not any(re.search(rf"(?i)\b{key}\b", question) for key in _TEXTBOOK):
+        return None
+    answer = _written_out(question, q, passages, textbook=True)
+    if answer is None:
+        return None
+    lead, _, rest = answer[0].partition("\n")
+    lead = lead.replace(" (", " (no line of it is printed; ", 1)
+    return "\n".join(part for part in (lead, rest) if part), answer[1]
+
+
+def _written_out(question: str, q: Question, passages: Sequence[Passage], textbook: bool = False
                  ) -> tuple[str, list[tuple[str, str]]] | None:
     """A formula with more than one operation, evaluated whole (see the module docstring), or None."""
-    defined = _definitions(question)
+    defined = _definitions(question, textbook)
     asked = _asked(question, defined) if defined else None
     if asked is None:
         return None

@@ -311,3 +311,18 @@ def test_a_statement_line_is_read_before_a_notes_row_of_the_same_name() -> None:
                     Passage("S1", EARNINGS, "o", "ORRERY_10K.pdf", 53),
                     Passage("S2", WORKING, "o", "ORRERY_10K.pdf", 48)])
     assert "6.00" in first and "3,300" in first and "9.9" not in first, first
+
+
+def test_a_textbook_metric_no_line_prints_is_computed_and_said_so() -> None:
+    """"free cash flow" asked plainly: no line prints it, so the textbook formula, saying so (before: declined); a
+    company the documents don't hold is still declined, and a printed free cash flow line is read as printed."""
+    flows = [Passage("S1", SPENDING, "o", "ORRERY_10K.pdf", 53)]
+    answer = read("What was Orrery's free cash flow in FY2031?", flows)
+    first = answer.text.splitlines()[0]
+    assert first.startswith("The free cash flow was 1,325 million (no line of it is printed; free cash flow taken as"), \
+        first
+    assert not answer.declined and "[S1]" in first
+    assert read("What was Tesla's free cash flow in 2031?", flows).declined
+    printed = [Passage("S1", SPENDING + "\n| Free cash flow | 1,300 | 1,320 |", "o", "ORRERY_10K.pdf", 53)]
+    first = read("What was Orrery's free cash flow in FY2031?", printed).text.splitlines()[0]
+    assert "1,300" in first and "computed" not in first, first
