@@ -39,7 +39,7 @@ from chat.models.reader.balances import (
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.heads import group_qualifies, modifier_only
+from chat.models.reader.heads import group_qualifies, modifier_only, named_after_before
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
@@ -471,7 +471,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
         row_score *= both_sides_factor(q.text, q.focus_terms, _TOTAL_LIABILITIES, row.label)
         if q.language == "en" and q.focus and (
-                modifier_only(q.focus, row.label)
+                modifier_only(q.focus, row.label) or named_after_before(q.focus, row.label)
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
             # "total debt" asked: "Debt issuance costs" are costs; "R&D": "R&D tax credit" is a credit
             row_score *= MODIFIER_ONLY

@@ -89,6 +89,19 @@ def _phrase_patterns(group: int) -> tuple[re.Pattern[str], ...]:
                  for p in phrases)
 
 
+_BEFORE = re.compile(r"(?i)\b(?:before|excluding)\b")
+
+
+def named_after_before(item: str, label: str) -> bool:
+    """``label`` names ``item`` only after "before" / "excluding": "Income before income taxes" is the income, not
+    the income taxes asked ("income tax expense"); asked for "income before income taxes" itself, it is the row."""
+    m = _BEFORE.search(label)
+    if m is None:
+        return False
+    asked = match_terms(item)
+    return bool(asked) and asked <= match_terms(label[m.end():]) and not asked & match_terms(label[: m.start()])
+
+
 def group_qualifies(group_id: str, label: str) -> bool:
     """The lexicon group ``group_id`` ("§25") is named in ``label`` only as a qualifier of another noun: each
     of its phrases found there is followed, before any punctuation, conjunction or preposition, by a word that is

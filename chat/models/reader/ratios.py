@@ -126,6 +126,10 @@ def _in_shares(ev: Evidence) -> bool:
                                                   if ev.col < len(r.cells))
 
 
+#: groups too broad to tell an operand's line: "total" (§1), "cash" (§11)
+_BROAD_GROUPS = frozenset({"§1", "§11"})
+
+
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
     """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
@@ -138,6 +142,10 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
         if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None \
                 and not _in_shares(ev) and not (flow and _balance_date(ev)):
             found.append(ev)
+    # the item's own group must be in the row: "cash dividends paid" is no "Cash paid for interest" (the words "cash"
+    # and "paid" in common), whatever the score
+    own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
+    found = [ev for ev in found if own <= match_terms(ev.label)]
     if not found:
         return None
     best = found[0]

@@ -326,3 +326,15 @@ def test_a_textbook_metric_no_line_prints_is_computed_and_said_so() -> None:
     printed = [Passage("S1", SPENDING + "\n| Free cash flow | 1,300 | 1,320 |", "o", "ORRERY_10K.pdf", 53)]
     first = read("What was Orrery's free cash flow in FY2031?", printed).text.splitlines()[0]
     assert "1,300" in first and "computed" not in first, first
+
+
+def test_an_operand_is_a_row_of_its_own_item_not_one_sharing_its_other_words() -> None:
+    """No dividends paid: "Cash paid for interest" (the words "cash" and "paid" in common) is no "cash dividends
+    paid" operand (before: "The dividend payout ratio was 0.12 … Cash paid for interest $110 million ÷ …")."""
+    flows = [Passage("S3", FLOWS.replace("| Depreciation and amortization | 180 | 150 |",
+                                         "| Supplemental disclosures: | | |\n| Cash paid for interest | 110 | 95 |"),
+                     "o", "ORRERY_10K.pdf", 53)]
+    answer = read("What is Orrery's FY2031 dividend payout ratio? Calculate it using total cash dividends paid and "
+                  "net income.", flows)
+    assert "Cash paid for interest" not in answer.text.splitlines()[0], answer.text
+    assert "0.12" not in answer.text.splitlines()[0], answer.text

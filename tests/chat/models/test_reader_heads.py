@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chat.models.reader import Passage, read
-from chat.models.reader.heads import group_qualifies, item_head, label_heads, modifier_only
+from chat.models.reader.heads import group_qualifies, item_head, label_heads, modifier_only, named_after_before
 from chat.models.reader.text import match_terms
 
 
@@ -94,3 +94,25 @@ def test_a_row_named_after_a_lexicon_item_is_no_confident_answer() -> None:
     note = Passage("S1", TAX_NOTE, "h", "HALYARD_10K.pdf", 70)
     answer = read("What is Halyard's FY2032 research and development expense in USD millions?", [note])
     assert answer.text.startswith(("I'm not sure", "The documents don't say")), answer.text
+
+
+def test_income_before_income_taxes_is_no_income_tax_expense() -> None:
+    """"income tax expense" asked: the subtotal "Income before income taxes" names the taxes only after "before"
+    (before: "Income before income taxes were $1,797 million"); asked for itself, it is the row."""
+    statement = """HERON GLASS › Consolidated Statements of Income
+(In millions)
+| | Year ended December 31, / 2033 | Year ended December 31, / 2032 |
+|---|---|---|
+| Operating income | 1,938 | 2,112 |
+| Income before income taxes | 1,797 | 2,005 |
+| Provision for (benefit from) income taxes | (411) | (383) |
+| Net income | 1,386 | 1,622 |"""
+    passages = [Passage("S1", statement, "h", "HERON_2033_10K.pdf", 70)]
+    first = read("What is Heron's FY2033 income tax expense in USD millions? Use the income statement.",
+                 passages).text.splitlines()[0]
+    assert first.startswith("Provision for (benefit from) income taxes was"), first
+    assert "411" in first, first
+    pretax = read("What was Heron's income before income taxes in 2033?", passages).text.splitlines()[0]
+    assert "1,797" in pretax, pretax
+    assert named_after_before("income tax expense", "Income (loss) before income taxes")
+    assert not named_after_before("income before income taxes", "Income before income taxes")
