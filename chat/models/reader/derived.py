@@ -11,8 +11,7 @@ the answer names the two lines it used, so the reader of the answer can see it.
 Some cash flow statements print depreciation and amortization apart ("Depreciation" 1,399; "Amortization of
 purchased intangibles" 121; or "Amortization and other" a few lines below): asked for depreciation and amortization
 — and no row states the two together — the reader adds the statement's depreciation line and the amortization
-lines of its section, same table and column, each cell cited and the sum shown. Amortization that is interest or
-rent (debt discounts, issuance or financing costs, leases' right-of-use assets) is not part of it.
+lines of its section (``split_items`` finds them), each cell cited and the sum shown.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from chat.models.reader.formulas import Operand, lines, money, operand, quotes, 
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.ratios import cell, cell_value
-from chat.models.reader.statement_titles import is_statement_page
+from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item, split_cells
 from chat.models.reader.tables import Row
 from chat.models.reader.text import match_terms
 
@@ -39,11 +38,6 @@ _DERIVED: tuple[tuple[str, str, str], ...] = (
 #: the equity section's total ("Total equity", "Total shareholders' equity (deficit)"): the last one printed above
 #: the grand total holds the noncontrolling interests too, as the grand total does
 _EQUITY_TOTAL = re.compile(r"(?i)^total\b(?!.*\bliabilities\b).*\b(?:equity|deficit)\b")
-_SUMMED_ITEM = "depreciation and amortization"
-_DEPRECIATION = re.compile(r"(?i)^depreciation\b(?!.*\bamorti[sz]ation\b)")
-_AMORTIZATION = re.compile(r"(?i)^amorti[sz]ation\b(?!.*\b(?:debt|financing|discounts?|premiums?|issuance|loans?|"
-                           r"leases?|right[- ]of[- ]use|deferred|depreciation)\b)")
-_BOTH = re.compile(r"(?i)\bdepreciation\b.*\bamorti[sz]ation\b|\bamorti[sz]ation\b.*\bdepreciation\b")
 
 
 def _said(o: Operand) -> str:
@@ -80,20 +74,15 @@ def _same_column(a: Operand, b: Operand) -> bool:
 def _summed_answer(question: str, q: Question, passages: Sequence[Passage]
                    ) -> tuple[str, list[tuple[str, str]]] | None:
     """Depreciation and amortization printed on separate lines of one statement: their sum (module docstring)."""
-    stated = cell(q, _SUMMED_ITEM, passages)
-    if stated is not None and _BOTH.search(" ".join(stated.label.split())):
-        return None  # the statement prints it: the ordinary reading answers
+    found = split_cells(q, SPLIT_ITEM, passages)
+    if found is None:
+        return None
     first = operand(q, "depreciation", passages)
-    if first is None or not first.cells:
-        return None
-    dep = first.cells[0]
-    assert dep.table is not None and dep.row is not None
-    if not _DEPRECIATION.search(" ".join(dep.row.label.split())) or not is_statement_page(dep.passage):
-        return None
-    rest = [o for row in dep.table.rows
-            if row is not dep.row and row.section == dep.row.section
-            and _AMORTIZATION.search(" ".join(row.label.split())) and row.amount(dep.col) is not None
-            and (o := _row_operand(dep, row)) is not None]
+    if first is None or not first.cells or first.cells[0].row != found[0].row:
+        return None  # the depreciation line is not of the asked year
+    dep = found[0]
+    assert dep.table is not None
+    rest = [o for ev in found[1:] if ev.row is not None and (o := _row_operand(dep, ev.row)) is not None]
     if not rest:
         return None
     value = money(first.value + sum(o.value for o in rest), dep, question)
@@ -109,7 +98,7 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
     when the question asks no such item, a row states it, or a printed line it needs is missing."""
     if q.language != "en" or q.kind != "value" or q.parts or not q.focus:
         return None
-    if q.focus_terms == frozenset(match_terms(_SUMMED_ITEM)):
+    if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
     for item, whole, rest in _DERIVED:
         if match_terms(q.focus) != match_terms(item) or asks_equity(question):

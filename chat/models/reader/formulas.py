@@ -34,6 +34,7 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.ratios import OUTFLOW, averaged_years, cell, cell_value, without_periods
+from chat.models.reader.split_items import split_cells
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
@@ -78,12 +79,30 @@ def _strip(side: str) -> str:
 def _read(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
     asked = replace(q, periods=(period,) if period is not None else q.periods[:1])
     ev = cell(asked, item, passages)
-    if ev is None or ev.row is None or ev.table is None or (period is not None and not _year_fits(ev, period)):
+    if ev is None:
+        return _split(asked, item, period, passages)
+    if ev.row is None or ev.table is None or (period is not None and not _year_fits(ev, period)):
         return None
     value = cell_value(ev)
     if value is None:
         return None
     return Operand(value[0], (ev,), f"{ev.label} {value[1]} ({period_phrase(ev.table, ev.col, 'en')})")
+
+
+def _split(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
+    """``item`` printed as separate lines (``split_items``: "Depreciation" + "Amortization of …"): their sum."""
+    found = split_cells(q, item, passages)
+    if not found or (period is not None and not all(_year_fits(ev, period) for ev in found)):
+        return None
+    values = [cell_value(ev) for ev in found]
+    if any(v is None for v in values):
+        return None
+    first = found[0]
+    assert first.table is not None
+    said = " + ".join(f"{' '.join((ev.row.label if ev.row else ev.label).split())} {v[1]}"
+                      for ev, v in zip(found, values, strict=True) if v)
+    return Operand(sum(v[0] for v in values if v), tuple(found),
+                   f"({said}) ({period_phrase(first.table, first.col, 'en')})")
 
 
 def operand(q: Question, side: str, passages: Sequence[Passage]) -> Operand | None:

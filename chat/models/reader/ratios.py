@@ -128,6 +128,8 @@ def _in_shares(ev: Evidence) -> bool:
 
 #: groups too broad to tell an operand's line: "total" (§1), "cash" (§11)
 _BROAD_GROUPS = frozenset({"§1", "§11"})
+#: words of many line items, naming no part: "cash dividends paid" is no "paid" part of dividends
+_PLAIN_WORDS = frozenset({"paid", "net", "total", "amount", "annual", "reported"})
 
 
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
@@ -144,8 +146,10 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
             found.append(ev)
     # the item's own group must be in the row: "cash dividends paid" is no "Cash paid for interest" (the words "cash"
     # and "paid" in common), whatever the score
+    # — unless the row names the part of it asked ("footwear revenue": the "Footwear" row of a revenue table)
     own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
-    found = [ev for ev in found if own <= match_terms(ev.label)]
+    part = {t for t in asked.focus_terms if not t.startswith("§") and t not in _PLAIN_WORDS}
+    found = [ev for ev in found if own <= (label := match_terms(ev.label)) or (part and part <= label)]
     if not found:
         return None
     best = found[0]

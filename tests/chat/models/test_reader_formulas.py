@@ -338,3 +338,30 @@ def test_an_operand_is_a_row_of_its_own_item_not_one_sharing_its_other_words() -
                   "net income.", flows)
     assert "Cash paid for interest" not in answer.text.splitlines()[0], answer.text
     assert "0.12" not in answer.text.splitlines()[0], answer.text
+
+
+def test_depreciation_and_amortization_printed_apart_is_one_operand() -> None:
+    """EBITDA = operating income + D&A, the cash flow statement printing "Depreciation" 170 and "Amortization of
+    intangibles" 10 apart: 1,320 + 170 + 10 = $1,500 million, both cells cited (before: declined, no D&A line)."""
+    apart = FLOWS.replace("| Depreciation and amortization | 180 | 150 |",
+                          "| Depreciation | 170 | 140 |\n| Amortization of intangibles | 10 | 10 |")
+    passages = [Passage("S1", INCOME, "o", "ORRERY_10K.pdf", 50), Passage("S3", apart, "o", "ORRERY_10K.pdf", 53)]
+    first = _first("What is the FY2031 unadjusted EBITDA for Orrery? Calculate unadjusted EBITDA using unadjusted "
+                   "operating income and D&A (from cash flow statement).", passages)
+    assert first.startswith("The EBITDA was $1,500 million"), first
+    assert "(Depreciation $170 million + Amortization of intangibles $10 million)" in first, first
+
+
+def test_a_part_named_in_its_row_is_the_operand_of_its_share() -> None:
+    """"footwear revenue" is the "Footwear" row of the revenue table (the part the row names), not "Revenues"
+    because the row lacks the word "revenue" (the operand rule above must not make it 100%)."""
+    table = """ORRERY SHOES › REVENUES BY PRODUCT
+(In millions)
+| | Year Ended May 31, / 2031 | Year Ended May 31, / 2030 |
+|---|---|---|
+| Footwear | 22,268 | 21,081 |
+| Apparel | 9,654 | 9,067 |
+| Revenues | 36,397 | 34,350 |"""
+    first = _first("What was Orrery's footwear revenue as a percentage of total revenues in FY2031?",
+                   [Passage("S1", table, "o", "ORRERY_10K.pdf", 40)])
+    assert "61.2%" in first and "Footwear 22,268 million ÷ Revenues 36,397 million" in first, first
