@@ -174,8 +174,9 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         declined.append(part_declined)
         scores.append(score)
         whys.append(why)
-    if all(declined) and not q.parts and selector.empty and not missing_names(q, passages):
-        computed = textbook_answer(question, q, passages)  # "free cash flow" no line prints: its textbook formula
+    if (all(declined) or max(scores) < SURE_AT) and not q.parts and selector.empty and not missing_names(q, passages):
+        # "free cash flow" that no line prints (declined, or only the closest evidence): its textbook formula
+        computed = textbook_answer(question, q, passages)
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

@@ -231,8 +231,9 @@ def _definitions(question: str, textbook: bool = False) -> dict[str, Node]:
 
 
 def _leaf_items(question: str) -> list[str]:
-    """The line items of every formula ``question`` writes out (``expressions``), without their periods."""
-    defined = _definitions(question)
+    """The line items of every formula ``question`` writes out (``expressions``) or names from the textbook (the
+    pages to read for it), without their periods."""
+    defined = _definitions(question, textbook=True)
     out: list[str] = []
     for tree in defined.values():
         for term in terms(tree):

@@ -109,6 +109,8 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
                                      "depreciation depletion and amortization", "dd a", "amortization and depreciation")
           for suffix in _EXPENSE_WORD),
     ("long term debt", "long term borrowings", "non current borrowings"),
+    # a measure of its own: "cash flows provided by operating activities" is not it
+    ("free cash flow", "free cash flows", "fcf"),
     ("total current assets", "current assets"),
     ("total current liabilities", "current liabilities"),
     (
