@@ -65,6 +65,9 @@ _CHANGE_AMOUNT = re.compile(
 #: a change verb right before an amount: "increased by $264 million", "grew approximately 93 million"
 _CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?"
                             r"(?:approximately\s+|about\s+)?$")
+#: a change noun right after the amount: "a $49 million decrease in …", "$1.2 billion year-over-year increase"
+_CHANGE_AFTER = re.compile(r"(?i)\s*(?:(?:million|billion|thousand)\s+)?(?:year[- ]over[- ]year\s+|net\s+)?"
+                           r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth)\b")
 _LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
 #: a sentence that states only how much an item changed counts this much for a question that asks its value
 CHANGE_ONLY = 0.7
@@ -93,6 +96,8 @@ def change_only_factor(sentence: str, stated: str = "") -> float:
     at = sentence.find(stated) if stated else -1
     if at > 0 and _CHANGE_BEFORE.search(sentence, 0, at):
         return CHANGE_ONLY
+    if at >= 0 and _CHANGE_AFTER.match(sentence, at + len(stated)):
+        return CHANGE_ONLY  # "a $49 million decrease in interest expense": the change, not the expense
     return 1.0
 
 

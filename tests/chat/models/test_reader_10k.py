@@ -8,6 +8,7 @@ Made-up filings of made-up companies (Orbit Foods, Kestrel Retail); no evaluatio
 from __future__ import annotations
 
 from chat.models.reader import Passage, analyze, read
+from chat.models.reader.balances import change_only_factor
 from chat.models.reader.statement_pages import is_statement_page, statement_followups
 from chat.models.reader.tables import find_tables
 
@@ -532,3 +533,16 @@ def test_the_statement_of_income_is_read_before_the_comprehensive_income_page() 
     question = "What were Kestrel Retail's total revenues in fiscal 2024?"
     assert statement_pages_to_read(question, [comprehensive, income]) == [("k1", 51)]
     assert statement_pages_to_read(question, [comprehensive, _p("S3", INCOME, 50)]) == []
+
+
+def test_an_amount_followed_by_a_change_noun_is_the_change_not_the_value() -> None:
+    """"a $49 million decrease in interest expense" states how much the expense fell, not the expense (before:
+    "The documents say $49 million", a sure answer): at most the closest evidence."""
+    text = ("KESTREL GAMES › Results of Operations The change in other expense reflects a $49 million decrease in "
+            "interest expense and amortization of deferred financing costs associated with our debt obligations.")
+    answer = read("What is the FY2033 interest expense for Kestrel Games? Answer in USD millions.",
+                  [Passage("S1", text, "k", "KESTREL_2033_10K.pdf", 44)])
+    first = answer.text.splitlines()[0]
+    assert not first.startswith("The documents say $49 million"), first
+    assert change_only_factor("a $49 million decrease in interest expense", "$49 million") < 1
+    assert change_only_factor("Interest expense was $49 million in 2033.", "$49 million") == 1
