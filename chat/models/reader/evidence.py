@@ -989,9 +989,17 @@ def _titled(title: re.Pattern[str], text: str) -> bool:
         for part in line.split("›"):
             for m in title.finditer(part):
                 before = _TITLE_OPENING.sub("", part[: m.start()]).strip()
-                if not re.search(r"(?<![\w.])[a-z]", before):
-                    return True
+                if re.search(r"(?<![\w.])[a-z]", before):
+                    continue
+                if part.lstrip().startswith("|") and (_SMALL_WORD.search(m.group(0))
+                                                      or part[m.end():].lstrip().startswith(":")):
+                    continue  # a table's row "Statement of operations:" (an investee's summary) is no title
+                return True
     return False
+
+
+#: a word in lower case that is not "of"/"and"/"in": a title in a table row is written in capitals
+_SMALL_WORD = re.compile(r"\b(?!(?:of|and|in)\b)[a-z]")
 
 
 def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:

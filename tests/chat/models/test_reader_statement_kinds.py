@@ -127,3 +127,27 @@ def test_prose_naming_the_statement_is_no_title_of_it() -> None:
                                  Passage("S2", INCOME, "c", "CALDERA_10K.pdf", 54)])
     first = answer.text.splitlines()[0]
     assert "2,987" in first and "[S2]" in first, first
+
+
+def test_an_investees_statement_of_operations_row_is_no_statement_title() -> None:
+    """A note's table of an affiliate's results with a row "Statement of operations:" is not the income statement:
+    asked "gross profit … Use the income statement", the statement's own "Gross margin" line answers, not the
+    affiliate's "Gross profit" (before: both counted as the statement, the note's $87 million answered)."""
+    note = """WREN GLASS › 3. Investments (Continued)
+HSG's results of operations were as follows (in millions):
+| | 2033 | 2032 |
+|---|---|---|
+| Statement of operations: | | |
+| Net sales | $423 | $779 |
+| Gross profit | $87 | $9 |"""
+    statement = """Consolidated Statements of Income Wren Glass Incorporated
+(In millions)
+| (In millions) | Year ended December 31, / 2033 | Year ended December 31, / 2032 |
+|---|---|---|
+| Net sales | $11,303 | $11,503 |
+| Cost of sales | 7,772 | 7,468 |
+| Gross margin | 3,531 | 4,035 |"""
+    first = read("What is Wren Glass's FY2033 gross profit in USD millions? Use the income statement.",
+                 [Passage("S1", note, "w", "WREN_2033_10K.pdf", 79),
+                  Passage("S2", statement, "w", "WREN_2033_10K.pdf", 70)]).text.splitlines()[0]
+    assert first.startswith("Gross margin was $3,531 million"), first
