@@ -132,6 +132,14 @@ _BROAD_GROUPS = frozenset({"§1", "§11"})
 _PLAIN_WORDS = frozenset({"paid", "net", "total", "amount", "annual", "reported"})
 
 
+def _own_label(ev: Evidence) -> str:
+    """The row's words with its section's — but a "Total …" row's own only: "Total costs and expenses" under
+    "Cost of revenues—subscription …" totals more than the section's item."""
+    if ev.row is not None and re.match(r"(?i)\s*total\b", ev.row.label):
+        return ev.row.label
+    return ev.label
+
+
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
     """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
@@ -149,7 +157,7 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     # — unless the row names the part of it asked ("footwear revenue": the "Footwear" row of a revenue table)
     own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
     part = {t for t in asked.focus_terms if not t.startswith("§") and t not in _PLAIN_WORDS}
-    found = [ev for ev in found if own <= (label := match_terms(ev.label)) or (part and part <= label)]
+    found = [ev for ev in found if own <= (label := match_terms(_own_label(ev))) or (part and part <= label)]
     if not found:
         return None
     best = found[0]

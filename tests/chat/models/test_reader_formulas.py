@@ -365,3 +365,21 @@ def test_a_part_named_in_its_row_is_the_operand_of_its_share() -> None:
     first = _first("What was Orrery's footwear revenue as a percentage of total revenues in FY2031?",
                    [Passage("S1", table, "o", "ORRERY_10K.pdf", 40)])
     assert "61.2%" in first and "Footwear 22,268 million ÷ Revenues 36,397 million" in first, first
+
+
+def test_a_total_row_under_an_items_section_is_no_operand_of_that_item() -> None:
+    """"Total costs and expenses" printed under the "Cost of revenues" lines totals more than the cost of revenues:
+    it is no "cost of goods sold" operand (before: revenue − total costs, the operating income, said as a ratio's
+    operand)."""
+    income = """ORRERY GAMES › CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Net revenues | 6,489 | 7,500 |
+| Cost of revenues—product sales: | | |
+| Product costs | 656 | 719 |
+| Total costs and expenses | 4,882 | 5,506 |
+| Operating income | 1,607 | 1,994 |"""
+    answer = read("What is Orrery's FY2031 cost of goods sold as a percentage of revenue? Calculate it.",
+                  [Passage("S1", income, "o", "ORRERY_10K.pdf", 50)])
+    assert "4,882" not in answer.text.splitlines()[0], answer.text
