@@ -406,15 +406,15 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
 def textbook_answer(question: str, q: Question, passages: Sequence[Passage]
                     ) -> tuple[str, list[tuple[str, str]]] | None:
     """A textbook metric the question names without asking to compute it ("What was Acme's free cash flow in
-    2031?"), computed — for when the documents print no line of it (the ordinary reading declined): the answer says
-    so and shows the definition taken."""
+    2031?"), computed — for when no line of it was found (the ordinary reading declined, or found only the closest
+    evidence): the answer says so and shows the definition taken."""
     if q.language != "en" or q.parts or not any(re.search(rf"(?i)\b{key}\b", question) for key in _TEXTBOOK):
         return None
     answer = _written_out(question, q, passages, textbook=True)
     if answer is None:
         return None
     lead, _, rest = answer[0].partition("\n")
-    lead = lead.replace(" (", " (no line of it is printed; ", 1)
+    lead = lead.replace(" (", " (no line of it was found; ", 1)
     return "\n".join(part for part in (lead, rest) if part), answer[1]
 
 

@@ -319,7 +319,7 @@ def test_a_textbook_metric_no_line_prints_is_computed_and_said_so() -> None:
     flows = [Passage("S1", SPENDING, "o", "ORRERY_10K.pdf", 53)]
     answer = read("What was Orrery's free cash flow in FY2031?", flows)
     first = answer.text.splitlines()[0]
-    assert first.startswith("The free cash flow was 1,325 million (no line of it is printed; free cash flow taken as"), \
+    assert first.startswith("The free cash flow was 1,325 million (no line of it was found; free cash flow taken as"), \
         first
     assert not answer.declined and "[S1]" in first
     assert read("What was Tesla's free cash flow in 2031?", flows).declined
