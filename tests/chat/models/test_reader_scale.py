@@ -5,7 +5,7 @@ written here (none from an evaluation set)."""
 from __future__ import annotations
 
 from chat.models.reader import Passage, analyze, read
-from chat.models.reader.numbers import Amount, Unit, asked_scale, rescaled
+from chat.models.reader.numbers import Amount, Unit, asked_scale, caption_unit, rescaled
 
 OPERATIONS = """BRAMBLE OUTDOOR GOODS, INC.
 CONSOLIDATED STATEMENTS OF OPERATIONS
@@ -131,3 +131,16 @@ def test_equity_lines_under_a_stock_class_description_are_amounts_not_shares() -
     first = read("What is Caldera's year end FY2032 total stockholders' equity?",
                  [Passage("S1", EQUITY, "c", "CALDERA_10K.pdf", 53)]).text.splitlines()[0]
     assert "14,051 million" in first and "shares" not in first, first
+
+
+def test_a_singular_scale_after_the_currency_in_brackets_is_the_tables_unit() -> None:
+    """"($ million)" heads a release's grid: its amounts are millions of dollars (before: "were 689", no unit)."""
+    grid = """Amcor-like Packaging › U.S. GAAP Condensed Consolidated Balance Sheets (Unaudited)
+| ($ million) | June 30, 2032 | June 30, 2033 |
+|---|---|---|
+| Cash and cash equivalents | 775 | 689 |
+| Total assets | 17,426 | 17,003 |"""
+    first = read("What were the cash and cash equivalents at June 30, 2033?",
+                 [Passage("S1", grid, "a", "ACME_2033Q4_EARNINGS.pdf", 9)]).text.splitlines()[0]
+    assert first.startswith("Cash and cash equivalents were $689 million as of June 30, 2033"), first
+    assert caption_unit("(1 million)").word == ""  # a figure in brackets is no unit
