@@ -91,6 +91,8 @@ SECTION_SHARE = 0.8
 OTHER_PERIOD = 0.6
 #: a percentage cell for a question that asks an amount of money counts this much
 PERCENT_FOR_MONEY = 0.7
+#: … and never more than this: below ``decline.SURE_AT`` (a rate is no amount, however well its label matches)
+PERCENT_FOR_MONEY_CAP = 0.45
 #: a money or percentage amount for a question that asks a count ("How many shares …") counts this much
 MONEY_FOR_COUNT = 0.6
 #: "how many …" / "the number of …" asks a count of things, not an amount of money beside it
@@ -512,7 +514,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score *= 0.8
         cell = row.amount(col)
         if cell is not None and cell.percent and _asks_money(q):
-            score *= PERCENT_FOR_MONEY  # "… (in millions)?" is not answered by a "% of revenue" cell
+            # "… (in millions)?" is not answered by a "% of revenue" cell — at most shown as the closest evidence
+            score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
         if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
             score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)

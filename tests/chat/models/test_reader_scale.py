@@ -144,3 +144,15 @@ def test_a_singular_scale_after_the_currency_in_brackets_is_the_tables_unit() ->
                  [Passage("S1", grid, "a", "ACME_2033Q4_EARNINGS.pdf", 9)]).text.splitlines()[0]
     assert first.startswith("Cash and cash equivalents were $689 million as of June 30, 2033"), first
     assert caption_unit("(1 million)").word == ""  # a figure in brackets is no unit
+
+
+def test_a_rate_is_never_a_sure_answer_to_an_amount_asked_in_millions() -> None:
+    """"gross profit in USD millions" and only a "Gross profit rate 24.1%" row: shown as the closest evidence, not
+    stated (before: "Gross profit rate was 24.1%", a sure answer)."""
+    grid = """KESTREL STORES › Consolidated Results of Operations
+| | Fiscal Years Ended January 31, / 2032 | 2031 |
+|---|---|---|
+| Gross profit rate | 24.1% | 24.5% |"""
+    answer = read("What is Kestrel's FY2032 gross profit in USD millions? Use the income statement.",
+                  [Passage("S1", grid, "k", "KESTREL_2032_10K.pdf", 36)])
+    assert not answer.text.startswith("Gross profit rate was 24.1%"), answer.text
