@@ -154,7 +154,6 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
-        computed = computed or nil_answer(q, passages)  # a line printed without an amount for the year: none
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")
@@ -174,9 +173,10 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         declined.append(part_declined)
         scores.append(score)
         whys.append(why)
-    if (all(declined) or max(scores) < SURE_AT) and not q.parts and selector.empty and not missing_names(q, passages):
-        # "free cash flow" that no line prints (declined, or only the closest evidence): its textbook formula
-        computed = textbook_answer(question, q, passages)
+    if (all(declined) or max(scores) < SURE_AT) and not q.parts and not missing_names(q, passages):
+        # no sure reading: a statement line printed without an amount for the year ("—"): none; "free cash flow"
+        # that no line of was found: its textbook formula
+        computed = nil_answer(q, passages) or (textbook_answer(question, q, passages) if selector.empty else None)
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

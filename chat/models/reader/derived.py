@@ -27,7 +27,7 @@ from chat.models.reader.formulas import Operand, lines, money, operand, quotes, 
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 from chat.models.reader.ratios import cell, cell_value
-from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item, split_cells
+from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item
 from chat.models.reader.tables import Row
 from chat.models.reader.text import match_terms
 
@@ -40,12 +40,15 @@ _DERIVED: tuple[tuple[str, str, str], ...] = (
 _EQUITY_TOTAL = re.compile(r"(?i)^total\b(?!.*\bliabilities\b).*\b(?:equity|deficit)\b")
 
 
-def _said(o: Operand) -> str:
+def _said_cell(ev: Evidence) -> str:
     """"Total equity $81,552 million": the row's own label (no section path) and its amount as printed."""
-    ev = o.cells[0]
     value = cell_value(ev)
     assert ev.row is not None and value is not None
     return f"{' '.join(ev.row.label.split())} {value[1]}"
+
+
+def _said(o: Operand) -> str:
+    return _said_cell(o.cells[0])
 
 
 def _row_operand(like: Evidence, row: Row) -> Operand | None:
@@ -73,24 +76,19 @@ def _same_column(a: Operand, b: Operand) -> bool:
 
 def _summed_answer(question: str, q: Question, passages: Sequence[Passage]
                    ) -> tuple[str, list[tuple[str, str]]] | None:
-    """Depreciation and amortization printed on separate lines of one statement: their sum (module docstring)."""
-    found = split_cells(q, SPLIT_ITEM, passages)
-    if found is None:
-        return None
-    first = operand(q, "depreciation", passages)
-    if first is None or not first.cells or first.cells[0].row != found[0].row:
-        return None  # the depreciation line is not of the asked year
-    dep = found[0]
+    """Depreciation and amortization printed on separate lines of one statement: their sum (module docstring) —
+    the formula operand of the item (``formulas.operand``, its lines found by ``split_items``), said line by line."""
+    total = operand(q, SPLIT_ITEM, passages)
+    if total is None or len(total.cells) < 2:
+        return None  # a row states it (the ordinary reading answers), or its lines are not printed apart
+    dep = total.cells[0]
     assert dep.table is not None
-    rest = [o for ev in found[1:] if ev.row is not None and (o := _row_operand(dep, ev.row)) is not None]
-    if not rest:
-        return None
-    value = money(first.value + sum(o.value for o in rest), dep, question)
+    value = money(total.value, dep, question)
     when = period_phrase(dep.table, dep.col, "en")
-    said = " + ".join(_said(o) for o in (first, *rest))
+    said = " + ".join(_said_cell(ev) for ev in total.cells)
     lead = (f"Depreciation and amortization were {value} {when} (computed: {said}; the statement prints no "
-            f"depreciation and amortization line) {refs(first, *rest)}.")
-    return lines(lead, dep), quotes(first, *rest)
+            f"depreciation and amortization line) {refs(total)}.")
+    return lines(lead, dep), quotes(total)
 
 
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:

@@ -25,7 +25,6 @@ SPLIT_ITEM = "depreciation and amortization"
 _DEPRECIATION = re.compile(r"(?i)^depreciation\b(?!.*\bamorti[sz]ation\b)")
 _AMORTIZATION = re.compile(r"(?i)^amorti[sz]ation\b(?!.*\b(?:debt|financing|discounts?|premiums?|issuance|loans?|"
                            r"leases?|right[- ]of[- ]use|deferred|depreciation)\b)")
-_BOTH = re.compile(r"(?i)\bdepreciation\b.*\bamorti[sz]ation\b|\bamorti[sz]ation\b.*\bdepreciation\b")
 
 
 def asks_split_item(item: str) -> bool:
@@ -37,9 +36,8 @@ def split_cells(q: Question, item: str, passages: Sequence[Passage]) -> list[Evi
     a row states it whole, or the statement does not print its parts."""
     if not asks_split_item(item):
         return None
-    stated = cell(q, SPLIT_ITEM, passages)
-    if stated is not None and _BOTH.search(" ".join(stated.label.split())):
-        return None  # the statement prints it: read as printed
+    if cell(q, SPLIT_ITEM, passages) is not None:
+        return None  # a row names the item (``cell`` keeps only rows of its group): read as printed
     dep = cell(q, "depreciation", passages)
     if dep is None or dep.table is None or dep.row is None:
         return None

@@ -242,9 +242,11 @@ def _groups(text: str) -> tuple[set[str], set[str]]:
 #: (used in) operating activities"): the line is the same item either way
 _SIGN_ASIDE = re.compile(r"(?i)\((?:used|provided)(?:\s+(?:in|for|by))?\)")
 
-#: a group whose words a label may print apart ("Depreciation of property and equipment, including internal-use
-#: software …, and other amortization"): both words in one text name it
-_WORDS_APART: tuple[set[str], ...] = ({"depreciation", "amortization"},)
+#: a group's phrase whose words a label may print apart ("Depreciation of property and equipment, including
+#: internal-use software …, and other amortization"): both words in one text name the phrase's group
+_WORDS_APART: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"depreciation", "amortization"}), "depreciation and amortization"),
+)
 
 
 def match_terms(text: str) -> set[str]:
@@ -256,9 +258,9 @@ def match_terms(text: str) -> set[str]:
     text = _SIGN_ASIDE.sub(" ", text)
     ids, used = _groups(text)
     words = set(terms(text))
-    for apart in _WORDS_APART:
+    for apart, phrase in _WORDS_APART:
         if apart <= words:
-            ids |= _groups(" and ".join(sorted(apart, reverse=True)))[0]
+            ids |= _groups(phrase)[0]
             used |= apart
     ids |= {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
     return (words - used) | ids
