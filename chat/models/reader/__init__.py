@@ -23,7 +23,7 @@ from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer, textbook_answer
 from chat.models.reader.items import item_questions
 from chat.models.reader.names import mentions
-from chat.models.reader.nil import nil_answer
+from chat.models.reader.nil import nil_answer, none_stated_answer
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -174,9 +174,11 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         scores.append(score)
         whys.append(why)
     if (all(declined) or max(scores) < SURE_AT) and not q.parts and not missing_names(q, passages):
-        # no sure reading: a statement line printed without an amount for the year ("—"): none; "free cash flow"
+        # no sure reading: a statement line printed without an amount for the year ("—"), or a sentence saying
+        # there was none ("There were no repurchases … in 2017"): none; "free cash flow"
         # that no line of was found: its textbook formula
-        computed = nil_answer(q, passages) or (textbook_answer(question, q, passages) if selector.empty else None)
+        computed = nil_answer(q, passages) or none_stated_answer(q, passages)
+        computed = computed or (textbook_answer(question, q, passages) if selector.empty else None)
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

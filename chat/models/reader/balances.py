@@ -101,6 +101,33 @@ def change_only_factor(sentence: str, stated: str = "") -> float:
     return 1.0
 
 
+#: the words of a flow of cash or of an item's movements ("net proceeds from the incurrence of …", "repayments of
+#: …"): an amount they name is no balance
+_FLOW_WORDS = re.compile(r"(?i)\b(?:proceeds|repayments?|repaid|payments?|paid|borrow\w*|issuances?|issued|"
+                         r"incurrence|incurred|purchases?|repurchases?|redemptions?|redeemed|refinanc\w*|retire(?:d|ment)|"
+                         r"extinguishment)\b")
+#: how many words before a stated amount its flow words are looked for
+FLOW_REACH = 16
+
+
+def flow_only_factor(question: str, sentence: str, stated: str) -> float:
+    """``CHANGE_ONLY`` for a balance asked ("long-term debt at the end of 2020") whose stated amount follows, in its
+    clause, the words of a flow ("net proceeds from the incurrence of the bridge loan facility … of $1.3 billion"):
+    the amount borrowed or repaid, not the balance. 1 when the question asks that flow itself."""
+    at = sentence.find(stated) if stated else -1
+    if at <= 0 or _FLOW_WORDS.search(question):
+        return 1.0
+    clause = re.split(r"[;:.]\s|\band\b", sentence[:at])[-1]
+    before = " ".join(clause.split()[-FLOW_REACH:])
+    return CHANGE_ONLY if _FLOW_WORDS.search(before) else 1.0
+
+
+def flow_row(question: str, label: str) -> bool:
+    """A statement row of a flow ("Repayment of long-term debt", "Proceeds from issuance of …") for a balance
+    asked in a question that names no flow."""
+    return bool(_FLOW_WORDS.search(label)) and not _FLOW_WORDS.search(question)
+
+
 #: a per-share figure: "Diluted earnings per share", a row under an "Earnings per common share––basic:" heading
 PER_SHARE = re.compile(r"(?i)\bper\s+(?:\w+\s+){0,2}share\b|\bEPS\b|earnings per|주당|１株当たり|1株当たり")
 #: a per-share row counts this much for a question that asks no per-share figure: income statements repeat an
@@ -111,9 +138,17 @@ PER_SHARE_FOR_AMOUNT = 0.7
 def per_share_factor(question: str, section: str, label: str) -> float:
     """``PER_SHARE_FOR_AMOUNT`` for a per-share row (its label or its section heading says so) when the question
     asks no per-share figure, else 1."""
-    if PER_SHARE.search(f"{section} {label}") and not PER_SHARE.search(question):
+    if PER_SHARE.search(f"{section} {label}") and not PER_SHARE.search(question) \
+            and not _SHARES_FOR_PER_SHARE.search(f"{section} {label}"):
         return PER_SHARE_FOR_AMOUNT
     return 1.0
+
+
+#: the shares a per-share figure is computed on: "Weighted-average shares used to compute diluted net income per
+#: share" is a count of shares, not a per-share figure
+_SHARES_FOR_PER_SHARE = re.compile(
+    r"(?i)\bshares\b[^|]*?\b(?:used\s+(?:to\s+compute|in\s+(?:computing|the\s+calculation\s+of))|"
+    r"for\s+(?:computing|computation\s+of))\b")
 
 
 #: sections that order a statement or a note rather than qualify the row ("Denominator:", "Investing activities:")

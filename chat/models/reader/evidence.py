@@ -34,12 +34,21 @@ from chat.models.reader.balances import (
     both_sides_factor,
     change_only_factor,
     change_row,
+    flow_only_factor,
+    flow_row,
     paid_row_factor,
     part_only_factor,
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.heads import group_qualifies, modifier_only, named_after_before
+from chat.models.reader.heads import (
+    another_kind_of_rate,
+    another_share_basis,
+    group_qualifies,
+    measure_qualifies,
+    modifier_only,
+    named_after_before,
+)
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
@@ -93,10 +102,12 @@ OTHER_PERIOD = 0.6
 PERCENT_FOR_MONEY = 0.7
 #: … and never more than this: below ``decline.SURE_AT`` (a rate is no amount, however well its label matches)
 PERCENT_FOR_MONEY_CAP = 0.45
+#: a sentence with no number for a question that asks a count ("How many employees …")
+NO_COUNT = 0.5
 #: a money or percentage amount for a question that asks a count ("How many shares …") counts this much
 MONEY_FOR_COUNT = 0.6
 #: "how many …" / "the number of …" asks a count of things, not an amount of money beside it
-_COUNT_ASKED = re.compile(r"(?i)\bhow\s+many\b|\b(?:the|total)\s+number\s+of\b")
+_COUNT_ASKED = re.compile(r"(?i)\bhow\s+many\b|\b(?:the|total)\s+number\s+of\b|\bshare\s+count\b|\bheadcount\b")
 _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
 #: a word that makes the number after it a reference to a part of the document
@@ -328,9 +339,19 @@ def _whole_fiscal_year(p: Period) -> bool:
     return p.fiscal and p.quarter is None and p.half is None and p.month is None
 
 
+#: a rate that is a percentage of something ("effective tax rate", "interest rate", "growth rate") — not an exchange
+#: rate, a run rate or a rate per hour
+_PERCENT_RATE = re.compile(
+    r"(?i)\b(?:tax|interest|growth|discount|coupon|effective|statutory|churn|utili[sz]ation|occupancy|retention|"
+    r"vacancy|default|attrition|unemployment|inflation|payout|delinquency|loss|return)\s+rates?\b|\brates? of return\b"
+)
+
+
 def _asks_percent(q: Question) -> bool:
-    """The question wants a percentage ("what percentage", "… margin", "%"), not an amount of money."""
-    return bool(_PERCENT_WORDS.search(q.text)) and not (bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
+    """The question wants a percentage ("what percentage", "… margin", "%", "effective tax rate"), not an amount
+    of money."""
+    return (bool(_PERCENT_WORDS.search(q.text)) or bool(_PERCENT_RATE.search(q.focus))) and not (
+        bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
 
 
 def _percent_only(sentence: str) -> bool:
@@ -414,6 +435,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     repeated = Counter(row.label.lower() for row in table.rows)
     since = since_asked(q)
     count = asks_count(q)
+    balance_asked = q.language == "en" and implied_statement(q.focus_terms) == "balance"
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
@@ -474,12 +496,18 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         row_score *= both_sides_factor(q.text, q.focus_terms, _TOTAL_LIABILITIES, row.label)
         if q.language == "en" and q.focus and (
                 modifier_only(q.focus, row.label) or named_after_before(q.focus, row.label)
+                or another_kind_of_rate(q.focus, row.label) or measure_qualifies(q.focus, row.label)
+                or another_share_basis(q.text, f"{row.section} {row.label}")
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
             # "total debt" asked: "Debt issuance costs" are costs; "R&D": "R&D tax credit" is a credit
             row_score *= MODIFIER_ONLY
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
+        if _CURRENT_PART.search(row.label) and not _CURRENT_ASKED.search(q.text):
+            row_score *= PART_ROW  # "long-term debt" asked: "Current portion of long-term debt" is the part due soon
+        if balance_asked and flow_row(q.text, row.label):
+            row_score *= PART_ROW  # … and "Repayment of long-term debt" is a flow of it, not the balance
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -552,6 +580,11 @@ TOTAL_MISSED = 0.95
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
+#: the part of a long-term balance due within a year: a part of the item, asked only by name
+_CURRENT_PART = re.compile(r"(?i)(?<!less\s)(?<!of\s)(?<!excluding\s)(?<!excl\.\s)(?<!the\s)"
+                           r"\bcurrent\s+(?:portion|maturities|part)\b|"
+                           r"\bdue\s+within\s+one\s+year\b")
+_CURRENT_ASKED = re.compile(r"(?i)\bcurrent\b|\bshort[- ]term\b|\bdue\s+(?:within|in)\b")
 
 
 def _a_part_of_its_total(q: Question, table: Table, row: Row) -> bool:
@@ -692,6 +725,23 @@ _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _HOW_MUCH = re.compile(r"(?i)\s*(?:\w+\s*,\s*)?(?:by\s+)?how\s+much\b")
 #: an English amount's next words: what it counts, when they are not a unit, a verb or a function word
 _COUNTED = re.compile(r"\s+(?:(?:million|billion|thousand|trillion)\s+)?([a-z][a-z\-]{2,}(?:\s+[a-z][a-z\-]{2,}){0,2})")
+#: words between a count and what it counts ("566,000 full-time and part-time employees"): qualifiers, not the
+#: thing counted
+_COUNT_QUALIFIERS = re.compile(
+    r"(?i)^(?:\s+(?:(?:million|billion|thousand)\b|(?:full|part)(?:[- ]time\b|-)|regular\b|permanent\b|temporary\b|"
+    r"seasonal\b|salaried\b|hourly\b|active\b|total\b|and\b|or\b))+"
+)
+#: what a count of something else is of, though the unit word says what it counts ("116 million shares", "5.8
+#: million hours" when employees are asked)
+_OTHER_COUNTS = frozenset(("shares", "units", "hours", "days", "weeks", "months", "years", "times", "points"))
+#: a number after these words is a threshold or a change of a count, not the count ("fewer than 300 employees",
+#: "the net addition of approximately 11,100 employees")
+_NOT_THE_COUNT = re.compile(r"(?i)\b(?:fewer|less)\s+than|\bup\s+to|\bno\s+more\s+than|\bat\s+most|\badditions?\s+of|"
+                            r"\badded|\bhired|\breductions?\s+of|\breduced\s+by|\beliminat\w+|\blaid\s+off|"
+                            r"\bfurloughed|\bexcluding")
+#: a list of counts going on after one of them: ", 2.7 million", " and 2.5 million"
+_LIST_GOES_ON = re.compile(
+    r"(?i)\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)\d[\d.,]*(?:\s+(?:million|billion|thousand))?")
 _NOT_COUNTED = frozenset(
     "and are but compared during for from higher into lower more less over than that the this was were which with "
     "while who whose has had have its their our per primarily mainly respectively approximately including "
@@ -705,7 +755,13 @@ def _counts_other(q: Question, sentence: str, end: int, money: bool) -> bool:
     percentages are amounts of whatever the sentence says, not counts."""
     if money:
         return False
-    m = _COUNTED.match(sentence, end)
+    rest = sentence[end:]
+    listed = _LIST_GOES_ON.match(rest)
+    while listed:  # "2.5 million, 2.7 million and 2.5 million shares": what the list's last number counts
+        rest = rest[listed.end():]
+        listed = _LIST_GOES_ON.match(rest)
+    qualified = _COUNT_QUALIFIERS.match(rest)
+    m = _COUNTED.match(" " + rest[qualified.end():] if qualified else rest)
     if m is None:
         return False
     words = m.group(1).split()
@@ -764,19 +820,26 @@ def answer_span(q: Question, sentence: str) -> str:
             tail = _UNIT_WORD.match(sentence, e)
             priced = bool(amount.currency or amount.percent)
             if not priced and q.language == "en" and (
-                    (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())):
+                    (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())
+                    or sentence[e:e + 1] == "+"):  # "(65+)": an age or a threshold
                 continue  # "BNT162b2", "A320": a product's or a code's number, not an amount
             if not priced and money_item and _DURATION_AFTER.match(sentence, e):
                 continue  # "recognized … over the next 12 months", "a 12-month term" states no revenue
+            if not priced and asks_count(q) and _NOT_THE_COUNT.search(" ".join(sentence[:s].split()[-4:])):
+                continue
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
+            if tail and asks_count(q) and tail.group(0).strip() in _OTHER_COUNTS \
+                    and not match_terms(tail.group(0)) & q.terms:
+                continue  # employees asked: "… for issuance to employees is 116 million shares", "44 hours"
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
             if priced:
                 money.append(candidates[-1])
         if money and q.language == "en" and _HOW_MUCH.match(q.text) and len(money) < len(candidates):
             candidates = money  # "How much commercial paper …": "$1.7 billion", not "within 12 months"
-        elif money and asks_count(q) and len(money) < len(candidates):
-            candidates = [c for c in candidates if c not in money]  # "471 million shares", not "$56.0 billion"
+        elif money and asks_count(q):
+            # "471 million shares", not "$56.0 billion"; employees asked: no count in "100% pay equity"
+            candidates = [c for c in candidates if c not in money]
         respective = _respective(q, sentence, money)
         if respective:
             return respective
@@ -891,7 +954,7 @@ def _sentence_evidence(
             score = cov * (1.0 if typed else type_missing(asked[0]))
         else:
             needs = q.kind in ("date", "value", "change") or (q.kind == "name" and q.language == "en")
-            score = cov * (1.0 if span or not needs else 0.7)
+            score = cov * (1.0 if span or not needs else NO_COUNT if count else 0.7)
         if q.periods:
             other = (s, e) in contradicted_at and q.language == "en"
             score *= 1.0 if fits else OTHER_PERIOD if other else 0.75
@@ -906,10 +969,15 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and another_kind_of_rate(q.focus, sentence):
+            # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
+            score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):
             score *= OTHER_ITEM  # net sales asked: "Net Income of $340.8 Million … record sales" is the income's
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence, span)  # "X increased $1.3 billion …" does not state X
+            if implied_statement(q.focus_terms) == "balance":
+                score *= flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
         if len(sentence) < 15:
             score -= 0.05

@@ -20,6 +20,11 @@ _LABEL = re.compile(
     r"^(?P<label>[^\W\d_][^:：=]{0,40}?)\s*(?:[:：=]\s*|\s+)(?P<value>" + _VALUE_HEAD + r".*)$", re.IGNORECASE
 )
 _VALUE_START = re.compile("^" + _VALUE_HEAD, re.IGNORECASE)
+#: a line of running text that a wrap ended at a year or number ("… higher revenues in 2021."): its "label" ends
+#: with a preposition, article or conjunction — no key of a key-value line does, unless a colon says so
+_RUNNING_TEXT_END = re.compile(
+    r"(?i)\b(?:in|of|for|to|by|at|from|on|during|than|and|or|the|a|an|with|since|until|through|over|about)$"
+)
 _CURRENCY_TAIL = re.compile(r"\s*(?:RM|MYR|USD|\$|￥|¥|₩|円|원)$", re.IGNORECASE)
 
 
@@ -70,7 +75,9 @@ def find_fields(text: str) -> list[Field]:
         if line.startswith("|"):
             continue
         m = _LABEL.match(line)
-        if m and _VALUE_START.match(m.group("value")) and len(m.group("value")) <= 40:
+        if m and _VALUE_START.match(m.group("value")) and len(m.group("value")) <= 40 and not (
+                _RUNNING_TEXT_END.search(m.group("label").strip())
+                and not re.search(r"[:：=]", line[m.end("label"):m.start("value")])):
             field = _field(m.group("label"), m.group("value"), (s, e))
             if field is not None:
                 out.append(field)

@@ -123,3 +123,57 @@ def group_qualifies(group_id: str, label: str) -> bool:
         if found:
             return True  # the longest phrase found decides ("cost of sales" before "sales")
     return False
+
+
+#: the kinds of one rate a filing prints side by side: the effective tax rate beside the statutory one
+#: (a kind word counts where it qualifies a rate: "statutory corporate tax rate", not "effective January 1")
+_RATE_KINDS = re.compile(r"(?i)\b(effective|statutory|marginal|blended|nominal|real)\s+(?:[\w.\-]+\s+){0,3}?rates?\b")
+
+
+def another_kind_of_rate(item: str, text: str) -> bool:
+    """``item`` asks one kind of rate ("effective tax rate") and ``text`` names only other kinds ("Tax at federal
+    statutory rate", "lowering the statutory corporate tax rate from 35% to 21%"): another figure, not the one
+    asked. False when the item names no kind, or the text names the asked kind too."""
+    if not re.search(r"(?i)\brates?\b", item):
+        return False
+    asked = {m.lower() for m in _RATE_KINDS.findall(item)}
+    named = {m.lower() for m in _RATE_KINDS.findall(text)}
+    return bool(asked) and bool(named) and not asked & named
+
+
+#: the two bases of a per-share figure and of the shares it is computed on
+_SHARE_BASES = re.compile(r"(?i)\b(basic|diluted)\b")
+
+
+def another_share_basis(question: str, text: str) -> bool:
+    """The question asks one basis ("diluted weighted-average shares", "basic EPS") and ``text`` (a row with its
+    section heading) names only the other ("Basic shares: Weighted-average unvested shares")."""
+    asked = {m.lower() for m in _SHARE_BASES.findall(question)}
+    named = {m.lower() for m in _SHARE_BASES.findall(text)}
+    return len(asked) == 1 and bool(named) and not asked & named
+
+
+_MEASURE_HEAD = re.compile(r"(?i)\b(rate|ratio|margin)s?$")
+
+
+def measure_qualifies(item: str, label: str) -> bool:
+    """``item`` is a measure ("effective tax rate", "current ratio", "gross margin") and ``label`` names that measure
+    only before another noun: "Foreign rate differential" is a differential, "Margin improvement" an improvement —
+    not the rate or margin itself. False when the label ends a name with the measure ("Effective tax rate",
+    "Rate, net") or does not name it."""
+    m = _MEASURE_HEAD.search(item.strip())
+    if m is None:
+        return False
+    word = m.group(1).lower()
+    found = False
+    for name in _CONJUNCTS.split(label):
+        name = _PREPOSITION.split(" " + name, maxsplit=1)[0]
+        words = [w.lower() for w in _WORD.findall(name)]
+        for i, w in enumerate(words):
+            if w.rstrip("s") != word:
+                continue
+            rest = [x for x in words[i + 1:] if not _TRAILING.match(x)]
+            if not rest:
+                return False  # the measure heads a name of the label
+            found = True
+    return found

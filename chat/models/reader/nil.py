@@ -13,6 +13,12 @@ not the year before's amount, and not "the documents don't say". The reader answ
 
 The sentence says the statement prints no amount ("—") for the period, cites the row, and shows the row with its
 header: the asker sees the other years' amounts beside the empty cell.
+
+A filing also says so in words: "There were no repurchases of common stock in 2015, 2016, or 2017.", "During the
+years ended December 31, 2022, 2021 and 2020, we did not repurchase any shares." Asked how much was spent on share
+repurchases in 2017, that sentence is the answer — none — not "the documents don't say" (``none_stated_answer``):
+one of the best sentences names the asked item and the asked year, negates the item in the same clause (a "no" or
+"not" at most a few words before the item's first word) and states no amount of money.
 """
 
 from __future__ import annotations
@@ -24,9 +30,12 @@ from dataclasses import replace
 from chat.models.reader.compose import period_phrase, table_quote
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.evidence import PERIOD_MISSING_CAP, Evidence, column_period_score, gather
+from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
+from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.statement_titles import is_statement_page
+from chat.models.reader.text import match_terms
 
 #: the row's words agree with the question's at least this much (its score with no period asked)
 SURE_ROW = 0.9
@@ -80,3 +89,62 @@ def nil_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tupl
             f"period ({shown}) [{ev.passage.ref}].")
     lines = [lead, *(("> " + line).rstrip() for line in table_quote(at))]
     return "\n".join(lines), [(ev.passage.ref, at.quote_text)]
+
+
+#: a negation that governs what follows it in the clause ("no repurchases", "did not repurchase", "has not paid");
+#: not "no longer", "not only", "no later than", "not material"
+_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none of)\b(?!\s+(?:longer|only|later|earlier|less|more|material|"
+                       r"significant|assurance|guarantee|certain)\b)|\bn['’]t\b")
+#: what ends a clause: a negation before it governs nothing after it
+_CLAUSE_END = re.compile(r"(?i)[;:]|,\s*(?:but|except|although|though|while|whereas|however)\b|\b(?:but|except)\b")
+#: the negation stands at most this many words before the item's first word
+NEGATION_REACH = 5
+#: how many of the best evidence a sentence that states none may be among
+LOOK_AT_SENTENCES = 8
+
+
+def _item_words(q: Question) -> list[frozenset[str]]:
+    """The asked item's terms as alternatives: the whole phrase's (its lexicon group), or each of its words'."""
+    whole = frozenset(q.focus_terms)
+    each = frozenset(t for word in q.focus.split() for t in match_terms(word))
+    return [t for t in (whole, each) if t]
+
+
+def _negates_item(q: Question, sentence: str) -> bool:
+    """A negation governs the asked item in ``sentence``: the item's words all stand in one clause of it, and a
+    negation stands at most ``NEGATION_REACH`` words before the first of them."""
+    for clause in _CLAUSE_END.split(sentence):
+        words = re.findall(r"[\w'’]+", clause)
+        word_terms = frozenset(t for word in q.focus.split() for t in match_terms(word))
+        for alternative in _item_words(q):
+            if not alternative <= match_terms(clause):
+                continue
+            first = next((i for i, w in enumerate(words) if match_terms(w) & (alternative | word_terms)), None)
+            if first is None:
+                continue
+            before = " ".join(words[max(0, first - NEGATION_REACH):first])
+            if _NEGATION.search(before):
+                return True
+    return False
+
+
+def none_stated_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quote of a sentence saying the asked item was none in the asked year, or None. (Asked
+    only after a reading found no amount to state surely.)"""
+    if q.language != "en" or q.kind != "value" or q.parts or not q.focus or len(q.periods) != 1:
+        return None
+    year = q.periods[0].year
+    if year is None:
+        return None
+    for ev in gather(q, passages)[:LOOK_AT_SENTENCES]:
+        if ev.kind != "sentence":
+            continue
+        sentence = ev.quote_text
+        if not any(p.year == year for p in find_periods(sentence)):
+            continue
+        if any(a.currency for _, _, a in all_amounts(sentence)) or not _negates_item(q, sentence):
+            continue
+        quote = " ".join(sentence.split())
+        lead = f"None in {q.periods[0].text}, as the documents state [{ev.passage.ref}]."
+        return "\n".join([lead, f"> {quote}"]), [(ev.passage.ref, ev.quote_text)]
+    return None

@@ -17,6 +17,7 @@ from chat.models.reader.balances import asks_paid
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
+from chat.models.reader.text import match_terms
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
 STATEMENT_WORDS = {
@@ -60,6 +61,25 @@ def _period_words(q: Question) -> list[str]:
     return words
 
 
+#: how a filing states its headcount: "As of December 31, 2022, we employed approximately 156,000 people", under a
+#: "Human Capital" or "Employees" heading
+HEADCOUNT_WORDS = "human capital employees we employed approximately full-time people workforce"
+_EMPLOYEES = match_terms("employees")
+
+
+def headcount_query(question: str) -> str:
+    """For a count of employees ("How many employees did Acme have at the end of 2022?"): the company and the
+    words a filing's headcount paragraph uses, or ``""``. The question's own words also meet every "employees"
+    of the pension notes and exhibit lists; the paragraph that states the count says "employed … people"."""
+    q = analyze(question)
+    if q.language != "en" or q.kind != "value" or q.parts or not (q.focus_terms & _EMPLOYEES):
+        return ""
+    if not re.search(r"(?i)\bhow many\b|\bnumber of\b|\bheadcount\b", question):
+        return ""
+    years = [str(p.year) for p in q.periods if p.year is not None]
+    return " ".join([*q.names, HEADCOUNT_WORDS, *years])
+
+
 def breakdown_query(question: str) -> str:
     """For a line item narrowed by a word of its own ("iPhone revenue", "cloud segment revenue", "Greater China
     net sales"): the item in its other spellings with that word, or ``""``.
@@ -99,7 +119,7 @@ def search_queries(question: str) -> list[str]:
     if breakdown:  # "which region had the highest net sales?": the breakdown by region
         return [question, breakdown]
     if len(queries) == 1:
-        for extra in (statement_query(question), breakdown_query(question)):
+        for extra in (statement_query(question), breakdown_query(question), headcount_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

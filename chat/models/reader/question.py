@@ -119,14 +119,14 @@ _JA_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 _MEASURE_WORDS = re.compile(
     r"\b(?:total|amount|value|number|price|cost|rate|percentage|ratio|margin|balance|"
     r"revenue|sales|income|profit|loss|expense|earnings|eps|cash|assets|liabilities|equity|"
-    r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees)s?\b",  # "expenses", "costs", "dividends"
+    r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees|count)s?\b",  # "expenses", "costs", "dividends"
     re.IGNORECASE,
 )
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")
 _MEASURE_GROUPS = frozenset(f"§{i}" for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16)) | LINE_ITEM_IDS
 _EN_LEAD = re.compile(
-    r"^(?:(?:and|so|also|then|now|ok)\s+)?(?:by how much|how much|how many|what|which|who|whom|whose|when|where|"
-    r"why|how)\b\s*(?:(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could)\b\s*)?",
+    r"^(?:(?:and|so|also|then|now|ok)\s+)?(?:by how much|by what (?:percent(?:age)?|amount|margin)|how much|how many|"
+    r"what|which|who|whom|whose|when|where|why|how)\b\s*(?:(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could)\b\s*)?",
     re.IGNORECASE,
 )
 _EN_FILLER = re.compile(
@@ -228,6 +228,9 @@ _KO_VERB = re.compile(
 _JA_ENDINGS = re.compile(r"(?:ました|ません|ます|です|でした|でしょう)か?|教えて(?:ください)?|ください")
 _KO_ENDINGS = re.compile(r"(?:습니까|입니까|인가요|었나요|였나요|했나요|나요|니까|세요|주세요|알려\s?줘)(?=[\s?？]|$)")
 _JA_NOT_FOCUS = re.compile(r"^(?:前年|前期|同期)比?$|増加|減少|増減|変化|上昇|下落|増え|減っ")
+#: "at the end of fiscal 2019": when the period is, not a word the answer's sentence has to hold (a sentence says
+#: "As of May 26, 2019, …")
+_AT_THE_END = re.compile(r"(?i)\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b")
 _UNIT = re.compile(
     r"\bin (?:millions|thousands|billions)\b|\bpercent(?:age)?\b|%|\b(?:dollars|usd|won|yen)\b|"
     r"억\s?원|백만\s?원|천\s?원|百万円|千円|만\s?원",
@@ -540,9 +543,14 @@ def _each(names: list[str]) -> list[str]:
 _FLOW_VERBS = frozenset("use uses used generate generates generated provide provides provided".split())
 
 
+_COUNT_WORD = re.compile(r"(?i)(?<=\w)\s+count$")
+
+
 def _focus_terms(focus: str, lang: Language) -> set[str]:
     """The focus's matching terms; a statement line item asked in other words ("cash … generated from
     operations") names its group (``statements.loose_line_item``)."""
+    if lang == "en":
+        focus = _COUNT_WORD.sub("", focus)  # "share count": the shares counted
     exact = match_terms(focus)
     if lang != "en" or exact & LINE_ITEM_IDS:
         return exact
@@ -598,7 +606,7 @@ def _one(text: str, lang: Language) -> Question:
         kind=kind,
         focus=focus,
         focus_terms=frozenset(_focus_terms(focus, lang)),
-        terms=frozenset(match_terms(_EN_LEAD.sub("", cue_free.strip()))),
+        terms=frozenset(match_terms(_EN_LEAD.sub("", _AT_THE_END.sub(" ", cue_free).strip()))),
         names=tuple(dict.fromkeys(_each([*strong, *soft]))),
         strong_names=tuple(dict.fromkeys(_each(strong))),
         insisted_names=tuple(dict.fromkeys(insisted)),

@@ -139,6 +139,15 @@ def _with_stub(stub: str, header: str) -> str:
     return f"{stub}, {header}" if re.search(r"\d$", stub) else f"{stub} {header}"
 
 
+def _percent_signs_joined(values: list[str]) -> list[str]:
+    """A "%" printed in a cell of its own after its number ("| 18.3 | % |") belongs to that number: "18.3%"."""
+    out = list(values)
+    for i in range(1, len(out)):
+        if out[i].strip() == "%" and re.search(r"\d\)?$", out[i - 1].strip()):
+            out[i - 1], out[i] = out[i - 1].strip() + "%", ""
+    return out
+
+
 def markdown_tables(text: str) -> list[Table]:
     lines = lines_with_offsets(text)
     tables: list[Table] = []
@@ -185,7 +194,7 @@ def markdown_tables(text: str) -> list[Table]:
         section = ""
         for s, e in body:
             cells = _cells(text[s:e])
-            label, values = cells[0], (cells[1:] + [""] * len(columns))[: len(columns)]
+            label, values = cells[0], _percent_signs_joined((cells[1:] + [""] * len(columns))[: len(columns)])
             if label and not any(v.strip() for v in values):
                 section = label.rstrip(":： ").strip()
                 continue
