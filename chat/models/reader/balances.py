@@ -105,7 +105,7 @@ def change_only_factor(sentence: str, stated: str = "") -> float:
 #: …"): an amount they name is no balance
 _FLOW_WORDS = re.compile(r"(?i)\b(?:proceeds|repayments?|repaid|payments?|paid|borrow\w*|issuances?|issued|"
                          r"incurrence|incurred|purchases?|repurchases?|redemptions?|redeemed|refinanc\w*|retire(?:d|ment)|"
-                         r"extinguishment)\b")
+                         r"extinguishment|used|spent|generated)\b")
 #: how many words before a stated amount its flow words are looked for
 FLOW_REACH = 16
 

@@ -354,6 +354,12 @@ def _asks_percent(q: Question) -> bool:
         bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
 
 
+def _asks_ratio(q: Question) -> bool:
+    """The question asks a ratio of two amounts ("debt-to-equity ratio"): a number, never an amount of money."""
+    return q.language == "en" and bool(re.search(r"(?i)\bratio\b", q.focus)) and not (
+        bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
+
+
 def _percent_only(sentence: str) -> bool:
     """The sentence's figures are all percentages (at least one)."""
     amounts = [a for _, _, a in all_amounts(sentence)]
@@ -369,6 +375,20 @@ def _priced(span: str) -> bool:
     """The answer span is an amount of money or a percentage."""
     found = all_amounts(span)
     return bool(found) and (found[0][2].percent or bool(found[0][2].currency))
+
+
+#: a level at a date asked of an item the statements print both as a balance and as flows ("cash")
+_AT_A_DATE = re.compile(
+    r"(?i)\bat\s+the\s+(?:end|close)\s+of\b|\bas\s+of\b|\byear[- ]end\b|\b(?:hold|held|on\s+hand)\b")
+
+
+def balance_asked_of(q: Question) -> bool:
+    """An English question asks a balance: a balance-sheet item, or an item of no one statement ("cash and
+    short-term investments") asked at a date ("… hold at the end of fiscal 2019")."""
+    if q.language != "en":
+        return False
+    kind = implied_statement(q.focus_terms)
+    return kind == "balance" or (not kind and bool(_AT_A_DATE.search(q.text)))
 
 
 def _asks_money(q: Question) -> bool:
@@ -435,7 +455,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     repeated = Counter(row.label.lower() for row in table.rows)
     since = since_asked(q)
     count = asks_count(q)
-    balance_asked = q.language == "en" and implied_statement(q.focus_terms) == "balance"
+    balance_asked = balance_asked_of(q)
+    ratio_asked = _asks_ratio(q)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
@@ -544,6 +565,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if cell is not None and cell.percent and _asks_money(q):
             # "… (in millions)?" is not answered by a "% of revenue" cell — at most shown as the closest evidence
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
+        if cell is not None and ratio_asked and (cell.currency or money_cell(table, row, col)):
+            score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # a ratio is no amount of money
         if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
             score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
@@ -700,9 +723,16 @@ def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int,
             for m in re.finditer(re.escape(t), lowered)]
     if q.language == "en" and ends:
         # an amount said right before the item it measures: "… and 9 percent core constant currency EPS growth"
-        starts = {m.start() for t in q.focus_terms if len(t) > 1 and not t.startswith("§")
+        # … or, an amount of money, with "of" between: "$3.9 billion of cash and short-term investments" (not "255
+        # million and 272 million shares of common stock", each of its own date)
+        first = q.focus.split()[0].lower() if q.focus.split() else ""
+        starts = {m.start() for t in {*(t for t in q.focus_terms if len(t) > 1 and not t.startswith("§")),
+                                      *((first,) if len(first) > 2 else ())}
                   for m in re.finditer(r"\b" + re.escape(t), lowered)}
-        before = [c for c in candidates if any(0 <= st - (c[0] + len(c[1])) <= 1 for st in starts)]
+        before = [c for c in candidates
+                  if any(0 <= st - (c[0] + len(c[1])) <= 1 or (
+                      c[1].lstrip("(").startswith(("$", "US$")) and lowered[c[0] + len(c[1]):st].strip() == "of"
+                      and 0 <= st - (c[0] + len(c[1])) <= 4) for st in starts)]
         if before:
             return before[-1][1]
     if ends:
@@ -798,9 +828,10 @@ def answer_span(q: Question, sentence: str) -> str:
         candidates: list[tuple[int, str]] = []
         money: list[tuple[int, str]] = []  # those in a currency or a percentage
         percent_only = _asks_percent(q)  # "$33 million" is no operating margin
+        ratio_only = _asks_ratio(q)  # "$15.3 billion" is no debt-to-equity ratio
         for s, e, amount in all_amounts(sentence):
             raw = sentence[s:e]
-            if percent_only and not amount.percent:
+            if (percent_only and not amount.percent) or (ratio_only and amount.currency):
                 continue
             if _REFERENCE.search(sentence, 0, s):  # "Note 10", "Item 7", "page 12": a reference, not an amount
                 continue
@@ -840,11 +871,18 @@ def answer_span(q: Question, sentence: str) -> str:
         elif money and asks_count(q):
             # "471 million shares", not "$56.0 billion"; employees asked: no count in "100% pay equity"
             candidates = [c for c in candidates if c not in money]
+        if PER_SHARE.search(q.text):  # "dividends per share": "$3.193 billion ($5.44 per share)" states $5.44
+            candidates = [c for c in candidates if _PER_SHARE_AFTER.match(sentence, c[0] + len(c[1]))] or candidates
         respective = _respective(q, sentence, money)
         if respective:
             return respective
-        if candidates:
-            return _nearest_after_focus(q, sentence, candidates)
+        candidates = _of_the_asked_year(q, sentence, candidates)
+        dated = _amount_of_year(q, sentence, candidates)
+        if dated:
+            return dated
+        if candidates:  # "($5.44 per share)": the amount, not its bracket
+            nearest = _nearest_after_focus(q, sentence, candidates)
+            return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
     if q.kind == "name" and q.language == "en":
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
         spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
@@ -861,6 +899,38 @@ def answer_span(q: Question, sentence: str) -> str:
             if m.start() > 0 and name.lower() not in q.text.lower():
                 return name
     return ""
+
+
+#: "… ($5.44 per share)": the amount is per share
+_PER_SHARE_AFTER = re.compile(r"(?i)\)?\s*(?:per|a)\s+(?:\w+\s+){0,2}share\b")
+#: an amount's own year after it: "$3.193 billion ($5.44 per share) in 2018, $2.803 billion … in 2017"
+_YEAR_AFTER = re.compile(r"(?i)(?:\s*\([^()]{0,40}\))?[^,;$(]{0,30}?\b(?:in|for|during)\s+"
+                         r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b")
+
+
+def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``candidates`` less those followed by another year than the asked one, which the sentence also states ("did
+    not pay any dividends in 2022 and 2021 compared with $1.2 billion paid in 2020": no amount of 2022)."""
+    years = {p.year for p in q.periods if p.year is not None}
+    if len(years) != 1 or str(next(iter(years))) not in sentence:
+        return candidates
+    asked = str(years.pop())
+    return [(s, raw) for s, raw in candidates
+            if not ((m := _YEAR_AFTER.match(sentence, s + len(raw))) and m.group(1) != asked)]
+
+
+def _amount_of_year(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> str:
+    """Of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
+    one of the asked year; "" when the sentence does not pair its amounts with years so, or not with the asked."""
+    years = {p.year for p in q.periods if p.year is not None}
+    if len(years) != 1 or len(candidates) < 2:
+        return ""
+    paired = [(m.group(1), raw) for s, raw in candidates if (m := _YEAR_AFTER.match(sentence, s + len(raw)))]
+    if len(paired) < 2 or len({y for y, _ in paired}) < 2:
+        return ""
+    asked = str(years.pop())
+    own = [raw for year, raw in paired if year == asked]
+    return own[0].lstrip("(") if own else ""
 
 
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
@@ -976,7 +1046,7 @@ def _sentence_evidence(
             score *= OTHER_ITEM  # net sales asked: "Net Income of $340.8 Million … record sales" is the income's
         if q.kind == "value" and q.language == "en":
             score *= change_only_factor(sentence, span)  # "X increased $1.3 billion …" does not state X
-            if implied_statement(q.focus_terms) == "balance":
+            if balance_asked_of(q):
                 score *= flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
             score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
         if len(sentence) < 15:

@@ -42,10 +42,24 @@ def _masked(text: str) -> str:
     return low
 
 
+_AUXILIARY = re.compile(r"(?i)\s+(?:did|does|do|has|have|had|is|was|were|will|would)\s+")
+
+
 def _a_row(phrase: str, passages: Sequence[Passage]) -> bool:
-    """The joined phrase is itself a row's label ("Total liabilities and stockholders' equity")."""
+    """The joined phrase is itself a row's label ("Total liabilities and stockholders' equity"), or names an amount
+    a sentence states."""
+    phrase = _AUXILIARY.split(phrase)[0]  # "cash and short-term investments did Acme hold": the items
     want = re.sub(r"[^a-z0-9]+", " ", phrase.lower()).strip()
+    if not want:
+        return False
+    # … or an amount's name in a sentence: "we had $3.9 billion of cash and short-term investments"
+    words = r"[^a-z0-9]+".join(re.escape(w) for w in want.split())
+    stated = re.compile(rf"(?i)\$\s?[\d.,]+\s*(?:million|billion|thousand)?\s+(?:of|in)\s+(?:our\s+|total\s+)?"
+                        rf"{words}\b|\b{words}\s+(?:of|was|were|totaled|totalled|totaling|totalling|amounted\s+to)\s+"
+                        rf"(?:approximately\s+)?\$")
     for p in passages:
+        if stated.search(p.text):
+            return True
         for table in find_tables(p.text):
             for row in table.rows:
                 if want and want in re.sub(r"[^a-z0-9]+", " ", row.label.lower()):
@@ -87,7 +101,9 @@ def item_questions(question: str, passages: Sequence[Passage] = ()) -> list[str]
         return [question]
     join = joins[0]
     left_start = focus_at
-    right_end = re.search(r"(?=\s+(?:as\s+of|at|for|in|during|of|from)\b|[?]|$)", masked[join.end() :])
+    # (the item ends before its period or its verb: "… short-term investments did Acme hold at …")
+    right_end = re.search(r"(?=\s+(?:as\s+of|at|for|in|during|of|from|did|does|do|has|have|had|is|was|were|will)\b|"
+                          r"[?]|$)", masked[join.end() :])
     end = join.end() + (right_end.start() if right_end else len(masked) - join.end())
     left, right = question[left_start : join.start()], question[join.end() : end]
     if not left.strip() or not right.strip() or right.strip()[:1].isupper():

@@ -95,6 +95,8 @@ def nil_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tupl
 #: not "no longer", "not only", "no later than", "not material"
 _NEGATION = re.compile(r"(?i)\b(?:no|not|never|none of)\b(?!\s+(?:longer|only|later|earlier|less|more|material|"
                        r"significant|assurance|guarantee|certain)\b)|\bn['’]t\b")
+_COMPARED = re.compile(r"(?i)\b(?:compared\s+(?:with|to)|as\s+compared|versus|vs\.?)\s")
+_NEVER = re.compile(r"(?i)\b(?:have|has)\s+never\b")
 #: what ends a clause: a negation before it governs nothing after it
 _CLAUSE_END = re.compile(r"(?i)[;:]|,\s*(?:but|except|although|though|while|whereas|however)\b|\b(?:but|except)\b")
 #: the negation stands at most this many words before the item's first word
@@ -107,7 +109,8 @@ def _item_words(q: Question) -> list[frozenset[str]]:
     """The asked item's terms as alternatives: the whole phrase's (its lexicon group), or each of its words'."""
     whole = frozenset(q.focus_terms)
     each = frozenset(t for word in q.focus.split() for t in match_terms(word))
-    return [t for t in (whole, each) if t]
+    head = frozenset(t for t in whole if t.startswith("§"))  # "dividends per share": no dividends, none per share
+    return [t for t in (whole, each, head) if t]
 
 
 def _negates_item(q: Question, sentence: str) -> bool:
@@ -140,9 +143,14 @@ def none_stated_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, l
         if ev.kind != "sentence":
             continue
         sentence = ev.quote_text
-        if not any(p.year == year for p in find_periods(sentence)):
+        # the asked year stated, or "never" ("We have never declared or paid cash dividends")
+        if not any(p.year == year for p in find_periods(sentence)) and not _NEVER.search(sentence):
             continue
-        if any(a.currency for _, _, a in all_amounts(sentence)) or not _negates_item(q, sentence):
+        # (an amount another period is compared with may follow: "… did not pay any dividends in 2022 and 2021
+        # compared with $1.2 billion paid in 2020")
+        own = _COMPARED.split(sentence, maxsplit=1)[0]
+        if any(a.currency for _, _, a in all_amounts(own)) or not _negates_item(q, own) \
+                or not (any(p.year == year for p in find_periods(own)) or _NEVER.search(own)):
             continue
         quote = " ".join(sentence.split())
         lead = f"None in {q.periods[0].text}, as the documents state [{ev.passage.ref}]."

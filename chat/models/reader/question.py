@@ -543,6 +543,7 @@ def _each(names: list[str]) -> list[str]:
 _FLOW_VERBS = frozenset("use uses used generate generates generated provide provides provided".split())
 
 
+#: a measure word after the item: "share count" counts the shares
 _COUNT_WORD = re.compile(r"(?i)(?<=\w)\s+count$")
 
 

@@ -52,8 +52,8 @@ _FORMULAS = (
 _TOTAL_WORD = re.compile(r"(?i)^total\s+")
 _AVERAGE_OF = re.compile(r"(?i)^(?:(?:\d|two|three|four|five)[- ]years?\s+)?average\s+(?:of\s+)?(?:the\s+)?")
 #: what opens a side that is no part of its line item: "What was", "the company's"
-_LEAD = re.compile(r"^(?:(?:what|how much|which)\s+(?:is|was|were|are)\s+)?(?:the\s+)?(?:[A-Z][\w&.\-]*(?:\s+[A-Z]"
-                   r"[\w&.\-]*)*['’]s?\s+)?(?:the\s+)?", re.IGNORECASE)
+_LEAD = re.compile(r"^(?:(?:what|how much|which)\s+(?:is|was|were|are)\s+)?(?:the\s+)?(?:(?:[A-Z]|\d+[A-Z])[\w&.\-]*"
+                   r"(?:\s+[A-Z][\w&.\-]*)*['’]s?\s+)?(?:the\s+)?", re.IGNORECASE)
 _PREAMBLE = re.compile(r"(?i)^.*,\s*(?=(?:what|how\s+much|which)\s+(?:is|was|were|are)\s)")
 _PERCENT_CUE = re.compile(r"\bpercent(?:age)?\b|%|\bmargin\b|\bas a (?:percentage|share)\b|"
                           r"\bwhat\s+(?:share|proportion|portion|fraction)\s+of\b", re.IGNORECASE)
@@ -113,7 +113,8 @@ def _in_shares(ev: Evidence) -> bool:
     assert ev.table is not None
     header = ev.table.columns[ev.col].header if 0 <= ev.col < len(ev.table.columns) else ""
     label = ev.row.label if ev.row is not None else ""
-    if _SHARE_OF.search(header) or _SHARE_OF.search(label):
+    section = ev.row.section if ev.row is not None else ""
+    if _SHARE_OF.search(header) or _SHARE_OF.search(label) or _SHARE_OF.search(section):
         return True
     if not _SHARE_OF.search(ev.table.caption):
         return False
@@ -149,7 +150,8 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     for ev in gather(asked, passages)[:LOOK_AT]:
         if ev.score < DECLINE_BELOW:
             break
-        if ev.kind == "cell" and ev.row is not None and ev.table is not None and ev.row.amount(ev.col) is not None \
+        amount = ev.row.amount(ev.col) if ev.kind == "cell" and ev.row is not None else None
+        if amount is not None and not amount.percent and ev.table is not None \
                 and not _in_shares(ev) and not (flow and _balance_date(ev)):
             found.append(ev)
     # the item's own group must be in the row: "cash dividends paid" is no "Cash paid for interest" (the words "cash"
@@ -239,7 +241,8 @@ def cell_value(ev: Evidence) -> tuple[float, str] | None:
 
 #: a cash outflow asked by name: its statement prints it in brackets, the ratio means its size
 OUTFLOW = re.compile(r"(?i)\bcapex\b|\bcapital\s+expenditures?\b|\bpurchases?\s+of\b|\bpayments?\s+(?:of|for)\b|"
-                      r"\bdividends?\s+paid\b|\bpaid\b|\brepurchases?\b")
+                      r"\bdividends?\s+paid\b|\bpaid\b|\brepurchases?\b|"
+                      r"\bexpenses?\b|\bcosts?\b")  # an expense printed in brackets: "(1,246)" spent
 
 
 #: "the FY2015 - FY2017 3 year average net profit margin", "three-year average of …": a mean over years

@@ -126,6 +126,10 @@ _STUB_PERIOD = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:months?|year|years|weeks
                           r"\bfiscal\s+years?\b|^(?:at|as of)\b", re.IGNORECASE)
 
 
+#: a label column's header saying the figures are shares of something: "(Percent of net sales)", "% of revenue"
+_SHARE_STUB = re.compile(r"(?i)\bpercent(?:age)?\s+of\b|%\s+of\b")
+
+
 def _with_stub(stub: str, header: str) -> str:
     """A value column's header read with the label column's: ``Year Ended December 31,`` over ``2019`` is the
     year ended December 31, 2019 (annual statements print the period once, above the labels)."""
@@ -173,6 +177,8 @@ def markdown_tables(text: str) -> list[Table]:
                 header_cells = [c if i == 0 or not _only_periods(c) else f"{upper} {c}"
                                 for i, c in enumerate(header_cells)]
         caption = _caption_before(text, lines, start)
+        if header_cells and _SHARE_STUB.search(header_cells[0]):
+            caption = f"{caption} {header_cells[0]}".strip()  # "(Percent of net sales)" over the labels: every cell
         unit = caption_unit(caption + " " + " ".join(header_cells))
         caption_span = span_months(caption)
         width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
