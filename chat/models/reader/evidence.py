@@ -43,6 +43,7 @@ from chat.models.reader.balances import (
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.heads import (
     another_kind_of_rate,
+    another_return,
     another_share_basis,
     group_qualifies,
     measure_qualifies,
@@ -343,7 +344,8 @@ def _whole_fiscal_year(p: Period) -> bool:
 #: rate, a run rate or a rate per hour
 _PERCENT_RATE = re.compile(
     r"(?i)\b(?:tax|interest|growth|discount|coupon|effective|statutory|churn|utili[sz]ation|occupancy|retention|"
-    r"vacancy|default|attrition|unemployment|inflation|payout|delinquency|loss|return)\s+rates?\b|\brates? of return\b"
+    r"vacancy|default|attrition|unemployment|inflation|payout|delinquency|loss|return)\s+rates?\b|\brates? of return\b|"
+    r"\breturn\s+on\s+(?:average\s+)?(?:total\s+)?(?:assets|equity|invested\s+capital|capital)\b"
 )
 
 
@@ -457,6 +459,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     count = asks_count(q)
     balance_asked = balance_asked_of(q)
     ratio_asked = _asks_ratio(q)
+    investee_table = another_entitys(table, p, q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
@@ -518,6 +521,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if q.language == "en" and q.focus and (
                 modifier_only(q.focus, row.label) or named_after_before(q.focus, row.label)
                 or another_kind_of_rate(q.focus, row.label) or measure_qualifies(q.focus, row.label)
+                or another_return(q.focus, row.label)
                 or another_share_basis(q.text, f"{row.section} {row.label}")
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
             # "total debt" asked: "Debt issuance costs" are costs; "R&D": "R&D tax credit" is a credit
@@ -525,6 +529,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
+        if investee_table:
+            row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
         if _CURRENT_PART.search(row.label) and not _CURRENT_ASKED.search(q.text):
             row_score *= PART_ROW  # "long-term debt" asked: "Current portion of long-term debt" is the part due soon
         if balance_asked and flow_row(q.text, row.label):
@@ -603,6 +609,19 @@ TOTAL_MISSED = 0.95
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
+#: a table of another entity's figures, which the company holds a share of: "Summarized financial information for our
+#: equity method investee, ViiV", a joint venture's results
+_INVESTEE = re.compile(r"(?i)\bequity[- ]method\s+investees?\b|\binvestees?\b|\bjoint\s+ventures?\b|"
+                       r"\bunconsolidated\s+(?:affiliates?|subsidiaries|entities|companies)\b|\bequity\s+affiliates?\b")
+#: … its rows count this much for a question that asks about no such entity
+OTHER_ENTITY = 0.6
+
+
+def another_entitys(table: Table, passage: Passage, question: str) -> bool:
+    """``table`` prints an investee's or a joint venture's figures (its caption or its passage's heading path says
+    so: "NOTE 5. INVESTMENTS IN UNCONSOLIDATED JOINT VENTURES") and ``question`` asks about none."""
+    heading = passage.text.split("\n", 1)[0]
+    return bool(_INVESTEE.search(f"{heading} {table.caption}")) and not _INVESTEE.search(question)
 #: the part of a long-term balance due within a year: a part of the item, asked only by name
 _CURRENT_PART = re.compile(r"(?i)(?<!less\s)(?<!of\s)(?<!excluding\s)(?<!excl\.\s)(?<!the\s)"
                            r"\bcurrent\s+(?:portion|maturities|part)\b|"
@@ -857,7 +876,7 @@ def answer_span(q: Question, sentence: str) -> str:
             if not priced and money_item and _DURATION_AFTER.match(sentence, e):
                 continue  # "recognized … over the next 12 months", "a 12-month term" states no revenue
             if not priced and asks_count(q) and _NOT_THE_COUNT.search(" ".join(sentence[:s].split()[-4:])):
-                continue
+                continue  # "fewer than 300 employees", "the net addition of approximately 11,100 employees"
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             if tail and asks_count(q) and tail.group(0).strip() in _OTHER_COUNTS \
@@ -876,10 +895,9 @@ def answer_span(q: Question, sentence: str) -> str:
         respective = _respective(q, sentence, money)
         if respective:
             return respective
+        # of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
+        # asked year's
         candidates = _of_the_asked_year(q, sentence, candidates)
-        dated = _amount_of_year(q, sentence, candidates)
-        if dated:
-            return dated
         if candidates:  # "($5.44 per share)": the amount, not its bracket
             nearest = _nearest_after_focus(q, sentence, candidates)
             return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
@@ -917,20 +935,6 @@ def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, s
     asked = str(years.pop())
     return [(s, raw) for s, raw in candidates
             if not ((m := _YEAR_AFTER.match(sentence, s + len(raw))) and m.group(1) != asked)]
-
-
-def _amount_of_year(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> str:
-    """Of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
-    one of the asked year; "" when the sentence does not pair its amounts with years so, or not with the asked."""
-    years = {p.year for p in q.periods if p.year is not None}
-    if len(years) != 1 or len(candidates) < 2:
-        return ""
-    paired = [(m.group(1), raw) for s, raw in candidates if (m := _YEAR_AFTER.match(sentence, s + len(raw)))]
-    if len(paired) < 2 or len({y for y, _ in paired}) < 2:
-        return ""
-    asked = str(years.pop())
-    own = [raw for year, raw in paired if year == asked]
-    return own[0].lstrip("(") if own else ""
 
 
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
@@ -1039,7 +1043,8 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if q.kind == "value" and q.language == "en" and another_kind_of_rate(q.focus, sentence):
+        if q.kind == "value" and q.language == "en" and (another_kind_of_rate(q.focus, sentence)
+                                                         or another_return(q.focus, sentence)):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):

@@ -213,6 +213,9 @@ _TEXTBOOK = {
     "dividend payout ratio": "cash dividends paid / net income",
     "free cash flow": "cash from operations - capital expenditure",
     "working capital": "total current assets - total current liabilities",
+    # the year's net income over the year-end balance (the answer says so; an average balance is asked by name)
+    "return on assets": "net income / total assets",
+    "return on equity": "net income / total shareholders' equity",
 }
 _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
@@ -397,7 +400,7 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
         name = " ".join(m.group(0).split())
         if m.group("margin"):
             return Operation("/", defined[key], Term("revenue")), name, True
-        percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b", name)
+        percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b|\breturn\s+on\b", name)
                        or re.search(r"(?i)\bin\s+(?:units\s+of\s+)?percent", question))
         return defined[key], name, percent
     return None

@@ -17,8 +17,9 @@ header: the asker sees the other years' amounts beside the empty cell.
 A filing also says so in words: "There were no repurchases of common stock in 2015, 2016, or 2017.", "During the
 years ended December 31, 2022, 2021 and 2020, we did not repurchase any shares." Asked how much was spent on share
 repurchases in 2017, that sentence is the answer — none — not "the documents don't say" (``none_stated_answer``):
-one of the best sentences names the asked item and the asked year, negates the item in the same clause (a "no" or
-"not" at most a few words before the item's first word) and states no amount of money.
+one of the best sentences names the asked item and the asked year (or says "never"), negates the item in the same
+clause (a "no" or "not" at most a few words before the item's first word) and states no amount of money of its own
+(one another year is "compared with" may follow).
 """
 
 from __future__ import annotations
@@ -143,14 +144,13 @@ def none_stated_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, l
         if ev.kind != "sentence":
             continue
         sentence = ev.quote_text
-        # the asked year stated, or "never" ("We have never declared or paid cash dividends")
-        if not any(p.year == year for p in find_periods(sentence)) and not _NEVER.search(sentence):
-            continue
-        # (an amount another period is compared with may follow: "… did not pay any dividends in 2022 and 2021
-        # compared with $1.2 billion paid in 2020")
+        # its own part: an amount another period is compared with may follow ("… did not pay any dividends in 2022
+        # and 2021 compared with $1.2 billion paid in 2020"); the asked year stated there, or "never" ("We have
+        # never declared or paid cash dividends")
         own = _COMPARED.split(sentence, maxsplit=1)[0]
-        if any(a.currency for _, _, a in all_amounts(own)) or not _negates_item(q, own) \
-                or not (any(p.year == year for p in find_periods(own)) or _NEVER.search(own)):
+        if not (any(p.year == year for p in find_periods(own)) or _NEVER.search(own)):
+            continue
+        if any(a.currency for _, _, a in all_amounts(own)) or not _negates_item(q, own):
             continue
         quote = " ".join(sentence.split())
         lead = f"None in {q.periods[0].text}, as the documents state [{ev.passage.ref}]."

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from chat.models.reader import Passage, read
 from chat.models.reader.evidence import answer_span, balance_asked_of
+from chat.models.reader.heads import another_return
 from chat.models.reader.items import item_questions
 from chat.models.reader.question import analyze
 from chat.models.reader.ratios import ratio_sides
@@ -13,7 +14,7 @@ from chat.models.reader.tables import find_tables
 
 
 def _passages(*texts: str) -> list[Passage]:
-    return [Passage(f"S{i}", text, f"doc-{i}", "9X_2031_10K.pdf", 20 + i) for i, text in enumerate(texts, 1)]
+    return [Passage(f"S{i}", text, "doc-9x", "9X_2031_10K.pdf", 20 + i) for i, text in enumerate(texts, 1)]
 
 
 def _head(question: str, *texts: str) -> str:
@@ -112,3 +113,63 @@ def test_a_joined_item_a_filing_states_as_one_is_asked_as_one() -> None:
     assert _head(q, STATED, USED).startswith("The documents say $3.9 billion"), _head(q, STATED, USED)
     assert balance_asked_of(analyze(q))
     assert not balance_asked_of(analyze("How much cash did 9X use in investing activities in fiscal 2031?"))
+
+
+PENSION = """9X COMPANY › Note 11 – Pension Plans
+|  | 2031 | 2030 |
+|---|---|---|
+| Expected return on plan assets | 7.00% | 7.25% |
+| Asset category real assets | 12.4 | 11.9 |"""
+
+PLAN_RATE = ("9X COMPANY › Note 11 – Pension Plans\nFor the primary U.S. qualified pension plan, the expected "
+             "long-term rate of return on an annualized basis for 2031 is 7.00%.")
+
+HIGHLIGHTS = """9X COMPANY › Financial History
+|  | 2031 | 2030 |
+|---|---|---|
+| Return on assets | 8.4% | 7.9% |"""
+
+
+def test_a_return_on_assets_is_not_a_pension_plans_return() -> None:
+    q = "What was 9X's return on assets in fiscal 2031?"
+    for texts in ((PENSION,), (PLAN_RATE,)):
+        answer = read(q, _passages(*texts))
+        assert answer.declined or "not sure" in answer.text, answer.text
+    head = _head(q, PENSION, HIGHLIGHTS)
+    assert head.startswith("Return on assets was 8.4% in"), head
+    assert another_return("return on assets", "Expected return on plan assets")
+    assert not another_return("return on assets", "Return on average total assets")
+    assert not another_return("return on equity", "ROE")
+
+
+BALANCE = """9X COMPANY › CONSOLIDATED BALANCE SHEETS
+(In millions)
+|  | December 31, / 2031 | December 31, / 2030 |
+|---|---|---|
+| Total assets | $19,845 | $17,890 |"""
+
+EARNINGS = """9X COMPANY › CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Net revenues | $6,489 | $7,500 |
+| Net income | $1,503 | $1,813 |"""
+
+INVESTEE = """9X COMPANY › NOTE 5. INVESTMENTS IN UNCONSOLIDATED JOINT VENTURES
+Summary combined financial information for the joint ventures on a 100 percent basis is as follows:
+| In Millions | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Total net sales | 2,043.9 | 2,164.4 |
+| Gross margin | 744.4 | 853.6 |
+| Net income | 402.0 | 455.5 |"""
+
+
+def test_return_on_assets_from_the_textbook_and_not_from_a_joint_venture() -> None:
+    head = _head("What was 9X's return on assets in fiscal 2031?", EARNINGS, BALANCE)
+    assert head.startswith("The return on assets was 7.6% (no line of it was found; return on assets taken as "
+                           "net income / total assets; computed: Net income $1,503 million"), head
+    # a joint venture's net income is no operand of the company's ratio, nor its gross margin the company's
+    answer = read("What was 9X's return on assets in fiscal 2031?", _passages(INVESTEE, BALANCE))
+    assert "402" not in answer.text.splitlines()[0], answer.text
+    answer = read("What was 9X's gross margin percentage in fiscal 2031?", _passages(INVESTEE, EARNINGS))
+    assert "744.4" not in answer.text.splitlines()[0], answer.text
