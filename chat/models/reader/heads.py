@@ -144,6 +144,19 @@ def another_kind_of_rate(item: str, text: str) -> bool:
 _RETURN_ON = re.compile(r"(?i)\breturn\s+on\s+((?:[\w.'’-]+\s+){0,3}?)(assets|equity|capital|investment)\b")
 
 
+_X_TO_Y = re.compile(r"(?i)\b([a-z]+)(?:\s*-\s*|\s+)to(?:\s*-\s*|\s+)([a-z]+)\s+ratio\b")
+
+
+def another_ratio(item: str, text: str) -> bool:
+    """``item`` asks an "X-to-Y ratio" ("debt-to-equity ratio") and ``text`` names only other ones ("Our debt to
+    earnings ratio was 1.1")."""
+    asked = _X_TO_Y.search(item)
+    if asked is None:
+        return False
+    named = {(m.group(1).lower(), m.group(2).lower()) for m in _X_TO_Y.finditer(text)}
+    return bool(named) and (asked.group(1).lower(), asked.group(2).lower()) not in named
+
+
 _RETURN_SHORT = {"assets": "ROA", "equity": "ROE"}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from chat.models.reader import Passage, read
 from chat.models.reader.evidence import answer_span, balance_asked_of
-from chat.models.reader.heads import another_return
+from chat.models.reader.heads import another_ratio, another_return
 from chat.models.reader.items import item_questions
 from chat.models.reader.question import analyze
 from chat.models.reader.ratios import ratio_sides
@@ -173,3 +173,15 @@ def test_return_on_assets_from_the_textbook_and_not_from_a_joint_venture() -> No
     assert "402" not in answer.text.splitlines()[0], answer.text
     answer = read("What was 9X's gross margin percentage in fiscal 2031?", _passages(INVESTEE, EARNINGS))
     assert "744.4" not in answer.text.splitlines()[0], answer.text
+
+
+OTHER_RATIOS = ("9X COMPANY › Liquidity\nOur debt to earnings ratio was 1.1 as of January 28, 2031, compared to 2.1 "
+                "as of January 30, 2030, due to higher earnings in the current year.")
+
+
+def test_a_debt_to_equity_ratio_is_no_other_x_to_y_ratio() -> None:
+    answer = read("What was 9X's debt-to-equity ratio at the end of fiscal 2031?", _passages(OTHER_RATIOS))
+    assert answer.declined or "not sure" in answer.text, answer.text
+    assert another_ratio("debt-to-equity ratio", "Our debt to earnings ratio was 1.1")
+    assert not another_ratio("debt-to-equity ratio", "The debt to equity ratio was 0.9")
+    assert not another_ratio("current ratio", "Our debt to earnings ratio was 1.1")
