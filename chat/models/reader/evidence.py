@@ -42,9 +42,7 @@ from chat.models.reader.balances import (
 )
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.heads import (
-    another_kind_of_rate,
-    another_ratio,
-    another_return,
+    another_figure,
     another_share_basis,
     group_qualifies,
     measure_qualifies,
@@ -521,8 +519,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         row_score *= both_sides_factor(q.text, q.focus_terms, _TOTAL_LIABILITIES, row.label)
         if q.language == "en" and q.focus and (
                 modifier_only(q.focus, row.label) or named_after_before(q.focus, row.label)
-                or another_kind_of_rate(q.focus, row.label) or measure_qualifies(q.focus, row.label)
-                or another_return(q.focus, row.label) or another_ratio(q.focus, row.label)
+                or another_figure(q.focus, row.label) or measure_qualifies(q.focus, row.label)
                 or another_share_basis(q.text, f"{row.section} {row.label}")
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
             # "total debt" asked: "Debt issuance costs" are costs; "R&D": "R&D tax credit" is a credit
@@ -1044,9 +1041,7 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if q.kind == "value" and q.language == "en" and (another_kind_of_rate(q.focus, sentence)
-                                                         or another_return(q.focus, sentence)
-                                                         or another_ratio(q.focus, sentence)):
+        if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):

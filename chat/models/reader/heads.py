@@ -144,6 +144,28 @@ def another_kind_of_rate(item: str, text: str) -> bool:
 _RETURN_ON = re.compile(r"(?i)\breturn\s+on\s+((?:[\w.'’-]+\s+){0,3}?)(assets|equity|capital|investment)\b")
 
 
+_RETURN_SHORT = {"assets": "ROA", "equity": "ROE"}
+
+
+def another_return(item: str, text: str) -> bool:
+    """``item`` asks a return on something ("return on assets") and ``text`` names only a return on something else
+    ("Expected return on plan assets", "return on invested capital" for return on equity, a plan's "expected
+    long-term rate of return"), or no return at all ("Asset category real assets")."""
+    asked = _RETURN_ON.search(item)
+    if asked is None:
+        return False
+    want = _return_key(asked)
+    if want[1] in _RETURN_SHORT and re.search(rf"\b{_RETURN_SHORT[want[1]]}\b", text):
+        return False  # "ROA", "ROE"
+    return want not in {_return_key(m) for m in _RETURN_ON.finditer(text)}
+
+
+def _return_key(m: re.Match[str]) -> tuple[str, str]:
+    """What a return is on: "return on average total assets" is a return on assets."""
+    words = [w for w in m.group(1).lower().split() if w not in ("average", "total", "the")]
+    return " ".join(words), m.group(2).lower()
+
+
 _X_TO_Y = re.compile(r"(?i)\b([a-z]+)(?:\s*-\s*|\s+)to(?:\s*-\s*|\s+)([a-z]+)\s+ratio\b")
 
 
@@ -157,24 +179,10 @@ def another_ratio(item: str, text: str) -> bool:
     return bool(named) and (asked.group(1).lower(), asked.group(2).lower()) not in named
 
 
-_RETURN_SHORT = {"assets": "ROA", "equity": "ROE"}
-
-
-def another_return(item: str, text: str) -> bool:
-    """``item`` asks a return on something ("return on assets") and ``text`` names only a return on something else
-    ("Expected return on plan assets", "return on invested capital" for return on equity, a plan's "expected
-    long-term rate of return"), or no return at all ("Asset category real assets")."""
-    asked = _RETURN_ON.search(item)
-    if asked is None:
-        return False
-    def key(m: re.Match[str]) -> tuple[str, str]:  # "return on average total assets" is a return on assets
-        words = [w for w in m.group(1).lower().split() if w not in ("average", "total", "the")]
-        return " ".join(words), m.group(2).lower()
-
-    want = key(asked)
-    if want[1] in _RETURN_SHORT and re.search(rf"\b{_RETURN_SHORT[want[1]]}\b", text):
-        return False  # "ROA", "ROE"
-    return want not in {key(m) for m in _RETURN_ON.finditer(text)}
+def another_figure(item: str, text: str) -> bool:
+    """``text`` names only another figure of the kind ``item`` asks: another kind of the rate, a return on something
+    else, another "X to Y ratio"."""
+    return another_kind_of_rate(item, text) or another_return(item, text) or another_ratio(item, text)
 
 
 #: the two bases of a per-share figure and of the shares it is computed on

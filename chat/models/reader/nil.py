@@ -106,21 +106,26 @@ NEGATION_REACH = 5
 LOOK_AT_SENTENCES = 8
 
 
+def _each_word(q: Question) -> frozenset[str]:
+    """The terms of each word of the asked item on its own ("share", "repurchase" of "share repurchases")."""
+    return frozenset(t for word in q.focus.split() for t in match_terms(word))
+
+
 def _item_words(q: Question) -> list[frozenset[str]]:
     """The asked item's terms as alternatives: the whole phrase's (its lexicon group), or each of its words'."""
     whole = frozenset(q.focus_terms)
-    each = frozenset(t for word in q.focus.split() for t in match_terms(word))
     head = frozenset(t for t in whole if t.startswith("§"))  # "dividends per share": no dividends, none per share
-    return [t for t in (whole, each, head) if t]
+    return [t for t in (whole, _each_word(q), head) if t]
 
 
 def _negates_item(q: Question, sentence: str) -> bool:
     """A negation governs the asked item in ``sentence``: the item's words all stand in one clause of it, and a
     negation stands at most ``NEGATION_REACH`` words before the first of them."""
+    word_terms = _each_word(q)
+    alternatives = _item_words(q)
     for clause in _CLAUSE_END.split(sentence):
         words = re.findall(r"[\w'’]+", clause)
-        word_terms = frozenset(t for word in q.focus.split() for t in match_terms(word))
-        for alternative in _item_words(q):
+        for alternative in alternatives:
             if not alternative <= match_terms(clause):
                 continue
             first = next((i for i, w in enumerate(words) if match_terms(w) & (alternative | word_terms)), None)
