@@ -136,6 +136,9 @@ _KO_ENDING = re.compile(
 _KO_QEND = re.compile(r"(?:인가요?|입니까|인지|일까|는가|나요|니까|인가)$")
 #: nouns that frame a Korean question rather than say what it is about ("… 사람의 이름은?")
 KO_FRAME = frozenset("이름 사람 인물 것 곳 명칭".split())
+#: one-syllable words that carry no content of a question: determiners (그 이 저 한 "a"), bound nouns (수 등 중 때
+#: 것 데 바) and the stems of auxiliary verbs (있다 하다 되다 않다)
+KO_FUNCTION = frozenset("그 이 저 한 수 등 중 때 것 데 바 있 없 하 할 된 되 될 않".split())
 
 
 def question_words(text: str, language: str, cues: Iterable[str]) -> list[str]:
@@ -144,10 +147,15 @@ def question_words(text: str, language: str, cues: Iterable[str]) -> list[str]:
     if language == "ja":
         return [r for r in ja_runs(text) if not any(c in r for c in cue_list)]
     out = []
-    for word in _HANGUL_WORD.findall(text):
+    for m in _HANGUL_WORD.finditer(text):
+        word = m.group()
         if any(c in word for c in cue_list):
             continue
-        stem = ko_stem(word) if "가" <= word[0] <= "힣" else word.lower()
+        hangul = "가" <= word[0] <= "힣"
+        stem = ko_stem(word) if hangul else word.lower()
+        glued = text[m.start() - 1] if hangul and m.start() > 0 else ""
+        if stem in KO_FUNCTION or (glued.isdigit() and len(word) <= 2) or (glued.isalpha() and word in KO_SUFFIXES):
+            continue  # "그 뜻은", "있는"; a unit after a number ("1989년", "8월경"); a particle after a Latin word
         rest = _KO_QEND.sub("", word)
         if stem not in KO_FRAME and not _KO_ENDING.match(word) and (rest == word or len(rest) >= 2):
             out.append(stem)

@@ -7,7 +7,7 @@ Every passage here is made up for these tests (no evaluation set).
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
-from chat.models.reader.morph import ko_match, ko_stem, ko_words, question_words
+from chat.models.reader.morph import WordMatcher, ko_match, ko_stem, ko_words, question_words
 from chat.models.reader.question import analyze
 
 
@@ -61,3 +61,17 @@ def test_japanese_possessive_inside_the_question_is_no_company() -> None:
     assert "青木陽菜" in answer.text.splitlines()[0]
     missing = read("テスラの2022年の売上高は？", [_p(text, "記録.pdf")])
     assert missing.declined  # a name at the head of the question, in no passage: still declined
+
+
+def test_function_words_units_and_glued_particles_are_no_question_words() -> None:
+    # "그 뜻": a determiner; "있는": an auxiliary; "년", "월경": units; "는", "에서", "의": a Latin word's particle
+    assert question_words("zeta는 라틴어 zetum에서 왔는데 그 뜻은 무엇인가?", "ko", ("무엇",)) == [
+        "zeta", "라틴어", "zetum", "왔는데", "뜻"]
+    assert question_words("2005년 8월경 QRX의 상임위원장은 누구인가?", "ko", ("누구",)) == [
+        "2005", "8", "qrx", "상임위원장"]
+    assert question_words("홍수설을 내어 놓고 있는 집단은?", "ko", ()) == ["홍수설", "내어", "놓고", "집단"]
+    # so a sentence that shares only such words with the question covers none of it
+    lines = ["그가 쓴 글에서 abc는 2009년에 나왔다.", "zeta는 '빛'이라는 뜻의 라틴어 zetum에서 왔다."]
+    asked = question_words("zeta는 라틴어 zetum에서 왔는데 그 뜻은 무엇인가?", "ko", ("무엇",))
+    words = WordMatcher("ko", asked, lines)
+    assert words.coverage(lines[0]) == 0.0 and words.coverage(lines[1]) > 0.5
