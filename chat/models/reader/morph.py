@@ -4,13 +4,13 @@ Korean writes words with particles and endings glued on (``이순신은``, ``이
 Japanese writes no spaces at all. Matching a question to a sentence by whole words misses most of these, and
 matching by character bigrams alone counts the particle's bigram (``신은`` ≠ ``신이``) as a miss. Here:
 
-- **Korean**: each word loses one particle or copula ending (longest first: ``에서는`` … ``은/는/이/가/을/를/의``),
-  keeping at least one syllable (two before a longer ending). A question word then matches a sentence word
-  by *prefix*: the same stem (1.0), the sentence word extending it (``설립`` → ``설립되었다``: 1.0),
-  or a shared prefix of two or more syllables (``태어난`` ~ ``태어났다``: the common part's share,
-  plus half a syllable when the next syllables differ only in their final consonant). A question word
-  of two or more syllables inside a compound (``전쟁`` in ``한국전쟁``), or inside the sentence with
-  its spaces removed (text that lost its spaces), counts 0.8.
+- **Korean**: each word loses one particle, copula or ``-적인`` ending (longest first: ``에서는`` …
+  ``은/는/이/가/을/를/의``), keeping at least one syllable (two before a longer ending). A question word
+  then matches a sentence word by *prefix*: the same stem (1.0), the sentence word extending it
+  (``설립`` → ``설립되었다``: 1.0), or a shared prefix of two or more syllables (``태어난`` ~ ``태어났다``:
+  the common part's share, plus half a syllable when the next syllables differ only in their final
+  consonant). A question word of two or more syllables inside a compound (``전쟁`` in ``한국전쟁``), or
+  inside the sentence with its spaces removed (text that lost its spaces), counts 0.8.
 - **Japanese**: the question's content runs (kanji, katakana, Latin letters, digits — hiragana is mostly
   particles and endings) split at the particles; a run found in the sentence matches (1.0), otherwise the share
   of its character bigrams found there.
@@ -28,8 +28,9 @@ from collections.abc import Iterable, Sequence
 #: particles and copula endings a Korean word may end with, longest first (one is removed)
 KO_SUFFIXES = tuple(
     sorted(
-        """에서는 에게서 으로서 으로써 으로는 으로도 이라는 이라고 이라면 이었던 이었다 였던 였다 이다 이며 이고 이나
-        이란 라는 라고 란 에서 에게 께서 한테 으로 까지 부터 처럼 보다 마저 조차 밖에 만큼 이나 에는 에도 와는 과는
+        """에서는 에게서 으로서 으로써 으로는 으로도 적으로 적인 이라는 이라고 이라면 이었던 이었다 였던 였다
+        이다 이며 이고 이나 이란 라는 라고 란 에서 에게 께서 한테 으로 까지 부터 처럼 보다 마저 조차 밖에 만큼
+        이나 에는 에도 와는 과는
         와의 과의 로는 로도 들은 들이 들을 들의 들에 은 는 이 가 을 를 의 에 로 와 과 도 만 나 들""".split(),
         key=len,
         reverse=True,

@@ -19,6 +19,7 @@ def test_particles_are_stripped_and_stems_match_by_prefix() -> None:
     assert ko_stem("한별시는") == "한별시" and ko_stem("책을") == "책" and ko_stem("연구소에서는") == "연구소"
     assert ko_words("김하늘은 1987년 연구소를 세웠다.") == ["김하늘", "1987", "년", "연구소", "세웠다"]
     assert ko_match("설립", "설립되었다") == 1.0
+    assert ko_stem("열거주의적인") == "열거주의" and ko_stem("체계적으로") == "체계"  # an adjective's "-적인"
     assert ko_match("태어난", "태어났다") > 0.8  # only the final consonant of the last syllable differs
     assert ko_match("전쟁", "해상전쟁") == 0.8 and ko_match("사람", "사랑") == 0.0
     assert question_words("한별시가 설립된 연도는 언제인가?", "ko", ("언제",)) == ["한별시", "설립된", "연도"]
