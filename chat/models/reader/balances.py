@@ -27,6 +27,12 @@ _CHANGE_TAIL = re.compile(
 OTHER_END = 0.8
 
 
+def changes_section(section: str) -> bool:
+    """Rows under "Changes in operating assets and liabilities:" (a cash-flow statement's section): each row is
+    how much its item changed, never its balance."""
+    return bool(_CHANGE_ROW.match(section))
+
+
 def balance_end(label: str) -> str:
     """Which end of the period a balance row is: "begin" ("…, beginning balances", "… at beginning of year"),
     "end" ("…, ending balances", "… end of year"), else ""."""
@@ -62,9 +68,10 @@ def balance_row_factor(question: str, asks_change: bool, label: str, section: st
 _CHANGE_AMOUNT = re.compile(
     r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?(?:approximately\s+)?"
     r"(?:\$|US\$)?\s?\d")
-#: a change verb right before an amount: "increased by $264 million", "grew approximately 93 million"
-_CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+(?:by\s+)?"
-                            r"(?:approximately\s+|about\s+)?$")
+#: a change verb right before an amount: "increased by $264 million", "grew approximately 93 million"; or its
+#: object between them: "decreased December 31, 2018 inventory by $154 million"
+_CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+"
+                            r"(?:by\s+|[^.;$]{1,60}?\s+by\s+)?(?:approximately\s+|about\s+)?$")
 #: a change noun right after the amount: "a $49 million decrease in …", "$1.2 billion year-over-year increase"
 _CHANGE_AFTER = re.compile(r"(?i)\s*(?:(?:million|billion|thousand)\s+)?(?:year[- ]over[- ]year\s+|net\s+)?"
                            r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth)\b")
@@ -81,9 +88,20 @@ _PART_AMOUNT = re.compile(
 PART_ONLY = 0.7
 
 
-def part_only_factor(sentence: str) -> float:
-    """``PART_ONLY`` for a sentence whose amount is what the item includes, else 1."""
-    return PART_ONLY if _PART_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence) else 1.0
+#: what an item includes, named before the stated amount: "inventory included a benefit of $64"
+_PART_BEFORE = re.compile(r"(?i)\b(?:includ(?:e|es|ed|ing)|of\s+which)\s+(?:an?\s+)?(?:[\w-]+\s+){1,3}of\s+"
+                          r"(?:approximately\s+|about\s+)?$")
+
+
+def part_only_factor(sentence: str, stated: str = "") -> float:
+    """``PART_ONLY`` for a sentence whose amount is what the item includes ("include $3.3 billion of …"), or whose
+    amount to state (``stated``) is a named part ("inventory included a benefit of $64"), else 1."""
+    if _PART_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence):
+        return PART_ONLY
+    at = sentence.find(stated) if stated else -1
+    if at > 0 and _PART_BEFORE.search(sentence, max(0, at - 80), at):
+        return PART_ONLY
+    return 1.0
 
 
 def change_only_factor(sentence: str, stated: str = "") -> float:

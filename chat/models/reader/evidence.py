@@ -25,6 +25,7 @@ from chat.models.reader.answer_types import (
     neighbour_context,
     type_missing,
 )
+from chat.models.reader.auditors import AUDITOR_SCORE, asks_auditor, firm_in, signed_spans
 from chat.models.reader.balances import (
     OTHER_END,
     PER_SHARE,
@@ -34,6 +35,7 @@ from chat.models.reader.balances import (
     both_sides_factor,
     change_only_factor,
     change_row,
+    changes_section,
     flow_only_factor,
     flow_row,
     paid_row_factor,
@@ -55,7 +57,7 @@ from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
-from chat.models.reader.question import Question
+from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
 from chat.models.reader.tables import (
@@ -459,6 +461,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     balance_asked = balance_asked_of(q)
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
+    tax_effects = not re.search(r"(?i)\bdeferred\b|\btax", q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
@@ -529,10 +532,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= PART_ROW
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
+        if tax_effects and _DEFERRED_TAX.search(f"{table.caption} {row.section}"):
+            row_score *= DEFERRED_TAX_ROW  # D&A asked: the deferred tax liability's "Depreciation and amortization"
         if _CURRENT_PART.search(row.label) and not _CURRENT_ASKED.search(q.text):
             row_score *= PART_ROW  # "long-term debt" asked: "Current portion of long-term debt" is the part due soon
         if balance_asked and flow_row(q.text, row.label):
             row_score *= PART_ROW  # … and "Repayment of long-term debt" is a flow of it, not the balance
+        if balance_asked and q.kind == "value" and changes_section(row.section):
+            row_score *= OTHER_END  # inventories asked: the cash flow's "Changes in …: Inventories 7" is a change
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -613,6 +620,10 @@ _INVESTEE = re.compile(r"(?i)\bequity[- ]method\s+investees?\b|\binvestees?\b|\b
                        r"\bunconsolidated\s+(?:affiliates?|subsidiaries|entities|companies)\b|\bequity\s+affiliates?\b")
 #: … its rows count this much for a question that asks about no such entity
 OTHER_ENTITY = 0.6
+#: a deferred-tax table's rows ("Deferred tax liabilities: Depreciation and amortization 67") are the tax effects of
+#: the items' temporary differences, not the items: they count this much for a question about no deferred tax
+_DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax|\btax\s+effects?\s+of\s+(?:the\s+)?temporary")
+DEFERRED_TAX_ROW = 0.6
 
 
 def another_entitys(table: Table, passage: Passage, question: str) -> bool:
@@ -899,6 +910,8 @@ def answer_span(q: Question, sentence: str) -> str:
         if candidates:  # "($5.44 per share)": the amount, not its bracket
             nearest = _nearest_after_focus(q, sentence, candidates)
             return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
+    if asks_auditor(q):
+        return firm_in(sentence)  # the auditor asked: a firm ("Ernst & Young LLP"), not "Basis for Opinion"
     if q.kind == "name" and q.language == "en":
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
         spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
@@ -1013,7 +1026,7 @@ def _sentence_evidence(
     count = asks_count(q)
     # the item's words, and each word of it on its own: "shares … repurchased" states "shares did repurchase"
     # though the phrase ("share repurchase") is not written as one
-    item_words = set(q.focus_terms) | ({t for word in q.focus.split() for t in match_terms(word)}
+    item_words = set(q.focus_terms) | ({t for word in item_phrase(q.focus).split() for t in match_terms(word)}
                                        if q.focus_terms and all(t.startswith("§") for t in q.focus_terms) else set())
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
@@ -1041,16 +1054,19 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
+        if not span and asks_auditor(q):
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named: "Basis for Opinion …"
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):
             score *= OTHER_ITEM  # net sales asked: "Net Income of $340.8 Million … record sales" is the income's
         if q.kind == "value" and q.language == "en":
-            score *= change_only_factor(sentence, span)  # "X increased $1.3 billion …" does not state X
+            only = change_only_factor(sentence, span) * part_only_factor(sentence, span)
+            if only < 1.0:  # "X increased $1.3 billion …", "X include $3.3 billion of …" do not state X: never sure
+                score = min(score * only, YESNO_OFF_FOCUS_CAP)
             if balance_asked_of(q):
                 score *= flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
-            score *= part_only_factor(sentence)  # "X include $3.3 billion of …" does not state X either
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)
@@ -1179,6 +1195,15 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
+        if asks_auditor(q):  # the firm that signed the auditor's report, or that management says audited
+            # a table's or a field's line ("Report of Independent … Firm | 63", a page number) names no firm
+            found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP))
+                     for ev in found]
+            for quote, firm in signed_spans(p.text, spans):
+                found = [ev for ev in found if not (ev.kind == "sentence" and ev.quote[0] < quote[1]
+                                                    and quote[0] < ev.quote[1])]
+                score = AUDITOR_SCORE * name_factor(q, p) + 0.02 / (1 + rank)
+                found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=firm))
         if PART_OF_GROUP_WORDS.search(p.text) and not PART_OF_GROUP_WORDS.search(q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]

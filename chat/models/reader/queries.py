@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
@@ -80,6 +81,21 @@ def headcount_query(question: str) -> str:
     return " ".join([*q.names, HEADCOUNT_WORDS, *years])
 
 
+#: where a filing names its auditor: the report's title and signature, and the sentence after it
+AUDITOR_WORDS = ("Report of Independent Registered Public Accounting Firm /s/ LLP "
+                 "We have served as the Company's auditor since")
+
+
+def auditor_query(question: str) -> str:
+    """For the company's auditor ("Who audits Acme's financial statements?"): the company and the words of the
+    auditor's report's signature, or ``""`` — the question's own words ("audit", "financial statements") are in
+    every paragraph of the report, the signature is in none of them."""
+    q = analyze(question)
+    if not asks_auditor(q):
+        return ""
+    return " ".join([*q.names, AUDITOR_WORDS])
+
+
 def breakdown_query(question: str) -> str:
     """For a line item narrowed by a word of its own ("iPhone revenue", "cloud segment revenue", "Greater China
     net sales"): the item in its other spellings with that word, or ``""``.
@@ -119,7 +135,8 @@ def search_queries(question: str) -> list[str]:
     if breakdown:  # "which region had the highest net sales?": the breakdown by region
         return [question, breakdown]
     if len(queries) == 1:
-        for extra in (statement_query(question), breakdown_query(question), headcount_query(question)):
+        for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
+                      auditor_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

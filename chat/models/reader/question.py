@@ -59,7 +59,8 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     (
         "name",
         re.compile(
-            r"^\s*(?:who|whom|whose)\b|\b(?:which|what) (?:company|person|firm|organi[sz]ation|entity|"
+            r"^\s*(?:who|whom|whose)\b|\b(?:which|what) (?:(?:accounting|audit|auditing|law|investment|holding|"
+            r"parent) )?(?:company|person|firm|organi[sz]ation|entity|"
             r"auditor|bank|store|shop|vendor|seller|merchant)\b|\bname of\b",
             re.IGNORECASE,
         ),
@@ -545,13 +546,21 @@ _FLOW_VERBS = frozenset("use uses used generate generates generated provide prov
 
 #: a measure word after the item: "share count" counts the shares
 _COUNT_WORD = re.compile(r"(?i)(?<=\w)\s+count$")
+#: "inventory balance", "cash levels": the item at a date, not a word its line must hold
+_BALANCE_WORD = re.compile(r"(?i)(?<=\w)\s+(?:balance|level)s?$")
+
+
+def item_phrase(focus: str) -> str:
+    """The English focus as the item its line names: without "count" ("share count") or "balance"/"level"
+    ("inventory balance")."""
+    return _BALANCE_WORD.sub("", _COUNT_WORD.sub("", focus))
 
 
 def _focus_terms(focus: str, lang: Language) -> set[str]:
     """The focus's matching terms; a statement line item asked in other words ("cash … generated from
     operations") names its group (``statements.loose_line_item``)."""
     if lang == "en":
-        focus = _COUNT_WORD.sub("", focus)  # "share count": the shares counted
+        focus = item_phrase(focus)  # "share count": the shares counted; "inventory balance": the inventory
     exact = match_terms(focus)
     if lang != "en" or exact & LINE_ITEM_IDS:
         return exact

@@ -176,41 +176,67 @@ def markdown_tables(text: str) -> list[Table]:
             if upper:  # "|  | Q2 |  |" over "| ($ in Millions) | 2023 | 2022 | % Change |": each year's Q2
                 header_cells = [c if i == 0 or not _only_periods(c) else f"{upper} {c}"
                                 for i, c in enumerate(header_cells)]
-        caption = _caption_before(text, lines, start)
-        if header_cells and _SHARE_STUB.search(header_cells[0]):
-            caption = f"{caption} {header_cells[0]}".strip()  # "(Percent of net sales)" over the labels: every cell
-        unit = caption_unit(caption + " " + " ".join(header_cells))
-        caption_span = span_months(caption)
-        width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
-        value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
-                         for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
-        value_headers, body = _years_row_below(text, value_headers, body)
-        above = _period_line_above(text, lines, start, len(value_headers))
-        if above is not None and not any(find_periods(h) for h in value_headers):
-            # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
-            # March 31, 2023"); its dates, in order, are the value columns' headers
-            dates = find_periods(text[above[0] : above[1]])
-            value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
-            header = above
-        value_headers = _spanning_period_word(value_headers)
-        caption_years = {p.year for p in find_periods(caption) if p.year}
-        caption_year = caption_years.pop() if len(caption_years) == 1 else None
-        columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
-        rows: list[Row] = []
-        section = ""
-        for s, e in body:
-            cells = _cells(text[s:e])
-            label, values = cells[0], _percent_signs_joined((cells[1:] + [""] * len(columns))[: len(columns)])
-            if label and not any(v.strip() for v in values):
-                section = label.rstrip(":： ").strip()
-                continue
-            rows.append(Row(label, section, tuple(values), (s, e)))
-            if _TOTAL_ROW.match(label):
-                section = ""  # "Total operating expenses" closes the "Operating expenses:" block
-        if columns and rows:
-            rows = _unlabelled_totals(rows)
-            tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
+        segments = _segments(text, header, header_cells, body, _caption_before(text, lines, start))
+        for header, header_cells, body, caption in segments:
+            if header_cells and _SHARE_STUB.search(header_cells[0]):
+                # "(Percent of net sales)" over the labels: every cell
+                caption = f"{caption} {header_cells[0]}".strip()
+            unit = caption_unit(caption + " " + " ".join(header_cells))
+            caption_span = span_months(caption)
+            width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
+            value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
+                             for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
+            value_headers, body = _years_row_below(text, value_headers, body)
+            above = _period_line_above(text, lines, start, len(value_headers))
+            if above is not None and not any(find_periods(h) for h in value_headers):
+                # the grid lost its period header: it stayed a text line above the table ("December 31, 2022
+                # March 31, 2023"); its dates, in order, are the value columns' headers
+                dates = find_periods(text[above[0] : above[1]])
+                value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
+                header = above
+            value_headers = _spanning_period_word(value_headers)
+            caption_years = {p.year for p in find_periods(caption) if p.year}
+            caption_year = caption_years.pop() if len(caption_years) == 1 else None
+            columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
+            rows: list[Row] = []
+            section = ""
+            for s, e in body:
+                cells = _cells(text[s:e])
+                label, values = cells[0], _percent_signs_joined((cells[1:] + [""] * len(columns))[: len(columns)])
+                if label and not any(v.strip() for v in values):
+                    section = label.rstrip(":： ").strip()
+                    continue
+                rows.append(Row(label, section, tuple(values), (s, e)))
+                if _TOTAL_ROW.match(label):
+                    section = ""  # "Total operating expenses" closes the "Operating expenses:" block
+            if columns and rows:
+                rows = _unlabelled_totals(rows)
+                tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
     return tables
+
+
+def _segments(text: str, header: tuple[int, int] | None, header_cells: list[str], body: list[tuple[int, int]],
+              caption: str) -> list[tuple[tuple[int, int] | None, list[str], list[tuple[int, int]], str]]:
+    """One grid that holds two tables: a body row of periods only ("| In Millions | 2019 | 2018 | 2017 |") after
+    rows of amounts starts a table of its own, with that row as its header and the section line above it ("Certain
+    Consolidated Statements of Earnings amounts are as follows:") as its caption — its columns are not the first
+    header's ("May 26, 2019 | May 27, 2018")."""
+    out: list[tuple[tuple[int, int] | None, list[str], list[tuple[int, int]], str]] = []
+    amounts = False
+    begin = 0
+    for k, (s, e) in enumerate(body):
+        cells = _cells(text[s:e])
+        values = [c for c in cells[1:] if c.strip()]
+        if amounts and len(values) >= 2 and all(_only_periods(c) for c in values):
+            out.append((header, header_cells, body[begin:k], caption))
+            before = _cells(text[body[k - 1][0] : body[k - 1][1]])
+            if before and not any(c.strip() for c in before[1:]):
+                caption = f"{caption} {before[0]}".strip()
+            header, header_cells, begin, amounts = (s, e), cells, k + 1, False
+            continue
+        amounts = amounts or any(parse_amount(c) is not None for c in values)
+    out.append((header, header_cells, body[begin:], caption))
+    return out
 
 
 _CURRENT_ASSETS = re.compile(r"(?i)^total current assets\b")

@@ -249,13 +249,16 @@ _WORDS_APART: tuple[tuple[frozenset[str], str], ...] = (
 )
 
 
+_NON_CURRENT = re.compile(r"(?i)\bnon[-\s]?current\b")
+
+
 def match_terms(text: str) -> set[str]:
     """Terms for matching: words, CJK bigrams, and the synonym groups the text names (``§0`` = revenue…).
 
     A phrase that names a group is replaced by the group (``net sales`` → ``§0``), so "revenue" and
     "net sales" match fully.
     """
-    text = _SIGN_ASIDE.sub(" ", text)
+    text = _NON_CURRENT.sub("noncurrent", _SIGN_ASIDE.sub(" ", text))  # "non-current assets" are no current assets
     ids, used = _groups(text)
     words = set(terms(text))
     for apart, phrase in _WORDS_APART:
