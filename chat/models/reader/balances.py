@@ -71,7 +71,11 @@ _CHANGE_AMOUNT = re.compile(
 #: a change verb right before an amount: "increased by $264 million", "grew approximately 93 million"; or its
 #: object between them: "decreased December 31, 2018 inventory by $154 million"
 _CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fell|improved|dropped)\s+"
-                            r"(?:by\s+|[^.;$]{1,60}?\s+by\s+)?(?:approximately\s+|about\s+)?$")
+                            r"(?:by\s+|[^.;$]{1,60}?\s+by\s+)?(?:approximately\s+|about\s+)?$|"
+                            # … or a change noun with "of" before it: "a net reduction of $186 million", "an
+                            # increase in retained earnings of $687 million", "an adjustment to … of $0.3 billion"
+                            r"\b(?:increase|decrease|reduction|decline|rise|drop|adjustment|change)s?\b[^.;$]{0,60}?\bof\s+"
+                            r"(?:approximately\s+|about\s+)?$")
 #: a change noun right after the amount: "a $49 million decrease in …", "$1.2 billion year-over-year increase"
 _CHANGE_AFTER = re.compile(r"(?i)\s*(?:(?:million|billion|thousand)\s+)?(?:year[- ]over[- ]year\s+|net\s+)?"
                            r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth)\b")

@@ -43,6 +43,7 @@ from chat.models.reader.balances import (
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.headquarters import asks_headquarters, seat_in, seat_spans
 from chat.models.reader.heads import (
     another_figure,
     another_share_basis,
@@ -55,6 +56,7 @@ from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
+from chat.models.reader.officers import asked_office, office_holders
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question, item_phrase
@@ -461,6 +463,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     balance_asked = balance_asked_of(q)
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
+    flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not re.search(r"(?i)\bdeferred\b|\btax", q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
@@ -538,8 +541,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= PART_ROW  # "long-term debt" asked: "Current portion of long-term debt" is the part due soon
         if balance_asked and flow_row(q.text, row.label):
             row_score *= PART_ROW  # … and "Repayment of long-term debt" is a flow of it, not the balance
-        if balance_asked and q.kind == "value" and changes_section(row.section):
-            row_score *= OTHER_END  # inventories asked: the cash flow's "Changes in …: Inventories 7" is a change
+        # inventories asked: the cash flow's "Changes in …: Inventories 7" is a change of it — never sure; so is any
+        # row of a cash flow statement but cash's own
+        change_of_balance = balance_asked and q.kind == "value" and (changes_section(row.section) or flows_only)
+        if change_of_balance:
+            row_score *= OTHER_END
         with_amount = [c for c in values if row.amount(c) is not None]
         if not with_amount:
             continue
@@ -580,6 +586,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # a ratio is no amount of money
         if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
             score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
+        if change_of_balance:
+            score = min(score, PERCENT_FOR_MONEY_CAP)
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
@@ -876,6 +884,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             if not amount.percent and not amount.currency and _SPAN_AFTER.match(sentence, e):
                 continue  # "12 Weeks Ended March 25, 2023": the period's length, not an amount
+            if not amount.percent and not amount.currency and _PAGE_FOOTER.search(sentence, max(0, s - 24), s):
+                continue  # "… 2021 FORM 10-K 68": a running footer's page number glued into the sentence
             tail = _UNIT_WORD.match(sentence, e)
             priced = bool(amount.currency or amount.percent)
             if not priced and q.language == "en" and (
@@ -912,6 +922,14 @@ def answer_span(q: Question, sentence: str) -> str:
             return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
     if asks_auditor(q):
         return firm_in(sentence)  # the auditor asked: a firm ("Ernst & Young LLP"), not "Basis for Opinion"
+    office = asked_office(q)
+    if office:  # the CEO asked: the name the office follows, not "Form" or "OF THE SARBANES-OXLEY" — or, in news of
+        # an appointment ("The board named Tomas Vey chief executive."), the name it names
+        holder = next((name for _, name in office_holders(sentence, office)), "")
+        if holder or not _APPOINTED.search(sentence):
+            return holder
+    if asks_headquarters(q):  # the company's own seat, not an acquired business's "headquartered in …"
+        return seat_in(" ".join(sentence.split()), q.names)
     if q.kind == "name" and q.language == "en":
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
         spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
@@ -930,6 +948,22 @@ def answer_span(q: Question, sentence: str) -> str:
     return ""
 
 
+#: an amount not yet recognised: unrecognised compensation cost, an unamortised discount
+_NOT_YET = re.compile(r"(?i)\bun(?:recogni[sz]ed|amorti[sz]ed)\b|\bnot\s+yet\s+(?:been\s+)?recogni[sz]ed\b")
+#: how near its stated amount an "unrecognized" must be to qualify it
+NOT_YET_REACH = 60
+
+
+def _not_yet(sentence: str, span: str) -> bool:
+    """The amount to state is one not yet recognised ("there was $98 million of unrecognized compensation")."""
+    at = sentence.find(span)
+    return at >= 0 and bool(_NOT_YET.search(sentence, max(0, at - NOT_YET_REACH), at + len(span) + NOT_YET_REACH))
+
+
+#: a sentence that tells of an appointment to an office
+_APPOINTED = re.compile(r"(?i)\b(?:appoint(?:s|ed)?|nam(?:es|ed)|elect(?:s|ed)|promot(?:es|ed)|succeed(?:s|ed)?)\b")
+#: a page's running footer before its number: "2021 FORM 10-K 68", "Page 68"
+_PAGE_FOOTER = re.compile(r"(?i)(?:\bform\s+10-?[kq]|\bpage)\s*$")
 #: "… ($5.44 per share)": the amount is per share
 _PER_SHARE_AFTER = re.compile(r"(?i)\)?\s*(?:per|a)\s+(?:\w+\s+){0,2}share\b")
 #: an amount's own year after it: "$3.193 billion ($5.44 per share) in 2018, $2.803 billion … in 2017"
@@ -1054,7 +1088,11 @@ def _sentence_evidence(
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if not span and asks_auditor(q):
+        if q.kind == "value" and q.language == "en" and span and _not_yet(sentence, span) \
+                and not _NOT_YET.search(q.text):
+            # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q)):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named: "Basis for Opinion …"
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
@@ -1126,6 +1164,13 @@ _FORWARD = re.compile(r"(?i)\b(?:expect\w*|guidance|outlook|forecast\w*|plan\w*|
                       r"target\w*|will|intend\w*|estimate\w*)\b")
 
 
+def _filed_later(q: Question, p: Passage) -> bool:
+    """``p``'s document reports a period that ended more than a year after every year asked: who held an office
+    then is not surely who held it in the year asked."""
+    years = [a.year for a in q.periods if a.year is not None]
+    return bool(years) and p.period_end[:4].isdigit() and int(p.period_end[:4]) > max(years) + 1
+
+
 def _ended_before(q: Question, p: Passage) -> bool:
     """``p``'s document reports a period that ended before every year asked (its identity's period end; a fiscal
     year may end early in the year after its number), and the question asks no outlook."""
@@ -1195,15 +1240,23 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
-        if asks_auditor(q):  # the firm that signed the auditor's report, or that management says audited
-            # a table's or a field's line ("Report of Independent … Firm | 63", a page number) names no firm
+        office = asked_office(q)
+        seat = asks_headquarters(q)
+        if asks_auditor(q) or office or seat:
+            # the firm that signed the auditor's report (or that management says audited), the person the office's
+            # words follow ("I, Jane Q. Doe, Chief Executive Officer"); a table's or a field's line ("Report of
+            # Independent … Firm | 63", a page number) names neither
             found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP))
                      for ev in found]
-            for quote, firm in signed_spans(p.text, spans):
+            named = (office_holders(p.text, office) if office else seat_spans(p.text, spans, q.names) if seat
+                     else signed_spans(p.text, spans))
+            for quote, name in named:
                 found = [ev for ev in found if not (ev.kind == "sentence" and ev.quote[0] < quote[1]
                                                     and quote[0] < ev.quote[1])]
                 score = AUDITOR_SCORE * name_factor(q, p) + 0.02 / (1 + rank)
-                found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=firm))
+                if office and _filed_later(q, p):
+                    score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
+                found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))
         if PART_OF_GROUP_WORDS.search(p.text) and not PART_OF_GROUP_WORDS.search(q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]

@@ -190,6 +190,10 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("general and administrative", "general and administrative expenses", "general and administrative expense"),
     # a liability (and its change in the cash flows), not the revenue its words hold
     ("deferred revenue", "deferred revenues", "unearned revenue", "unearned revenues"),
+    # the earnings kept in the business — negative, an accumulated deficit: one line of the equity section
+    ("retained earnings", "accumulated deficit", "retained deficit", "reinvested earnings", "accumulated earnings",
+     "earnings reinvested in the business", "retained earnings accumulated deficit",
+     "accumulated deficit retained earnings"),
 )
 
 #: a narrower item that also counts as a broader one (by a phrase of each): "cash and cash equivalents" is cash —

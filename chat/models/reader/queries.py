@@ -15,6 +15,8 @@ import re
 
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
+from chat.models.reader.headquarters import asks_headquarters
+from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
@@ -96,6 +98,25 @@ def auditor_query(question: str) -> str:
     return " ".join([*q.names, AUDITOR_WORDS])
 
 
+def officer_query(question: str) -> str:
+    """For an officer of the company ("Who is Acme's CEO?"): the company, the office and the words of the
+    certifications and the executive officers' list that name its holder, or ``""``."""
+    q = analyze(question)
+    office = asked_office(q)
+    if not office:
+        return ""
+    return " ".join([*q.names, "I,", office.title(), "certify /s/ executive officers name age position"])
+
+
+def headquarters_query(question: str) -> str:
+    """For where the company is headquartered: the company and the words of Item 2 (Properties) that say it, or
+    ``""``."""
+    q = analyze(question)
+    if not asks_headquarters(q):
+        return ""
+    return " ".join([*q.names, "our corporate headquarters is located in principal executive offices properties"])
+
+
 def breakdown_query(question: str) -> str:
     """For a line item narrowed by a word of its own ("iPhone revenue", "cloud segment revenue", "Greater China
     net sales"): the item in its other spellings with that word, or ``""``.
@@ -136,7 +157,7 @@ def search_queries(question: str) -> list[str]:
         return [question, breakdown]
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
-                      auditor_query(question)):
+                      auditor_query(question), officer_query(question), headquarters_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

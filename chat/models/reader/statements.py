@@ -123,7 +123,7 @@ _HOME: tuple[tuple[str, StatementKind], ...] = (
     ("total assets", "balance"), ("total liabilities", "balance"), ("equity", "balance"),
     ("property plant and equipment", "balance"), ("inventory", "balance"), ("accounts receivable", "balance"),
     ("accounts payable", "balance"), ("long term debt", "balance"), ("total current assets", "balance"),
-    ("total current liabilities", "balance"),
+    ("total current liabilities", "balance"), ("retained earnings", "balance"),
     ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
     ("dividend", "cash"), ("share repurchases", "cash"),
     ("investing cash flow", "cash"), ("financing cash flow", "cash"),

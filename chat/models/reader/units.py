@@ -51,9 +51,10 @@ def share_count_row(label: str) -> bool:
     return bool(_SHARE_COUNT_ROW.search(label)) and not (PER_SHARE.search(label) and not _SHARES_USED.search(label))
 
 
-#: a stock class's description ("Common stock, $0.0001 par value; 900 shares authorized; 601 shares issued;"): a
-#: heading over the equity lines, which are amounts, not over share counts
-_STOCK_DESCRIPTION = re.compile(r"(?i)\bpar\s+value\b|\bauthori[sz]ed\b")
+#: a stock class's description ("Common stock, $0.0001 par value; 900 shares authorized; 601 shares issued;",
+#: "Shares outstanding - 2017: 594,884,237" — it states its own count): a heading over the equity lines, which are
+#: amounts, not over share counts
+_STOCK_DESCRIPTION = re.compile(r"(?i)\bpar\s+value\b|\bauthori[sz]ed\b|\bissued\b|\d{1,3}(?:,\d{3}){2,}")
 
 
 def _section_counts(label: str, own: str) -> bool:

@@ -170,3 +170,116 @@ def test_a_grid_holding_a_second_table_reads_its_columns_from_its_own_header() -
     assert "$221.9 million" in head and "May 26" not in head, head
     head = _head("What were Osprey's accrued taxes at the end of fiscal 2031?", TWO_TABLES)
     assert "$227.1 million" in head, head
+
+
+CERTIFICATION = """OSPREY WORKS, INC. › Exhibit 32 › CERTIFICATIONS OF CHIEF EXECUTIVE AND CHIEF FINANCIAL OFFICERS
+In connection with the Annual Report of Osprey Works, Inc. on Form 10-K for the year ended December 31, 2031,
+I, Dana K. Whitfield, Chief Executive Officer of the Company, certify that the Report fully complies with the law.
+/s/ Dana K. Whitfield
+Dana K. Whitfield
+Chairman and Chief Executive Officer
+/s/ Omar Reyes
+Omar Reyes
+Executive Vice President and Chief Financial Officer"""
+
+CONTROLS = """OSPREY WORKS, INC. › Disclosure Controls and Procedures
+Under the supervision of our Chief Executive Officer and Chief Financial Officer, management evaluated our disclosure
+controls. Based on that evaluation, our Chief Executive Officer and Chief Financial Officer concluded that they were
+effective."""
+
+OFFICERS = """OSPREY WORKS, INC. › Information About Our Executive Officers
+| Name | Age | Position |
+|---|---|---|
+| Lena Okafor | 65 | Executive Chairman of the Board 2031 Chairman of the Board and Chief Executive Officer, 2024-2031 |
+| Dana K. Whitfield | 52 | Chief Executive Officer |"""
+
+
+def test_an_officer_is_the_name_the_office_follows() -> None:
+    for texts in ((CONTROLS, CERTIFICATION), (CONTROLS, OFFICERS)):
+        head = _head("Who is Osprey's chief executive officer?", *texts)
+        assert head.startswith("The documents say Dana K. Whitfield"), head
+    head = _head("Who was Osprey's CFO when it filed its fiscal 2031 annual report?", CONTROLS, CERTIFICATION)
+    assert head.startswith("The documents say Omar Reyes"), head
+    # a former chief executive (2024-2031) is not the one now; the controls paragraph names no one: never sure
+    assert "Lena Okafor" not in _head("Who is Osprey's chief executive officer?", OFFICERS)
+    assert not _head("Who is Osprey's chief executive officer?", CONTROLS).startswith("The documents say")
+    queries = search_queries("Who is Osprey's chief executive officer?")
+    assert any("certify" in q and "Osprey" in q for q in queries[1:]), queries
+
+
+PROPERTIES = """OSPREY WORKS, INC. › Item 2. Properties
+In 2029, Osprey acquired all of the outstanding shares of Tern Labs, headquartered in Tromsø, Norway.
+Our corporate headquarters are located in Duluth, Minnesota and consist of leased space of approximately 300,000
+square feet. We also lease an office complex in Lyon, France, our headquarters for our Europe geography."""
+
+
+def test_the_headquarters_are_the_companys_own_not_an_acquired_business() -> None:
+    head = _head("Where is Osprey headquartered?", PROPERTIES)
+    assert head.startswith("The documents say Duluth, Minnesota"), head
+    head = _head("Where is Osprey headquartered?", PROPERTIES.replace("Our corporate headquarters are located in "
+                                                                      "Duluth, Minnesota and consist", "We consist"))
+    assert not head.startswith("The documents say"), head  # Tromsø is Tern Labs', Lyon a region's
+
+
+EQUITY = """OSPREY WORKS, INC. › Consolidated Balance Sheet
+(Dollars in millions, except per share amount)
+| (Dollars in millions, except per share amount) | December 31, 2031 | December 31, 2030 |
+|---|---|---|
+| Shares outstanding - 2030: 594,884,237 |  |  |
+| Retained earnings | 40,636 | 39,115 |
+| Treasury stock | (29,626) | (25,887) |
+| Total equity | $9,848 | $11,622 |"""
+
+DEFICIT = """OSPREY WORKS, INC. › Consolidated Balance Sheets
+(In thousands)
+|  | December 31, 2031 | December 31, 2030 |
+|---|---|---|
+| Additional paid-in capital | 1,246,675 | 1,117,602 |
+| Accumulated deficit | (779,239) | (608,118) |
+| Total stockholders' equity | 467,436 | 509,484 |"""
+
+FOOTER = """OSPREY WORKS, INC. › CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY › Recently Adopted Accounting Standards
+The adoption resulted in adjustments to Retained earnings, Deferred income taxes and other assets and Prepaid
+2031 FORM 10-K 68
+expenses of $507 million, $422 million and $45 million, respectively."""
+
+
+def test_retained_earnings_or_the_deficit_of_the_balance_sheet() -> None:
+    head = _head("What were Osprey's retained earnings at the end of fiscal 2031?", FOOTER, EQUITY)
+    assert head.startswith("Retained earnings were $40,636 million"), head  # no "68" of the page footer, no shares
+    head = _head("What were Osprey's retained earnings at the end of fiscal 2031?", DEFICIT)
+    assert "(779,239)" in head and "Accumulated deficit" in head, head
+
+
+UNRECOGNIZED = """OSPREY WORKS, INC. › Stock Compensation Plans
+At December 31, 2031, there was $98 million of unrecognized compensation expense related to nonvested awards."""
+
+
+def test_unrecognized_compensation_is_not_the_expense_recognized() -> None:
+    head = _head("How much stock-based compensation expense did Osprey recognize in fiscal 2031?", UNRECOGNIZED)
+    assert not head.startswith("The documents say $98 million"), head
+
+
+CASH_SUMMARY = """OSPREY WORKS, INC. › Cash Flows from Operating Activities
+(Millions)
+|  | Years ended December 31 / 2031 | 2030 |
+|---|---|---|
+| Net income including noncontrolling interest | $5,363 | $4,869 |
+| Accounts receivable | (305) | (245) |
+| Net cash provided by operating activities | $6,439 | $6,240 |"""
+
+RECEIVABLES = """OSPREY WORKS, INC. › Consolidated Balance Sheet
+(Dollars in millions)
+|  | December 31, 2031 | December 31, 2030 |
+|---|---|---|
+| Accounts receivable — net of allowances of $95 and $103 | 5,020 | 4,911 |
+| Total current assets | 13,709 | 14,277 |"""
+
+
+def test_a_balance_is_not_a_row_of_the_cash_flow_statement() -> None:
+    head = _head("What was Osprey's accounts receivable balance at the end of fiscal 2031?", CASH_SUMMARY, RECEIVABLES)
+    assert "$5,020 million" in head, head
+    # alone, the cash flow's change in receivables is shown as the closest evidence, never as the balance
+    head = _head("What was Osprey's accounts receivable balance at the end of fiscal 2031?",
+                 CASH_SUMMARY.replace("Cash Flows from Operating Activities", "Consolidated Statement of Cash Flows"))
+    assert not head.startswith("Accounts receivable balance was"), head
