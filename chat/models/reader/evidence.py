@@ -585,7 +585,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if cell is not None and ratio_asked and (cell.currency or money_cell(table, row, col)):
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # a ratio is no amount of money
         if cell is not None and count and (cell.percent or cell.currency or money_cell(table, row, col)):
-            score *= MONEY_FOR_COUNT  # "How many shares …" is not answered by the dollars paid for them
+            # "How many shares …" is not answered by the dollars paid for them, nor by an EPS bridge's "$0.18"
+            score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if change_of_balance:
             score = min(score, PERCENT_FOR_MONEY_CAP)
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
@@ -1078,7 +1079,8 @@ def _sentence_evidence(
             other = (s, e) in contradicted_at and q.language == "en"
             score *= 1.0 if fits else OTHER_PERIOD if other else 0.75
         if count and span and _priced(span):
-            score *= MONEY_FOR_COUNT  # "… repurchased shares for $56.0 billion" does not say how many
+            # "… repurchased shares for $56.0 billion" does not say how many
+            score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if money_item and _percent_only(sentence):
             score *= PERCENT_FOR_MONEY  # "… accounted for 11% and 10%" is no balance of accounts receivable
         if q.kind in ("value", "change") and q.language == "en" and item_words \
