@@ -43,7 +43,7 @@ from chat.models.reader.balances import (
     per_share_factor,
 )
 from chat.models.reader.fields import Field, find_fields
-from chat.models.reader.headquarters import asks_headquarters, seat_in, seat_spans
+from chat.models.reader.headquarters import HEADQUARTERS_SCORE, asks_headquarters, seat_in, seat_spans
 from chat.models.reader.heads import (
     another_figure,
     another_share_basis,
@@ -56,7 +56,7 @@ from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
-from chat.models.reader.officers import asked_office, office_holders
+from chat.models.reader.officers import OFFICER_SCORE, asked_office, office_holders
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question, item_phrase
@@ -464,7 +464,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
-    tax_effects = not re.search(r"(?i)\bdeferred\b|\btax", q.text)
+    tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
@@ -633,6 +633,7 @@ OTHER_ENTITY = 0.6
 #: the items' temporary differences, not the items: they count this much for a question about no deferred tax
 _DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax|\btax\s+effects?\s+of\s+(?:the\s+)?temporary")
 DEFERRED_TAX_ROW = 0.6
+_TAX_ASKED = re.compile(r"(?i)\bdeferred\b|\btax")
 
 
 def another_entitys(table: Table, passage: Passage, question: str) -> bool:
@@ -1095,7 +1096,7 @@ def _sentence_evidence(
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q)):
-            score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named: "Basis for Opinion …"
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
@@ -1166,6 +1167,29 @@ _FORWARD = re.compile(r"(?i)\b(?:expect\w*|guidance|outlook|forecast\w*|plan\w*|
                       r"target\w*|will|intend\w*|estimate\w*)\b")
 
 
+def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int, found: list[Evidence],
+                office: str) -> list[Evidence]:
+    """``found`` with the answer of a named kind asked — the firm that signed the auditor's report or that an
+    auditing sentence names, the person the office's words follow ("I, Jane Q. Doe, Chief Executive Officer"), the
+    company's own seat — as evidence of its own (the sentence or signature it is in, replacing that sentence's); a
+    table's or a field's line ("Report of Independent … Firm | 63", a page number) names none of them."""
+    found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP)) for ev in found]
+    if office:
+        named, sure = office_holders(p.text, office), OFFICER_SCORE
+    elif asks_headquarters(q):
+        named, sure = seat_spans(p.text, spans, q.names), HEADQUARTERS_SCORE
+    else:
+        named, sure = signed_spans(p.text, spans), AUDITOR_SCORE
+    for quote, name in named:
+        found = [ev for ev in found
+                 if not (ev.kind == "sentence" and ev.quote[0] < quote[1] and quote[0] < ev.quote[1])]
+        score = sure * name_factor(q, p) + 0.02 / (1 + rank)
+        if office and _filed_later(q, p):
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
+        found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))
+    return found
+
+
 def _filed_later(q: Question, p: Passage) -> bool:
     """``p``'s document reports a period that ended more than a year after every year asked: who held an office
     then is not surely who held it in the year asked."""
@@ -1227,6 +1251,8 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     if q.language in ("ko", "ja"):
         lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
+    office = asked_office(q)
+    named_kind = bool(office or asks_auditor(q) or asks_headquarters(q))
     out: list[Evidence] = []
     every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
                                   [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
@@ -1242,23 +1268,8 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         taken = table_lines | {f.line for f in fields}
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
-        office = asked_office(q)
-        seat = asks_headquarters(q)
-        if asks_auditor(q) or office or seat:
-            # the firm that signed the auditor's report (or that management says audited), the person the office's
-            # words follow ("I, Jane Q. Doe, Chief Executive Officer"); a table's or a field's line ("Report of
-            # Independent … Firm | 63", a page number) names neither
-            found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP))
-                     for ev in found]
-            named = (office_holders(p.text, office) if office else seat_spans(p.text, spans, q.names) if seat
-                     else signed_spans(p.text, spans))
-            for quote, name in named:
-                found = [ev for ev in found if not (ev.kind == "sentence" and ev.quote[0] < quote[1]
-                                                    and quote[0] < ev.quote[1])]
-                score = AUDITOR_SCORE * name_factor(q, p) + 0.02 / (1 + rank)
-                if office and _filed_later(q, p):
-                    score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
-                found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))
+        if named_kind:
+            found = _with_named(q, p, spans, rank, found, office)
         if PART_OF_GROUP_WORDS.search(p.text) and not PART_OF_GROUP_WORDS.search(q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]
