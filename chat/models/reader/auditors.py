@@ -49,7 +49,7 @@ def firm_in(sentence: str) -> str:
         name = m.group(0).strip()
         words = name.split()
         while words and _NOT_A_FIRM.match(words[0]) and len(words) > 2:
-            words = words[1:]  # "Audit Committee appointed KPMG LLP" never gets here (lower case); a heading might
+            words = words[1:]  # a heading's capitalised words before the firm: "Report of KPMG LLP" → "KPMG LLP"
         if words and not _NOT_A_FIRM.match(words[0]):
             return " ".join(words).rstrip(",")
     return ""

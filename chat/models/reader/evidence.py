@@ -217,6 +217,12 @@ PART_OF_GROUP_WORDS = re.compile(
     r"\bcondensed\s+financial\s+information\s+of\s+(?:the\s+)?registrant\b|\bnon-?guarantor\b")
 
 
+def part_of_group(passage: Passage, question: str) -> bool:
+    """``passage`` prints a part of the group's figures (the guarantors', the obligor group's, the parent company
+    alone) and ``question`` asks about no such part."""
+    return bool(PART_OF_GROUP_WORDS.search(passage.text)) and not PART_OF_GROUP_WORDS.search(question)
+
+
 #: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
 _SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
 #: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
@@ -1270,7 +1276,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
         if named_kind:
             found = _with_named(q, p, spans, rank, found, office)
-        if PART_OF_GROUP_WORDS.search(p.text) and not PART_OF_GROUP_WORDS.search(q.text):
+        if part_of_group(p, q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]
         if statement and not _in_statement(statement, p, tables):

@@ -83,38 +83,24 @@ def headcount_query(question: str) -> str:
     return " ".join([*q.names, HEADCOUNT_WORDS, *years])
 
 
-#: where a filing names its auditor: the report's title and signature, and the sentence after it
+#: where a filing names its auditor (the report's title and signature, and the sentence after it), an officer (the
+#: certifications and the executive officers' list) and its seat (Item 2, Properties)
 AUDITOR_WORDS = ("Report of Independent Registered Public Accounting Firm /s/ LLP "
                  "We have served as the Company's auditor since")
+OFFICER_WORDS = "certify /s/ executive officers name age position"
+HEADQUARTERS_WORDS = "our corporate headquarters is located in principal executive offices properties"
 
 
-def auditor_query(question: str) -> str:
-    """For the company's auditor ("Who audits Acme's financial statements?"): the company and the words of the
-    auditor's report's signature, or ``""`` — the question's own words ("audit", "financial statements") are in
-    every paragraph of the report, the signature is in none of them."""
-    q = analyze(question)
-    if not asks_auditor(q):
-        return ""
-    return " ".join([*q.names, AUDITOR_WORDS])
-
-
-def officer_query(question: str) -> str:
-    """For an officer of the company ("Who is Acme's CEO?"): the company, the office and the words of the
-    certifications and the executive officers' list that name its holder, or ``""``."""
+def named_query(question: str) -> str:
+    """For who audits the company, who holds an office or where it is headquartered ("Who audits Acme's financial
+    statements?", "Who is Acme's CEO?", "Where is Acme headquartered?"): the company and the words of the section
+    that names the answer, or ``""`` — the question's own words ("audit", "chief executive officer") fill every
+    paragraph of the report and every certification heading; the signature, the "I, …, certify" and Item 2 do not."""
     q = analyze(question)
     office = asked_office(q)
-    if not office:
-        return ""
-    return " ".join([*q.names, "I,", office.title(), "certify /s/ executive officers name age position"])
-
-
-def headquarters_query(question: str) -> str:
-    """For where the company is headquartered: the company and the words of Item 2 (Properties) that say it, or
-    ``""``."""
-    q = analyze(question)
-    if not asks_headquarters(q):
-        return ""
-    return " ".join([*q.names, "our corporate headquarters is located in principal executive offices properties"])
+    words = (f"I, {office.title()} {OFFICER_WORDS}" if office else AUDITOR_WORDS if asks_auditor(q)
+             else HEADQUARTERS_WORDS if asks_headquarters(q) else "")
+    return " ".join([*q.names, words]) if words else ""
 
 
 def breakdown_query(question: str) -> str:
@@ -157,7 +143,7 @@ def search_queries(question: str) -> list[str]:
         return [question, breakdown]
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
-                      auditor_query(question), officer_query(question), headquarters_query(question)):
+                      named_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
 from chat.models.reader.evidence import (
-    PART_OF_GROUP_WORDS,
     Evidence,
     another_entitys,
     column_period_score,
     gather,
+    part_of_group,
     period_keys,
 )
 from chat.models.reader.numbers import absolute
@@ -160,7 +160,7 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
         amount = ev.row.amount(ev.col) if ev.kind == "cell" and ev.row is not None else None
         if amount is not None and not amount.percent and ev.table is not None and not _in_shares(ev) \
                 and not (flow and _balance_date(ev)) and not another_entitys(ev.table, ev.passage, q.text) \
-                and not (PART_OF_GROUP_WORDS.search(ev.passage.text) and not PART_OF_GROUP_WORDS.search(q.text)):
+                and not part_of_group(ev.passage, q.text):
             found.append(ev)  # … nor the guarantors' or the parent's alone ("Balance Sheet for Obligor Group")
     # the item's own group must be in the row: "cash dividends paid" is no "Cash paid for interest" (the words "cash"
     # and "paid" in common), whatever the score
