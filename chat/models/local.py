@@ -35,9 +35,11 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.cover_facts import covers_to_read as fact_covers
 from chat.models.reader.covers import COVER_PAGE, company_names, cover_check_applies, covers_to_read
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
+from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
 from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
@@ -300,6 +302,12 @@ class LocalModel:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
+        if unanswered and READ_PAGE in tool_names:  # where it is headquartered, incorporated, listed: the cover says
+            wanted = [w for w in fact_covers(asked, passages_of(sources), headquarters=asks_headquarters(asked))
+                      if w not in _pages_read(request.messages, index)]
+            if wanted:
+                return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
+                                       id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         by_name = name_query(question, passages_of(sources)) if unanswered else ""
         if by_name and SEARCH_DOCUMENTS in tool_names and not _searched(request.messages, index, by_name):
             return Reply(ToolUse(SEARCH_DOCUMENTS, {"query": _clip(by_name, 1000)},  # the named document, by name

@@ -10,10 +10,13 @@ parts answered. Pure functions, no I/O; ``Answer.quotes`` gives each citation's 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
+from chat.models.reader.cover_facts import asked_fact
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
@@ -21,9 +24,11 @@ from chat.models.reader.derived import derived_answer
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer, textbook_answer
+from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
 from chat.models.reader.names import mentions
 from chat.models.reader.nil import nil_answer, none_stated_answer
+from chat.models.reader.officers import asked_office
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -122,6 +127,16 @@ def unique_passages(passages: Sequence[Passage]) -> list[Passage]:
     return out
 
 
+def _company_insisted(q: Question) -> Question:
+    """A fact of the company a question names — who audits or leads it, where it is headquartered, incorporated or
+    listed ("Where is Amazon headquartered?") — is that company's: its name is insisted on, as an amount's company
+    is, so that where no passage mentions it (the documents are someone else's) the reader declines."""
+    if (q.language == "en" and q.names and not q.strong_names and not q.insisted_names
+            and (asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q))):
+        return replace(q, insisted_names=q.names[:1])
+    return q
+
+
 def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
     passages = unique_passages(passages)
@@ -133,7 +148,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             text = not_found(q.language, question, selection)
             return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "document-not-found")
         passages = selection.passages
-    q = analyze(question)
+    q = _company_insisted(analyze(question))
     if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
         foreign = foreign_documents(company_names(q, passages), passages)
         passages = [p for p in passages if p.document_id not in foreign]

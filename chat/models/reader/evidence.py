@@ -42,6 +42,14 @@ from chat.models.reader.balances import (
     part_only_factor,
     per_share_factor,
 )
+from chat.models.reader.cover_facts import (
+    COVER_SCORE,
+    asked_fact,
+    fact_spans,
+    incorporation_in,
+    listed_on,
+    symbol_of,
+)
 from chat.models.reader.fields import Field, find_fields
 from chat.models.reader.headquarters import HEADQUARTERS_SCORE, asks_headquarters, seat_in, seat_spans
 from chat.models.reader.heads import (
@@ -56,7 +64,7 @@ from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
-from chat.models.reader.officers import OFFICER_SCORE, asked_office, office_holders
+from chat.models.reader.officers import OFFICER_SCORE, asked_office, office_holders, person_name
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question, item_phrase
@@ -933,11 +941,15 @@ def answer_span(q: Question, sentence: str) -> str:
     office = asked_office(q)
     if office:  # the CEO asked: the name the office follows, not "Form" or "OF THE SARBANES-OXLEY" — or, in news of
         # an appointment ("The board named Tomas Vey chief executive."), the name it names
-        holder = next((name for _, name in office_holders(sentence, office)), "")
+        holder = next((name for _, name in office_holders(sentence, office, q.names)), "")
         if holder or not _APPOINTED.search(sentence):
             return holder
     if asks_headquarters(q):  # the company's own seat, not an acquired business's "headquartered in …"
         return seat_in(" ".join(sentence.split()), q.names)
+    fact = asked_fact(q)
+    if fact:  # where it is incorporated / listed: the company's own, not a subsidiary's or "incorporation by reference"
+        find = incorporation_in if fact == "incorporation" else listed_on if fact == "exchange" else symbol_of
+        return find(" ".join(sentence.split()), q.names)
     if q.kind == "name" and q.language == "en":
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
         spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
@@ -951,6 +963,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue  # "AS CEO" for "… appointed as CEO?": the question's own words
             if name.isupper() and len(words) > 3:
                 name = " ".join(words[:3])  # a headline in capitals: "JANE Q. DOE APPOINTED AS CEO" → the name
+            if office and not person_name(name):
+                continue  # the CFO asked: "Corning Cable Systems" of "… appointed CFO of Corning Cable Systems"
             if m.start() > 0 and name.lower() not in q.text.lower():
                 return name
     return ""
@@ -1101,7 +1115,7 @@ def _sentence_evidence(
                 and not _NOT_YET.search(q.text):
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q)):
+        if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q)):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
@@ -1173,23 +1187,45 @@ _FORWARD = re.compile(r"(?i)\b(?:expect\w*|guidance|outlook|forecast\w*|plan\w*|
                       r"target\w*|will|intend\w*|estimate\w*)\b")
 
 
+#: a named fact (auditor, officer, seat, incorporation, exchange) in another company's document (``_own_document``)
+#: is never a sure answer
+OTHER_COMPANY = 0.5
+
+
+def _own_document(name: str, p: Passage, *, by_identity: bool) -> bool:
+    """``p`` is from the named company's document. ``by_identity`` (some passage's document identity — the cover's
+    registrant, tickers — or file name names the company): only such a document is, and another one's text
+    mentioning the name ("… rely upon Amazon Web Services") does not make it the company's; otherwise (a brand the
+    registrant's name does not hold, documents without identity) the passage's text may name it."""
+    if by_identity or mentions(name, replace(p, text="")):
+        return mentions(name, replace(p, text=""))
+    # the text, as the name is written ("Square", "SQUARE"): "87 million square feet" does not name Square, Inc.
+    return bool(re.search(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(name.upper())})(?!\w)", p.text))
+
+
 def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int, found: list[Evidence],
-                office: str) -> list[Evidence]:
+                office: str, *, by_identity: bool) -> list[Evidence]:
     """``found`` with the answer of a named kind asked — the firm that signed the auditor's report or that an
     auditing sentence names, the person the office's words follow ("I, Jane Q. Doe, Chief Executive Officer"), the
     company's own seat — as evidence of its own (the sentence or signature it is in, replacing that sentence's); a
     table's or a field's line ("Report of Independent … Firm | 63", a page number) names none of them."""
     found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP)) for ev in found]
+    fact = asked_fact(q)
     if office:
-        named, sure = office_holders(p.text, office), OFFICER_SCORE
+        named, sure = office_holders(p.text, office, q.names), OFFICER_SCORE
     elif asks_headquarters(q):
         named, sure = seat_spans(p.text, spans, q.names), HEADQUARTERS_SCORE
+    elif fact:
+        named, sure = fact_spans(fact, p.text, spans, q.names), COVER_SCORE
     else:
         named, sure = signed_spans(p.text, spans), AUDITOR_SCORE
     for quote, name in named:
         found = [ev for ev in found
                  if not (ev.kind == "sentence" and ev.quote[0] < quote[1] and quote[0] < ev.quote[1])]
-        score = sure * name_factor(q, p) + 0.02 / (1 + rank)
+        factor = name_factor(q, p, table=bool(fact))
+        if q.names and not any(_own_document(n, p, by_identity=by_identity) for n in q.names):
+            factor = min(factor, OTHER_COMPANY)  # "Where is Amazon headquartered?": Netflix's "Our headquarters …"
+        score = sure * factor + 0.02 / (1 + rank)
         if office and _filed_later(q, p):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
         found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))
@@ -1258,7 +1294,8 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         lines = [line for p in passages for line in p.text.split("\n") if line.strip()]
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     office = asked_office(q)
-    named_kind = bool(office or asks_auditor(q) or asks_headquarters(q))
+    named_kind = bool(office or asks_auditor(q) or asks_headquarters(q) or asked_fact(q))
+    by_identity = named_kind and any(mentions(n, replace(p, text="")) for n in q.names for p in passages)
     out: list[Evidence] = []
     every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
                                   [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
@@ -1275,7 +1312,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         spans = [sp for sp in sentence_spans(p.text, running) if not any(sp[0] < e and s < sp[1] for s, e in taken)]
         found.extend(_sentence_evidence(q, p, spans, w, rank, words, asked))
         if named_kind:
-            found = _with_named(q, p, spans, rank, found, office)
+            found = _with_named(q, p, spans, rank, found, office, by_identity=by_identity)
         if part_of_group(p, q.text):
             # the guarantor subsidiaries' summary, the parent company alone: not the consolidated figure asked
             found = [replace(ev, score=ev.score * PART_OF_GROUP) if ev.kind == "cell" else ev for ev in found]

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 
+from chat.models.reader.cover_facts import cover_address
 from chat.models.reader.question import Question
 
-_ASKS = re.compile(r"(?i)\bheadquarter\w*|\bprincipal\s+executive\s+offices?\b")
-_WHERE = re.compile(r"(?i)^\s*where\b|\b(?:what|which)\s+(?:city|location|place|state|country)\b|\blocated\b")
+_ASKS = re.compile(r"(?i)\bheadquarter\w*|\bprincipal\s+executive\s+offices?\b|\bhead\s+office\b")
+_WHERE = re.compile(r"(?i)^\s*where\b|\b(?:what|which)\s+(?:city|location|place|state|country)\b|\blocated\b|"
+                    r"\baddress\b")
 #: a place: an optional street number, then capitalised words, commas, a ZIP code
 _PLACE = (r"(?:\d[\w-]*\s+)?[A-Z][\w.'’-]*"
           r"(?:(?:,\s*|\s+)(?:Suite\s+\d+|[A-Z][\w.'’-]*|\d{5}(?:-\d{4})?|of|the|and)){0,9}")
@@ -65,9 +67,12 @@ def seat_in(sentence: str, names: tuple[str, ...] | list[str]) -> str:
 
 def seat_spans(text: str, spans: list[tuple[int, int]], names: tuple[str, ...] | list[str]
                ) -> list[tuple[tuple[int, int], str]]:
-    """The sentences of ``text`` (``spans``) that state the company's own seat, each with the place."""
-    out: list[tuple[tuple[int, int], str]] = []
+    """The sentences of ``text`` (``spans``) that state the company's own seat, each with the place, and a cover
+    page's address of the principal executive offices (``cover_facts.cover_address``)."""
+    out = cover_address(text)
     for s, e in spans:
+        if any(s < ce and cs < e for (cs, ce), _ in out):
+            continue
         place = seat_in(" ".join(text[s:e].split()), names)
         if place:
             out.append(((s, e), place))

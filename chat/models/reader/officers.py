@@ -33,7 +33,19 @@ _NOT_NAME_WORDS = frozenset("""chief executive officer financial operating presi
     senior director directors board certification certifications section pursuant company inc corporation corp form
     report annual the of and to by dated date exhibit principal officers executive accounting treasurer secretary
     general counsel united states securities exchange commission act sarbanes oxley undersigned managing group
-    global officer's appointed named elected promoted as to become becomes new will be is was has effective""".split())
+    global officer's appointed named elected promoted as to become becomes new will be is was has effective
+    corporate governance brand systems operations communications affairs resources relations technology marketing
+    sales strategy business worldwide consumer services division segment legal human investor government digital
+    products retail stores cable""".split())
+#: the office of a unit, not of the company: "CEO Worldwide Consumer", "Chief Financial Officer of the NIKE Brand",
+#: "Chief Executive Officer, Boeing Global Services" — a unit's word, or a capitalised word after "of" or a comma
+#: that is no other office's, no date's and not the company's own ("of the Company", "of the Board")
+_UNIT_AFTER = re.compile(
+    r"(?:[ \t]+of[ \t]+(?:the[ \t]+)?(?!Company\b|Board\b|Registrant\b|Corporation\b)[A-Z]|"
+    r",?[ \t]+(?:Worldwide|Global|Consumer|International|Americas|Web|Brand|Division|Segment|Stores|Retail)\b|"
+    r",[ \t]+(?!(?:and|&|Chair\w*|President|Director|Officer|Vice|Executive|Principal|Co-|Founder|Treasurer|"
+    r"Secretary|Member|Since|Age|January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b)[A-Z][a-z])")
 _NAME = re.compile(r"(?<![\w.])(?:[A-Z][A-Za-z'’\-]+|[A-Z]\.)"
                    r"(?:[ \t]+(?:[A-Z][A-Za-z'’\-]+|[A-Z]\.|II|III|IV|Jr\.|Sr\.)){1,4}(?![\w])")
 #: between a name and its office: a comma, "(age 61)", an age, a table's cell border, a line break; or a headline's
@@ -62,6 +74,13 @@ def asked_office(q: Question) -> str:
     return found[0] if len(found) == 1 else ""
 
 
+def person_name(text: str) -> bool:
+    """``text`` may be a person's name: two or more words besides an honorific ("Mr. Friend" is not one), none an
+    office's, a form's or a unit's."""
+    words = [w for w in text.split() if w.strip(".").lower() not in ("mr", "mrs", "ms", "dr")]
+    return len(words) >= 2 and _a_name(" ".join(words))
+
+
 def _a_name(text: str) -> bool:
     words = [w.strip(".,").lower() for w in text.split()]
     initials = sum(1 for w in text.split() if re.fullmatch(r"[A-Z]\.", w))
@@ -69,9 +88,15 @@ def _a_name(text: str) -> bool:
             and sum(1 for w in text.split() if len(w.strip(".")) > 1) >= 2 - (1 if initials else 0))
 
 
-def office_holders(text: str, office: str) -> list[tuple[tuple[int, int], str]]:
+def _company_office(text: str, at: int, names: tuple[str, ...] | list[str]) -> bool:
+    """The office's words at ``at`` go on to name the company itself ("Chief Executive Officer of Acme Widgets")."""
+    return any(n and re.match(rf"(?i)[ \t]+of[ \t]+(?:the[ \t]+)?{re.escape(n)}", text[at:at + 80]) for n in names)
+
+
+def office_holders(text: str, office: str, names: tuple[str, ...] | list[str] = ()
+                   ) -> list[tuple[tuple[int, int], str]]:
     """Where ``text`` names a person holding ``office`` now: ``((start, end), name)`` — the span from the name to
-    the end of the office's words, for quoting."""
+    the end of the office's words, for quoting. ``names``: the company's (its own office may name it)."""
     pattern = OFFICES[office]
     out: list[tuple[tuple[int, int], str]] = []
     for m in _NAME.finditer(text):
@@ -80,6 +105,8 @@ def office_holders(text: str, office: str) -> list[tuple[tuple[int, int], str]]:
         name = " ".join(words[:keep])  # "MARY N. DILLON APPOINTED AS": the name ends before the verb
         if not name or not _a_name(name):
             continue
+        if "›" in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]:
+            continue  # a heading path's part ("ACME, INC. › STOCK OPTION AWARD TERMS") is no person
         end = m.start() + [t.end() for t in re.finditer(r"\S+", m.group(0))][keep - 1]
         gap = _BETWEEN.match(text, end)
         start = gap.end() if gap else end
@@ -96,5 +123,7 @@ def office_holders(text: str, office: str) -> list[tuple[tuple[int, int], str]]:
             continue  # the office is not this name's: another name, or words that are no office's, come first
         if _PAST.match(text[start + hit.end() : start + hit.end() + 40]):
             continue
+        if _UNIT_AFTER.match(text, start + hit.end()) and not _company_office(text, start + hit.end(), names):
+            continue  # a unit's chief executive, not the company's
         out.append(((m.start(), start + hit.end()), name))
     return out

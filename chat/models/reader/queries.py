@@ -15,6 +15,7 @@ import re
 
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
+from chat.models.reader.cover_facts import EXCHANGE_WORDS, INCORPORATION_WORDS, SYMBOL_WORDS, asked_fact
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -92,14 +93,17 @@ HEADQUARTERS_WORDS = "our corporate headquarters is located in principal executi
 
 
 def named_query(question: str) -> str:
-    """For who audits the company, who holds an office or where it is headquartered ("Who audits Acme's financial
-    statements?", "Who is Acme's CEO?", "Where is Acme headquartered?"): the company and the words of the section
+    """For who audits the company, who holds an office, where it is headquartered, incorporated or listed ("Who
+    audits Acme's financial statements?", "Who is Acme's CEO?", "Where is Acme headquartered?", "In which state is
+    Acme incorporated?"): the company and the words of the section
     that names the answer, or ``""`` — the question's own words ("audit", "chief executive officer") fill every
     paragraph of the report and every certification heading; the signature, the "I, …, certify" and Item 2 do not."""
     q = analyze(question)
     office = asked_office(q)
+    fact = asked_fact(q)
     words = (f"I, {office.title()} {OFFICER_WORDS}" if office else AUDITOR_WORDS if asks_auditor(q)
-             else HEADQUARTERS_WORDS if asks_headquarters(q) else "")
+             else HEADQUARTERS_WORDS if asks_headquarters(q) else INCORPORATION_WORDS if fact == "incorporation"
+             else EXCHANGE_WORDS if fact == "exchange" else SYMBOL_WORDS if fact == "symbol" else "")
     return " ".join([*q.names, words]) if words else ""
 
 
