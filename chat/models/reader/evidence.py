@@ -1193,13 +1193,14 @@ OTHER_COMPANY = 0.5
 
 
 def _own_document(name: str, p: Passage, *, by_identity: bool) -> bool:
-    """``p`` is from the named company's document. ``by_identity`` (some passage's document identity — the cover's
-    registrant, tickers — or file name names the company): only such a document is, and another one's text
-    mentioning the name ("… rely upon Amazon Web Services") does not make it the company's; otherwise (a brand the
-    registrant's name does not hold, documents without identity) the passage's text may name it."""
-    if by_identity or mentions(name, replace(p, text="")):
+    """``p`` is from the named company's document. A document with an identity (the cover's registrant, tickers)
+    or, where some passage's identity or file name names the company (``by_identity``), any document is the
+    company's only when its identity or file name names it: another company's text mentioning the name (a board
+    member's "… Chief Executive Officer of Corning", "… rely upon Amazon Web Services") does not make it the
+    company's. A document without one may name it in its text, as the name is written ("Square", "SQUARE": "87
+    million square feet" names no Square, Inc.)."""
+    if p.company or by_identity:
         return mentions(name, replace(p, text=""))
-    # the text, as the name is written ("Square", "SQUARE"): "87 million square feet" does not name Square, Inc.
     return bool(re.search(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(name.upper())})(?!\w)", p.text))
 
 

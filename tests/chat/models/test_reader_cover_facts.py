@@ -4,6 +4,8 @@ cover page's labelled values and the sentences that state them of the company it
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chat.models.reader import Passage, read
 from chat.models.reader.cover_facts import (
     asked_fact,
@@ -233,3 +235,14 @@ def test_an_appointment_names_a_person_not_a_unit() -> None:
                "Officer of\nOsprey Works, Inc.", page=140)
     answer = read("Who is Osprey Works' CEO?", [terms])
     assert "STOCK OPTION" not in answer.text.splitlines()[0].split(":")[0], answer.text
+
+
+def test_another_filings_officer_is_not_the_named_companys() -> None:
+    kestrel = Passage("S1", "Name Age Position\nTom B. Finch 54 President and Chief Executive Officer\nAnn C. Dale 61 "
+                      "Director; formerly a director of Osprey Works", "doc-k", "KESTREL_2031_10K.pdf", 70,
+                      company="KESTREL MACHINE WORKS COMPANY")
+    answer = read("Who is Osprey Works' CEO?", [kestrel])
+    assert not answer.text.startswith("The documents say Tom B. Finch"), answer.text
+    own = Passage("S1", kestrel.text, "doc-o", "annual-report.pdf", 70)  # no identity: its text may name the company
+    assert read("Who is Kestrel's CEO?", [replace(own, text="Kestrel Machine Works\n" + own.text)]).text.startswith(
+        "The documents say Tom B. Finch:")
