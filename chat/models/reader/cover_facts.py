@@ -24,13 +24,14 @@ evaluation set.
 from __future__ import annotations
 
 import re
+from datetime import date, datetime
 from typing import Literal
 
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 
-CoverFact = Literal["incorporation", "exchange", "symbol", ""]
+CoverFact = Literal["incorporation", "exchange", "symbol", "shares", ""]
 
 #: how sure a cover's labelled value or a sentence stating the fact of the company itself is
 COVER_SCORE = 0.9
@@ -52,9 +53,19 @@ _NOT_EXCHANGE_Q = re.compile(r"(?i)\b(?:foreign\s+exchange|exchange\s+rates?|cur
 _SYMBOL_Q = re.compile(r"(?i)\b(?:ticker|trading|stock)\s+symbols?\b|\bticker\b|"
                        r"\bsymbol\b.{0,40}\b(?:stock|shares|trade[sd]?)\b")
 
+#: "How many shares of Acme's common stock were outstanding?" — the count now, not an average, a class's part or a
+#: repurchase; no date asked other than a year (a balance sheet's date asks its own count)
+_SHARES_Q = re.compile(r"(?i)\b(?:how\s+many|number\s+of|count\s+of)\b.*\bshares?\b.*\boutstanding\b|"
+                       r"\b(?:how\s+many|number\s+of)\s+(?:common\s+)?(?:shares\s+)?outstanding\b|"
+                       r"\bshares\s+outstanding\b.*\?\s*$")
+_NOT_SHARES_Q = re.compile(r"(?i)\b(?:weighted|average|diluted|basic|options?|awards?|units?|restricted|preferred|"
+                           r"repurchas\w*|bought|buy\s*backs?|authori[sz]ed|treasury|float|held\s+by|per\s+share|"
+                           r"change|increase|decrease)\b")
+
 #: where a filing states the fact (search words for ``queries.named_query``)
 INCORPORATION_WORDS = "incorporated in the State of corporation (State or other jurisdiction of incorporation)"
 SYMBOL_WORDS = "common stock trades under the symbol ticker symbol Trading Symbol(s)"
+SHARES_WORDS = "the number of shares of the registrant's common stock outstanding as of"
 EXCHANGE_WORDS = ("common stock is listed on the Stock Exchange under the symbol "
                   "Name of each exchange on which registered")
 
@@ -67,6 +78,9 @@ def asked_fact(q: Question) -> CoverFact:
     if (_INCORPORATION_Q.search(text) and _WHICH_PLACE.search(text) and not re.search(r"(?i)^\s*when\b", text)
             and not re.search(r"(?i)\bby\s+reference\b", text)):
         return "incorporation"
+    if (_SHARES_Q.search(text) and not _NOT_SHARES_Q.search(text)
+            and not any(p.month is not None or p.day is not None or p.quarter for p in q.periods)):
+        return "shares"
     if _SYMBOL_Q.search(text) and re.search(r"(?i)^\s*(?:what|which|under\s+what|under\s+which)\b", text):
         return "symbol"
     if ((_WHICH_EXCHANGE.search(text) or _WHERE_LISTED.search(text))
@@ -359,6 +373,75 @@ def listed_on(sentence: str, names: tuple[str, ...] | list[str]) -> str:
     return ""
 
 
+_MONTH_DATE = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+               r"\s+\d{1,2},?\s+\d{4}")
+_COUNT = re.compile(r"(?<![\d$.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?\s+(?:million|billion))(?![\d,])", re.I)
+_IN_SENTENCE = r"(?:[^.]|\.(?=\d)){0,200}?"  # no full stop, but a decimal point ("$0.01 par value")
+_SHARES_STATED = re.compile(rf"(?i)\boutstanding\b{_IN_SENTENCE}\b{_MONTH_DATE}|\b{_MONTH_DATE}\b{_IN_SENTENCE}"
+                            r"\boutstanding\b")
+_SHARES_NOT = re.compile(r"(?i)\b(?:non-?affiliates|affiliates|beneficially|weighted|average|options?|awards?|"
+                         r"purchased|repurchased|preferred|plus|underlying|authori[sz]ed|entitled\s+to\s+vote|"
+                         r"market\s+value)\b")
+
+
+#: a sentence's start: after a full stop or a check box, or a cover's next statement run on after a figure
+#: ("… $ 387,327,844,190 Number of shares of common stock outstanding …")
+_SENTENCE_BREAK = re.compile(
+    r"[.;☐☒¨ý]\s|\s(?=(?:Number\s+of|The\s+number|The\s+registrant|There\s+were|As\s+of|At)\s)")
+#: how far before "outstanding" its sentence may start
+SENTENCE_REACH = 300
+
+
+def _scaled(raw: str) -> float:
+    number, _, scale = raw.replace(",", "").partition(" ")
+    return float(number) * {"million": 1e6, "billion": 1e9}.get(scale.lower().strip(), 1.0)
+
+
+def shares_stated(text: str) -> list[tuple[tuple[int, int], str]]:
+    """A cover page's count of the common (or ordinary) shares outstanding at a date: "The number of shares of the
+    registrant's common stock outstanding as of January 20, 2023 was 598,239,585", "There were 846,563,422 shares
+    of common stock outstanding as of January 31, 2023", "Shares of common stock outstanding at January 31, 2019:
+    575.8 million", "Number of shares of Common Stock outstanding as of June 15, 2022: 597,158,440 (excluding …
+    held in the treasury)" — the statement and its count (of several classes' counts, their total: the largest)."""
+    out: list[tuple[tuple[int, int], str]] = []
+    for m in _SHARES_STATED.finditer(text):
+        anchor = m.start() + m.group().lower().rfind("outstanding")  # the sentence that says "outstanding"
+        window = max(0, anchor - SENTENCE_REACH)
+        breaks = [b.end() for b in _SENTENCE_BREAK.finditer(text, window, anchor)]
+        start = breaks[-1] if breaks else window
+        tail = re.search(r"\.\s|\n\s*DOCUMENTS\b|\n\s*_{3,}|\s_{5,}|\n\n|$", text[m.end():])
+        end = m.end() + (tail.start() + (1 if tail.group().startswith(".") else 0) if tail else 0)
+        sentence = text[start:end]
+        if not re.search(r"(?i)\b(?:common\s+stock|ordinary\s+shares|common\s+shares)\b", sentence) \
+                or _SHARES_NOT.search(sentence):
+            continue
+        bare = re.sub(r"\([^)]*\)", lambda g: " " * len(g.group()), sentence)  # "(excluding … treasury)"
+        counts = [c.group(1) for c in _COUNT.finditer(bare) if _scaled(c.group(1)) >= 1000]
+        if not counts:
+            continue
+        if len(counts) > 1 and not re.search(r"(?i)\bclass\b", bare):
+            continue  # "Of the 255 million and 272 million shares … as of December 31, 2022 and 2021": two years'
+        count = max(counts, key=_scaled)
+        date = re.search(_MONTH_DATE, sentence)
+        out.append(((start, end), f"{count} shares" + (f" as of {date.group()}" if date else "")))
+        break
+    return out
+
+
+def stated_date_rank(count: str) -> float:
+    """A small bonus that orders counts by the date they are stated at (``shares_stated``'s "… as of January 31,
+    2023"), the latest first — of a cover's count and a note's year-end one, the question with no date asks the
+    latest; 0 without a date."""
+    m = re.search(_MONTH_DATE, count)
+    if not m:
+        return 0.0
+    try:
+        when = datetime.strptime(" ".join(m.group().replace(",", " ").split()), "%B %d %Y").date()
+    except ValueError:
+        return 0.0
+    return max(0.0, (when - date(1900, 1, 1)).days) / 36500 * 0.02
+
+
 def symbol_of(sentence: str, names: tuple[str, ...] | list[str]) -> str:
     """The symbol ``sentence`` says the company's own stock trades under, or ``""``."""
     for m in _SYMBOL.finditer(sentence):
@@ -377,6 +460,8 @@ def fact_spans(fact: CoverFact, text: str, spans: list[tuple[int, int]], names: 
         cover, find = cover_exchange(text), listed_on
     elif fact == "symbol":
         cover, find = cover_symbol(text), symbol_of
+    elif fact == "shares":
+        return shares_stated(text)
     else:
         return []
     out = list(cover)

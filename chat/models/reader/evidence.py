@@ -48,6 +48,8 @@ from chat.models.reader.cover_facts import (
     fact_spans,
     incorporation_in,
     listed_on,
+    shares_stated,
+    stated_date_rank,
     symbol_of,
 )
 from chat.models.reader.fields import Field, find_fields
@@ -856,6 +858,8 @@ def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
     percentage when the question asks one (``_asks_percent``)."""
     asked = {p.text for p in q.periods}
+    if asked_fact(q) == "shares":  # the count outstanding at a date, not a repurchase's, an award's or preferred's
+        return next((count for _, count in shares_stated(sentence)), "")
     if q.language in ("ko", "ja") and (q.kind in ("value", "change") or asks_a_count(q.text)):
         return asked_number(q.text, sentence)  # "몇 명", "얼마", "몇 위": the counted number nearest what is counted
     if q.kind == "date":
@@ -1226,7 +1230,7 @@ def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int
         factor = name_factor(q, p, table=bool(fact))
         if q.names and not any(_own_document(n, p, by_identity=by_identity) for n in q.names):
             factor = min(factor, OTHER_COMPANY)  # "Where is Amazon headquartered?": Netflix's "Our headquarters …"
-        score = sure * factor + 0.02 / (1 + rank)
+        score = sure * factor + (stated_date_rank(name) if fact == "shares" else 0.02 / (1 + rank))
         if office and _filed_later(q, p):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
         found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))

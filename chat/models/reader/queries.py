@@ -15,7 +15,13 @@ import re
 
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
-from chat.models.reader.cover_facts import EXCHANGE_WORDS, INCORPORATION_WORDS, SYMBOL_WORDS, asked_fact
+from chat.models.reader.cover_facts import (
+    EXCHANGE_WORDS,
+    INCORPORATION_WORDS,
+    SHARES_WORDS,
+    SYMBOL_WORDS,
+    asked_fact,
+)
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -103,7 +109,8 @@ def named_query(question: str) -> str:
     fact = asked_fact(q)
     words = (f"I, {office.title()} {OFFICER_WORDS}" if office else AUDITOR_WORDS if asks_auditor(q)
              else HEADQUARTERS_WORDS if asks_headquarters(q) else INCORPORATION_WORDS if fact == "incorporation"
-             else EXCHANGE_WORDS if fact == "exchange" else SYMBOL_WORDS if fact == "symbol" else "")
+             else EXCHANGE_WORDS if fact == "exchange" else SYMBOL_WORDS if fact == "symbol"
+             else SHARES_WORDS if fact == "shares" else "")
     return " ".join([*q.names, words]) if words else ""
 
 

@@ -16,6 +16,7 @@ from chat.models.reader.cover_facts import (
     covers_to_read,
     incorporation_in,
     listed_on,
+    shares_stated,
     symbol_of,
 )
 from chat.models.reader.queries import search_queries
@@ -246,3 +247,47 @@ def test_another_filings_officer_is_not_the_named_companys() -> None:
     own = Passage("S1", kestrel.text, "doc-o", "annual-report.pdf", 70)  # no identity: its text may name the company
     assert read("Who is Kestrel's CEO?", [replace(own, text="Kestrel Machine Works\n" + own.text)]).text.startswith(
         "The documents say Tom B. Finch:")
+
+
+SHARES_COVER = """Indicate by check mark whether the registrant is a shell company. Yes ☐ No ☒
+The aggregate market value of the common stock held by non-affiliates of the registrant as of June 30, 2031 was
+approximately $12 billion based on the closing price on such date.
+There were 412,500,318 shares of common stock outstanding as of January 31, 2032.
+DOCUMENTS INCORPORATED BY REFERENCE"""
+CLASSES_COVER = """Aggregate market value of voting stock held by non-affiliates $ 9,632,565,644
+As of July 9, 2031, the number of shares of the Registrant's Common Stock outstanding were: Class A 305,011,252
+Class B 1,276,789,972 1,581,801,224"""
+NOTES = ("In 2031, we purchased 19.7 million shares of our common stock for $1,267 million. Osprey Works has 2,300 "
+         "outstanding shares of Series A Convertible Preferred Stock as of December 31, 2031.")
+
+
+def test_the_shares_outstanding_are_the_covers_count() -> None:
+    for question in ("How many shares of Osprey Works' common stock were outstanding?",
+                     "What is the number of Osprey Works' shares outstanding?"):
+        assert asked_fact(analyze(question)) == "shares", question
+    for question in ("How many shares did Osprey Works repurchase in 2031?",
+                     "What were Osprey Works' weighted average diluted shares outstanding in 2031?",
+                     "How many shares were outstanding at December 31, 2031?"):
+        assert asked_fact(analyze(question)) == "", question
+    [(quote, count)] = shares_stated(SHARES_COVER)
+    assert count == "412,500,318 shares as of January 31, 2032"
+    assert SHARES_COVER[quote[0]:quote[1]].startswith("There were 412,500,318")  # not the market value's sentence
+    assert [c for _, c in shares_stated(CLASSES_COVER)] == ["1,581,801,224 shares as of July 9, 2031"]  # the total
+    assert shares_stated(NOTES) == []
+    question = "How many shares of Osprey Works' common stock were outstanding?"
+    head = read(question, [_p(NOTES, page=70), _p(SHARES_COVER, ref="S2")]).text.splitlines()[0]
+    assert head.startswith("The documents say 412,500,318 shares as of January 31, 2032:"), head
+    answer = read(question, [_p(NOTES, page=70)])  # a repurchase's or preferred stock's shares are not the count
+    assert not answer.text.startswith("The documents say"), answer.text
+    assert covers_to_read(analyze(question), [_p(NOTES, page=70)], headquarters=False) == [("doc-o", 1)]
+
+
+def test_of_counts_at_several_dates_the_latest_leads() -> None:
+    both = ("Of the 255 million and 272 million shares of common stock issued and outstanding as of December 31, 2031 "
+            "and 2030, respectively, 3 million were held in trust.")
+    assert shares_stated(both) == []  # two years' counts in one sentence: neither is stated alone
+    older = ("Of the 400 million shares of common stock issued and outstanding as of December 31, 2030, 12 million "
+             "vested.")
+    question = "How many shares of Osprey Works' common stock were outstanding?"
+    head = read(question, [_p(older, page=80), _p(SHARES_COVER, ref="S2")]).text.splitlines()[0]
+    assert head.startswith("The documents say 412,500,318 shares as of January 31, 2032:"), head
