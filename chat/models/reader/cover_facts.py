@@ -402,7 +402,8 @@ def shares_stated(text: str) -> list[tuple[tuple[int, int], str]]:
     registrant's common stock outstanding as of January 20, 2023 was 598,239,585", "There were 846,563,422 shares
     of common stock outstanding as of January 31, 2023", "Shares of common stock outstanding at January 31, 2019:
     575.8 million", "Number of shares of Common Stock outstanding as of June 15, 2022: 597,158,440 (excluding …
-    held in the treasury)" — the statement and its count (of several classes' counts, their total: the largest)."""
+    held in the treasury)" — the statement and its count (of several classes' counts, the total printed after them,
+    else each class's)."""
     out: list[tuple[tuple[int, int], str]] = []
     for m in _SHARES_STATED.finditer(text):
         anchor = m.start() + m.group().lower().rfind("outstanding")  # the sentence that says "outstanding"
@@ -422,6 +423,9 @@ def shares_stated(text: str) -> list[tuple[tuple[int, int], str]]:
         if len(counts) > 1 and not re.search(r"(?i)\bclass\b", bare):
             continue  # "Of the 255 million and 272 million shares … as of December 31, 2022 and 2021": two years'
         count = max(counts, key=_scaled)
+        others = sum(_scaled(c) for c in counts) - _scaled(count)
+        if len(counts) > 1 and abs(others - _scaled(count)) > 0.001 * _scaled(count):
+            count = " and ".join(counts)  # each class's count, no total printed: both said, none summed unasked
         date = re.search(_MONTH_DATE, sentence)
         out.append(((start, end), f"{count} shares" + (f" as of {date.group()}" if date else "")))
         break

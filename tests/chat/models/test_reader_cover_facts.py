@@ -291,3 +291,9 @@ def test_of_counts_at_several_dates_the_latest_leads() -> None:
     question = "How many shares of Osprey Works' common stock were outstanding?"
     head = read(question, [_p(older, page=80), _p(SHARES_COVER, ref="S2")]).text.splitlines()[0]
     assert head.startswith("The documents say 412,500,318 shares as of January 31, 2032:"), head
+
+
+def test_each_class_is_said_where_no_total_is_printed() -> None:
+    two = ("As of February 18, 2032, the number of shares of the registrant's Class A common stock outstanding was "
+           "389,826,763 and the number of shares of the registrant's Class B common stock outstanding was 62,171,003.")
+    assert [c for _, c in shares_stated(two)] == ["389,826,763 and 62,171,003 shares as of February 18, 2032"]
