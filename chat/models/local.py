@@ -302,7 +302,7 @@ class LocalModel:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc, page in wanted))
         unanswered = (answer.declined or answer.confidence < SURE_AT) and tools_allowed
-        if unanswered and READ_PAGE in tool_names:  # where it is headquartered, incorporated, listed: the cover says
+        if unanswered and READ_PAGE in tool_names:  # headquarters, incorporation, exchange, shares: the cover says
             wanted = [w for w in fact_covers(asked, passages_of(sources), headquarters=asks_headquarters(asked))
                       if w not in _pages_read(request.messages, index)]
             if wanted:

@@ -129,8 +129,9 @@ def unique_passages(passages: Sequence[Passage]) -> list[Passage]:
 
 def _company_insisted(q: Question) -> Question:
     """A fact of the company a question names — who audits or leads it, where it is headquartered, incorporated or
-    listed ("Where is Amazon headquartered?") — is that company's: its name is insisted on, as an amount's company
-    is, so that where no passage mentions it (the documents are someone else's) the reader declines."""
+    listed, its ticker, its shares outstanding ("Where is Amazon headquartered?") — is that company's: its name is
+    insisted on, as an amount's company is, so that where no passage mentions it (the documents are someone
+    else's) the reader declines."""
     if (q.language == "en" and q.names and not q.strong_names and not q.insisted_names
             and (asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q))):
         return replace(q, insisted_names=q.names[:1])

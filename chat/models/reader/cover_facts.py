@@ -1,29 +1,33 @@
 """What a filing says about the company itself (pure): the state it is incorporated in, the exchange its stock is
-listed on, and the address of its principal executive offices on the cover page.
+listed on and its ticker, how many of its shares are outstanding, and the address of its principal executive
+offices on the cover page.
 
-"In which state is Acme incorporated?" and "On which exchange is Acme's common stock listed?" ask for a name a
-filing states in two places:
+"In which state is Acme incorporated?", "On which exchange is Acme's common stock listed?", "What is Acme's ticker
+symbol?" and "How many shares of Acme's common stock are outstanding?" ask for what a filing states in two places:
 
 - **the cover page**, where the SEC's form prints each value above (or before) its label: "Delaware
   77-0019522" over "(State or other jurisdiction of incorporation or organization) (I.R.S. Employer
   Identification No.)"; "345 Park Avenue, San Jose, California 95110-2704" over "(Address of principal executive
-  offices) (Zip Code)"; and the Section 12(b) table, "Common Stock, $0.0001 par value per share ADBE NASDAQ",
-  under "Title of each class / Trading Symbol(s) / Name of each exchange on which registered";
+  offices) (Zip Code)"; the Section 12(b) table, "Common Stock, $0.0001 par value per share ADBE NASDAQ", under
+  "Title of each class / Trading Symbol(s) / Name of each exchange on which registered"; and the count of shares
+  at a date, "There were 846,563,422 shares of common stock outstanding as of January 31, 2023";
 - **a sentence** of the business overview or Item 5: "Acme was incorporated in Delaware in 1986", "… originally
   incorporated in the State of Washington in 1916 and reincorporated in Delaware in 1934" (the latest is the
-  answer), "Acme is a Delaware corporation", "our common stock is listed on the Nasdaq Global Select Market",
-  "The principal market for our common stock is the New York Stock Exchange".
+  answer), "Acme is a Delaware corporation", "our common stock is listed on the Nasdaq Global Select Market under
+  the symbol “ACME”", "The principal market for our common stock is the New York Stock Exchange".
 
 The same words describe others — a subsidiary "is incorporated in Missouri", "we consent to the incorporation by
-reference", "exchange-traded funds" — which are not the answer: the subject must be the company (``we``, ``the
-Company``, its name, ``our common stock``). The cover's address is the headquarters a question asks for where
-Item 2 names no seat (``headquarters``). Form wording and general company-law terms, not drawn from any
-evaluation set.
+reference", "exchange-traded funds", shares repurchased, awarded or preferred — which are not the answer: the
+subject must be the company (``we``, ``the Company``, its name, ``our common stock``). The cover's address is the
+headquarters a question asks for where Item 2 names no seat (``headquarters``); ``covers_to_read`` says which
+first pages the local model reads when the search results state none of these. Form wording and general
+company-law terms, not drawn from any evaluation set.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Literal
 
@@ -62,12 +66,14 @@ _NOT_SHARES_Q = re.compile(r"(?i)\b(?:weighted|average|diluted|basic|options?|aw
                            r"repurchas\w*|bought|buy\s*backs?|authori[sz]ed|treasury|float|held\s+by|per\s+share|"
                            r"change|increase|decrease)\b")
 
-#: where a filing states the fact (search words for ``queries.named_query``)
+#: where a filing states each fact (search words for ``queries.named_query``)
 INCORPORATION_WORDS = "incorporated in the State of corporation (State or other jurisdiction of incorporation)"
 SYMBOL_WORDS = "common stock trades under the symbol ticker symbol Trading Symbol(s)"
 SHARES_WORDS = "the number of shares of the registrant's common stock outstanding as of"
 EXCHANGE_WORDS = ("common stock is listed on the Stock Exchange under the symbol "
                   "Name of each exchange on which registered")
+FACT_WORDS: dict[str, str] = {"incorporation": INCORPORATION_WORDS, "exchange": EXCHANGE_WORDS,
+                              "symbol": SYMBOL_WORDS, "shares": SHARES_WORDS}
 
 
 def asked_fact(q: Question) -> CoverFact:
@@ -468,6 +474,14 @@ def fact_spans(fact: CoverFact, text: str, spans: list[tuple[int, int]], names: 
         return shares_stated(text)
     else:
         return []
+    return with_sentences(cover, text, spans, find, names)
+
+
+def with_sentences(cover: list[tuple[tuple[int, int], str]], text: str, spans: list[tuple[int, int]],
+                   find: Callable[[str, tuple[str, ...] | list[str]], str], names: tuple[str, ...] | list[str]
+                   ) -> list[tuple[tuple[int, int], str]]:
+    """The cover's quotes, then each sentence of ``text`` (``spans``, none overlapping a cover quote) for which
+    ``find`` reads the value, with it."""
     out = list(cover)
     for s, e in spans:
         if any(s < ce and cs < e for (cs, ce), _ in cover):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from chat.models.reader.cover_facts import cover_address
+from chat.models.reader.cover_facts import cover_address, with_sentences
 from chat.models.reader.question import Question
 
 _ASKS = re.compile(r"(?i)\bheadquarter\w*|\bprincipal\s+executive\s+offices?\b|\bhead\s+office\b")
@@ -69,11 +69,4 @@ def seat_spans(text: str, spans: list[tuple[int, int]], names: tuple[str, ...] |
                ) -> list[tuple[tuple[int, int], str]]:
     """The sentences of ``text`` (``spans``) that state the company's own seat, each with the place, and a cover
     page's address of the principal executive offices (``cover_facts.cover_address``)."""
-    out = cover_address(text)
-    for s, e in spans:
-        if any(s < ce and cs < e for (cs, ce), _ in out):
-            continue
-        place = seat_in(" ".join(text[s:e].split()), names)
-        if place:
-            out.append(((s, e), place))
-    return out
+    return with_sentences(cover_address(text), text, spans, seat_in, names)

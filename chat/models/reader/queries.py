@@ -15,13 +15,7 @@ import re
 
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
-from chat.models.reader.cover_facts import (
-    EXCHANGE_WORDS,
-    INCORPORATION_WORDS,
-    SHARES_WORDS,
-    SYMBOL_WORDS,
-    asked_fact,
-)
+from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
@@ -99,18 +93,15 @@ HEADQUARTERS_WORDS = "our corporate headquarters is located in principal executi
 
 
 def named_query(question: str) -> str:
-    """For who audits the company, who holds an office, where it is headquartered, incorporated or listed ("Who
-    audits Acme's financial statements?", "Who is Acme's CEO?", "Where is Acme headquartered?", "In which state is
-    Acme incorporated?"): the company and the words of the section
-    that names the answer, or ``""`` — the question's own words ("audit", "chief executive officer") fill every
+    """For who audits the company, who holds an office, where it is headquartered, incorporated or listed, its
+    ticker and its shares outstanding ("Who audits Acme's financial statements?", "Who is Acme's CEO?", "Where is
+    Acme headquartered?", "In which state is Acme incorporated?"): the company and the words of the section that
+    names the answer, or ``""`` — the question's own words ("audit", "chief executive officer") fill every
     paragraph of the report and every certification heading; the signature, the "I, …, certify" and Item 2 do not."""
     q = analyze(question)
     office = asked_office(q)
-    fact = asked_fact(q)
     words = (f"I, {office.title()} {OFFICER_WORDS}" if office else AUDITOR_WORDS if asks_auditor(q)
-             else HEADQUARTERS_WORDS if asks_headquarters(q) else INCORPORATION_WORDS if fact == "incorporation"
-             else EXCHANGE_WORDS if fact == "exchange" else SYMBOL_WORDS if fact == "symbol"
-             else SHARES_WORDS if fact == "shares" else "")
+             else HEADQUARTERS_WORDS if asks_headquarters(q) else FACT_WORDS.get(asked_fact(q), ""))
     return " ".join([*q.names, words]) if words else ""
 
 
