@@ -854,6 +854,10 @@ def _counts_other(q: Question, sentence: str, end: int, money: bool) -> bool:
     return not (match_terms(" ".join(words)) & set(q.terms))
 
 
+#: how a sentence states each cover fact of the company (``cover_facts``; the shares outstanding come first)
+_FACT_IN_SENTENCE = {"incorporation": incorporation_in, "exchange": listed_on, "symbol": symbol_of}
+
+
 def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
     percentage when the question asks one (``_asks_percent``)."""
@@ -950,9 +954,9 @@ def answer_span(q: Question, sentence: str) -> str:
             return holder
     if asks_headquarters(q):  # the company's own seat, not an acquired business's "headquartered in …"
         return seat_in(" ".join(sentence.split()), q.names)
-    fact = asked_fact(q)
-    if fact:  # where it is incorporated / listed: the company's own, not a subsidiary's or "incorporation by reference"
-        find = incorporation_in if fact == "incorporation" else listed_on if fact == "exchange" else symbol_of
+    find = _FACT_IN_SENTENCE.get(asked_fact(q))
+    if find:  # where it is incorporated / listed, its ticker: the company's own, not a subsidiary's, not "incorporation
+        # by reference"
         return find(" ".join(sentence.split()), q.names)
     if q.kind == "name" and q.language == "en":
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
@@ -1191,8 +1195,8 @@ _FORWARD = re.compile(r"(?i)\b(?:expect\w*|guidance|outlook|forecast\w*|plan\w*|
                       r"target\w*|will|intend\w*|estimate\w*)\b")
 
 
-#: a named fact (auditor, officer, seat, incorporation, exchange) in another company's document (``_own_document``)
-#: is never a sure answer
+#: a named fact (auditor, officer, seat, incorporation, exchange, ticker, shares outstanding) in another company's
+#: document (``_own_document``) is never a sure answer
 OTHER_COMPANY = 0.5
 
 
@@ -1212,8 +1216,9 @@ def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int
                 office: str, *, by_identity: bool) -> list[Evidence]:
     """``found`` with the answer of a named kind asked — the firm that signed the auditor's report or that an
     auditing sentence names, the person the office's words follow ("I, Jane Q. Doe, Chief Executive Officer"), the
-    company's own seat — as evidence of its own (the sentence or signature it is in, replacing that sentence's); a
-    table's or a field's line ("Report of Independent … Firm | 63", a page number) names none of them."""
+    company's own seat, a cover's fact (``cover_facts``) — as evidence of its own (the sentence or signature it is
+    in, replacing that sentence's); a table's or a field's line ("Report of Independent … Firm | 63", a page
+    number) names none of them."""
     found = [ev if ev.kind == "sentence" else replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP)) for ev in found]
     fact = asked_fact(q)
     if office:
