@@ -144,14 +144,15 @@ def _symbol_column(header: str) -> int | None:
     return None
 
 
+def symbol_tokens(row: str) -> list[str]:
+    """The capitals of a Section 12(b) row that may be its trading symbol, in order: no exchange's or legal form's
+    word, no class letter ("Class A", "Series B")."""
+    return [m.group(1) for m in _TOKEN.finditer(row)
+            if m.group(1) not in _NOT_SYMBOL and not _CLASS_WORD.search(row[: m.start()])]
+
+
 def _row_symbols(row: str) -> list[str]:
-    out: list[str] = []
-    for m in _TOKEN.finditer(row):
-        token = m.group(1)
-        if token in _NOT_SYMBOL or _CLASS_WORD.search(row[: m.start()]):
-            continue
-        out.append(token)
-    return out[:1]  # one symbol per class of security
+    return symbol_tokens(row)[:1]  # one symbol per class of security
 
 
 def _tickers(raw_lines: Sequence[str]) -> list[str]:

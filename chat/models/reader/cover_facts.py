@@ -34,6 +34,7 @@ from typing import Literal
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
+from ingest.steps.identity import symbol_tokens
 
 CoverFact = Literal["incorporation", "exchange", "symbol", "shares", ""]
 
@@ -256,9 +257,8 @@ def _exchange_name(raw: str) -> str:
     return name[4:] if name.lower().startswith("the ") and "nasdaq stock market" not in name.lower() else name
 
 
-_SYMBOL_TOKEN = re.compile(r"(?<![\w$.%/&-])([A-Z]{1,5}(?:\.[A-Z]{1,2})?)(?![\w%/&-])")
-_NOT_SYMBOL = frozenset({"NYSE", "LLC", "INC", "NASDAQ", "ASX", "PLC", "NV", "SA", "AG", "SE", "II", "III", "IV", "A",
-                         "B", "C", "USD", "CUSIP", "LSE", "TSX", "MKT"})
+#: exchanges' and identifiers' capitals a cover's row may hold beside those ``symbol_tokens`` leaves out
+_NOT_SYMBOL = frozenset({"ASX", "CUSIP", "LSE", "TSX", "MKT"})
 
 
 def cover_symbol(text: str) -> list[tuple[tuple[int, int], str]]:
@@ -268,8 +268,7 @@ def cover_symbol(text: str) -> list[tuple[tuple[int, int], str]]:
         line = text[s:e]
         m = _EXCHANGE_NAME.search(line)
         before = line[: m.start()] if m else line
-        tokens = [t.group(1) for t in _SYMBOL_TOKEN.finditer(before) if t.group(1) not in _NOT_SYMBOL
-                  and not re.search(r"(?i)(?:class|series)\s*$", before[: t.start()])]
+        tokens = [t for t in symbol_tokens(before) if t not in _NOT_SYMBOL]
         if tokens:
             return [((s, e), tokens[-1])]
     return []
