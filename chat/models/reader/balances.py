@@ -78,7 +78,7 @@ _CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fe
                             r"(?:approximately\s+|about\s+)?$")
 #: a change noun right after the amount: "a $49 million decrease in …", "$1.2 billion year-over-year increase"
 _CHANGE_AFTER = re.compile(r"(?i)\s*(?:(?:million|billion|thousand)\s+)?(?:year[- ]over[- ]year\s+|net\s+)?"
-                           r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth)\b")
+                           r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth|lower|higher)\b")
 _LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
 #: a sentence that states only how much an item changed counts this much for a question that asks its value
 CHANGE_ONLY = 0.7
@@ -127,7 +127,8 @@ def change_only_factor(sentence: str, stated: str = "") -> float:
 #: …"): an amount they name is no balance
 _FLOW_WORDS = re.compile(r"(?i)\b(?:proceeds|repayments?|repaid|payments?|paid|borrow\w*|issuances?|issued|"
                          r"incurrence|incurred|purchases?|repurchases?|redemptions?|redeemed|refinanc\w*|retire(?:d|ment)|"
-                         r"extinguishment|used|spent|generated)\b")
+                         r"extinguishment|used|spent|generated|purchased|acquired|acquisitions?|amorti[sz]\w*|"
+                         r"impairments?|additions?|expenses?|entered\s+into)\b")
 #: how many words before a stated amount its flow words are looked for
 FLOW_REACH = 16
 

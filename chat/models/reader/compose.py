@@ -187,8 +187,8 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 
 #: a row whose amount is money spent or lost, whatever its sign: a statement may print it in brackets
 _OUTFLOW = re.compile(
-    r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|used\s+in|"
-    r"spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
+    r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|"
+    r"used\s+(?:in|for|by)|buybacks?|spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
 
 
 def _size(amount: Amount) -> Amount:

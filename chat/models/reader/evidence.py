@@ -71,7 +71,7 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.receipts import receipt_evidence
-from chat.models.reader.statements import STATEMENT_TITLES, implied_statement
+from chat.models.reader.statements import STATEMENT_TITLES, STEM_CHARS, implied_statement
 from chat.models.reader.tables import (
     Row,
     Table,
@@ -381,15 +381,69 @@ def _asks_ratio(q: Question) -> bool:
         bool(q.scale) or bool(_MONEY_WORDS.search(q.text)))
 
 
-def _percent_only(sentence: str) -> bool:
-    """The sentence's figures are all percentages (at least one)."""
+def _item_in_part(q: Question, sentence: str) -> bool:
+    """The asked line item (a lexicon item of two or more words, "share repurchases") is in ``sentence`` in part
+    only: neither one of its names nor each of its words (as a word's stem: "repurchased … shares" holds it)."""
+    if not q.focus_terms or not all(t.startswith("§") for t in q.focus_terms) \
+            or set(q.focus_terms) & match_terms(sentence):
+        return False
+    asked = [w[:STEM_CHARS] for w in re.findall(r"[a-z]+", item_phrase(q.focus).lower()) if w not in _ITEM_GLUE]
+    if len(asked) < 2:
+        return False
+    held = {w[:STEM_CHARS] for w in re.findall(r"[a-z]+", sentence.lower())}
+    return not all(w in held for w in asked)
+
+
+#: the joining words of a line item's name ("property, plant and equipment") and the verbs a question's focus may
+#: hold ("shares did repurchase")
+_ITEM_GLUE = frozenset("a an and of the for in on to from by net total its their did does do was were is are has "
+                       "have had used".split())
+
+
+def _with_others(q: Question, sentence: str) -> bool:
+    """``sentence`` states the asked item together with others ("goodwill and other intangible assets", "cash and
+    other liquid investments"): its amount is theirs together, not the item's."""
+    words = re.findall(r"[a-z]+", item_phrase(q.focus).lower())
+    return bool(words) and bool(re.search(rf"(?i)\b{re.escape(words[-1])}\s+and\s+(?:other|related)\b", sentence))
+
+
+def _no_money(sentence: str) -> bool:
+    """The sentence's figures (at least one) are all percentages or bare numbers — ratios, counts — none an amount
+    of money (a currency or a scale word: "$423 million", "2.1 billion")."""
     amounts = [a for _, _, a in all_amounts(sentence)]
-    return bool(amounts) and all(a.percent for a in amounts)
+    return bool(amounts) and not any(a.currency or a.scale_word for a in amounts) \
+        and not _MONEY_AFTER.search(sentence)
+
+
+#: a number's money written after it: "49.0 cents per share", "18.77 Australian cents", "3 billion dollars"
+_MONEY_AFTER = re.compile(r"(?i)\d\s+(?:[A-Z][a-z]+\s+)?(?:cents?|dollars?|euros?|pounds?|yen|won|pence)\b")
 
 
 def asks_count(q: Question) -> bool:
     """The question wants a count ("How many shares did Acme repurchase?"), in English, and names no money."""
     return q.language == "en" and bool(_COUNT_ASKED.search(q.text)) and not _MONEY_WORDS.search(q.text)
+
+
+#: a count of a part of the whole the question asks about: union members, those a bargaining agreement covers
+LABOR_PART = re.compile(r"(?i)\bunion(?:i[sz]ed|s)?\b|collective(?:ly)?\s+bargain\w*|works\s+councils?")
+#: right after a bare count: "24,000 of our employees" (not "353 million shares of its common stock": what is
+#: counted is named before the "of")
+_PART_OF_OURS = re.compile(r"(?i)^\s*(?:million|thousand|billion)?\s*of\s+(?:our|its|their|the\s+company['’]s)\b")
+#: after the count and what it counts: "50,000 employees, which constitute 32% of our total workforce"
+_SHARE_OF_WHOLE = re.compile(r"(?i)^[^.;]{0,40}?\b(?:constitut\w*|represent\w*|compris\w*|account\w*\s+for)\s+"
+                             r"(?:approximately\s+|about\s+)?\d[\d.]*\s*%")
+
+
+def _part_counted(sentence: str, span: str) -> bool:
+    """The count to state is of a part of the whole asked ("covering approximately 24,000 of our employees",
+    "… 50,000 employees, which constitute 32% of our total workforce, were union represented")."""
+    at = sentence.find(span)
+    if at < 0:
+        return False
+    after = sentence[at + len(span):]
+    bare = bool(re.search(r"(?i)(?:\d|million|thousand|billion)$", span))
+    return (bare and bool(_PART_OF_OURS.search(after))) or bool(_SHARE_OF_WHOLE.search(after)) \
+        or bool(LABOR_PART.search(sentence))
 
 
 def _priced(span: str) -> bool:
@@ -418,7 +472,8 @@ def _asks_money(q: Question) -> bool:
     if _RATE_WORDS.search(q.text) or _PERCENT_WORDS.search(q.text):
         return False
     return (bool(q.scale) or bool(_MONEY_WORDS.search(q.text))
-            or (q.language == "en" and bool(_HOW_MUCH.match(q.text)) and bool(implied_statement(q.focus_terms))))
+            or (q.language == "en" and (bool(_HOW_MUCH.match(q.text)) or q.kind == "value")
+                and bool(implied_statement(q.focus_terms))))
 
 
 def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w: dict[str, float],
@@ -990,6 +1045,19 @@ def _not_yet(sentence: str, span: str) -> bool:
     return at >= 0 and bool(_NOT_YET.search(sentence, max(0, at - NOT_YET_REACH), at + len(span) + NOT_YET_REACH))
 
 
+#: a limit's words: "authorized to repurchase up to $1.5 billion", "an aggregate amount not to exceed $500 million"
+_LIMIT = re.compile(r"(?i)\b(?:up\s+to|not\s+to\s+exceed|a\s+maximum\s+of|authori[sz](?:ed|ation|es|ing)?|"
+                    r"capacity|limit(?:ed)?)\b")
+#: how near before its stated amount a limit's word must be to qualify it
+LIMIT_REACH = 50
+
+
+def _limit_only(sentence: str, span: str) -> bool:
+    """The amount to state is a limit ("authorized to repurchase up to $1.5 billion"), not an amount spent or held."""
+    at = sentence.find(span)
+    return at >= 0 and bool(_LIMIT.search(sentence, max(0, at - LIMIT_REACH), at))
+
+
 #: a sentence that tells of an appointment to an office
 _APPOINTED = re.compile(r"(?i)\b(?:appoint(?:s|ed)?|nam(?:es|ed)|elect(?:s|ed)|promot(?:es|ed)|succeed(?:s|ed)?)\b")
 #: a page's running footer before its number: "2021 FORM 10-K 68", "Page 68"
@@ -1110,11 +1178,21 @@ def _sentence_evidence(
         if count and span and _priced(span):
             # "… repurchased shares for $56.0 billion" does not say how many
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
-        if money_item and _percent_only(sentence):
-            score *= PERCENT_FOR_MONEY  # "… accounted for 11% and 10%" is no balance of accounts receivable
+        if count and span and _part_counted(sentence, span) and not LABOR_PART.search(q.text):
+            # employees asked: "Approximately 50,000 employees, which constitute 32% of our total workforce, were
+            # union represented" counts a part of them — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if money_item and _no_money(sentence):
+            # "… accounted for 11% and 10%" is no balance of accounts receivable, "… net debt-to-adjusted EBITDA
+            # ratio was 2.8" none either: never sure
+            score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
         if q.kind in ("value", "change") and q.language == "en" and item_words \
                 and not item_words & match_terms(sentence):
             score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item
+        elif item_words and q.kind in ("value", "change") and q.language == "en" and _item_in_part(q, sentence):
+            # share repurchases asked: "… stock options to purchase shares … with a grant value of $2,300,000" holds
+            # "shares", not the repurchase — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "yesno" and q.language == "en" and q.focus_terms \
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:
             # "Did Acme report customer concentration?" — "Our 2021 ESG report …" is not about it: never sure
@@ -1122,6 +1200,10 @@ def _sentence_evidence(
         if q.kind == "value" and q.language == "en" and span and _not_yet(sentence, span) \
                 and not _NOT_YET.search(q.text):
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and span and _limit_only(sentence, span) \
+                and not _LIMIT.search(q.text):
+            # the repurchases asked: "… authorized to repurchase up to $1.5 billion" is a limit, not what was spent
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q)):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
@@ -1135,7 +1217,10 @@ def _sentence_evidence(
             if only < 1.0:  # "X increased $1.3 billion …", "X include $3.3 billion of …" do not state X: never sure
                 score = min(score * only, YESNO_OFF_FOCUS_CAP)
             if balance_asked_of(q):
-                score *= flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
+                flow = flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
+                score = score if flow == 1.0 else min(score * flow, YESNO_OFF_FOCUS_CAP)
+                if _with_others(q, sentence):
+                    score = min(score, YESNO_OFF_FOCUS_CAP)  # "$6.9 billion of goodwill and other intangible assets"
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)

@@ -25,6 +25,9 @@ _VALUE_START = re.compile("^" + _VALUE_HEAD, re.IGNORECASE)
 _RUNNING_TEXT_END = re.compile(
     r"(?i)\b(?:in|of|for|to|by|at|from|on|during|than|and|or|the|a|an|with|since|until|through|over|about)$"
 )
+#: the last line of a wrapped sentence ("… cash dividends and share repurchases.") — it starts in lower case or
+#: ends a sentence — whose next line is no value of it but the page's number
+_SENTENCE_TAIL = re.compile(r"^\s*[a-z]|[^\W\d_]{3,}[.!?。]\s*$")
 _CURRENCY_TAIL = re.compile(r"\s*(?:RM|MYR|USD|\$|￥|¥|₩|円|원)$", re.IGNORECASE)
 
 
@@ -91,6 +94,7 @@ def find_fields(text: str) -> list[Field]:
             i + 1 < len(lines)
             and len(line) <= 30
             and not re.search(r"\d", line)
+            and not _SENTENCE_TAIL.search(line)
             and (line.isupper() or line.endswith((":", "：")) or any(t.startswith("§") for t in match_terms(line)))
         ):
             ns, ne = lines[i + 1]

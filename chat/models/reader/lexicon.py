@@ -81,7 +81,10 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("tax", "taxes", "vat", "gst", "sales tax", "부가세", "세금", "消費税", "税"),
     ("date", "dated", "issued", "날짜", "일자", "일시", "거래일", "日付", "日時", "発行日"),
     ("dividend", "dividends", "배당", "배당금", "配当", "配当金"),
-    ("employees", "headcount", "staff", "직원", "임직원", "종업원", "従業員", "社員"),
+    # a company's people, counted: "we had 9,200 employees", "the Company employed 93,516 people", "our total
+    # workforce was approximately 156,000"
+    ("employees", "headcount", "staff", "workforce", "total workforce", "employed",
+     "직원", "임직원", "종업원", "従業員", "社員"),
     ("price", "cost", "가격", "금액", "단가", "価格", "金額", "値段"),
 )
 

@@ -30,12 +30,13 @@ from dataclasses import replace
 
 from chat.models.reader.compose import period_phrase, table_quote
 from chat.models.reader.decline import SURE_AT
-from chat.models.reader.evidence import PERIOD_MISSING_CAP, Evidence, column_period_score, gather
+from chat.models.reader.evidence import LABOR_PART, PERIOD_MISSING_CAP, Evidence, column_period_score, gather
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.statement_titles import is_statement_page
+from chat.models.reader.statements import STEM_CHARS
 from chat.models.reader.text import match_terms
 
 #: the row's words agree with the question's at least this much (its score with no period asked)
@@ -64,24 +65,33 @@ def _asked_column(q: Question, ev: Evidence) -> int | None:
     return col
 
 
-def nil_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
-    """The answer lines and quote of a statement row printed without an amount for the asked period, or None."""
-    if q.language != "en" or q.kind != "value" or q.parts or not q.focus or len(q.periods) != 1:
-        return None
-    ranked = gather(q, passages)
-    cells = [ev for ev in ranked[:LOOK_AT] if ev.kind == "cell"]
-    if not cells or cells[0].score > PERIOD_MISSING_CAP + 0.05 or ranked[0].score >= SURE_AT:
-        return None  # a cell of the asked period answers, or a sentence surely does (or no cell is near the top)
-    ev = cells[0]
+def _nil_column(q: Question, ev: Evidence) -> int | None:
+    """The asked period's empty column of ``ev``'s row, when ``ev`` is a statement row of the asked item."""
     if ev.table is None or ev.row is None or not is_statement_page(ev.passage):
         return None
     undated = gather(replace(q, periods=()), [ev.passage])
     own = next((o for o in undated if o.kind == "cell" and o.row == ev.row), None)
     if own is None or own.score < SURE_ROW:
         return None
-    col = _asked_column(q, ev)
-    if col is None:
+    return _asked_column(q, ev)
+
+
+def nil_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quote of a statement row printed without an amount for the asked period, or None."""
+    if q.language != "en" or q.kind != "value" or q.parts or not q.focus or len(q.periods) != 1:
         return None
+    ranked = gather(q, passages)
+    cells = [ev for ev in ranked[:LOOK_AT] if ev.kind == "cell"]
+    if not cells or ranked[0].score >= SURE_AT:
+        return None  # something answers surely (or no cell is near the top)
+    # the first statement row of the asked item among them (a note's table of other words may rank above it), its
+    # score capped by the missing period (a cell of the asked period answers)
+    found = next(((ev, col) for ev in cells
+                  if ev.score <= PERIOD_MISSING_CAP + 0.05 and (col := _nil_column(q, ev)) is not None), None)
+    if found is None:
+        return None
+    ev, col = found
+    assert ev.table is not None and ev.row is not None
     at = replace(ev, col=col)
     label = " ".join(ev.row.label.split())
     printed = ev.row.cells[col].strip()
@@ -118,6 +128,14 @@ def _item_words(q: Question) -> list[frozenset[str]]:
     return [t for t in (whole, _each_word(q), head) if t]
 
 
+def _stem(word: str) -> str:
+    return word[:STEM_CHARS]
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= STEM_CHARS}
+
+
 def _negates_item(q: Question, sentence: str) -> bool:
     """A negation governs the asked item in ``sentence``: the item's words all stand in one clause of it, and a
     negation stands at most ``NEGATION_REACH`` words before the first of them."""
@@ -125,10 +143,12 @@ def _negates_item(q: Question, sentence: str) -> bool:
     alternatives = _item_words(q)
     for clause in _CLAUSE_END.split(sentence):
         words = re.findall(r"[\w'’]+", clause)
+        held = match_terms(clause) | _stems(clause)
         for alternative in alternatives:
-            if not alternative <= match_terms(clause):
+            if not all(t in held or _stem(t) in held for t in alternative):  # "repurchased … shares": each word
                 continue
-            first = next((i for i, w in enumerate(words) if match_terms(w) & (alternative | word_terms)), None)
+            first = next((i for i, w in enumerate(words) if match_terms(w) & (alternative | word_terms)
+                          or _stem(w.lower()) in {_stem(t) for t in alternative | word_terms}), None)
             if first is None:
                 continue
             before = " ".join(words[max(0, first - NEGATION_REACH):first])
@@ -157,6 +177,8 @@ def none_stated_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, l
             continue
         if any(a.currency for _, _, a in all_amounts(own)) or not _negates_item(q, own):
             continue
+        if LABOR_PART.search(own) and not LABOR_PART.search(q.text):
+            continue  # "none of the employees of MGM China are part of a labor union": of a part, not the whole
         quote = " ".join(sentence.split())
         lead = f"None in {q.periods[0].text}, as the documents state [{ev.passage.ref}]."
         return "\n".join([lead, f"> {quote}"]), [(ev.passage.ref, ev.quote_text)]

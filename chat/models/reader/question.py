@@ -550,10 +550,16 @@ _COUNT_WORD = re.compile(r"(?i)(?<=\w)\s+count$")
 _BALANCE_WORD = re.compile(r"(?i)(?<=\w)\s+(?:balance|level)s?$")
 
 
+#: receivables, which the balance sheet prints net of their allowance whether or not the label says so
+#: ("Receivables", "Accounts receivable, net"): "net accounts receivable" asks that line (property, plant and
+#: equipment keeps its "net": a balance sheet prints its gross amount, less depreciation, above the net line)
+_NET_OF_ALLOWANCE = re.compile(r"(?i)^net\s+(?=(?:trade\s+)?(?:accounts\s+)?receivables?\b)")
+
+
 def item_phrase(focus: str) -> str:
-    """The English focus as the item its line names: without "count" ("share count") or "balance"/"level"
-    ("inventory balance")."""
-    return _BALANCE_WORD.sub("", _COUNT_WORD.sub("", focus))
+    """The English focus as the item its line names: without "count" ("share count"), "balance"/"level"
+    ("inventory balance") or the "net" of receivables ("net accounts receivable")."""
+    return _NET_OF_ALLOWANCE.sub("", _BALANCE_WORD.sub("", _COUNT_WORD.sub("", focus)))
 
 
 def _focus_terms(focus: str, lang: Language) -> set[str]:

@@ -28,6 +28,19 @@ _VALUE_TOKEN = re.compile(
 _CHANGE_HEADER = re.compile(
     r"change|chg|increase|decrease|variance|yoy|%|증감|변동|증가율|増減|前年比|伸び率", re.IGNORECASE
 )
+#: a column of the change between two periods: "2018 versus 2017", "% change 22 vs. 21", "2022 compared to 2021"
+_COMPARISON_HEADER = re.compile(
+    r"(?i)\b(?:(?:19|20)\d\d|\d\d)\s*(?:versus|vs\.?|v\.|compared\s+(?:to|with)|over)\s*(?:(?:19|20)\d\d|\d\d)\b")
+_YEAR_DASH_YEAR = re.compile(r"\b((?:19|20)\d\d)\s*[-–]\s*((?:19|20)\d\d)\b")
+
+
+def _comparison_header(header: str) -> bool:
+    """``header`` names the change between two periods — "2018 versus 2017", or "2022-2021" with the later year
+    first (an ascending "2021-2022" may be one fiscal year's name)."""
+    return bool(_COMPARISON_HEADER.search(header)) or any(
+        int(a) > int(b) for a, b in _YEAR_DASH_YEAR.findall(header))
+
+
 _TOTAL_ROW = re.compile(r"(?i)^(?:total|합계|총계|計|合計)\b|(?:합계|총계|合計|計)$")
 MAX_LABEL_CHARS = 80
 MAX_HEADER_LINES = 8
@@ -102,6 +115,8 @@ def _column(header: str, caption_span: int | None, caption_year: int | None = No
     if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
         span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year
     is_change = bool(_CHANGE_HEADER.search(header)) and not periods
+    if periods and _comparison_header(header):
+        periods, is_change = (), True  # "2018 versus 2017", "2022-2021": the change between them, of no one period
     return Column(header, periods, span, is_change)
 
 

@@ -13,10 +13,17 @@ from chat.models.reader.text import match_terms
 @pytest.mark.parametrize(("item", "label"), [
     ("total debt", "Debt issuance costs"),
     ("total debt", "Less: Premiums, discounts, and unamortized debt issuance costs, net"),
-    ("goodwill", "Goodwill impairment charges"),
 ])
 def test_the_asked_word_only_qualifying_another_noun(item: str, label: str) -> None:
     assert modifier_only(item, label)
+
+
+def test_a_lexicon_items_name_only_qualifying_another_noun() -> None:
+    # goodwill is a line item of the lexicon: its group, not its head word, tells "Goodwill impairment charges"
+    (goodwill,) = match_terms("goodwill")
+    assert goodwill.startswith("§")
+    assert group_qualifies(goodwill, "Goodwill impairment charges")
+    assert not group_qualifies(goodwill, "Goodwill, net")
 
 
 @pytest.mark.parametrize(("item", "label"), [

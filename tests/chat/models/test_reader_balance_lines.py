@@ -1,0 +1,217 @@
+"""Line items an analyst asks of a 10-K beyond the statements' totals: goodwill, receivables asked "net", share
+repurchases under the cash-flow statement's own captions, how many employees — and what is no answer to them: a
+change column, a ratio or percentage where an amount is asked, a repurchase authorisation's limit, a count of the
+union-represented part of a workforce, a wrapped sentence's last line read as a form's field. Made-up filings."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.models.reader import Passage, read
+from chat.models.reader.fields import find_fields
+from chat.models.reader.question import analyze
+from chat.models.reader.statement_pages import statement_followups
+from chat.models.reader.tables import find_tables
+
+BALANCE = """HERONS NEST FOODS, INC.
+CONSOLIDATED BALANCE SHEETS
+(Dollars in millions)
+|  | December 31, / 2031 | December 31, / 2030 |
+|---|---|---|
+| Cash and cash equivalents | 1,210 | 988 |
+| Receivables | 1,692.1 | 1,638.5 |
+| Inventories | 2,101 | 1,944 |
+| Total current assets | 5,003.1 | 4,570.5 |
+| Goodwill | 14,378 | 14,062 |
+| Other intangible assets, net | 7,012 | 7,150 |
+| Total assets | 31,091 | 30,112 |"""
+
+GOODWILL_NOTE = """Note 9 – Goodwill and Other Intangible Assets
+Goodwill represents the excess of the purchase price over the fair value of the net assets acquired. Purchased \
+goodwill from acquisitions totaled $1.3 billion in 2031, none of which is deductible for tax purposes."""
+
+LIQUIDITY = """Liquidity
+Our ratio of net debt-to-operating cash flow was 3.3 in fiscal 2031, and our net debt-to-adjusted EBITDA ratio was \
+2.8 at December 31, 2031. Our three largest customers represented 24% and 21% of net accounts receivable at \
+December 31, 2031 and 2030."""
+
+
+def _answer(question: str, *texts: str) -> str:
+    passages = [Passage(f"S{i}", text, "doc-1", "herons-nest-10k.pdf", 40 + i, company="Herons Nest Foods, Inc.")
+                for i, text in enumerate(texts, 1)]
+    return read(question, passages).text.split("\n")[0]
+
+
+def test_goodwill_is_the_balance_sheets_line_and_is_searched_for_there() -> None:
+    first = _answer("What was Herons Nest's goodwill at the end of FY2031 (in USD millions)?", GOODWILL_NOTE, BALANCE)
+    assert first.startswith("Goodwill was $14,378 million as of December 31, 2031")
+    queries = statement_followups("What was Herons Nest's goodwill at the end of FY2031?", [])
+    assert any("balance sheets" in q and "goodwill" in q for q in queries)
+    intangibles = statement_followups("What were Herons Nest's intangible assets in 2031?", [])
+    assert any("balance sheets" in q for q in intangibles)
+
+
+def test_net_receivables_asked_are_the_receivables_line_not_a_ratio_or_a_share() -> None:
+    first = _answer("What were Herons Nest's net accounts receivable at the end of FY2031?", LIQUIDITY, BALANCE)
+    assert first.startswith("Receivables were $1,692.1 million as of December 31, 2031")
+    # with no balance sheet, a ratio or a percentage is never stated as the receivables
+    alone = _answer("What were Herons Nest's net accounts receivable at the end of FY2031?", LIQUIDITY)
+    assert not alone.startswith("The documents say")
+
+
+CASH_FLOWS = """HERONS NEST FOODS, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(Dollars in millions)
+|  | Fiscal Years Ended January 31, / 2032 | Fiscal Years Ended January 31, / 2031 | \
+Fiscal Years Ended January 31, / 2030 |
+|---|---|---|---|
+| Cash flows from investing activities: |  |  |  |
+| Maturities of short-term investments | 683 | 877 | 915 |
+| Purchases of property and equipment | (442) | (348) | (419) |
+| Net cash used for investing activities | (570) | (3,537) | (414) |
+| Cash flows from financing activities: |  |  |  |
+| Dividends paid | (6,048) | (6,102) | (6,124) |
+| Purchase of Company stock | (5,717) | (7,410) | (8,296) |
+| Purchases of common stock | — | — | (2,000) |"""
+
+
+def test_the_cash_flow_statements_own_captions_answer() -> None:
+    spent = _answer("How much did Herons Nest spend on share repurchases in fiscal 2032?", CASH_FLOWS)
+    assert spent.startswith("Purchase of Company stock was $5,717 million")
+    investing = _answer("What was Herons Nest's net cash used in investing activities in fiscal 2032?", CASH_FLOWS)
+    assert investing.startswith("Net cash used for investing activities was $570 million")
+    assert "(printed in brackets)" in investing
+
+
+def test_a_statement_row_printed_without_an_amount_is_none_though_a_note_ranks_above_it() -> None:
+    rows = CASH_FLOWS.replace("| Purchase of Company stock | (5,717) | (7,410) | (8,296) |\n", "")
+    note = """Note 14 – Earnings per Share
+| (IN MILLIONS) | 2032 | 2031 | 2030 |
+|---|---|---|---|
+| Common-share equivalents: stock options, stock issuable under employee compensation plans and repurchase \
+agreements | 98 | 101 | 95 |"""
+    first = _answer("How much did Herons Nest spend on share repurchases in fiscal 2032?", note, rows)
+    assert first.startswith("Purchases of common stock: none in the fiscal year ended January 31, 2032")
+
+
+AUTHORISED = """Share Repurchase Program
+On January 31, 2031, our Board of Directors authorized a stock repurchase program under which we are authorized to \
+repurchase up to $1.5 billion of our common stock until January 31, 2033. As of December 31, 2031, we have not \
+repurchased any shares under this program.
+Employment agreement
+a. Herons Nest shall grant to you non-qualified stock options to purchase shares of Herons Nest's common stock \
+with a total grant value of approximately $2,300,000 (the "2031 Options")."""
+
+
+def test_no_repurchase_made_is_said_so_not_an_authorisation_or_an_option_grant() -> None:
+    first = _answer("How much did Herons Nest spend on share repurchases in fiscal 2031?", AUTHORISED)
+    assert first.startswith("None in fiscal 2031, as the documents state")
+
+
+DEBT = """Debt
+(Millions)
+|  | December 31, / 2031 | December 31, / 2030 | 2031 versus 2030 |
+|---|---|---|---|
+| Short-term borrowings and current portion of long-term debt | $1,211 | $1,853 | $(642) |
+| Long-term debt | 13,411 | 12,096 | 1,315 |
+| Total debt | $14,622 | $13,949 | $673 |"""
+
+
+@pytest.mark.parametrize("header", ["2031 versus 2030", "% change 31 vs. 30", "2031-2030",
+                                    "Change 2031 compared to 2030"])
+def test_a_column_comparing_two_years_is_a_change_of_no_one_period(header: str) -> None:
+    table = find_tables(DEBT.replace("2031 versus 2030", header))[0]
+    last = table.columns[-1]
+    assert last.is_change and not last.periods
+    first = _answer("What was Herons Nest's total debt at the end of FY2031?", DEBT.replace("2031 versus 2030", header))
+    assert first.startswith("Total debt was $14,622 million as of December 31, 2031")
+
+
+def test_an_ascending_pair_of_years_stays_a_period() -> None:
+    table = find_tables(DEBT.replace("2031 versus 2030", "2030-2031"))[0]
+    assert not table.columns[-1].is_change
+
+
+PEOPLE = """Human Capital
+As of December 31, 2031, our total workforce was approximately 156,000, with 13% located outside of the United \
+States. Approximately 50,000 employees, which constitute 32% of our total workforce, were union represented as of \
+December 31, 2031. We had collective bargaining agreements with unions covering approximately 24,000 of our \
+employees as of December 31, 2031."""
+
+
+def test_employees_are_the_workforce_not_the_union_represented_part() -> None:
+    first = _answer("How many employees did Herons Nest have at the end of fiscal 2031?", PEOPLE)
+    assert first.startswith("The documents say 156,000")
+    part = PEOPLE.split(". ", 2)[1] + ". " + PEOPLE.split(". ", 2)[2]
+    answer = _answer("How many employees did Herons Nest have at the end of fiscal 2031?", "Human Capital\n" + part)
+    assert not answer.startswith("The documents say")
+    # asked of the union, the union's count answers
+    union = _answer("How many of Herons Nest's employees were union represented at the end of fiscal 2031?", PEOPLE)
+    assert "50,000" in union
+
+
+def test_people_employed_are_employees() -> None:
+    text = ("Employees\nAt December 31, 2031, the Company employed 93,516 people (full-time equivalents), with 37,412 "
+            "employed in the United States.")
+    assert _answer("How many employees did Herons Nest have at the end of fiscal 2031?", text).startswith(
+        "The documents say 93,516")
+
+
+def test_a_wrapped_sentences_last_line_is_no_field_of_the_page_number_below_it() -> None:
+    text = ("During fiscal 2031, the Company returned $1.2 billion to shareholders through cash dividends and\n"
+            "share repurchases.\n98")
+    assert not find_fields(text)
+    assert find_fields("TOTAL\n9.00")[0].value == "9.00"
+
+
+def test_net_of_an_asset_printed_net_is_the_assets_line() -> None:
+    assert analyze("What were Acme's net accounts receivable in 2031?").focus_terms == \
+        analyze("What were Acme's accounts receivable in 2031?").focus_terms
+    net_income = analyze("What was Acme's net income in 2031?").focus_terms
+    assert net_income != analyze("What was Acme's income in 2031?").focus_terms
+
+
+SEGMENTS = """Segment Information
+|  | combined end customers | % of total segment net sales in 2031 |
+|---|---|---|
+| Optical Communications | 2 | 26% |
+| Display | 3 | 41% |"""
+
+SEGMENT_SALES = """Note 20 – Reportable Segments
+(In millions)
+|  | Year ended December 31, / 2031 | Year ended December 31, / 2030 |
+|---|---|---|
+| Optical Communications | $5,012 | $4,349 |
+| Display | 3,306 | 3,700 |"""
+
+
+def test_a_segments_net_sales_are_its_amount_not_its_share_of_the_total() -> None:
+    question = "What were Herons Nest's Optical Communications segment net sales in 2031?"
+    assert not _answer(question, SEGMENTS).startswith("Optical Communications segment net sales were 26%")
+    assert _answer(question, SEGMENTS, SEGMENT_SALES).startswith(
+        "Optical Communications segment net sales were $5,012 million")
+
+
+def test_what_an_amount_would_have_been_lower_is_a_change_not_the_amount() -> None:
+    text = ("International revenues\nWe estimate that international revenues would have been approximately $21.9 "
+            "million lower in the year ended December 31, 2031 if foreign exchange rates had remained consistent.")
+    answer = _answer("What were Herons Nest's international revenues in 2031?", text)
+    assert not answer.startswith("The documents say $21.9 million")
+
+
+def test_a_leases_expense_is_not_its_liability() -> None:
+    text = ("Leases\nRental expense under operating leases was $393 million in 2031, $343 million in 2030 and $318 "
+            "million in 2029. Operating lease liabilities were $1.2 billion, of which $916 million were classified "
+            "as noncurrent, at December 31, 2031.")
+    first = _answer("What were Herons Nest's operating lease liabilities at the end of fiscal 2031?", text)
+    assert first.startswith("The documents say $1.2 billion")
+    alone = _answer("What were Herons Nest's operating lease liabilities at the end of fiscal 2031?",
+                    text.split(" Operating lease")[0])
+    assert not alone.startswith("The documents say $393 million")
+
+
+def test_cents_per_share_are_money() -> None:
+    text = ("Dividend\nCombined with the last three quarterly dividends, this increases the annual dividend for fiscal "
+            "2031 to 49.0 cents per share.")
+    assert _answer("What dividends per share did Herons Nest declare in fiscal 2031?", text).startswith(
+        "The documents say 49.0")
