@@ -128,7 +128,7 @@ def change_only_factor(sentence: str, stated: str = "") -> float:
 _FLOW_WORDS = re.compile(r"(?i)\b(?:proceeds|repayments?|repaid|payments?|paid|borrow\w*|issuances?|issued|"
                          r"incurrence|incurred|purchases?|repurchases?|redemptions?|redeemed|refinanc\w*|retire(?:d|ment)|"
                          r"extinguishment|used|spent|generated|purchased|acquired|acquisitions?|amorti[sz]\w*|"
-                         r"impairments?|additions?|expenses?|entered\s+into)\b")
+                         r"impairments?|additions?|expenses?|costs?|entered\s+into|obtained)\b")
 #: how many words before a stated amount its flow words are looked for
 FLOW_REACH = 16
 

@@ -12,6 +12,11 @@ Some cash flow statements print depreciation and amortization apart ("Depreciati
 purchased intangibles" 121; or "Amortization and other" a few lines below): asked for depreciation and amortization
 — and no row states the two together — the reader adds the statement's depreciation line and the amortization
 lines of its section (``split_items`` finds them), each cell cited and the sum shown.
+
+Some balance sheets print a liability only as its two parts ("Operating lease liabilities, current" 52,747 under
+current liabilities, "Operating lease liabilities, non-current" 389,662 below them): asked for the liability itself,
+the reader adds the two lines of one table and column; asked for one part ("current", "long-term"), the part's line
+answers as printed. A lexicon line item ("long-term debt") is read as printed.
 """
 
 from __future__ import annotations
@@ -22,10 +27,10 @@ from dataclasses import replace
 
 from chat.models.reader.balances import asks_equity, both_sides_total
 from chat.models.reader.compose import period_phrase
-from chat.models.reader.evidence import Evidence
+from chat.models.reader.evidence import PERIOD_MISSING_CAP, Evidence, asked_whole, gather, part_of, stripped_item
 from chat.models.reader.formulas import Operand, lines, money, operand, quotes, refs
 from chat.models.reader.passage import Passage
-from chat.models.reader.question import Question
+from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.ratios import cell, cell_value
 from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item
 from chat.models.reader.tables import Row
@@ -91,6 +96,43 @@ def _summed_answer(question: str, q: Question, passages: Sequence[Passage]
     return lines(lead, dep), quotes(total)
 
 
+#: how many of the best cells are looked at for the item's lines
+PARTS_LOOK_AT = 12
+
+
+def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """A liability a balance sheet prints as its current and its non-current lines, no line of it whole
+    ("Operating lease liabilities - current" 111, "Operating lease liabilities - non-current" 862): their sum, each
+    cell cited — asked the item itself, not one part of it."""
+    asked = asked_whole(q)
+    if not asked or not q.periods:
+        return None
+    cells = [ev for ev in gather(q, passages)[:PARTS_LOOK_AT] if ev.kind == "cell" and ev.table is not None
+             and ev.row is not None and ev.score > PERIOD_MISSING_CAP + 0.05  # of the asked period
+             and stripped_item(ev.row.label) == asked]
+    if not cells or any(ev.row is not None and not part_of(ev.row.label) for ev in cells):
+        return None  # the item's whole line is printed (or no line of it): the ordinary reading answers
+    first = cells[0]
+    assert first.table is not None
+    parts: dict[str, Evidence] = {}
+    for row in first.table.rows:
+        part = part_of(row.label)
+        if part and part not in parts and stripped_item(row.label) == asked and row.amount(first.col) is not None:
+            parts[part] = replace(first, quote=row.line, label=row.label, row=row)
+    if set(parts) != {"current", "noncurrent"}:
+        return None
+    current, noncurrent = (_row_operand(parts[k], parts[k].row) for k in ("current", "noncurrent"))  # type: ignore[arg-type]
+    if current is None or noncurrent is None:
+        return None
+    value = money(current.value + noncurrent.value, first, question)
+    when = period_phrase(first.table, first.col, "en")
+    name = " ".join(item_phrase(q.focus).split())
+    verb = "were" if name.endswith("s") else "was"
+    lead = (f"{name[0].upper() + name[1:]} {verb} {value} {when} (computed: {_said(current)} + {_said(noncurrent)}; "
+            f"no line prints the two together) {refs(current, noncurrent)}.")
+    return lines(lead, parts["current"]), quotes(current, noncurrent)
+
+
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer lines and quotes of an item derived from printed lines (see the module docstring), or None
     when the question asks no such item, a row states it, or a printed line it needs is missing."""
@@ -98,6 +140,9 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
         return None
     if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
+    parts = _parts_answer(question, q, passages)
+    if parts is not None:
+        return parts
     for item, whole, rest in _DERIVED:
         if match_terms(q.focus) != match_terms(item) or asks_equity(question):
             continue

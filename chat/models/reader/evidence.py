@@ -400,6 +400,41 @@ _ITEM_GLUE = frozenset("a an and of the for in on to from by net total its their
                        "have had used".split())
 
 
+#: what a line says of its part of an item: "- current", "Non-current portion of", "Long-term", "net of current
+#: portion"
+PART_WORDS = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|portions?|net\s+of|less|of|due|within|one|"
+                        r"year|after)\b")
+NONCURRENT = re.compile(r"(?i)\bnon[-\s]?current\b|\blong[-\s]term\b|\b(?:net\s+of|less)\s+current\s+portion\b")
+_CURRENT = re.compile(r"(?i)\bcurrent\b")
+#: a question that asks one part itself
+PART_ASKED = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term|portion)\b")
+
+
+def stripped_item(label: str) -> frozenset[str]:
+    """A line's terms without what it says of its part ("Operating lease liabilities, non-current")."""
+    return frozenset(match_terms(PART_WORDS.sub(" ", " ".join(label.split()))))
+
+
+def part_of(label: str) -> str:
+    """"noncurrent", "current", or "" (the whole, or no part said)."""
+    return "noncurrent" if NONCURRENT.search(label) else "current" if _CURRENT.search(label) else ""
+
+
+def asked_whole(q: Question) -> frozenset[str]:
+    """The asked item's terms when it is asked whole and is no lexicon line item (those are read as printed: "long-
+    term debt" is one), else empty."""
+    if PART_ASKED.search(q.text):
+        return frozenset()
+    asked = stripped_item(item_phrase(q.focus))
+    return frozenset() if any(t.startswith("§") for t in asked) else asked
+
+
+def part_line_of_whole(q: Question, label: str) -> bool:
+    """``label`` is the current or the non-current line of the item asked whole."""
+    asked = asked_whole(q)
+    return bool(asked) and bool(part_of(label)) and stripped_item(label) == asked
+
+
 def _with_others(q: Question, sentence: str) -> bool:
     """``sentence`` states the asked item together with others ("goodwill and other intangible assets", "cash and
     other liquid investments"): its amount is theirs together, not the item's."""
@@ -659,6 +694,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "How many shares …" is not answered by the dollars paid for them, nor by an EPS bridge's "$0.18"
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if change_of_balance:
+            score = min(score, PERCENT_FOR_MONEY_CAP)
+        if q.language == "en" and q.kind == "value" and part_line_of_whole(q, row.label):
+            # operating lease liabilities asked: "Long-term operating lease liabilities" is their non-current part
             score = min(score, PERCENT_FOR_MONEY_CAP)
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label

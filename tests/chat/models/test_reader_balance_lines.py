@@ -215,3 +215,26 @@ def test_cents_per_share_are_money() -> None:
             "2031 to 49.0 cents per share.")
     assert _answer("What dividends per share did Herons Nest declare in fiscal 2031?", text).startswith(
         "The documents say 49.0")
+
+
+LEASES = """Note 8 – Leases
+(Dollars in thousands)
+|  | December 31, / 2031 | December 31, / 2030 |
+|---|---|---|
+| Operating lease right-of-use assets | $406,640 | $118,000 |
+| Operating lease liabilities, current | 52,747 | 35,090 |
+| Operating lease liabilities, non-current | 389,662 | 108,830 |"""
+
+
+def test_a_liability_printed_as_its_two_parts_is_their_sum() -> None:
+    first = _answer("What were Herons Nest's operating lease liabilities at the end of fiscal 2031?", LEASES)
+    assert first.startswith("Operating lease liabilities were $442,409 thousand as of December 31, 2031 (computed: "
+                            "Operating lease liabilities, current $52,747 thousand + Operating lease liabilities, "
+                            "non-current $389,662 thousand")
+    # one part asked: its own line
+    part = _answer("What were Herons Nest's non-current operating lease liabilities at the end of fiscal 2031?", LEASES)
+    assert part.startswith("Operating lease liabilities, non-current were $389,662 thousand")
+    # one part printed alone is no answer to the whole
+    alone = LEASES.replace("| Operating lease liabilities, current | 52,747 | 35,090 |\n", "")
+    assert not _answer("What were Herons Nest's operating lease liabilities at the end of fiscal 2031?",
+                       alone).startswith("Operating lease liabilities, non-current were")
