@@ -53,6 +53,7 @@ from chat.models.reader.cover_facts import (
     symbol_of,
 )
 from chat.models.reader.fields import Field, find_fields
+from chat.models.reader.fiscal_names import by_start, names_by_start
 from chat.models.reader.headquarters import HEADQUARTERS_SCORE, asks_headquarters, seat_in, seat_spans
 from chat.models.reader.heads import (
     another_figure,
@@ -857,9 +858,17 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
             # a plain total ranks just below "grand total"; a sub-total/tax/cash line far below, unless asked for
             asked_minor = bool(NOT_GRAND_TOTAL.search(q.focus))
             cov *= 0.97 if field.rank == 1 or asked_minor else MINOR_FIELD_FACTOR
+        if field.amount is not None and field.amount.percent and _asks_money(q):
+            cov = min(cov * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # "Comparable Sales Increased 15.6%": no sales
+        if field.amount is not None and _RANGE_VALUE.search(field.value):
+            cov = min(cov, YESNO_OFF_FOCUS_CAP)  # "Diluted earnings per share $24.70 to $25.40": an outlook's range
         score = cov * name_factor(q, p) + 0.02 / (1 + rank)
         out.append(Evidence("field", p, min(score, 1.0), field.line, field.label, field=field))
     return out
+
+
+#: a value that is a range — an outlook's, a guidance's: "$24.70 to $25.40", "4% - 6%"
+_RANGE_VALUE = re.compile(r"(?i)\d\s*%?\s*(?:to|-|–|—)\s*[$€£¥]?\s*\d")
 
 
 def _nearest_after_focus(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> str:
@@ -1415,6 +1424,20 @@ def _in_statement(kind: str, p: Passage, tables: Sequence[Table]) -> bool:
     return _titled(title, p.text[:STATEMENT_TITLE_CHARS]) or any(_titled(title, t.caption) for t in tables)
 
 
+def _named_by_start(q: Question, passages: Sequence[Passage], tables: Sequence[Sequence[Table]]) -> frozenset[str]:
+    """The documents among ``passages`` (``tables``: each one's tables) that name their fiscal years by the year
+    they began in (``fiscal_names``), when ``q`` asks a fiscal year in a company's words."""
+    if q.language != "en" or by_start(q) is q:
+        return frozenset()
+    texts: dict[str, list[str]] = {}
+    ends: dict[str, list[Period]] = {}
+    for p, found in zip(passages, tables, strict=True):
+        if p.document_id:
+            texts.setdefault(p.document_id, []).append(p.text)
+            ends.setdefault(p.document_id, []).extend(o for t in found for c in t.columns for o in c.periods)
+    return frozenset(d for d, t in texts.items() if names_by_start(t, ends[d]))
+
+
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages],  # a page's overlapping chunks share edge lines
@@ -1433,12 +1456,15 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
                                   [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
     every_table = with_document_currency(every_table, [p.document_id or p.file_name or p.ref for p in passages])
+    by_start_docs = _named_by_start(q, passages, every_table)
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
         tables = every_table[rank]
         table_lines = {r.line for t in tables for r in t.rows}
+        # "fiscal 2022" of a company whose fiscal 2022 ended in January 2023: its columns' dates read that way
+        q_cols = by_start(q) if p.document_id and p.document_id in by_start_docs else q
         for table in tables:
-            found.extend(_table_evidence(q, p, table, w, rank))
+            found.extend(_table_evidence(q_cols, p, table, w, rank))
         fields = [f for f in find_fields(p.text) if f.line not in table_lines]
         found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}

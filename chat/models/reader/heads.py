@@ -89,7 +89,9 @@ def _phrase_patterns(group: int) -> tuple[re.Pattern[str], ...]:
                  for p in phrases)
 
 
-_BEFORE = re.compile(r"(?i)\b(?:before|excluding)\b")
+#: what names the item as what the label's amount is excluded from or used for: "Income before income taxes",
+#: "Antidilutive share-based awards excluded from the calculation of diluted earnings per share"
+_BEFORE = re.compile(r"(?i)\b(?:before|excluding|excluded\s+from|(?:calculation|computation)s?\s+of)\b")
 
 
 def named_after_before(item: str, label: str) -> bool:

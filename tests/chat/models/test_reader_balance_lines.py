@@ -238,3 +238,38 @@ def test_a_liability_printed_as_its_two_parts_is_their_sum() -> None:
     alone = LEASES.replace("| Operating lease liabilities, current | 52,747 | 35,090 |\n", "")
     assert not _answer("What were Herons Nest's operating lease liabilities at the end of fiscal 2031?",
                        alone).startswith("Operating lease liabilities, non-current were")
+
+
+RELEASE_HEAD = """Herons Nest Announces Fourth Quarter Fiscal 2031 Results
+Comparable Sales Increased 15.6%
+Fiscal 2032 Outlook
+Diluted earnings per share $24.70 to $25.40"""
+
+
+def test_a_headlines_percentage_and_an_outlooks_range_are_never_sure() -> None:
+    sales = _answer("What were Herons Nest's net sales in the fourth quarter of fiscal 2031?", RELEASE_HEAD)
+    assert not sales.startswith("The comparable sales increased is 15.6%")
+    eps = _answer("What was Herons Nest's diluted EPS for fiscal 2031?", RELEASE_HEAD)
+    assert not eps.startswith("The diluted earnings per share is $25.40")
+
+
+EPS_NOTE = """Note 12 – Earnings per Share
+(In thousands)
+|  | Three Months Ended / June 30, 2031 | Three Months Ended / June 30, 2030 |
+|---|---|---|
+| Antidilutive share-based awards excluded from the calculation of diluted earnings per share | 261 | 1,034 |"""
+
+INCOME = """HERONS NEST FOODS, INC.
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands, except per share data)
+|  | Three Months Ended / June 30, 2031 | Three Months Ended / June 30, 2030 |
+|---|---|---|
+| Earnings per share |  |  |
+| Basic | $0.56 | $4.25 |
+| Diluted | $0.55 | $4.20 |"""
+
+
+def test_a_row_of_what_is_excluded_from_the_item_is_not_the_item() -> None:
+    first = _answer("What was Herons Nest's diluted earnings per share in the second quarter of 2031?", EPS_NOTE,
+                    INCOME)
+    assert "$0.55" in first and "261" not in first

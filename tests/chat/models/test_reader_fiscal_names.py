@@ -1,0 +1,59 @@
+"""A retailer's "fiscal 2022" may be the year that ended in January 2023 (named by the year it began in) or the one
+that ended in January 2022 (named by the year it ended in): the document's own habit decides for a question in the
+company's words; an analyst's "FY2023" is the year that ended in 2023. Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.fiscal_names import by_start, names_by_start
+from chat.models.reader.periods import find_periods
+from chat.models.reader.question import analyze
+from chat.models.reader.tables import find_tables
+
+RESULTS = """Larkspur Beauty Announces Fourth Quarter Fiscal 2022 Results
+For the Fourth Quarter of Fiscal 2022 net sales increased 18.2% compared to the fourth quarter of fiscal 2021.
+For fiscal 2022, comparable sales increased 15.6% compared to fiscal 2021. Fiscal 2022 was a record year.
+(In thousands, except per share data)
+|  | 13 Weeks Ended / January 28, 2023 | 13 Weeks Ended / January 29, 2022 | 52 Weeks Ended / January 28, 2023 | \
+52 Weeks Ended / January 29, 2022 |
+|---|---|---|---|---|
+| Net sales | $3,226,773 | $2,729,388 | $10,208,580 | $8,630,889 |
+| Diluted earnings per share | $6.68 | $5.41 | $24.01 | $17.98 |"""
+
+#: the same columns in a company that names its years by the year they end in
+END_NAMED = RESULTS.replace("Fiscal 2022", "Fiscal 2023").replace("fiscal 2022", "fiscal 2023") \
+    .replace("fiscal 2021", "fiscal 2022").replace("Larkspur Beauty", "Larkspur Beauty")
+
+
+def _first(question: str, text: str) -> str:
+    passages = [Passage("S1", text, "doc-1", "larkspur-q4.pdf", 1, company="Larkspur Beauty, Inc.")]
+    return read(question, passages).text.split("\n")[0]
+
+
+def test_a_document_that_names_its_years_by_their_start() -> None:
+    ends = [p for t in find_tables(RESULTS) for c in t.columns for p in c.periods]
+    assert names_by_start([RESULTS], ends)
+    assert not names_by_start([END_NAMED], ends)
+    assert not names_by_start([RESULTS], [p for p in find_periods("December 31, 2022")])
+
+
+def test_the_companys_fiscal_year_is_read_as_it_names_it() -> None:
+    first = _first("What were Larkspur Beauty's net sales in the fourth quarter of fiscal 2022?", RESULTS)
+    assert first.startswith("Net sales were $3,226,773 thousand in the 13 weeks ended January 28, 2023")
+    eps = _first("What was Larkspur Beauty's diluted EPS for fiscal 2022?", RESULTS)
+    assert "$24.01" in eps and "January 28, 2023" in eps
+
+
+def test_a_company_that_names_its_years_by_their_end_keeps_them() -> None:
+    first = _first("What were Larkspur Beauty's net sales in the fourth quarter of fiscal 2022?", END_NAMED)
+    assert first.startswith("Net sales were $2,729,388 thousand in the 13 weeks ended January 29, 2022")
+
+
+def test_an_analysts_fy_is_the_year_it_ended_in() -> None:
+    first = _first("What were Larkspur Beauty's net sales in FY2023?", RESULTS)
+    assert "$10,208,580" in first and "January 28, 2023" in first
+    q = analyze("What were Larkspur Beauty's net sales in FY2023?")
+    assert by_start(q) is q
+    # a quarter that ends before the January year-end is in the year it is named by
+    second = analyze("What were Larkspur Beauty's net sales in the second quarter of fiscal 2022?")
+    assert by_start(second) is second
