@@ -1105,6 +1105,37 @@ def _limit_only(sentence: str, span: str) -> bool:
     return at >= 0 and bool(_LIMIT.search(sentence, max(0, at - LIMIT_REACH), at))
 
 
+#: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
+_RANGE_AFTER = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\s*\d")
+#: the bases an amount is stated on: a measure adjusted by the company, or as reported under GAAP
+_ADJUSTED_BASIS = re.compile(r"(?i)\b(?:core|adjusted|non-?gaap|organic|underlying|pro\s+forma|comparable)\b")
+_REPORTED_BASIS = re.compile(r"(?i)\b(?:reported|gaap|as\s+reported)\b(?!\s+to\b)")
+#: how near before its amount a basis word qualifies it
+BASIS_REACH = 30
+
+
+def _range_after(sentence: str, span: str) -> bool:
+    at = sentence.find(span)
+    return at >= 0 and bool(_RANGE_AFTER.match(sentence, at + len(span)))
+
+
+def _basis(text: str) -> str:
+    if _ADJUSTED_BASIS.search(text):
+        return "adjusted"
+    return "reported" if _REPORTED_BASIS.search(text) else ""
+
+
+def _other_basis(question: str, sentence: str, span: str) -> bool:
+    """The question asks an amount on one basis (reported / adjusted) and ``sentence`` states ``span`` on the
+    other: "What was PepsiCo's reported EPS …" — "… imply 2023 core EPS of $7.27"."""
+    asked = _basis(question)
+    at = sentence.find(span)
+    if not asked or at < 0:
+        return False
+    stated = _basis(sentence[max(0, at - BASIS_REACH):at])
+    return bool(stated) and stated != asked
+
+
 #: a sentence that tells of an appointment to an office
 _APPOINTED = re.compile(r"(?i)\b(?:appoint(?:s|ed)?|nam(?:es|ed)|elect(?:s|ed)|promot(?:es|ed)|succeed(?:s|ed)?)\b")
 #: a page's running footer before its number: "2021 FORM 10-K 68", "Page 68"
@@ -1248,6 +1279,11 @@ def _sentence_evidence(
                 and not _NOT_YET.search(q.text):
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
             score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and span and (_range_after(sentence, span)
+                                                                  or _other_basis(q.text, sentence, span)):
+            # "Fiscal 2024 outlook: Adjusted EPS of 67-71 cents" is a range, an outlook's; reported EPS asked,
+            # "… imply 2023 core EPS of $7.27" is another basis's — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and span and _limit_only(sentence, span) \
                 and not _LIMIT.search(q.text):
             # the repurchases asked: "… authorized to repurchase up to $1.5 billion" is a limit, not what was spent
@@ -1294,7 +1330,17 @@ def _another_items_amount(q: Question, sentence: str, span: str) -> bool:
     words = " ".join(before.split()[-6:])
     named = match_terms(words)
     groups = {t for t in named if t.startswith("§") and t not in _TOTAL}
-    return bool(groups) and not (named & set(q.focus_terms))
+    if groups and not (named & set(q.focus_terms)):
+        return True
+    after = _ITEM_AFTER.match(sentence, at + len(span))
+    # "… due to a $2.3 billion gain in the prior year quarter": the gain's amount, not the revenues asked
+    return after is not None and not re.search(rf"(?i)\b{after.group(1)[:4]}", q.text)
+
+
+#: the thing an amount is of, written right after it: "a $2.3 billion gain", "$300 million of charges"
+_ITEM_AFTER = re.compile(r"(?i)\s*(?:(?:pre-?tax|after-?tax|non-?cash|one-?time|net)\s+)?(?:of\s+)?"
+                         r"(gains?|loss(?:es)?|charges?|impairments?|benefits?|settlements?|write-?(?:offs?|downs?)|"
+                         r"penalt(?:y|ies)|fines?)\b")
 
 
 def _untabled(text: str) -> str:

@@ -273,3 +273,16 @@ def test_a_row_of_what_is_excluded_from_the_item_is_not_the_item() -> None:
     first = _answer("What was Herons Nest's diluted earnings per share in the second quarter of 2031?", EPS_NOTE,
                     INCOME)
     assert "$0.55" in first and "261" not in first
+
+
+def test_an_amount_of_another_basis_or_an_outlooks_range_or_a_gain_is_never_sure() -> None:
+    guidance = ("Guidance\nThis assumption and the guidance above imply 2031 core EPS of $7.27 (previously $7.20), a 7 "
+                "percent increase compared to 2030 core EPS of $6.79.")
+    assert not _answer("What was Herons Nest's reported EPS in 2031?", guidance).startswith("The documents say $7.27")
+    outlook = "Highlights\nFiscal 2032 outlook: Adjusted EPS of 67-71 cents per share for fiscal 2031 results."
+    assert not _answer("What was Herons Nest's adjusted EPS for fiscal 2031?", outlook).startswith(
+        "The documents say 67")
+    gain = ("Results\nConsolidated operating income decreased 84% in 2031. The decrease was due to a $2.3 billion gain "
+            "in 2030 related to the sale of our properties, partially offset by the increase in net revenues in 2031.")
+    assert not _answer("What were Herons Nest's consolidated net revenues in 2031?", gain).startswith(
+        "The documents say $2.3 billion")
