@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 _BEGINNING = re.compile(
-    r"(?i)\b(?:(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)|beginning\s+balances?)\b")
+    r"(?i)\b(?:(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)|beginning\s+balances?|"
+    # a roll-forward's first row of a calendar year: "Balance at January 1", "Unrecognized tax benefits – January 1"
+    r"(?:balance\s+(?:at|as\s+of)\s+)?january\s+1(?!\d)(?:\s+balances?)?)\b")
 _ENDING = re.compile(
     r"(?i)\b(?:end\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)|ending\s+balances?)\b")
 _CHANGE_ROW = re.compile(

@@ -436,6 +436,20 @@ def part_line_of_whole(q: Question, label: str) -> bool:
     return bool(asked) and bool(part_of(label)) and stripped_item(label) == asked
 
 
+#: a row that names "other" of the asked item ("Total other comprehensive income" for comprehensive income) counts
+#: this much
+OTHER_QUALIFIED = 0.5
+
+
+def _other_of(q: Question, label: str) -> bool:
+    """``label`` names the asked item qualified by "other" ("Total other comprehensive income (loss)"), the
+    question not."""
+    words = [w for w in re.findall(r"[a-z]+", item_phrase(q.focus).lower()) if w not in ("total", "net", "the")]
+    if not words or "other" in words or re.search(r"(?i)\bother\b", q.text):
+        return False
+    return bool(re.search(r"(?i)\bother\s+" + r"\W+".join(map(re.escape, words[:2])) + r"\b", label))
+
+
 def _with_others(q: Question, sentence: str) -> bool:
     """``sentence`` states the asked item together with others ("goodwill and other intangible assets", "cash and
     other liquid investments"): its amount is theirs together, not the item's."""
@@ -696,6 +710,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if change_of_balance:
             score = min(score, PERCENT_FOR_MONEY_CAP)
+        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, row.label) < 1.0 \
+                and not q.focus_terms & _PAID_BY_NAME:
+            # "How much cash did Acme pay for income taxes?": the provision, the deferred taxes are no cash paid
+            # (a dividends or repurchases line is the payment, whatever its words)
+            score = min(score, PERCENT_FOR_MONEY_CAP)
+        if q.language == "en" and q.kind == "value" and _TAX_EFFECT_OF.search(row.label) \
+                and not re.search(r"(?i)\btax", q.text):
+            score = min(score, PERCENT_FOR_MONEY_CAP)  # "Tax benefit for share-based compensation expense"
+        if q.language == "en" and _other_of(q, row.label):
+            score *= OTHER_QUALIFIED  # comprehensive income asked: "Total other comprehensive income (loss)"
         if q.language == "en" and q.kind == "value" and part_line_of_whole(q, row.label):
             # operating lease liabilities asked: "Long-term operating lease liabilities" is their non-current part
             score = min(score, PERCENT_FOR_MONEY_CAP)
@@ -860,6 +884,8 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
             cov *= 0.97 if field.rank == 1 or asked_minor else MINOR_FIELD_FACTOR
         if field.amount is not None and field.amount.percent and _asks_money(q):
             cov = min(cov * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # "Comparable Sales Increased 15.6%": no sales
+        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, field.label) < 1.0:
+            cov = min(cov, YESNO_OFF_FOCUS_CAP)  # cash paid asked: "Income tax expense $101" is the expense
         if field.amount is not None and _RANGE_VALUE.search(field.value):
             cov = min(cov, YESNO_OFF_FOCUS_CAP)  # "Diluted earnings per share $24.70 to $25.40": an outlook's range
         score = cov * name_factor(q, p) + 0.02 / (1 + rank)
@@ -960,6 +986,17 @@ def _counts_other(q: Question, sentence: str, end: int, money: bool) -> bool:
 _FACT_IN_SENTENCE = {"incorporation": incorporation_in, "exchange": listed_on, "symbol": symbol_of}
 
 
+#: what a count counts, after it: no amount of money
+_COUNTED_THING = re.compile(r"(?i)\b(?:shares?|employees?|people|persons|units?|stores?|customers?|members?|"
+                            r"holders?|votes?|options?|awards?)\b")
+#: an item named by the money it is: "stock-based compensation expense", "restructuring charges", "proceeds …"
+_MONEY_HEAD = re.compile(r"(?i)\b(?:expenses?|costs?|charges?|revenues?|sales|payments?|proceeds|income|earnings)$")
+
+
+def _money_named(q: Question) -> bool:
+    return q.kind == "value" and bool(_MONEY_HEAD.search(item_phrase(q.focus).strip()))
+
+
 def answer_span(q: Question, sentence: str) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
     percentage when the question asks one (``_asks_percent``)."""
@@ -985,8 +1022,8 @@ def answer_span(q: Question, sentence: str) -> str:
         periods = find_periods(sentence)
         # a statement's line item asked ("revenue from X", "net income"), no rate: an amount of money, never a
         # length of time
-        money_item = (q.language == "en" and bool(implied_statement(q.focus_terms)) and not _RATE_WORDS.search(q.text)
-                      and not _PERCENT_WORDS.search(q.text) and not asks_count(q))
+        money_item = (q.language == "en" and (bool(implied_statement(q.focus_terms)) or _money_named(q))
+                      and not _RATE_WORDS.search(q.text) and not _PERCENT_WORDS.search(q.text) and not asks_count(q))
         candidates: list[tuple[int, str]] = []
         money: list[tuple[int, str]] = []  # those in a currency or a percentage
         percent_only = _asks_percent(q)  # "$33 million" is no operating margin
@@ -1020,6 +1057,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue  # "BNT162b2", "A320": a product's or a code's number, not an amount
             if not priced and money_item and _DURATION_AFTER.match(sentence, e):
                 continue  # "recognized … over the next 12 months", "a 12-month term" states no revenue
+            if not priced and money_item and tail and _COUNTED_THING.search(tail.group(0)):
+                continue  # compensation expense asked: "20 million shares … available for grant" is no expense
             if not priced and asks_count(q) and _NOT_THE_COUNT.search(" ".join(sentence[:s].split()[-4:])):
                 continue  # "fewer than 300 employees", "the net addition of approximately 11,100 employees"
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
@@ -1030,7 +1069,7 @@ def answer_span(q: Question, sentence: str) -> str:
             candidates.append((s, (raw + tail.group(0)) if tail and not amount.percent else raw))
             if priced:
                 money.append(candidates[-1])
-        if money and q.language == "en" and _HOW_MUCH.match(q.text) and len(money) < len(candidates):
+        if money and q.language == "en" and (_HOW_MUCH.match(q.text) or money_item) and len(money) < len(candidates):
             candidates = money  # "How much commercial paper …": "$1.7 billion", not "within 12 months"
         elif money and asks_count(q):
             # "471 million shares", not "$56.0 billion"; employees asked: no count in "100% pay equity"
@@ -1105,6 +1144,15 @@ def _limit_only(sentence: str, span: str) -> bool:
     return at >= 0 and bool(_LIMIT.search(sentence, max(0, at - LIMIT_REACH), at))
 
 
+#: the cash paid asked in so many words: "How much cash did Acme pay for …", "cash paid for income taxes"
+_CASH_PAID_ASKED = re.compile(r"(?i)\bcash\b.{0,40}\bpa(?:y|id|ys)\b|\bpa(?:y|id)\s+in\s+cash\b")
+#: the items whose cash-flow line is the payment itself, in whatever words ("Dividends — common and preferred")
+_PAID_BY_NAME = frozenset(t for item in ("dividends", "share repurchases", "capital expenditure")
+                          for t in match_terms(item) if t.startswith("§"))
+#: the tax effect of an item: "tax benefits related to stock-based compensation", "Tax benefit for share-based
+#: compensation expense"
+_TAX_EFFECT_OF = re.compile(r"(?i)\btax\s+(?:benefits?|effects?|deductions?|windfalls?)\s+(?:related\s+to|for|from|on|"
+                            r"of|associated\s+with|recogni[sz]ed\s+(?:for|on))\b")
 #: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
 _RANGE_AFTER = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\s*\d")
 #: the bases an amount is stated on: a measure adjusted by the company, or as reported under GAAP
@@ -1278,6 +1326,13 @@ def _sentence_evidence(
         if q.kind == "value" and q.language == "en" and span and _not_yet(sentence, span) \
                 and not _NOT_YET.search(q.text):
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, sentence) < 1.0:
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # cash paid asked: a sentence that says nothing was paid
+        if q.kind == "value" and q.language == "en" and _TAX_EFFECT_OF.search(sentence) \
+                and not re.search(r"(?i)\btax", q.text):
+            # stock-based compensation asked: "tax benefits related to stock-based compensation costs of $291
+            # million" are the tax effect of it — never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and span and (_range_after(sentence, span)
                                                                   or _other_basis(q.text, sentence, span)):

@@ -267,6 +267,13 @@ class Question:
 _ABBREVIATION = re.compile(r"\b[A-Z][A-Z&]{1,5}\b")
 
 
+#: the cash-flow statement's result line as a question names it ("net change in cash", "net increase (decrease) in
+#: cash and cash equivalents"): a line item, not a change asked — read as its other name, "net cash flow"
+_CHANGE_IN_CASH = re.compile(
+    r"(?i)\b(?:net\s+)?(?:change|increase|decrease)s?(?:\s*(?:\(|/|or|and)\s*(?:increase|decrease)\)?)?\s+in\s+cash"
+    r"(?:\s*,?\s*(?:and\s+)?cash\s+equivalents)?(?:\s*,?\s*(?:and\s+)?restricted\s+cash(?:\s+equivalents)?)?\b")
+
+
 def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) -> Kind:
     """``dated_amount``: the question names a period and asks an amount's unit ("What is the FY2021 net PPNE (in
     USD millions)?") — a "what is" that asks a figure, not a definition."""
@@ -660,6 +667,8 @@ def analyze(text: str) -> Question:
     """The question's analysis; ``parts`` holds each ask of a two-part question (else empty)."""
     lang = detect_language(text)
     clean = " ".join(text.split())
+    if lang == "en":
+        clean = _CHANGE_IN_CASH.sub("net cash flow", clean)
     splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
     pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
     asks = [p for p in pieces if _is_ask(p, lang)]

@@ -125,8 +125,8 @@ _HOME: tuple[tuple[str, StatementKind], ...] = (
     ("accounts payable", "balance"), ("long term debt", "balance"), ("total current assets", "balance"),
     ("total current liabilities", "balance"), ("retained earnings", "balance"), ("goodwill", "balance"),
     ("intangible assets", "balance"),
-    ("capital expenditure", "cash"), ("operating cash flow", "cash"), ("depreciation and amortization", "cash"),
-    ("dividend", "cash"), ("share repurchases", "cash"),
+    ("net cash flow", "cash"), ("capital expenditure", "cash"), ("operating cash flow", "cash"),
+    ("depreciation and amortization", "cash"), ("dividend", "cash"), ("share repurchases", "cash"),
     ("investing cash flow", "cash"), ("financing cash flow", "cash"),
 )
 #: a line item two statements print, and where it is asked for when nothing else in the question says: "cash and

@@ -265,7 +265,10 @@ def match_terms(text: str) -> set[str]:
         if apart <= words:
             ids |= _groups(phrase)[0]
             used |= apart
-    ids |= {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
+    implied = {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
+    while implied - ids:  # what the narrower group implies, and what that implies in turn
+        ids |= implied
+        implied = {IMPLIED_GROUPS[i] for i in ids if i in IMPLIED_GROUPS}
     return (words - used) | ids
 
 

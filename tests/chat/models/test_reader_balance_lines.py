@@ -286,3 +286,39 @@ def test_an_amount_of_another_basis_or_an_outlooks_range_or_a_gain_is_never_sure
             "in 2030 related to the sale of our properties, partially offset by the increase in net revenues in 2031.")
     assert not _answer("What were Herons Nest's consolidated net revenues in 2031?", gain).startswith(
         "The documents say $2.3 billion")
+
+
+ROLLFORWARD = """Note 7 – Income Taxes
+(Dollars in millions)
+|  | 2031 | 2030 |
+|---|---|---|
+| Unrecognized tax benefits balance at January 1 | $926 | $814 |
+| Additions for tax positions of the current year | 140 | 160 |
+| Unrecognized tax benefits balance at December 31 | $1,037 | $926 |"""
+
+
+def test_a_roll_forwards_january_1_row_is_the_beginning_balance() -> None:
+    first = _answer("What was Herons Nest's unrecognized tax benefits balance at the end of FY2031?", ROLLFORWARD)
+    assert "$1,037 million" in first and "$926" not in first
+
+
+COMPENSATION = """Stock-Based Compensation
+During fiscal 2031, 2030 and 2029, we recorded tax benefits related to stock-based compensation costs of $291 \
+million, $395 million and $352 million, respectively. As of December 31, 2031, 20 million shares of common stock \
+were available for grant."""
+
+COMPREHENSIVE = """HERONS NEST FOODS, INC.
+CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME
+(Dollars in millions)
+|  | 2031 | 2030 |
+|---|---|---|
+| Net income | 5,349 | 4,858 |
+| Total other comprehensive income (loss), net of tax | 153 | (402) |
+| Comprehensive income | 5,502 | 4,456 |"""
+
+
+def test_an_items_tax_effect_and_its_other_part_are_not_the_item() -> None:
+    assert not _answer("What was Herons Nest's stock-based compensation expense in fiscal 2031?",
+                       COMPENSATION).startswith("The documents say")
+    first = _answer("What was Herons Nest's total comprehensive income in FY2031?", COMPREHENSIVE)
+    assert first.startswith("Comprehensive income was $5,502 million")

@@ -124,3 +124,39 @@ def test_a_document_showing_two_currencies_gives_a_bare_chunk_neither() -> None:
     assert mixed[0][0].unit.currency == ""
     same = with_document_currency(tables[:2], ["doc-1", "doc-1"])
     assert same[0][0].unit.currency == "$" and same[0][0].unit.scale == 1e6
+
+
+_RESULT = """OSPREYLINE DEVICES, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(Dollars in millions)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Changes in assets and liabilities other — net | 120 | 256 |
+| Net increase (decrease) in cash and cash equivalents | (200) | 655 |
+| Supplemental cash flow information |  |  |
+| Cash paid for income taxes, net of refunds | 1,560 | 1,604 |"""
+
+_TAXES = """OSPREYLINE DEVICES, INC.
+CONSOLIDATED STATEMENTS OF INCOME
+(Dollars in millions)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Income before income taxes | 7,000 | 7,548 |
+| Provision for income taxes | 1,637 | 2,679 |"""
+
+
+def _ospreyline(question: str, *texts: str) -> str:
+    passages = [Passage(f"S{i}", t, "doc-1", "ospreyline-10k.pdf", 50 + i, company="Ospreyline Devices, Inc.")
+                for i, t in enumerate(texts, 1)]
+    return read(question, passages).text.split("\n")[0]
+
+
+def test_the_net_change_in_cash_is_the_statements_result_line_not_a_change_computed() -> None:
+    first = _ospreyline("What was Ospreyline's net change in cash in FY2031? Use the cash flow statement.", _RESULT)
+    assert first.startswith("Net increase (decrease) in cash and cash equivalents was $(200) million")
+
+
+def test_cash_paid_for_income_taxes_is_not_the_provision() -> None:
+    question = "How much cash did Ospreyline pay for income taxes in FY2031?"
+    assert _ospreyline(question, _TAXES, _RESULT).startswith("Cash paid for income taxes, net of refunds was $1,560")
+    assert not _ospreyline(question, _TAXES).startswith("Provision for income taxes was $1,637")
