@@ -989,8 +989,10 @@ _FACT_IN_SENTENCE = {"incorporation": incorporation_in, "exchange": listed_on, "
 #: what a count counts, after it: no amount of money
 _COUNTED_THING = re.compile(r"(?i)\b(?:shares?|employees?|people|persons|units?|stores?|customers?|members?|"
                             r"holders?|votes?|options?|awards?)\b")
-#: an item named by the money it is: "stock-based compensation expense", "restructuring charges", "proceeds …"
-_MONEY_HEAD = re.compile(r"(?i)\b(?:expenses?|costs?|charges?|revenues?|sales|payments?|proceeds|income|earnings)$")
+#: an item named by the money it is: "stock-based compensation expense", "restructuring charges", "proceeds …",
+#: "operating lease liabilities"
+_MONEY_HEAD = re.compile(r"(?i)\b(?:expenses?|costs?|charges?|revenues?|sales|payments?|proceeds|income|earnings|"
+                         r"liabilit(?:y|ies)|obligations?|debt|borrowings|receivables?|payables?)$")
 
 
 def _money_named(q: Question) -> bool:
