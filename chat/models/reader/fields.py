@@ -25,9 +25,10 @@ _VALUE_START = re.compile("^" + _VALUE_HEAD, re.IGNORECASE)
 _RUNNING_TEXT_END = re.compile(
     r"(?i)\b(?:in|of|for|to|by|at|from|on|during|than|and|or|the|a|an|with|since|until|through|over|about)$"
 )
-#: the last line of a wrapped sentence ("… cash dividends and share repurchases.") — it starts in lower case or
-#: ends a sentence — whose next line is no value of it but the page's number
-_SENTENCE_TAIL = re.compile(r"^\s*[a-z]|[^\W\d_]{3,}[.!?。]\s*$")
+#: the last line of a wrapped sentence ("… cash dividends and\nshare repurchases.") — it ends a sentence, or it is
+#: three words or more starting in lower case (a receipt's short "total" stays a label) — whose next line is no
+#: value of it but the page's number
+_SENTENCE_TAIL = re.compile(r"^\s*[a-z][^\s]*(?:\s+\S+){2,}|[^\W\d_]{3,}[.!?。]\s*$")
 _CURRENCY_TAIL = re.compile(r"\s*(?:RM|MYR|USD|\$|￥|¥|₩|円|원)$", re.IGNORECASE)
 
 
