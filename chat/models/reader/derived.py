@@ -114,14 +114,14 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
         return None  # the item's whole line is printed (or no line of it): the ordinary reading answers
     first = cells[0]
     assert first.table is not None
-    parts: dict[str, Evidence] = {}
+    parts: dict[str, Row] = {}
     for row in first.table.rows:
         part = part_of(row.label)
         if part and part not in parts and stripped_item(row.label) == asked and row.amount(first.col) is not None:
-            parts[part] = replace(first, quote=row.line, label=row.label, row=row)
+            parts[part] = row
     if set(parts) != {"current", "noncurrent"}:
         return None
-    current, noncurrent = (_row_operand(parts[k], parts[k].row) for k in ("current", "noncurrent"))  # type: ignore[arg-type]
+    current, noncurrent = _row_operand(first, parts["current"]), _row_operand(first, parts["noncurrent"])
     if current is None or noncurrent is None:
         return None
     value = money(current.value + noncurrent.value, first, question)
@@ -130,7 +130,7 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     verb = "were" if name.endswith("s") else "was"
     lead = (f"{name[0].upper() + name[1:]} {verb} {value} {when} (computed: {_said(current)} + {_said(noncurrent)}; "
             f"no line prints the two together) {refs(current, noncurrent)}.")
-    return lines(lead, parts["current"]), quotes(current, noncurrent)
+    return lines(lead, current.cells[0]), quotes(current, noncurrent)
 
 
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:

@@ -72,7 +72,7 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, agreement, find_periods
 from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.receipts import receipt_evidence
-from chat.models.reader.statements import STATEMENT_TITLES, STEM_CHARS, implied_statement
+from chat.models.reader.statements import STATEMENT_TITLES, implied_statement, stems
 from chat.models.reader.tables import (
     Row,
     Table,
@@ -388,17 +388,16 @@ def _item_in_part(q: Question, sentence: str) -> bool:
     if not q.focus_terms or not all(t.startswith("§") for t in q.focus_terms) \
             or set(q.focus_terms) & match_terms(sentence):
         return False
-    asked = [w[:STEM_CHARS] for w in re.findall(r"[a-z]+", item_phrase(q.focus).lower()) if w not in _ITEM_GLUE]
+    asked = [w for w in stems(item_phrase(q.focus)) if w not in _ITEM_GLUE]
     if len(asked) < 2:
         return False
-    held = {w[:STEM_CHARS] for w in re.findall(r"[a-z]+", sentence.lower())}
+    held = set(stems(sentence))
     return not all(w in held for w in asked)
 
 
-#: the joining words of a line item's name ("property, plant and equipment") and the verbs a question's focus may
-#: hold ("shares did repurchase")
-_ITEM_GLUE = frozenset("a an and of the for in on to from by net total its their did does do was were is are has "
-                       "have had used".split())
+#: besides ``statements.stems``' joining words and verbs, the words a line item's name may hold that name no part
+#: of it ("net", "total") and the verbs a question's focus may hold ("has repurchased")
+_ITEM_GLUE = frozenset("net total has have had".split())
 
 
 #: what a line says of its part of an item: "- current", "Non-current portion of", "Long-term", "net of current
@@ -710,8 +709,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if change_of_balance:
             score = min(score, PERCENT_FOR_MONEY_CAP)
-        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, row.label) < 1.0 \
-                and not q.focus_terms & _PAID_BY_NAME:
+        if _unpaid_for_cash(q, row.label) and not q.focus_terms & _PAID_BY_NAME:
             # "How much cash did Acme pay for income taxes?": the provision, the deferred taxes are no cash paid
             # (a dividends or repurchases line is the payment, whatever its words)
             score = min(score, PERCENT_FOR_MONEY_CAP)
@@ -884,7 +882,7 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
             cov *= 0.97 if field.rank == 1 or asked_minor else MINOR_FIELD_FACTOR
         if field.amount is not None and field.amount.percent and _asks_money(q):
             cov = min(cov * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # "Comparable Sales Increased 15.6%": no sales
-        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, field.label) < 1.0:
+        if _unpaid_for_cash(q, field.label):
             cov = min(cov, YESNO_OFF_FOCUS_CAP)  # cash paid asked: "Income tax expense $101" is the expense
         if field.amount is not None and _RANGE_VALUE.search(field.value):
             cov = min(cov, YESNO_OFF_FOCUS_CAP)  # "Diluted earnings per share $24.70 to $25.40": an outlook's range
@@ -1148,6 +1146,12 @@ def _limit_only(sentence: str, span: str) -> bool:
 
 #: the cash paid asked in so many words: "How much cash did Acme pay for …", "cash paid for income taxes"
 _CASH_PAID_ASKED = re.compile(r"(?i)\bcash\b.{0,40}\bpa(?:y|id|ys)\b|\bpa(?:y|id)\s+in\s+cash\b")
+def _unpaid_for_cash(q: Question, text: str) -> bool:
+    """The cash paid is asked in so many words and ``text`` (a row's label, a field's, a sentence) says nothing was
+    paid: "Provision for income taxes" for "How much cash did Acme pay for income taxes?"."""
+    return q.language == "en" and bool(_CASH_PAID_ASKED.search(q.text)) and paid_row_factor(q.text, text) < 1.0
+
+
 #: the items whose cash-flow line is the payment itself, in whatever words ("Dividends — common and preferred")
 _PAID_BY_NAME = frozenset(t for item in ("dividends", "share repurchases", "capital expenditure")
                           for t in match_terms(item) if t.startswith("§"))
@@ -1329,7 +1333,7 @@ def _sentence_evidence(
                 and not _NOT_YET.search(q.text):
             # the expense asked: "$98 million of unrecognized compensation expense" is what is still to come
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if q.language == "en" and _CASH_PAID_ASKED.search(q.text) and paid_row_factor(q.text, sentence) < 1.0:
+        if _unpaid_for_cash(q, sentence):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # cash paid asked: a sentence that says nothing was paid
         if q.kind == "value" and q.language == "en" and _TAX_EFFECT_OF.search(sentence) \
                 and not re.search(r"(?i)\btax", q.text):

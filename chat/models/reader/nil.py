@@ -36,7 +36,7 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.statement_titles import is_statement_page
-from chat.models.reader.statements import STEM_CHARS
+from chat.models.reader.statements import STEM_CHARS, stems
 from chat.models.reader.text import match_terms
 
 #: the row's words agree with the question's at least this much (its score with no period asked)
@@ -128,14 +128,6 @@ def _item_words(q: Question) -> list[frozenset[str]]:
     return [t for t in (whole, _each_word(q), head) if t]
 
 
-def _stem(word: str) -> str:
-    return word[:STEM_CHARS]
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= STEM_CHARS}
-
-
 def _negates_item(q: Question, sentence: str) -> bool:
     """A negation governs the asked item in ``sentence``: the item's words all stand in one clause of it, and a
     negation stands at most ``NEGATION_REACH`` words before the first of them."""
@@ -143,12 +135,12 @@ def _negates_item(q: Question, sentence: str) -> bool:
     alternatives = _item_words(q)
     for clause in _CLAUSE_END.split(sentence):
         words = re.findall(r"[\w'’]+", clause)
-        held = match_terms(clause) | _stems(clause)
+        held = match_terms(clause) | set(stems(clause))
         for alternative in alternatives:
-            if not all(t in held or _stem(t) in held for t in alternative):  # "repurchased … shares": each word
+            if not all(t in held or t[:STEM_CHARS] in held for t in alternative):  # "repurchased … shares": each word
                 continue
             first = next((i for i, w in enumerate(words) if match_terms(w) & (alternative | word_terms)
-                          or _stem(w.lower()) in {_stem(t) for t in alternative | word_terms}), None)
+                          or w.lower()[:STEM_CHARS] in {t[:STEM_CHARS] for t in alternative | word_terms}), None)
             if first is None:
                 continue
             before = " ".join(words[max(0, first - NEGATION_REACH):first])

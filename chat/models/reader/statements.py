@@ -91,7 +91,8 @@ _LOOSE_STOP = frozenset("a an and the of for from in on by to its their did does
 STEM_CHARS = 5
 
 
-def _stems(text: str) -> list[str]:
+def stems(text: str) -> list[str]:
+    """``text``'s words as their first ``STEM_CHARS`` letters, its joining words and verbs left out."""
     return [w[:STEM_CHARS] for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _LOOSE_STOP]
 
 
@@ -99,12 +100,12 @@ def loose_line_item(focus: str, first_id: int) -> tuple[str, set[str]] | None:
     """The line-item group a question's words name in other word order or form ("cash … generate from
     operations" → cash generated from operations), as ``(group id, the focus words it used)``; None when no
     phrase of two or more content words is covered. Only for the question side: rows are matched exactly."""
-    asked = _stems(focus)
+    asked = stems(focus)
     have = set(asked)
     best: tuple[int, str, set[str]] | None = None
     for i, group in enumerate(LINE_ITEM_GROUPS):
         for phrase in group:
-            need = set(_stems(phrase))
+            need = set(stems(phrase))
             if len(need) >= 2 and need <= have and (best is None or len(need) > best[0]):
                 best = (len(need), f"§{first_id + i}", need)
     if best is None:
