@@ -47,6 +47,7 @@ from ingest.steps.table_chunks import (
     merge_continued,
     open_section,
     segment_items,
+    shed_caption,
 )
 from retrieval.types import BBox, Chunk
 
@@ -107,6 +108,11 @@ def chunk_segments(
         if isinstance(item, _Unit):
             run.append(item)
             continue
+        if item is not None:  # a caption too long to repeat with every run of rows is text before the table
+            item, spilled = shed_caption(item, max_tokens, count_tokens)
+            if spilled:
+                run.extend(_Unit(piece, item.page, item.table.caption_bbox, count_tokens(piece), item.path)
+                           for piece in _split(spilled, max_tokens - overlap_tokens))
         chunks.extend(_text_chunks(run, len(chunks), meta, max_tokens, overlap_tokens))
         run = []
         if item is not None:

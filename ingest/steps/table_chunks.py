@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ingest.steps.table_model import BBox4, Table, md_row
@@ -109,6 +109,34 @@ def _continues(prev: TableBlock, nxt: TableBlock, between: Sequence[Any]) -> boo
     if nxt.table.header and nxt.table.headers() != prev.table.headers():
         return False
     return all(len(str(getattr(item, "text", ""))) <= FURNITURE_CHARS for item in between)
+
+
+#: where a caption's sentence ends: ". " before a capital or a bracket (a PDF's text layer may put a space before
+#: the period: "2016 and 2017 . We also have …")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(“\"])")
+#: a caption's unit: "(in millions)", "(Dollars in millions, except per share data)", "($ in thousands)", "($MM)"
+_UNIT_PHRASE = re.compile(r"(?i)\([^()]*\b(?:millions|thousands|billions)\b[^()]*\)|\((?:\$|US\$)\s*(?:MM|M|K)\)")
+
+
+def shed_caption(block: TableBlock, budget: int, count: Callable[[str], int]) -> tuple[TableBlock, str]:
+    """A caption too long to repeat in every chunk of its table (with the header, more than half a chunk): the
+    table detector took the paragraph above the table for its caption ("… the net unamortized discount on the
+    Notes was $90 million … The face value of our total long-term debt obligations is as follows (in millions):").
+    Its last sentence — the one that introduces the table, with its unit — stays the caption when it fits, else
+    only the unit phrase ("(in millions)") does; the sentences before it (or the whole caption) are returned as
+    text to place before the table, so they are searched as text instead of being dropped and the table's rows
+    keep their unit. A caption that fits is kept whole (the block is returned unchanged, with "")."""
+    head = "\n".join(block.head)
+    if not block.caption or count("\n".join([*block.caption, head])) <= budget // 2:
+        return block, ""
+    text = " ".join(" ".join(block.caption).split())
+    sentences = _SENTENCE_END.split(text)
+    intro = sentences[-1]
+    if len(sentences) > 1 and count(intro + "\n" + head) <= budget // 2:
+        return replace(block, caption=[intro]), " ".join(sentences[:-1])
+    unit = _UNIT_PHRASE.search(text)
+    kept = [unit.group(0)] if unit and count(unit.group(0) + "\n" + head) <= budget // 2 else []
+    return replace(block, caption=kept), text
 
 
 def fit_head(block: TableBlock, budget: int, count: Callable[[str], int]) -> list[str]:

@@ -220,6 +220,40 @@ def test_a_long_table_splits_into_chunks_that_each_repeat_caption_and_header() -
     assert seen == [f"| Line item {i} | {i},000 | {i},500 |" for i in range(40)]  # every row once, in order
 
 
+def test_a_paragraph_taken_for_the_caption_is_text_and_its_last_sentence_heads_the_table() -> None:
+    """The detector took the paragraph above a table for its caption: too long to repeat in every chunk, its
+    sentences before the last are text before the table (searchable, not dropped) and the last one, which
+    introduces the table with its unit, heads every chunk of rows."""
+    caption = ("As of December 31, 2023 and 2022, the net unamortized discount on the Notes was $90 million and "
+               "$99 million . We also have other long-term debt with a carrying amount, including the current "
+               "portion and borrowings under our credit facility, of $588 million and $692 million as of "
+               "December 31, 2023 and 2022 . The face value of our total long-term debt obligations is as follows "
+               "(in millions):")
+    rows = [[f"Notes due {2030 + i}", f"{i + 1},000", f"{i + 2},250"] for i in range(12)]
+    t = table(1, rows, top=300, caption=caption)
+    out = chunks([page_with_table(1, ["Note 5 - Long-term debt"], t, [], top=300)], max_tokens=90, overlap=10)
+    text = " ".join(c.text for c in out if not c.text.startswith("The face value"))
+    assert "net unamortized discount on the Notes was $90 million" in text
+    assert "of $588 million and $692 million as of December 31, 2023 and 2022 ." in text
+    tables = [c for c in out if "| Notes due" in c.text]
+    assert len(tables) >= 2
+    for c in tables:
+        assert c.text.split("\n")[:2] == [
+            "The face value of our total long-term debt obligations is as follows (in millions):", HEAD]
+    assert [r for c in tables for r in c.text.split("\n")[3:]] == [f"| Notes due {2030 + i} | {i + 1},000 | "
+                                                                   f"{i + 2},250 |" for i in range(12)]
+
+
+def test_a_caption_sentence_too_long_to_repeat_leaves_its_unit_with_the_rows() -> None:
+    caption = ("The following table presents the carrying amounts of the long-term debt obligations of the "
+               "company and of its consolidated subsidiaries, including the current portion and the borrowings "
+               "under the revolving credit facility, at the end of each of the years presented (in thousands)")
+    t = table(1, [["Notes", "1,000", "900"], ["Credit facility", "250", "0"]], top=300, caption=caption)
+    out = chunks([page_with_table(1, [], t, [], top=300)], max_tokens=70, overlap=10)
+    assert out[0].text == caption
+    assert out[1].text.split("\n")[:2] == ["(in thousands)", HEAD]
+
+
 def test_a_table_continued_over_a_page_break_is_one_table() -> None:
     first = table(1, [["Revenue", "1", "2"], ["Costs", "3", "4"]], top=700)
     second = table(2, [["Tax", "5", "6"], ["Net income", "7", "8"]], top=72, header=False)
