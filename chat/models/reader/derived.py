@@ -33,8 +33,10 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.ratios import cell, cell_value
 from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item
-from chat.models.reader.tables import Row
+from chat.models.reader.statement_titles import is_statement_page
+from chat.models.reader.tables import Row, find_tables
 from chat.models.reader.text import match_terms
+from chat.models.reader.units import table_unit
 
 #: (the item, the printed total it is part of, the printed rest of that total)
 _DERIVED: tuple[tuple[str, str, str], ...] = (
@@ -49,7 +51,9 @@ def _said_cell(ev: Evidence) -> str:
     """"Total equity $81,552 million": the row's own label (no section path) and its amount as printed."""
     value = cell_value(ev)
     assert ev.row is not None and value is not None
-    return f"{' '.join(ev.row.label.split())} {value[1]}"
+    # a label that goes on to state amounts ("Short-term borrowings, including …: 2021—$1,636; 2020—$2,002"): its name
+    label = re.sub(r":\s.*\d.*$", "", " ".join(ev.row.label.split()))
+    return f"{label} {value[1]}"
 
 
 def _said(o: Operand) -> str:
@@ -133,6 +137,89 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     return lines(lead, current.cells[0]), quotes(current, noncurrent)
 
 
+#: a balance sheet's debt line: what is borrowed and due within the year (short-term borrowings, notes payable,
+#: commercial paper), the current part of long-term debt, long-term debt — "Short-term borrowings, including
+#: current portion of long-term debt" is one line
+_DEBT_LINE = re.compile(
+    r"(?i)^(?:(?:short[- ]term|current)\s+(?:debt|borrowings|notes\s+payable|loans)|notes\s+payable|commercial\s+paper|"
+    r"bank\s+(?:loans|borrowings|overdrafts)|loans\s+payable|borrowings|debt|(?:the\s+)?current\s+(?:portion|maturities|"
+    r"installments)\s+of\s+(?:long[- ]term\s+)?(?:debt|borrowings|notes)|long[- ]term\s+(?:debt|borrowings|notes))\b")
+#: … and what only sounds like one: a lease's liability, debt securities held (an asset), debt's issuance costs or
+#: accrued interest
+_NOT_DEBT_LINE = re.compile(r"(?i)\blease|\bsecurities\b|\bissuance\b|\binterest\b|\baccrued\b|\bguarantee|"
+                            r"\binvestments?\b|\breceivable")
+_TOTAL_DEBT_ROW = re.compile(r"(?i)^total\s+(?:debt|borrowings)\b")
+_DEBT_ASKED = (frozenset({"debt"}), frozenset({"borrowing"}))
+_LONG_TERM_DEBT = "long-term debt"
+
+
+def _debt_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Total debt asked and no line prints it: the balance sheet's debt lines of the asked date added — borrowings
+    due within the year, the current part of long-term debt, long-term debt — each cell cited, the sum shown. Only
+    where no "Total debt" row of the asked period was found (the ordinary reading answers that)."""
+    if frozenset(q.focus_terms) - {"§1"} not in _DEBT_ASKED or not q.periods:
+        return None
+    for ev in gather(q, passages)[:PARTS_LOOK_AT]:
+        if ev.kind == "cell" and ev.row is not None and _TOTAL_DEBT_ROW.search(" ".join(ev.row.label.split())) \
+                and ev.score > PERIOD_MISSING_CAP + 0.05:
+            return None  # printed: "Total debt 24,942"
+    long_term = replace(q, focus=_LONG_TERM_DEBT, focus_terms=frozenset(match_terms(_LONG_TERM_DEBT)))
+    sheet = next((ev for ev in gather(long_term, passages)[:PARTS_LOOK_AT] if ev.kind == "cell"
+                  and ev.table is not None and ev.row is not None and ev.score > PERIOD_MISSING_CAP + 0.05
+                  and is_statement_page(ev.passage) and _debt_row(ev.row, ev.col)), None)
+    if sheet is None or sheet.table is None:
+        return None
+    operands: list[Operand] = []
+    seen: set[str] = set()
+    for like in _sheet_tables(sheet, passages):
+        assert like.table is not None
+        for row in like.table.rows:
+            label = " ".join(row.label.split()).lower()
+            if _debt_row(row, like.col) and label not in seen:
+                seen.add(label)
+                found = _row_operand(like, row)
+                if found is not None:
+                    operands.append(found)
+    if not operands:
+        return None
+    first = operands[0].cells[0]
+    value = money(sum(o.value for o in operands), first, question)
+    when = period_phrase(first.table, first.col, "en") if first.table is not None else ""
+    said = " + ".join(_said(o) for o in operands)
+    lead = (f"Total debt was {value} {when} (computed: {said}; the balance sheet prints no total debt line) "
+            f"{refs(*operands)}.")
+    return lines(lead, first), quotes(*operands)
+
+
+def _sheet_tables(sheet: Evidence, passages: Sequence[Passage]) -> list[Evidence]:
+    """The tables of ``sheet``'s statement page — its own first, then those of the page's other chunks (a balance
+    sheet cut into chunks: "Current portion of long-term debt" in one, "Long-term debt" in the next) whose column
+    ``sheet.col`` is of the same date — each as an evidence of that table and column (the cell's passage, to cite)."""
+    assert sheet.table is not None
+    when = period_phrase(sheet.table, sheet.col, "en")
+    out = [sheet]
+    for p in passages:
+        if p.document_id != sheet.passage.document_id or p.page != sheet.passage.page:
+            continue
+        for table in find_tables(p.text):
+            if table == sheet.table or len(table.columns) != len(sheet.table.columns) \
+                    or period_phrase(table, sheet.col, "en") != when:
+                continue
+            if not table.unit.word or not table.unit.currency:  # the page's caption ("$ in millions") is the sheet's
+                shown = table_unit(sheet.table)  # the sheet's currency may show only in its cells ("$2,241")
+                unit = shown if not table.unit.word else replace(table.unit, currency=shown.currency)
+                table = replace(table, unit=unit)
+            out.append(replace(sheet, passage=p, table=table))
+    return out
+
+
+def _debt_row(row: Row, col: int) -> bool:
+    """A debt line of a balance sheet's liabilities, with an amount in column ``col``."""
+    label = " ".join(row.label.split())
+    return bool(_DEBT_LINE.search(label)) and not _NOT_DEBT_LINE.search(label) \
+        and not re.search(r"(?i)\bassets?\b", row.section) and row.amount(col) is not None
+
+
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer lines and quotes of an item derived from printed lines (see the module docstring), or None
     when the question asks no such item, a row states it, or a printed line it needs is missing."""
@@ -140,7 +227,7 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
         return None
     if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
-    parts = _parts_answer(question, q, passages)
+    parts = _parts_answer(question, q, passages) or _debt_answer(question, q, passages)
     if parts is not None:
         return parts
     for item, whole, rest in _DERIVED:

@@ -643,8 +643,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if partial_net_row(row.label, q):
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
         row_score *= both_sides_factor(q.text, q.focus_terms, _TOTAL_LIABILITIES, row.label)
+        # a row labelled only "Total" is named by its section ("Short-term debt securities: … Total")
+        named = row.label if own - _TOTAL or not row.section else f"{row.section} {row.label}"
         if q.language == "en" and q.focus and (
-                modifier_only(q.focus, row.label) or named_after_before(q.focus, row.label)
+                modifier_only(q.focus, named) or named_after_before(q.focus, named)
                 or another_figure(q.focus, row.label) or measure_qualifies(q.focus, row.label)
                 or another_share_basis(q.text, f"{row.section} {row.label}")
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):

@@ -118,7 +118,8 @@ def breakdown_query(question: str) -> str:
     q = analyze(question)
     if q.language != "en" or q.kind not in ("value", "change", "comparison") or not q.focus or q.parts:
         return ""
-    items = [t for t in q.focus_terms if implied_statement({t})]  # line items, not words like "total"
+    # line items, not words like "total" (nor "debt", which has a statement but no synonyms)
+    items = [t for t in q.focus_terms if t.startswith("§") and implied_statement({t})]
     # a capitalised word right before the item ("did Mac revenue change") may be a product, not a company: it
     # narrows the item too (``covers.company_names`` decides which it is, once the passages are in)
     narrowing = next((n for n in q.strong_names

@@ -134,6 +134,9 @@ _HOME: tuple[tuple[str, StatementKind], ...] = (
 #: cash equivalents" heads the balance sheet's assets (the cash-flow statement's ending balance adds restricted
 #: cash); "cash paid for dividends" is the cash-flow statement's, by its other words
 _FALLBACK_HOME: tuple[tuple[str, StatementKind], ...] = (("cash and cash equivalents", "balance"),)
+#: an item no synonym group names, by its only word (a "total" aside): "total debt", "borrowings" — what the balance
+#: sheet's debt lines add up to (``derived``)
+_WORD_HOME: dict[frozenset[str], StatementKind] = {frozenset({"debt"}): "balance", frozenset({"borrowing"}): "balance"}
 _HOME_IDS: dict[str, StatementKind] = {}
 _FALLBACK_IDS: dict[str, StatementKind] = {}
 
@@ -156,6 +159,9 @@ def implied_statement(focus_terms: frozenset[str] | set[str], *, fallback: bool 
                     _FALLBACK_IDS.setdefault(f"§{i}", kind)
                     break
     kinds = {_HOME_IDS[t] for t in focus_terms if t in _HOME_IDS}
+    words = frozenset(focus_terms) - {"§1"}
+    if not kinds and words in _WORD_HOME:  # "total debt": the balance sheet's debt lines
+        kinds = {_WORD_HOME[words]}
     if not kinds and fallback:
         kinds = {_FALLBACK_IDS[t] for t in focus_terms if t in _FALLBACK_IDS}
     return kinds.pop() if len(kinds) == 1 else ""

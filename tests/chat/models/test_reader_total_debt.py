@@ -1,0 +1,81 @@
+"""Total debt where no line prints it: the balance sheet's debt lines added (borrowings due within the year, the
+current part of long-term debt, long-term debt), each cited — across the chunks a balance sheet is cut into; a
+printed "Total debt" line answers as printed; debt securities held (an asset) are never the debt. Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.statement_pages import statement_followups
+from chat.models.reader.statements import implied_statement
+from chat.models.reader.text import match_terms
+
+CURRENT = """KESTREL OUTFITTERS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+|  | May 31, / 2031 | May 31, / 2030 |
+|---|---|---|
+| Current liabilities: |  |  |
+| Current portion of long-term debt | $ 6 | $ 44 |
+| Notes payable | 336 | 325 |
+| Accounts payable | 2,279 | 2,048 |
+| Current portion of operating lease liabilities | 410 | 391 |
+| Total current liabilities | 6,040 | 5,474 |"""
+
+LONG_TERM = """KESTREL OUTFITTERS, INC.
+CONSOLIDATED BALANCE SHEETS
+|  | May 31, / 2031 | May 31, / 2030 |
+|---|---|---|
+| Long-term debt | 3,468 | 3,471 |
+| Operating lease liabilities | 2,913 | 2,780 |
+| Deferred income taxes and other liabilities | 3,216 | 1,907 |"""
+
+DEBT_NOTE = """Note 6 — Long-term debt
+The face value of our total debt obligations is as follows (in millions):
+|  | May 31, / 2031 | May 31, / 2030 |
+|---|---|---|
+| 2.375% Notes due 2036 | 1,000 | 1,000 |
+| 3.625% Notes due 2043 | 2,474 | 2,515 |
+| Total debt | 3,474 | 3,515 |"""
+
+INVESTMENTS = """Note 3 — Investments in debt securities
+The following tables summarize the Company's short-term debt securities (in thousands):
+|  | December 31, 2031 / Fair Value | December 31, 2031 / Unrealized Losses |
+|---|---|---|
+| Short-term debt securities: |  |  |
+| U.S. government securities | 77,106 | (35) |
+| Corporate bonds | 49,737 | (230) |
+| Total | $126,843 | $(265) |"""
+
+
+def _read(question: str, *texts: str, page: int = 0) -> str:
+    passages = [Passage(f"S{i}", text, "doc-1", "kestrel-10k.pdf", page or 60 + i, company="Kestrel Outfitters, Inc.")
+                for i, text in enumerate(texts, 1)]
+    return read(question, passages).text.split("\n")[0]
+
+
+def test_total_debt_is_the_sum_of_the_balance_sheets_debt_lines_across_its_chunks() -> None:
+    first = _read("What was Kestrel's total debt at the end of FY2031?", CURRENT, LONG_TERM, page=57)
+    assert first.startswith("Total debt was $3,810 million as of May 31, 2031 (computed: ")
+    for line in ("Current portion of long-term debt $6 million", "Notes payable $336 million",
+                 "Long-term debt $3,468 million"):
+        assert line in first
+    assert "lease" not in first  # a lease's liability is no debt
+    assert "[S1]" in first and "[S2]" in first
+
+
+def test_a_printed_total_debt_line_answers_as_printed() -> None:
+    first = _read("What was Kestrel's total debt at the end of FY2031?", CURRENT, LONG_TERM, DEBT_NOTE, page=57)
+    assert first.startswith("Total debt was $3,474 million as of May 31, 2031")
+    assert "computed" not in first
+
+
+def test_debt_securities_held_are_never_the_debt() -> None:
+    first = _read("What was Kestrel's total debt at the end of FY2031?", INVESTMENTS)
+    assert not first.startswith(("The documents say", "Total debt was", "Short-term debt securities"))
+
+
+def test_total_debt_is_searched_on_the_balance_sheet() -> None:
+    assert implied_statement(frozenset(match_terms("total debt"))) == "balance"
+    assert implied_statement(frozenset(match_terms("net debt"))) == ""  # a measure of its own, no line
+    queries = statement_followups("What was Kestrel's total debt at the end of FY2031?", [])
+    assert any("balance sheets" in q and "total debt" in q for q in queries)
