@@ -220,6 +220,48 @@ def _debt_row(row: Row, col: int) -> bool:
         and not re.search(r"(?i)\bassets?\b", row.section) and row.amount(col) is not None
 
 
+_GROSS = frozenset(match_terms("gross margin"))
+_REVENUE = frozenset(match_terms("revenue"))
+_COST_OF_SALES = frozenset(match_terms("cost of sales"))
+
+
+def _gross_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Gross margin asked, in money, and the income statement prints no line of it (revenue, cost of sales, then the
+    operating expenses): its revenue less its cost of sales, both cells of one statement page and column cited.
+    Only where that page prints one cost-of-sales line (a cost of revenues split into its kinds, "Product costs",
+    "Game operations", is left to the ordinary reading); a "Gross margin" row found elsewhere in money — a
+    segment's, an investee's — is not the company's, while a printed gross margin rate ("Gross profit margin
+    24.1%") answers as printed."""
+    if frozenset(q.focus_terms) != _GROSS or not q.periods or _PERCENT_ASKED.search(question):
+        return None
+    for ev in gather(q, passages)[:PARTS_LOOK_AT]:
+        amount = ev.row.amount(ev.col) if ev.kind == "cell" and ev.row is not None else None
+        if amount is not None and amount.percent and ev.score > PERIOD_MISSING_CAP + 0.05:
+            return None  # "Gross profit margin 24.1%" of the asked year
+    revenue, cost = operand(q, "revenue", passages), operand(q, "cost of sales", passages)
+    if revenue is None or cost is None or len(revenue.cells) != 1 or len(cost.cells) != 1:
+        return None
+    top, below = revenue.cells[0], cost.cells[0]
+    if top.table is None or below.table is None or not is_statement_page(top.passage) \
+            or (below.passage.document_id, below.passage.page) != (top.passage.document_id, top.passage.page) \
+            or not _same_column(revenue, cost):
+        return None
+    rows = [row for like in _sheet_tables(top, passages) if like.table is not None for row in like.table.rows]
+    if any(_GROSS & match_terms(row.label) for row in rows):
+        return None  # the statement prints it: the ordinary reading answers
+    if len({" ".join(row.label.split()).lower() for row in rows if _COST_OF_SALES & match_terms(row.label)}) != 1:
+        return None
+    value = money(revenue.value - cost.value, top, question)
+    when = period_phrase(top.table, top.col, "en")
+    lead = (f"Gross margin was {value} {when} (computed: {_said(revenue)} − {_said(cost)}; the income statement "
+            f"prints no gross margin line) {refs(revenue, cost)}.")
+    return lines(lead, top), quotes(revenue, cost)
+
+
+#: a gross margin asked as a share of revenue: the ratio's reading (``ratios``), not the money
+_PERCENT_ASKED = re.compile(r"(?i)%|\bpercent|\bratio\b|\bas a (?:share|proportion)\b")
+
+
 def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer lines and quotes of an item derived from printed lines (see the module docstring), or None
     when the question asks no such item, a row states it, or a printed line it needs is missing."""
@@ -227,7 +269,8 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
         return None
     if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
-    parts = _parts_answer(question, q, passages) or _debt_answer(question, q, passages)
+    parts = _parts_answer(question, q, passages) or _debt_answer(question, q, passages) \
+        or _gross_answer(question, q, passages)
     if parts is not None:
         return parts
     for item, whole, rest in _DERIVED:

@@ -1162,6 +1162,10 @@ _PAID_BY_NAME = frozenset(t for item in ("dividends", "share repurchases", "capi
 _TAX_EFFECT_OF = re.compile(r"(?i)\btax\s+(?:benefits?|effects?|deductions?|windfalls?)\s+(?:related\s+to|for|from|on|"
                             r"of|associated\s+with|recogni[sz]ed\s+(?:for|on))\b")
 #: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
+#: a sentence of what would have been: "If … had been … higher or lower by 1%, it would have …", "… would have been
+#: $X if …" (a sensitivity or a pro forma, not the figure reported)
+_HYPOTHETICAL = re.compile(r"(?i)\bif\b[^.;]*\b(?:had|were)\b[^.;]*\bwould\b|\bwould\s+have\b[^.;]*\bif\b")
+_HYPOTHETICAL_ASKED = re.compile(r"(?i)\bwould\b|\bif\b|\bpro\s+forma\b|\bsensitivity\b")
 _RANGE_AFTER = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\s*\d")
 #: the bases an amount is stated on: a measure adjusted by the company, or as reported under GAAP
 _ADJUSTED_BASIS = re.compile(r"(?i)\b(?:core|adjusted|non-?gaap|organic|underlying|pro\s+forma|comparable)\b")
@@ -1337,6 +1341,11 @@ def _sentence_evidence(
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if _unpaid_for_cash(q, sentence):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # cash paid asked: a sentence that says nothing was paid
+        if q.kind == "value" and q.language == "en" and _HYPOTHETICAL.search(sentence) \
+                and not _HYPOTHETICAL_ASKED.search(q.text):
+            # gross margin asked: "If the combined gross margins … had been higher or lower by 1% …, it would have
+            # increased … pre-tax income by $300 million" is a sensitivity, not a figure reported — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and _TAX_EFFECT_OF.search(sentence) \
                 and not re.search(r"(?i)\btax", q.text):
             # stock-based compensation asked: "tax benefits related to stock-based compensation costs of $291

@@ -1,6 +1,9 @@
-"""Total debt where no line prints it: the balance sheet's debt lines added (borrowings due within the year, the
-current part of long-term debt, long-term debt), each cited — across the chunks a balance sheet is cut into; a
-printed "Total debt" line answers as printed; debt securities held (an asset) are never the debt. Made-up filings."""
+"""Lines an analyst asks for that the statements leave out. Total debt: the balance sheet's debt lines added
+(borrowings due within the year, the current part of long-term debt, long-term debt), each cited — across the
+chunks a balance sheet is cut into; a printed "Total debt" line answers as printed; debt securities held (an asset)
+are never the debt. Gross margin: revenue less cost of sales where the income statement prints no gross line — a
+joint venture's "Gross margin" is not the company's; a sensitivity ("if … had been 1% lower, … would have …") is
+never the figure. Made-up filings."""
 
 from __future__ import annotations
 
@@ -79,3 +82,52 @@ def test_total_debt_is_searched_on_the_balance_sheet() -> None:
     assert implied_statement(frozenset(match_terms("net debt"))) == ""  # a measure of its own, no line
     queries = statement_followups("What was Kestrel's total debt at the end of FY2031?", [])
     assert any("balance sheets" in q and "total debt" in q for q in queries)
+
+
+INCOME = """KESTREL OUTFITTERS, INC.
+CONSOLIDATED STATEMENTS OF EARNINGS
+(In millions)
+|  | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Net sales | $ 18,992.8 | $ 18,127.0 |
+| Cost of sales | 12,590.6 | 11,678.7 |
+| Selling, general, and administrative expenses | 3,147.0 | 3,079.6 |
+| Operating profit | 3,255.2 | 3,368.7 |"""
+
+JOINT_VENTURE = """Note 8 — Investments in joint ventures
+Summary combined financial information for the joint ventures on a 100 percent basis follows (in millions):
+|  | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Net sales | 2,893.0 | 2,780.3 |
+| Gross margin | 803.1 | 795.4 |
+| Net earnings | 360.2 | 342.0 |"""
+
+SENSITIVITY = """KESTREL OUTFITTERS, INC. › Accounting for Long-term Contracts
+Due to the significance of judgment in the estimation process described above, it is likely that materially \
+different earnings could be recorded if
+we used different assumptions or if the underlying circumstances were to change. If the
+combined gross margins for our profitable long-term contracts had been estimated to be higher or lower by 1% during \
+2031, it would have
+increased or decreased pre-tax income for the year by approximately $300 million."""
+
+
+def test_gross_margin_is_revenue_less_cost_of_sales_where_no_line_prints_it() -> None:
+    first = _read("What was Kestrel's gross margin in FY2031?", JOINT_VENTURE, INCOME)
+    assert first.startswith("Gross margin was $6,402.2 million in the fiscal year 2031 (computed: Net sales "
+                            "$18,992.8 million − Cost of sales $12,590.6 million")
+
+
+def test_a_printed_gross_line_and_a_split_cost_of_revenues_are_read_as_printed() -> None:
+    printed = INCOME.replace("| Selling,", "| Gross profit | 6,402.2 | 6,448.3 |\n| Selling,")
+    first = _read("What was Kestrel's gross margin in FY2031?", printed, page=45)
+    assert first.startswith("Gross profit was $6,402.2 million") and "computed" not in first
+    split = INCOME.replace("| Cost of sales | 12,590.6 | 11,678.7 |",
+                           "| Cost of revenues—product | 9,590.6 | 8,678.7 |\n"
+                           "| Cost of revenues—services | 3,000.0 | 3,000.0 |")
+    assert "computed: Net sales" not in _read("What was Kestrel's gross margin in FY2031?", split, page=45)
+    assert "computed: Net sales" not in _read("What was Kestrel's gross margin % in FY2031?", INCOME, page=45)
+
+
+def test_a_sensitivity_is_never_the_gross_margin() -> None:
+    first = _read("What was Kestrel's gross margin in FY2031?", SENSITIVITY)
+    assert not first.startswith("The documents say")
