@@ -17,6 +17,10 @@ _DATEISH = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|(?:fy|q[1-4])?\s*(?:19|20)\d\d\b",
     re.IGNORECASE)
 _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+#: a whole date, month, day and year ("December 31, 2019", "As of January 31, 2020") — no comparison ("2018 vs 2017")
+_FULL_DATE = re.compile(
+    r"(?:(?:as\s+of|at)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d",
+    re.IGNORECASE)
 #: a date without its year ("December 31,", "As of June 30") set flush left over year columns
 _MONTH_DAY = re.compile(
     r"(?:(?:as\s+of|at)\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?", re.IGNORECASE)
@@ -131,5 +135,33 @@ def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, 
                for a in range(left, lo + 1) for b in range(hi, right + 1)]
     best = min(options)[0]
     slack = 0.1 * (seg.x1 - seg.x0) + 2.0
-    _d, _w, a, b = min(o for o in options if o[0] <= best + slack)
+    near = [o for o in options if o[0] <= best + slack]
+    if _FULL_DATE.fullmatch(seg.text.strip()) \
+            and not any(_DATEISH.match(below.get(c, "")) for c in range(left, right + 1)):
+        # a date over columns that name amounts, not periods ("December 31, 2019" centred over "Gross Carrying
+        # Amount | Unamortized Discount | Net Carrying Amount"): it dates them all, not only the one it sits over —
+        # up to halfway to another date of its line ("January 31, 2020 … January 31, 2019")
+        lo_x, hi_x = _between_dates(seg, items)
+        inside = [o for o in near if (cols[o[2]][0] + cols[o[2]][1]) / 2 > lo_x
+                  and (cols[o[3]][0] + cols[o[3]][1]) / 2 < hi_x]
+        _d, _w, a, b = min(inside, key=lambda o: (o[1], o[0])) if inside else min(near)
+    else:
+        _d, _w, a, b = min(near)
     return list(range(a, b + 1))
+
+
+def _between_dates(seg: Seg, items: Sequence[tuple[int, Seg, list[int]]]) -> tuple[float, float]:
+    """The x-range a date header may head: halfway to the centres of the other dates of the header (on its line
+    or, set a line lower or higher, beside it)."""
+    centre = (seg.x0 + seg.x1) / 2
+    lo_x, hi_x = float("-inf"), float("inf")
+    for _other_li, other, _sp in items:
+        dated = _DATEISH.match(other.text.strip()) or _FULL_DATE.search(other.text)
+        if other is seg or not dated or (other.x0 < seg.x1 and seg.x0 < other.x1):
+            continue
+        mid = (centre + (other.x0 + other.x1) / 2) / 2
+        if mid < centre:
+            lo_x = max(lo_x, mid)
+        else:
+            hi_x = min(hi_x, mid)
+    return lo_x, hi_x

@@ -8,6 +8,9 @@ from PIL import Image, ImageDraw, ImageFont
 from ingest.steps.format_parser import Line, PageText
 from ingest.steps.ocr import OcrLine, OcrResult
 from ingest.steps.table_grid import find_tables
+from ingest.steps.table_header import header_levels
+from ingest.steps.table_lines import Line as GridLine
+from ingest.steps.table_lines import Seg
 from ingest.steps.table_model import Table
 from ingest.steps.tables import likely_table, pdf_tables, table_text, tables_from_ocr
 from tests.ingest.docfactory import EVALDATA, image_bytes
@@ -128,6 +131,24 @@ def test_narrow_columns_split_where_the_gaps_line_up_and_a_centred_header_spans(
     assert table.columns == 5
     assert table.rows[0] == ["OTSL", "0.965", "0.955", "0.88", "2.73"]
     assert table.headers() == ["Model", "TEDs / simple", "TEDs / all", "TEDs / mAP", "Time (secs)"]
+
+
+def test_a_date_centred_over_amount_columns_dates_them_all() -> None:
+    """"December 31, 2031" centred over "Gross Carrying Amount | Unamortized Discount … | Net Carrying Amount" is the
+    date of all three columns, not only of the middle one it sits over (a 10-K's debt note, its geometry)."""
+    def line(y: float, *segs: tuple[str, float, float]) -> GridLine:
+        return GridLine(y0=y, y1=y + 9, segs=[Seg(t, x0, y, x1, y + 9) for t, x0, x1 in segs])
+
+    head = [line(415, ("December 31, 2031", 404.5, 459.4)), line(425, ("Unamortized", 410.2, 453.6)),
+            line(433, ("Gross Carrying", 306.9, 352.3), ("Discount and Deferred", 399.6, 465.5),
+                 ("Net Carrying", 514.6, 553.2)),
+            line(441, ("Amount", 316.0, 343.0), ("Financing Costs", 403.0, 461.0), ("Amount", 520.0, 547.0))]
+    cols = [(13.0, 52.0), (282.0, 373.0), (386.0, 478.0), (487.0, 577.0)]
+    table = Table(page=1, columns=4)
+    header_levels(table, head, cols)
+    assert table.headers() == ["", "December 31, 2031 / Gross Carrying Amount",
+                               "December 31, 2031 / Unamortized Discount and Deferred Financing Costs",
+                               "December 31, 2031 / Net Carrying Amount"]
 
 
 def test_a_wrapped_row_label_is_one_row() -> None:
