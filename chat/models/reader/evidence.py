@@ -79,6 +79,7 @@ from chat.models.reader.tables import (
     dated_periods,
     find_tables,
     with_document_currency,
+    with_document_scale,
     with_page_scale,
 )
 from chat.models.reader.text import (
@@ -1573,7 +1574,8 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     out: list[Evidence] = []
     every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
                                   [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
-    every_table = with_document_currency(every_table, [p.document_id or p.file_name or p.ref for p in passages])
+    documents = [p.document_id or p.file_name or p.ref for p in passages]
+    every_table = with_document_currency(with_document_scale(every_table, documents), documents)
     by_start_docs = _named_by_start(q, passages, every_table)
     for rank, p in enumerate(passages):
         found: list[Evidence] = []

@@ -562,6 +562,33 @@ def with_document_currency(tables: list[list[Table]], documents: list[str]) -> l
 
 
 
+#: how many other tables of a document must state its one scale before a table that states none is read in it
+DOCUMENT_SCALE_TABLES = 2
+
+
+def with_document_scale(tables: list[list[Table]], documents: list[str]) -> list[list[Table]]:
+    """Give a table that states no unit but shows money in its cells ("Total debt | $57,001 | $58,102") its
+    document's one scale: a filing states "(Dollars in millions)" over its statements and leaves it off its notes'
+    tables. Only when at least ``DOCUMENT_SCALE_TABLES`` other tables of the same document state a scale and all
+    state the same one; a document whose tables state two ("in thousands" here, "in millions" there) gives none,
+    and a table without a currency sign (counts, rates) is left as it is."""
+    scales: dict[str, list[Unit]] = {}
+    for passage_tables, doc in zip(tables, documents, strict=True):
+        scales.setdefault(doc, []).extend(t.unit for t in passage_tables if t.unit.scale != 1.0)
+    out: list[list[Table]] = []
+    for passage_tables, doc in zip(tables, documents, strict=True):
+        stated = scales[doc]
+        kinds = {(u.scale, u.word) for u in stated}
+        one = stated[0] if len(stated) >= DOCUMENT_SCALE_TABLES and len(kinds) == 1 else None
+        out.append([
+            dataclasses.replace(t, unit=Unit(one.scale, one.word, shown_currency(t)))
+            if one is not None and t.unit == Unit() and not caption_unit(t.caption).word and shown_currency(t)
+            else t
+            for t in passage_tables
+        ])
+    return out
+
+
 def with_page_scale(tables: list[list[Table]], texts: list[str], pages: list[tuple[str, int] | None]
                     ) -> list[list[Table]]:
     """Give a table that states no unit the one its page's other chunk ends with: the chunker cut "The following

@@ -131,3 +131,28 @@ def test_a_printed_gross_line_and_a_split_cost_of_revenues_are_read_as_printed()
 def test_a_sensitivity_is_never_the_gross_margin() -> None:
     first = _read("What was Kestrel's gross margin in FY2031?", SENSITIVITY)
     assert not first.startswith("The documents say")
+
+
+DEBT_TABLE = """Note 11 — Debt
+|  | 2031 | 2030 |
+|---|---|---|
+| Unsecured debentures and notes | $56,900 | $57,950 |
+| Finance lease obligations | 101 | 152 |
+| Total debt | $57,001 | $58,102 |"""
+
+STORES = """Stores
+|  | 2031 | 2030 |
+|---|---|---|
+| Stores at the end of the year | 1,092 | 1,005 |"""
+
+
+def test_a_notes_money_table_without_a_unit_is_read_in_its_documents_one_scale() -> None:
+    first = _read("What was Kestrel's total debt at the end of FY2031?", DEBT_TABLE, CURRENT, INCOME)
+    assert first.startswith("Total debt was $57,001 million")
+    # a count is no money: its table keeps no scale
+    stores = _read("How many stores did Kestrel have at the end of FY2031?", STORES, CURRENT, INCOME)
+    assert "million" not in stores
+    # a document whose tables state two scales gives none
+    thousands = INCOME.replace("(In millions)", "(In thousands)")
+    assert "million" not in _read("What was Kestrel's total debt at the end of FY2031?", DEBT_TABLE, CURRENT,
+                                  thousands).split(" [")[0]
