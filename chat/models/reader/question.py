@@ -204,7 +204,8 @@ _OF_NAME = re.compile(
     r"(?:,\s+(?:Inc|Corp|Corporation|Co|Ltd|LLC|plc|N\.V|S\.A|AG|SE)\b\.?)?)"
     r"(?=\s*(?:\bin\b|\bduring\b|\bfor\b|\bas of\b|\bat\s+(?:the\s+)?(?:end|close|beginning|start|year)\b|"
     r"\b(?:will|would|has|have|had|did|does|do|can|could|should)\s+[a-z]|"
-    r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying)\b|[?,]|\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
+    r"\bon\s+(?:the|its|a)\b|\b(?:according|based|relying|per|using)\b|\bas\s+(?:reported|shown|stated)\b|[?,]|"
+    r"\((?![A-Z0-9][^\s?,()]*\))|\.?$))"
 )
 #: the word a title puts before "of" ("Statement of Cash Flows", "Board of Directors", "Department of Defense"):
 #: what follows is the rest of the title, not a company

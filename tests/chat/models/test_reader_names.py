@@ -281,3 +281,12 @@ def test_a_name_written_with_other_spaces_hyphens_or_and_is_the_same_company(nam
 ])
 def test_a_name_inside_another_word_is_still_no_mention(name: str, company: str) -> None:
     assert not mentions(name, Passage("S1", "Results of operations.", "d", "annual-report.pdf", 4, company=company))
+
+
+def test_a_company_named_before_per_or_using_is_the_company_and_another_companys_filing_is_declined() -> None:
+    for question in ("What is the FY2020 total revenue for Quillon Marine per the Consolidated Statements of "
+                     "Operations?", "What was the total revenue for Quillon Marine using the income statement?"):
+        q = analyze(question)
+        assert q.strong_names == ("Quillon Marine",)
+        assert "quillon" not in q.focus.lower()
+        assert read(question, _tarn()).declined  # Tarn's filing says nothing of Quillon
