@@ -1163,6 +1163,10 @@ _PAID_BY_NAME = frozenset(t for item in ("dividends", "share repurchases", "capi
 _TAX_EFFECT_OF = re.compile(r"(?i)\btax\s+(?:benefits?|effects?|deductions?|windfalls?)\s+(?:related\s+to|for|from|on|"
                             r"of|associated\s+with|recogni[sz]ed\s+(?:for|on))\b")
 #: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
+#: "X as a percent of Y", "X as a share of Y": X is what is measured, Y only its base
+_AS_SHARE_OF = re.compile(r"(?i)^(.+?)\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+\S")
+#: words any item's name may hold: no sign of which item a sentence is about
+_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1"})
 #: a sentence of what would have been: "If … had been … higher or lower by 1%, it would have …", "… would have been
 #: $X if …" (a sensitivity or a pro forma, not the figure reported)
 _HYPOTHETICAL = re.compile(r"(?i)\bif\b[^.;]*\b(?:had|were)\b[^.;]*\bwould\b|\bwould\s+have\b[^.;]*\bif\b")
@@ -1299,6 +1303,8 @@ def _sentence_evidence(
     # though the phrase ("share repurchase") is not written as one
     item_words = set(q.focus_terms) | ({t for word in item_phrase(q.focus).split() for t in match_terms(word)}
                                        if q.focus_terms and all(t.startswith("§") for t in q.focus_terms) else set())
+    share_of = _AS_SHARE_OF.match(item_phrase(q.focus)) if q.language == "en" else None
+    measured = {t for t in match_terms(share_of.group(1)) if t not in _GENERIC_ITEM} if share_of else set()
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -1326,8 +1332,10 @@ def _sentence_evidence(
             # ratio was 2.8" none either: never sure
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
         if q.kind in ("value", "change") and q.language == "en" and item_words \
-                and not item_words & match_terms(sentence):
-            score *= NO_ITEM  # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item
+                and not (measured or item_words) & match_terms(sentence):
+            # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item; "wages as a percent
+            # of net sales" asked: "Comparable sales increased 15.6%" holds the base, not the wages
+            score *= NO_ITEM
         elif item_words and q.kind in ("value", "change") and q.language == "en" and _item_in_part(q, sentence):
             # share repurchases asked: "… stock options to purchase shares … with a grant value of $2,300,000" holds
             # "shares", not the repurchase — never sure

@@ -156,3 +156,17 @@ def test_a_notes_money_table_without_a_unit_is_read_in_its_documents_one_scale()
     thousands = INCOME.replace("(In millions)", "(In thousands)")
     assert "million" not in _read("What was Kestrel's total debt at the end of FY2031?", DEBT_TABLE, CURRENT,
                                   thousands).split(" [")[0]
+
+
+def test_what_a_percent_of_sales_measures_must_be_in_the_sentence() -> None:
+    """"Wages expense as a percent of net sales" measures the wages: a sentence of comparable sales alone, however
+    well it matches "percent" and "sales", is no answer."""
+    text = ("Kestrel Outfitters, Inc. › For the Full Year of Fiscal 2031\nComparable sales increased 15.6% compared to "
+            "an increase of 37.9% in fiscal 2030,\ndriven by a 10.8% increase in transactions and a 4.3% increase in "
+            "average ticket.\nGross profit increased 20.1% to $4.0 billion compared to $3.4 billion in fiscal 2030. "
+            "As\na percentage of net sales, gross profit increased to 39.6% compared to 39.0% in fiscal\n2030, "
+            "primarily due to leverage of fixed costs.\nSG&A expenses increased 16.2% to $2.4 billion compared to "
+            "$2.1 billion in fiscal\n2030. As a percentage of net sales, SG&A expenses decreased to 23.5% compared "
+            "to\n23.9% in fiscal 2030, primarily due to lower marketing expenses.")
+    first = _read("Did Kestrel's wages expense as a percent of net sales increase or decrease in FY2031?", text)
+    assert not first.startswith("The documents say")
