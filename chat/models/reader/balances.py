@@ -80,7 +80,9 @@ _CHANGE_BEFORE = re.compile(r"(?i)\b(?:increased|decreased|grew|declined|rose|fe
                             r"(?:approximately\s+|about\s+)?$")
 #: a change noun right after the amount: "a $49 million decrease in …", "$1.2 billion year-over-year increase"
 _CHANGE_AFTER = re.compile(r"(?i)\s*(?:(?:million|billion|thousand)\s+)?(?:year[- ]over[- ]year\s+|net\s+)?"
-                           r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth|lower|higher)\b")
+                           r"(?:increase|decrease|decline|reduction|rise|drop|improvement|change|growth|lower|higher|"
+                           # "… were $1,858 million more unfavorable than the prior year"
+                           r"(?:more|less)\s+(?:un)?favou?rable|more|less|fewer)\b")
 _LEVEL_AMOUNT = re.compile(r"(?i)\b(?:to|was|were|of|totaled|totalled|reached)\s+(?:approximately\s+)?(?:\$|US\$)\s?\d")
 #: a sentence that states only how much an item changed counts this much for a question that asks its value
 CHANGE_ONLY = 0.7

@@ -317,6 +317,7 @@ def _sentence_line(q: Question, ev: Evidence, *, sure: bool) -> str:
     """One line: the value (when one was found), then the sentence quoted inline, then the citation."""
     ref, lang = ev.passage.ref, q.language
     span = ev.span_text or stated(q, ev)  # Korean/Japanese: the referent of 그는/彼は, the one typed candidate
+    span = " ".join(span.split())  # an amount wrapped over two lines ("$36\nmillion") is said on one
     left, right = _QUOTE_MARKS[lang]
     quoted = f"{left}{display(ev.quote_text)}{right} [{ref}]"
     if not sure:

@@ -416,6 +416,9 @@ def stripped_item(label: str) -> frozenset[str]:
     return frozenset(match_terms(PART_WORDS.sub(" ", " ".join(label.split()))))
 
 
+_NAMES_PART = re.compile(r"(?i)\b(?:long|short)[- ]term\b|\bcurrent\b|\bnon-?current\b|\bportion\b|\bmaturities\b")
+
+
 def part_of(label: str) -> str:
     """"noncurrent", "current", or "" (the whole, or no part said)."""
     return "noncurrent" if NONCURRENT.search(label) else "current" if _CURRENT.search(label) else ""
@@ -427,7 +430,9 @@ def asked_whole(q: Question) -> frozenset[str]:
     if PART_ASKED.search(q.text):
         return frozenset()
     asked = stripped_item(item_phrase(q.focus))
-    return frozenset() if any(t.startswith("§") for t in asked) else asked
+    # a lexicon item whose name says its part ("long-term debt", "current portion of …") is read as printed; one
+    # asked whole ("deferred revenue") is both its current and non-current lines
+    return frozenset() if any(t.startswith("§") for t in asked) and _NAMES_PART.search(q.focus) else asked
 
 
 def part_line_of_whole(q: Question, label: str) -> bool:
@@ -587,6 +592,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
+    asked_words = set(terms(item_phrase(q.focus))) if q.focus else set()
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
     printed_change = (q.kind == "change" and not since and change_ends(q) is None and any(
@@ -636,6 +642,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if printed_change and not states_change:
             row_score *= OTHER_END
         row_score *= per_share_factor(q.text, row.section, row.label)
+        if per_share_asked and not PER_SHARE.search(f"{table.caption} {row.section} {row.label}"):
+            row_score *= PER_SHARE_FOR_AMOUNT  # dividends per share asked: "Dividends declared and not paid 438"
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
@@ -656,6 +664,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
+        if row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
+                and not set(terms(row.label)) & asked_words:
+            # a row the section heading alone names the item for, its own label naming another thing: "Diluted
+            # shares: Stock options and restricted stock units 23,378" is a part of the diluted count — never sure
+            # ("Weighted-average shares: Diluted 493" is the count: its label is a word of the question's)
+            row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
         if tax_effects and _DEFERRED_TAX.search(f"{table.caption} {row.section}"):
@@ -1044,6 +1058,8 @@ def answer_span(q: Question, sentence: str) -> str:
                 continue
             if any(p.start <= s < p.end for p in periods) or _CLOCK.match(sentence, e):
                 continue
+            if not amount.percent and not amount.currency and _INDEX_NAME.search(sentence, max(0, s - 12), s):
+                continue  # "the S&P 500 Retailing Index", "the Russell 2000": an index's name, not an amount
             if not amount.percent and not amount.currency and _ORDINAL.match(sentence, e):
                 continue  # "a 53rd reporting week", "the 4th quarter": an ordinal, not an amount
             if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
@@ -1079,6 +1095,11 @@ def answer_span(q: Question, sentence: str) -> str:
             candidates = [c for c in candidates if c not in money]
         if PER_SHARE.search(q.text):  # "dividends per share": "$3.193 billion ($5.44 per share)" states $5.44
             candidates = [c for c in candidates if _PER_SHARE_AFTER.match(sentence, c[0] + len(c[1]))] or candidates
+        if not PER_SHARE.search(q.text):  # "$36 million ($28 million, or $0.10 per share, after-tax)": the amount,
+            # not its restatement after tax or per share in the bracket after it
+            restated = [(m.start(), m.end()) for m in _RESTATED.finditer(sentence)]
+            candidates = [c for c in candidates if not any(a < c[0] < b for a, b in restated)] or candidates
+            money = [c for c in money if c in candidates]
         respective = _respective(q, sentence, money)
         if respective:
             return respective
@@ -1162,15 +1183,28 @@ _PAID_BY_NAME = frozenset(t for item in ("dividends", "share repurchases", "capi
 #: compensation expense"
 _TAX_EFFECT_OF = re.compile(r"(?i)\btax\s+(?:benefits?|effects?|deductions?|windfalls?)\s+(?:related\s+to|for|from|on|"
                             r"of|associated\s+with|recogni[sz]ed\s+(?:for|on))\b")
-#: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
+#: a quarter's figure ("a quarterly cash dividend of $0.27 per share") unless the sentence speaks of the year
+_QUARTERLY = re.compile(r"(?i)^(?!.*\b(?:annual|annualized|full[- ]year)\b).*\bquarterly\b", re.DOTALL)
+#: an amount said to have been paid ("We paid net $93.9 million", "cash payments of $282 million"), and a question
+#: that asks what was paid
+_PAID_BEFORE = re.compile(r"(?i)\b(?:paid|payments?\s+(?:of|totaling|totalling))\b(?:\s+\w+){0,3}\s*$")
+_ASKS_CASH_PAID = re.compile(r"(?i)\b(?:pa(?:y|id|ys|ying)|payments?|cash\s+(?:spent|used|outflow))\b|\bdividends?\b")
+#: a span that is a length of time, and a question that asks one
+_DURATION_SPAN = re.compile(r"(?i)\b(?:months?|years?|days?|weeks?)$")
+_DURATION_ASKED = re.compile(r"(?i)\bhow\s+(?:long|many\s+(?:years|months|days|weeks))\b|"
+                             r"\b(?:term|useful\s+li(?:fe|ves)|duration|maturity|tenure|period)\b")
+#: a stock index named with a number ("S&P 500", "Russell 2000", "Fortune 500", "NASDAQ-100")
+_INDEX_NAME = re.compile(r"(?i)\b(?:S&P|S\s*&\s*P|Russell|Fortune|NASDAQ|Nasdaq|Dow\s+Jones|FTSE|Nikkei|STOXX|DAX|"
+                         r"MSCI\s+\w+)[\s-]*$")
 #: "X as a percent of Y", "X as a share of Y": X is what is measured, Y only its base
 _AS_SHARE_OF = re.compile(r"(?i)^(.+?)\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+\S")
 #: words any item's name may hold: no sign of which item a sentence is about
-_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1"})
+_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1", "charge", "balance", "value"})
 #: a sentence of what would have been: "If … had been … higher or lower by 1%, it would have …", "… would have been
 #: $X if …" (a sensitivity or a pro forma, not the figure reported)
 _HYPOTHETICAL = re.compile(r"(?i)\bif\b[^.;]*\b(?:had|were)\b[^.;]*\bwould\b|\bwould\s+have\b[^.;]*\bif\b")
 _HYPOTHETICAL_ASKED = re.compile(r"(?i)\bwould\b|\bif\b|\bpro\s+forma\b|\bsensitivity\b")
+#: a range's other end right after an amount: "67-71 cents", "$24.70 to $25.40"
 _RANGE_AFTER = re.compile(r"\s*(?:-|–|—|to)\s*[$€£¥]?\s*\d")
 #: the bases an amount is stated on: a measure adjusted by the company, or as reported under GAAP
 _ADJUSTED_BASIS = re.compile(r"(?i)\b(?:core|adjusted|non-?gaap|organic|underlying|pro\s+forma|comparable)\b")
@@ -1208,8 +1242,12 @@ _PAGE_FOOTER = re.compile(r"(?i)(?:\bform\s+10-?[kq]|\bpage)\s*$")
 #: "… ($5.44 per share)": the amount is per share
 _PER_SHARE_AFTER = re.compile(r"(?i)\)?\s*(?:per|a)\s+(?:\w+\s+){0,2}share\b")
 #: an amount's own year after it: "$3.193 billion ($5.44 per share) in 2018, $2.803 billion … in 2017"
-_YEAR_AFTER = re.compile(r"(?i)(?:\s*\([^()]{0,40}\))?[^,;$(]{0,30}?\b(?:in|for|during)\s+"
+_YEAR_AFTER = re.compile(r"(?i)(?:\s*\([^()]{0,80}\))?[^,;$(]{0,30}?\b(?:in|for|during)\s+"
                          r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b")
+
+
+#: a bracket right after an amount that restates it ("$36 million ($28 million, or $0.10 per share, after-tax)")
+_RESTATED = re.compile(r"(?i)(?:(?<=million)|(?<=billion)|(?<=thousand)|(?<=\d))\s*\(\s*[$€£¥][^()]{0,80}\)")
 
 
 def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -1219,8 +1257,15 @@ def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, s
     if len(years) != 1 or str(next(iter(years))) not in sentence:
         return candidates
     asked = str(years.pop())
-    return [(s, raw) for s, raw in candidates
+    kept = [(s, raw) for s, raw in candidates
             if not ((m := _YEAR_AFTER.match(sentence, s + len(raw))) and m.group(1) != asked)]
+    # clauses listing each year's amount ("in 2022 were affected by $100 million …; … $36 million … in 2021; …
+    # $96 million …"): the amounts of the clause that names the asked year
+    clauses = [(m.start(), m.end()) for m in re.finditer(r"[^;]+", sentence)]
+    if len(clauses) > 1:
+        own = [c for c in kept if any(a <= c[0] < b and re.search(rf"\b{asked}\b", sentence[a:b]) for a, b in clauses)]
+        return own or kept
+    return kept
 
 
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
@@ -1242,7 +1287,16 @@ def _respective(q: Question, sentence: str, money: list[tuple[int, str]]) -> str
         best = max(fit)
         if best >= RESPECTIVE_FIT and fit.count(best) == 1:  # the asked year itself, not a neighbour's
             return money[fit.index(best)][1]
+        tied = [i for i, f in enumerate(fit) if f == best]
+        if best >= RESPECTIVE_FIT and _ENDING.search(q.text) and all(stated[i].day for i in tied):
+            # "the opening balance … as of January 1, 2019 and the ending balance as of December 31, 2019, were $1.6
+            # billion and $1.4 billion, respectively", asked at the end of 2019: the later date's
+            return money[max(tied, key=lambda i: (stated[i].month or 0, stated[i].day or 0))][1]
     return ""
+
+
+#: a balance asked at the end of its period ("at the end of FY2019", "year-end", "ending balance")
+_ENDING = re.compile(r"(?i)\b(?:at|as\s+of)\s+(?:the\s+)?(?:end|close)\b|\byear[- ]end\b|\bending\b|\bclosing\b")
 
 
 #: "total" as a verb ("… advance payments total $3.3 billion", "… which totaled $2.1 billion"): how much, not the
@@ -1275,11 +1329,15 @@ def _sentence_evidence(
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
     rows: list[tuple[int, int, float, bool, bool]] = []  # span, sentence coverage, fits the period, typed answer
     contradicted_at: set[tuple[int, int]] = set()  # spans that state another period only
+    # a document whose year ends after March (December, June): its "FY2022" is 2022, never the 2021 a retailer's
+    # fiscal 2022 may end in
+    late_year_end = bool(re.match(r"\d{4}-(?:0[4-9]|1[0-2])", p.period_end))
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
         stated = find_periods(sentence)
         fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
+                                       and not (late_year_end and _other_fiscal_year(a, o))
                                        for a in q.periods for o in stated)
         # another year stated, never the asked one ("for fiscal 2019 …" asked of fiscal 2020): contradicted
         contradicted = not fits and any(a.year for a in q.periods) and any(o.year for o in stated)
@@ -1304,7 +1362,10 @@ def _sentence_evidence(
     item_words = set(q.focus_terms) | ({t for word in item_phrase(q.focus).split() for t in match_terms(word)}
                                        if q.focus_terms and all(t.startswith("§") for t in q.focus_terms) else set())
     share_of = _AS_SHARE_OF.match(item_phrase(q.focus)) if q.language == "en" else None
-    measured = {t for t in match_terms(share_of.group(1)) if t not in _GENERIC_ITEM} if share_of else set()
+    # what names the item: "X as a percent of Y" is X; else its words but those any item's name may hold ("restructuring
+    # charge": "restructuring" — "Charges of fixed price development programs" are no restructuring charge)
+    measured = {t for t in match_terms(share_of.group(1)) if t not in _GENERIC_ITEM} if share_of \
+        else item_words - _GENERIC_ITEM
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -1350,6 +1411,22 @@ def _sentence_evidence(
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if _unpaid_for_cash(q, sentence):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # cash paid asked: a sentence that says nothing was paid
+        if q.kind == "value" and q.language == "en" and span and (
+                (_QUARTERLY.search(sentence) and q.periods and not any(a.quarter for a in q.periods)
+                 and not _QUARTERLY.search(q.text))
+                or (_DURATION_SPAN.search(span) and not _DURATION_ASKED.search(q.text))):
+            # the year's dividends per share asked: "a quarterly cash dividend of $0.1225 per share" is one quarter's;
+            # accumulated depreciation asked: "12 months" is a length of time, not an amount — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and span and not _ASKS_CASH_PAID.search(q.text) \
+                and _PAID_BEFORE.search(sentence[max(0, sentence.find(span) - 40):max(0, sentence.find(span))]):
+            # restructuring charges asked: "We paid net $93.9 million of cash related to restructuring" is what was
+            # paid out, not the charge — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if q.kind == "value" and q.language == "en" and span and PER_SHARE.search(q.text) \
+                and not PER_SHARE.search(sentence):
+            # dividends per share asked: "Dividends received were $111 and $77" states no amount per share
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and _HYPOTHETICAL.search(sentence) \
                 and not _HYPOTHETICAL_ASKED.search(q.text):
             # gross margin asked: "If the combined gross margins … had been higher or lower by 1% …, it would have
@@ -1388,6 +1465,10 @@ def _sentence_evidence(
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)
+        if q.kind in ("value", "change") and q.language == "en" and (s, e) in contradicted_at:
+            # FY2022 asked: "… in 2021 were affected by … charges of $36 million" states another year only — never
+            # sure, however well it names the item and the company
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         out.append(Evidence("sentence", p, max(min(score, 1.0), 0.0), (s, e), span_text=span))
     return out
 
@@ -1499,6 +1580,12 @@ def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
         found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))
     return found
+
+
+def _other_fiscal_year(asked: Period, offered: Period) -> bool:
+    """A whole fiscal year asked ("FY2022") and another year offered ("in 2021")."""
+    return asked.fiscal and asked.quarter is None and asked.year is not None and offered.year is not None \
+        and offered.year != asked.year
 
 
 def _filed_later(q: Question, p: Passage) -> bool:

@@ -218,6 +218,13 @@ LINE_ITEM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("retained earnings", "accumulated deficit", "retained deficit", "reinvested earnings", "accumulated earnings",
      "earnings reinvested in the business", "retained earnings accumulated deficit",
      "accumulated deficit retained earnings"),
+    # the share count diluted earnings per share divide by: "Weighted-average shares––diluted", "Average number of
+    # common shares - diluted EPS", "Diluted" under "Weighted-average shares:" (``text._WORDS_APART``)
+    ("diluted weighted average shares", "weighted average diluted shares", "diluted weighted average shares "
+     "outstanding", "diluted weighted average number of shares outstanding", "diluted weighted average number of "
+     "shares", "diluted weighted average number of common shares outstanding", "weighted average number of diluted "
+     "shares outstanding", "diluted weighted average common shares outstanding", "diluted shares outstanding",
+     "diluted share count", "diluted shares"),
 )
 
 #: a narrower item that also counts as a broader one (by a phrase of each): "cash and cash equivalents" is cash —

@@ -29,9 +29,9 @@ from chat.models.reader.lexicon import (
 from chat.models.reader.morph import ko_stem
 from chat.models.reader.numbers import asked_scale
 from chat.models.reader.periods import Period, find_periods, is_relative, quarter_span, span_months
-from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind
+from chat.models.reader.statements import BACK_REFERENCE, SENTENCE_SPLIT, loose_line_item, statement_kind, stems
 from chat.models.reader.statements import FILLER as STATEMENT_FILLER
-from chat.models.reader.text import match_terms
+from chat.models.reader.text import group_words, match_terms
 
 Kind = Literal["value", "change", "comparison", "date", "name", "yesno", "list", "definition", "other"]
 
@@ -120,7 +120,10 @@ _JA_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 _MEASURE_WORDS = re.compile(
     r"\b(?:total|amount|value|number|price|cost|rate|percentage|ratio|margin|balance|"
     r"revenue|sales|income|profit|loss|expense|earnings|eps|cash|assets|liabilities|equity|"
-    r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees|count)s?\b",  # "expenses", "costs", "dividends"
+    r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees|count|"
+    r"charge|impairment|proceeds|payment|obligation|compensation|backlog|fee|gain|write-?down|write-?off|"
+    # "expenses", "costs", "dividends"
+    r"repurchase|borrowing|deposit|reserve|allowance|provision|accrual|depreciation|amortization)s?\b",
     re.IGNORECASE,
 )
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")
@@ -578,7 +581,7 @@ def _focus_terms(focus: str, lang: Language) -> set[str]:
     exact = match_terms(focus)
     if lang != "en" or exact & LINE_ITEM_IDS:
         return exact
-    loose = loose_line_item(focus, LINE_ITEM_FIRST)
+    loose = loose_line_item(focus, LINE_ITEM_FIRST, frozenset(stems(" ".join(group_words(focus)))))
     if loose is None:
         return exact
     group, used = loose

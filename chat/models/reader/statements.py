@@ -96,7 +96,7 @@ def stems(text: str) -> list[str]:
     return [w[:STEM_CHARS] for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _LOOSE_STOP]
 
 
-def loose_line_item(focus: str, first_id: int) -> tuple[str, set[str]] | None:
+def loose_line_item(focus: str, first_id: int, taken: frozenset[str] = frozenset()) -> tuple[str, set[str]] | None:
     """The line-item group a question's words name in other word order or form ("cash … generate from
     operations" → cash generated from operations), as ``(group id, the focus words it used)``; None when no
     phrase of two or more content words is covered. Only for the question side: rows are matched exactly."""
@@ -106,7 +106,10 @@ def loose_line_item(focus: str, first_id: int) -> tuple[str, set[str]] | None:
     for i, group in enumerate(LINE_ITEM_GROUPS):
         for phrase in group:
             need = set(stems(phrase))
-            if len(need) >= 2 and need <= have and (best is None or len(need) > best[0]):
+            # ``taken``: stems a group the words name as written holds ("diluted earnings per share": "share" is the
+            # EPS's — no "diluted shares" out of it; "cash … generated from operations" holds all of "cash")
+            if len(need) >= 2 and need <= have and (not need & taken or taken <= need) \
+                    and (best is None or len(need) > best[0]):
                 best = (len(need), f"§{first_id + i}", need)
     if best is None:
         return None

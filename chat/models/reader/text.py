@@ -246,10 +246,21 @@ _SIGN_ASIDE = re.compile(r"(?i)\((?:used|provided)(?:\s+(?:in|for|by))?\)")
 #: internal-use software …, and other amortization"): both words in one text name the phrase's group
 _WORDS_APART: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"depreciation", "amortization"}), "depreciation and amortization"),
+    # a count of shares, diluted, however worded ("Weighted-average shares––diluted", "Average number of common shares
+    # - diluted EPS", "Shares used to compute diluted net income per share") — "Diluted net income per share" is none
+    (frozenset({"diluted", "share", "average"}), "diluted weighted average shares"),
+    (frozenset({"diluted", "share", "weighted"}), "diluted weighted average shares"),
+    (frozenset({"diluted", "share", "used"}), "diluted weighted average shares"),
 )
 
 
 _NON_CURRENT = re.compile(r"(?i)\bnon[-\s]?current\b")
+
+
+def group_words(text: str) -> set[str]:
+    """The words of ``text`` that name a synonym group as written ("earnings per share" in "diluted earnings per
+    share")."""
+    return _groups(text)[1]
 
 
 def match_terms(text: str) -> set[str]:

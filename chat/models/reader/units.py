@@ -36,7 +36,7 @@ _SHARE_COUNT_ROW = re.compile(
     r"(?i)\bweighted[- ]average\b[^$]*\bshares\b|\bshares\s+(?:outstanding|used|issued)\b|\bnumber\s+of\s+"
     r"(?:common\s+)?shares\b|\b(?:basic|diluted)\s+shares\b")
 #: shares used in (or for) computing a per-share figure: a count, whatever per-share words follow
-_SHARES_USED = re.compile(r"(?i)\bshares\s+(?:used|outstanding)\b|\bweighted[- ]average\s+(?:number\s+of\s+)?"
+_SHARES_USED = re.compile(r"(?i)\bshares\s+(?:used|outstanding)\b|\b(?:weighted[- ])?average\s+(?:number\s+of\s+)?"
                           r"(?:common\s+|ordinary\s+|basic\s+|diluted\s+)?shares\b")
 #: a caption that leaves the share counts out of its scale: "(In millions, except share and per share data)"
 _SHARES_EXCEPTED = re.compile(r"(?i)\bexcept\s+(?:for\s+)?(?:the\s+)?(?:numbers?\s+of\s+)?shares?\b")

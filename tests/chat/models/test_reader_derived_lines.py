@@ -170,3 +170,25 @@ def test_what_a_percent_of_sales_measures_must_be_in_the_sentence() -> None:
             "to\n23.9% in fiscal 2030, primarily due to lower marketing expenses.")
     first = _read("Did Kestrel's wages expense as a percent of net sales increase or decrease in FY2031?", text)
     assert not first.startswith("The documents say")
+
+
+DEFERRED = """Note 4 — Revenue
+(in thousands)
+|  | December 31, / 2031 | December 31, / 2030 |
+|---|---|---|
+| Deferred revenue, current | $ 44,908 | $ 38,104 |
+| Deferred revenue, non-current | 6,896 | 6,227 |"""
+
+
+def test_a_lexicon_item_asked_whole_is_not_its_non_current_line() -> None:
+    first = _read("What were Kestrel's deferred revenues at the end of FY2031?", DEFERRED)
+    assert not first.startswith("Deferred revenue, non-current was")
+    assert first.startswith("Deferred revenues were $51,804 thousand as of December 31, 2031 (computed: ")
+
+
+def test_the_ending_balance_of_a_respectively_list_answers_at_the_end_of_the_year() -> None:
+    text = ("Deferred revenues\nThe opening balance of deferred revenues as of January 1, 2031 and the ending "
+            "balance as of December 31, 2031, were $1.6 billion and $1.4 billion, respectively, including our "
+            "current and non-current balances.")
+    first = _read("What were Kestrel's deferred revenues at the end of FY2031?", text)
+    assert first.startswith("The documents say $1.4 billion")
