@@ -593,6 +593,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     asked_words = set(terms(item_phrase(q.focus))) if q.focus else set()
+    # a count asked (the diluted share count): the rows under its heading may be what it adds up
+    counted = asks_count(q) or bool(_SHARE_COUNT & q.focus_terms)
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
     # ("Increase/(Decrease) in cash …") is the answer; the item's level rows compared across columns are not
     printed_change = (q.kind == "change" and not since and change_ends(q) is None and any(
@@ -664,7 +666,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
-        if row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
+        if counted and row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
                 and not set(terms(row.label)) & asked_words:
             # a row the section heading alone names the item for, its own label naming another thing: "Diluted
             # shares: Stock options and restricted stock units 23,378" is a part of the diluted count — never sure
@@ -772,6 +774,7 @@ TOTAL_MISSED = 0.95
 
 #: a row of one part (a segment's "Net sales") for a question that names no part
 PART_ROW = 0.93
+_SHARE_COUNT = frozenset(match_terms("diluted weighted average shares"))
 #: a table of another entity's figures, which the company holds a share of: "Summarized financial information for our
 #: equity method investee, ViiV", a joint venture's results
 _INVESTEE = re.compile(r"(?i)\bequity[- ]method\s+investees?\b|\binvestees?\b|\bjoint\s+ventures?\b|"
