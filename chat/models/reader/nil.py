@@ -108,6 +108,9 @@ _NEGATION = re.compile(r"(?i)\b(?:no|not|never|none of)\b(?!\s+(?:longer|only|la
                        r"significant|assurance|guarantee|certain)\b)|\bn['’]t\b")
 _COMPARED = re.compile(r"(?i)\b(?:compared\s+(?:with|to)|as\s+compared|versus|vs\.?)\s")
 _NEVER = re.compile(r"(?i)\b(?:have|has)\s+never\b")
+#: a negation of what is expected, intended or planned ("we do not expect to pay …"), not of what was
+_EXPECTATION = re.compile(r"(?i)\b(?:not|n['’]t)\s+(?:currently\s+)?"
+                          r"(?:expect|anticipate|intend|plan|believe|foresee)\w*\b")
 #: what ends a clause: a negation before it governs nothing after it
 _CLAUSE_END = re.compile(r"(?i)[;:]|,\s*(?:but|except|although|though|while|whereas|however)\b|\b(?:but|except)\b")
 #: the negation stands at most this many words before the item's first word
@@ -171,6 +174,9 @@ def none_stated_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, l
             continue
         if LABOR_PART.search(own) and not LABOR_PART.search(q.text):
             continue  # "none of the employees of MGM China are part of a labor union": of a part, not the whole
+        if _EXPECTATION.search(own):
+            continue  # "we do not expect to pay unrecognized tax benefit liabilities … within the next 12 months": a
+            # forecast of what will be paid, not a balance of none
         quote = " ".join(sentence.split())
         lead = f"None in {q.periods[0].text}, as the documents state [{ev.passage.ref}]."
         return "\n".join([lead, f"> {quote}"]), [(ev.passage.ref, ev.quote_text)]

@@ -120,3 +120,10 @@ def test_a_component_under_the_items_heading_is_never_the_item() -> None:
     assert not first.startswith("Stock options and restricted stock units were")
     assert _first("What was Osprey's weighted average diluted share count in FY2031?", SHARES_SECTION).startswith(
         "Diluted was 493 million shares")
+
+
+def test_a_forecast_of_nothing_paid_is_no_balance_of_none() -> None:
+    text = ("Income taxes\nAs of May 29, 2031, we do not expect to pay unrecognized tax benefit liabilities and accrued "
+            "interest within the next 12 months.")
+    first = _first("What was Osprey's unrecognized tax benefits balance at the end of FY2031?", text)
+    assert not first.startswith(("None in", "The documents say"))
