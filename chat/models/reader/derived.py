@@ -16,7 +16,16 @@ lines of its section (``split_items`` finds them), each cell cited and the sum s
 Some balance sheets print a liability only as its two parts ("Operating lease liabilities, current" 52,747 under
 current liabilities, "Operating lease liabilities, non-current" 389,662 below them): asked for the liability itself,
 the reader adds the two lines of one table and column; asked for one part ("current", "long-term"), the part's line
-answers as printed. A lexicon line item ("long-term debt") is read as printed.
+answers as printed. A lexicon line item whose name says its part ("long-term debt") is read as printed; one asked
+whole ("deferred revenue") is its two lines' sum.
+
+Total debt asked where no "Total debt" row is found: the balance sheet's debt lines of the asked date added —
+borrowings due within the year ("Notes payable", "Short-term borrowings, including current portion of long-term
+debt"), the current part of long-term debt, long-term debt — across the chunks the sheet was cut into, each cell
+cited; a lease's liability, debt securities held or debt's issuance costs are no debt line. Gross margin asked in
+money where the income statement prints no gross line: its revenue less its one cost-of-sales line, both of one
+page and column; a printed gross margin rate answers as printed, a joint venture's "Gross margin" is not the
+company's.
 """
 
 from __future__ import annotations
