@@ -80,7 +80,9 @@ def row_unit(table: Table, col: int | None, label: str, own: str | None = None) 
     per share data)" does not scale it; a row that counts shares (``own``: the row's own label) is in shares."""
     unit = table_unit(table, col)
     row_own = own if own is not None else label
-    if share_count_row(row_own) or (share_count_row(label) and _section_counts(label, row_own)):
+    if share_count_row(row_own) or (share_count_row(label) and _section_counts(label, row_own)
+                                    and not PER_SHARE.search(row_own)):  # "Basic earnings per share" under
+        # "Shares used in computation:" is the per-share figure, whatever heading a chunk carried over it
         # "Weighted-average diluted shares" counts shares: no currency, and the caption's "(In millions, except
         # number of shares which are reflected in thousands …)" scales it by its own word
         if _SHARES_IN_THOUSANDS.search(table.caption):

@@ -123,7 +123,19 @@ def test_a_component_under_the_items_heading_is_never_the_item() -> None:
 
 
 def test_a_forecast_of_nothing_paid_is_no_balance_of_none() -> None:
-    text = ("Income taxes\nAs of May 29, 2031, we do not expect to pay unrecognized tax benefit liabilities and accrued "
-            "interest within the next 12 months.")
+    text = ("Income taxes\nAs of May 29, 2031, we do not expect to pay unrecognized tax benefit liabilities and "
+            "accrued interest within the next 12 months.")
     first = _first("What was Osprey's unrecognized tax benefits balance at the end of FY2031?", text)
     assert not first.startswith(("None in", "The documents say"))
+
+
+def test_a_per_share_row_under_a_shares_heading_is_money_not_shares() -> None:
+    text = """OSPREY SYSTEMS CORPORATION › Earnings per share
+|  | Year ended December 31, / 2031 | Year ended December 31, / 2030 / (in thousands, except per share data) |
+|---|---|---|
+| Net income | $558,929 | $186,678 |
+| Shares used in computation: |  |  |
+| Weighted-average common shares outstanding | 431,885 | 428,822 |
+| Basic earnings per share | $1.29 | $0.44 |"""
+    first = _first("What were Osprey's basic earnings per share for 2031?", text)
+    assert first.startswith("Basic earnings per share was $1.29 in") and "shares" not in first.split(" in ")[0][25:]
