@@ -31,6 +31,7 @@ from chat.models.reader.balances import (
     PER_SHARE,
     PER_SHARE_FOR_AMOUNT,
     STRUCTURAL_SECTION,
+    asks_paid,
     balance_row_factor,
     both_sides_factor,
     change_only_factor,
@@ -1191,7 +1192,7 @@ _QUARTERLY = re.compile(r"(?i)^(?!.*\b(?:annual|annualized|full[- ]year)\b).*\bq
 #: an amount said to have been paid ("We paid net $93.9 million", "cash payments of $282 million"), and a question
 #: that asks what was paid
 _PAID_BEFORE = re.compile(r"(?i)\b(?:paid|payments?\s+(?:of|totaling|totalling))\b(?:\s+\w+){0,3}\s*$")
-_ASKS_CASH_PAID = re.compile(r"(?i)\b(?:pa(?:y|id|ys|ying)|payments?|cash\s+(?:spent|used|outflow))\b|\bdividends?\b")
+_OUTFLOW_ASKED = re.compile(r"(?i)\bcash\s+(?:spent|used|outflow)\b|\bdividends?\b")
 #: a span that is a length of time, and a question that asks one
 _DURATION_SPAN = re.compile(r"(?i)\b(?:months?|years?|days?|weeks?)$")
 _DURATION_ASKED = re.compile(r"(?i)\bhow\s+(?:long|many\s+(?:years|months|days|weeks))\b|"
@@ -1421,8 +1422,9 @@ def _sentence_evidence(
             # the year's dividends per share asked: "a quarterly cash dividend of $0.1225 per share" is one quarter's;
             # accumulated depreciation asked: "12 months" is a length of time, not an amount — never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if q.kind == "value" and q.language == "en" and span and not _ASKS_CASH_PAID.search(q.text) \
-                and _PAID_BEFORE.search(sentence[max(0, sentence.find(span) - 40):max(0, sentence.find(span))]):
+        at = sentence.find(span) if span else -1
+        if q.kind == "value" and q.language == "en" and at >= 0 and not asks_paid(q.text) \
+                and not _OUTFLOW_ASKED.search(q.text) and _PAID_BEFORE.search(sentence[max(0, at - 40):at]):
             # restructuring charges asked: "We paid net $93.9 million of cash related to restructuring" is what was
             # paid out, not the charge — never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
