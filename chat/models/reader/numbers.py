@@ -42,7 +42,8 @@ _UNIT_RE = re.compile(
     r"(?:in|dollars in|amounts in|\$ in|USD in)\s+(?P<en>thousands|millions|billions|"
     r"(?:thousand|million|billion)(?=\s*\)))|"  # "(In thousand)" in the singular too
     r"\(\s*(?:\$|US\$|dollars|USD)?\s*(?P<en2>thousands|millions|billions)\b|"
-    r"\(\s*(?:\$|US\$|dollars|USD)\s*(?P<en4>thousand|million|billion)\s*\)|"  # "($ million)"
+    # "($ million)", "($ million, except per share amounts)"
+    r"\(\s*(?:\$|US\$|dollars|USD)\s*(?P<en4>thousand|million|billion)\s*[),]|"
     r"\b(?P<en3>thousands|millions|billions)\s+of\s+(?:U\.?S\.?\s+)?dollars\b|"
     r"단위\s*[:：]?\s*(?P<ko>천원|백만원|십억원|억원|원|천\s?달러|백만\s?달러|%)|"
     r"単位\s*[:：]?\s*(?P<ja>千円|百万円|億円|円|千ドル|百万ドル|%)",

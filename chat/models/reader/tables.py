@@ -210,6 +210,9 @@ def markdown_tables(text: str) -> list[Table]:
                 value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
                 header = above
             value_headers = _spanning_period_word(value_headers)
+            value_headers, keep = _years_beside_values(
+                value_headers, [(_cells(text[s:e])[1:] + [""] * len(value_headers))[: len(value_headers)]
+                                for s, e in body])
             caption_years = {p.year for p in find_periods(caption) if p.year}
             caption_year = caption_years.pop() if len(caption_years) == 1 else None
             columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
@@ -217,7 +220,9 @@ def markdown_tables(text: str) -> list[Table]:
             section = ""
             for s, e in body:
                 cells = _cells(text[s:e])
-                label, values = cells[0], _percent_signs_joined((cells[1:] + [""] * len(columns))[: len(columns)])
+                shown = cells[1:] + [""] * (max(keep) + 1) if keep else cells[1:]
+                values = [shown[k] for k in keep] if keep else shown
+                label, values = cells[0], _percent_signs_joined((values + [""] * len(columns))[: len(columns)])
                 if label and not any(v.strip() for v in values):
                     section = label.rstrip(":： ").strip()
                     continue
@@ -228,6 +233,34 @@ def markdown_tables(text: str) -> list[Table]:
                 rows = _unlabelled_totals(rows)
                 tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
     return tables
+
+
+def _years_beside_values(headers: list[str], cells: list[list[str]]) -> tuple[list[str], list[int]]:
+    """A grid whose year cells landed in columns of their own beside the amounts ("Three Months Ended June 30, /
+    2023" empty in every row, "Three Months Ended June 30," next to it holding the amounts): each such pair is one
+    column, the dated header over the amounts. Returns the headers and the value columns kept ([] when none
+    merge)."""
+    def filled(j: int) -> bool:
+        return any(row[j].strip() for row in cells)
+
+    def dated(h: str) -> bool:
+        return any(p.year for p in find_periods(h))
+
+    merged = list(headers)
+    drop: set[int] = set()
+    for j in range(len(headers)):
+        if j in drop or filled(j) or not dated(headers[j]):
+            continue
+        for k in (j + 1, j - 1):
+            if 0 <= k < len(headers) and k not in drop and filled(k) and not dated(headers[k]) \
+                    and headers[k].strip() and headers[j].startswith(headers[k].strip()):
+                merged[k] = headers[j]
+                drop.add(j)
+                break
+    if not drop:
+        return headers, []
+    keep = [j for j in range(len(headers)) if j not in drop]
+    return [merged[j] for j in keep], keep
 
 
 def _segments(text: str, header: tuple[int, int] | None, header_cells: list[str], body: list[tuple[int, int]],
