@@ -80,6 +80,10 @@ def _plural(subject: str) -> bool:
 _NOT_A_QUALIFIER = re.compile(r"\d|;")
 
 
+#: an auxiliary verb in a question's focus: it holds a clause ("cash did generate from operations")
+_AUXILIARY = re.compile(r"(?i)\b(?:did|does|do|has|have|had|will|would|can|could)\b")
+
+
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
@@ -114,6 +118,8 @@ def subject_of(q: Question, ev: Evidence) -> str:
     # modifier before the label's own noun ("share" of "share repurchases" for "Repurchases of common stock")
     # would garble it
     extra = [words[i] for i in missing] if not present or min(missing, default=0) > max(present) else []
+    if _AUXILIARY.search(q.focus):
+        extra = []  # "cash did generate from operations": a clause, not a noun phrase to add to the label
     if match_terms(q.focus) <= have:
         extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
     if extra and q.language == "en" and len(extra) <= 3:
@@ -302,7 +308,13 @@ def _field_sentence(q: Question, ev: Evidence) -> str:
         return f"{label}{josa(label, '은는')} {value}입니다 [{ref}]."
     if lang in ("ja", "zh"):
         return f"{label}は{value}です [{ref}]。"
+    if _VERB_END.search(label):  # "Comparable Sales Increased 15.6%": the line says it, no "is" after its verb
+        return f"{label[:1].upper()}{label[1:]} {value} [{ref}]."
     return f"The {label} is {value} [{ref}]."
+
+
+#: a key-value line's label that ends on its verb ("Comparable Sales Increased", "Net sales were")
+_VERB_END = re.compile(r"(?i)\b(?:increased|decreased|rose|grew|fell|declined|improved|totall?ed|was|were|reached)$")
 
 
 _QUOTE_MARKS: dict[Language, tuple[str, str]] = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from chat.models.reader.names import mentions
 from chat.models.reader.passage import Passage
@@ -55,7 +56,22 @@ def company_names(q: Question, passages: Sequence[Passage]) -> tuple[str, ...]:
         n = " ".join(name.lower().split())
         return bool(match_terms(n)) and any(label == n or re.match(re.escape(n) + r"\b", label) for label in labels)
 
-    return tuple(n for n in q.strong_names if not row_label(n))
+    return tuple(n for n in q.strong_names if not row_label(n) and not _owners_part(n, passages))
+
+
+def _owners_part(name: str, passages: Sequence[Passage]) -> bool:
+    """``name`` is a part of a document's owner, not a company: its opening words name the owner (its file name or
+    identity: "Microsoft" of MICROSOFT_2023_10K.pdf, "MGM" of the MGM Resorts filing), the whole name does not, and
+    a passage's text writes it ("Microsoft Cloud revenue increased 22%", "MGM China") — a segment, a product."""
+    words = name.split()
+    if len(words) < 2:
+        return False
+    owners = [replace(p, text="") for p in passages]
+    if any(mentions(name, o) for o in owners):
+        return False
+    leads = [" ".join(words[:k]) for k in range(1, len(words))]
+    return any(mentions(lead, o) for lead in leads for o in owners) and any(
+        mentions(name, replace(p, file_name="", company=""), identity=False) for p in passages)
 
 
 def _is_cover(p: Passage) -> bool:

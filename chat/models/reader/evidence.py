@@ -85,6 +85,7 @@ from chat.models.reader.tables import (
 )
 from chat.models.reader.text import (
     IMPLIED_GROUPS,
+    bullets_heading,
     coverage,
     join_split_letters,
     match_terms,
@@ -140,9 +141,10 @@ _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
 MINOR_FIELD_FACTOR = 0.55
 #: a clock time ("0시", "9時", "10 a.m."): not the answer to how much / how many
 _CLOCK = re.compile(r"\s?(?:시(?![간장점기행설민즌])|時(?![間点])|[ap]\.?m\.(?!\w)|o'clock)", re.IGNORECASE)
+_CENTS = re.compile(r"(?i)cents?(?:\s+per\s+(?:diluted\s+)?share)?|cps")
 _UNIT_WORD = re.compile(
     r"\s?(?:(?:months?|years?|days?|weeks?|hours?|employees|people|persons|shares|units|times|"
-    r"percent|points)\b|명|개월|개|건|년|일|회|배|주|대|곳|권|마리|가구|세대|채|척|장|그루|편|종|위|"
+    r"percent|points|cents?(?:\s+per\s+(?:diluted\s+)?share)?|cps)\b|명|개월|개|건|년|일|회|배|주|대|곳|권|마리|가구|세대|채|척|장|그루|편|종|위|"
     r"人|名|件|個|台|社|校|枚|冊|匹|頭|軒|店|か所|箇所|ヶ月|か月|カ月|年間?|日間?|回|倍|株)"
 )
 
@@ -151,7 +153,7 @@ _UNIT_WORD = re.compile(
 #: growth", "EBITDA excluding …") for a question that does not ask one: the reported figure is meant
 NOT_AS_REPORTED = 0.85
 _ADJUSTED = re.compile(r"(?i)\b(?:adjusted|non-?gaap|core|organic|pro\s*forma|underlying|comparable|excluding|"
-                       r"ex-|constant\s+currency|operational)\b")
+                       r"ex-|constant\s+currency|operational|same[-\s]store)\b")
 
 
 #: a row whose label holds the asked item's head word only as a qualifier ("Debt issuance costs" for "total debt":
@@ -178,6 +180,19 @@ def partial_net_row(label: str, q: Question) -> bool:
     share) while ``q`` asks the net income (earnings, loss) without saying which part."""
     return ("§2" in q.focus_terms and bool(_PARTIAL_NET.search(label))
             and not _PARTS_ASKED.search(q.text))
+
+
+def _adjustments(text: str) -> set[str]:
+    return {re.sub(r"[-\s]+", " ", m.group(0).lower()) for m in _ADJUSTED.finditer(text)}
+
+
+def unasked_adjustment(label: str, caption: str, question: str) -> bool:
+    """The row states an adjusted figure the question does not ask: any adjustment when the question asks none,
+    else one it does not name ("Same-Store Adjusted Property EBITDAR" for "Adjusted Property EBITDAR")."""
+    asked = _adjustments(question)
+    if not asked:
+        return adjusted_row(label, caption)
+    return bool(_adjustments(label) - asked)
 
 
 def adjusted_row(label: str, caption: str = "") -> bool:
@@ -329,8 +344,11 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
     ends = change_ends(q) if asked_periods is None else None
     for asked in asked_periods if asked_periods is not None else (ends[:1] if ends else q.periods):
         span = q.span
-        if span is None and column.span is not None and _whole_fiscal_year(asked):
-            span = 12  # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span)
+        if span is None and column.span is not None and (_whole_fiscal_year(asked) or (
+                _bare_year(asked) and any(c.span == 12 for c in table.columns))):
+            # "FY2020" / "fiscal 2022": the year's column, not a quarter's (a dated column has no span); so is "in
+            # 2022" where the table prints the twelve months beside the three
+            span = 12
         fit = max(agreement(asked, offered, asked_span=span, offered_span=column.span)
                   for offered in dated_periods(table, col, asked) or (Period(),))
         if fit > 0 and _whole_fiscal_year(asked) and _interim_balance(table, col):
@@ -356,6 +374,12 @@ def _interim_balance(table: Table, col: int) -> bool:
         and key < mine
         for c in table.columns
     )
+
+
+def _bare_year(p: Period) -> bool:
+    """The period is a year written alone ("in 2022"): no month, day, quarter, half or span of its own."""
+    return p.year is not None and p.month is None and p.day is None and p.quarter is None and p.half is None \
+        and p.span_months is None
 
 
 def _whole_fiscal_year(p: Period) -> bool:
@@ -554,7 +578,10 @@ def _row_score(focus: set[str], row_terms: set[str], caption_terms: set[str], w:
 _BY_CAPTION = re.compile(
     r"(?i)\b(?:revenues?|sales|income|profit|expenses?|assets)\b[\w\s,]{0,40}?\bby\s+(?:reportable\s+|operating\s+|"
     r"business\s+|geographic\s+|significant\s+|major\s+|principal\s+)?(?:segments?|regions?|geograph\w*|areas?|products?|categor\w+|markets?|channels?|"
-    r"brands?|countr\w+|divisions?)\b")
+    r"brands?|countr\w+|divisions?)\b|"
+    # "REGIONAL SALES RESULTS", "SEGMENT SALES RESULTS": the rows are the regions', the segments' sales
+    r"\b(?:regional|segments?|geographic(?:al)?|product|business|divisional|country)\s+(?:net\s+)?"
+    r"(?:sales|revenues?)\s+(?:results|performance|summary)\b")
 
 
 #: a caption that says whose every row is: "… the revenue and gross profit for our Cash App segment"
@@ -562,7 +589,10 @@ _BY_CAPTION = re.compile(
 _OF_SEGMENT = re.compile(
     r"\b(?:for|of)\s+(?:the\s+|our\s+|its\s+)?(?P<name>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})"
     r"\s+(?:segment|business|division|reportable\s+segment)\b(?!s)|"
-    r"(?:^|›\s*)(?P<heading>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})\s+(?:Results|Segment)\s*$")
+    r"(?:^|›\s*)(?P<heading>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})\s+(?:Results|Segment)\s*$|"
+    # "Segment Results of Operations Flexibles Segment (in millions)": the caption's last line names the segment
+    r"\s(?P<last>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})\s+Segment"
+    r"\s*\(?\s*(?:\$\s*)?in\s+(?:millions|thousands|billions)\)?\s*$")
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 
@@ -579,7 +609,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     caption_terms = match_terms(table.caption)
     by_caption = bool(_BY_CAPTION.search(table.caption))
     of_segment = _OF_SEGMENT.search(table.caption)
-    segment_terms = match_terms(of_segment.group("name") or of_segment.group("heading")) if of_segment else set()
+    segment_terms = match_terms(of_segment.group("name") or of_segment.group("heading") or of_segment.group("last")) \
+        if of_segment else set()
     segment_terms -= _GENERIC_SEGMENT
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
@@ -608,7 +639,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     implied_cash = bool(_CASH & plain and plain - _CASH - _PAID) and _in_statement("cash", p, [table])
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
-        own = match_terms(row.label)
+        # a row printed without a label under a heading ("Revenues:" … its parts … "3,592,216") is the heading's
+        # total: the heading's words are its own
+        own = match_terms(row.label) if row.label.strip() else match_terms(row.section) | _TOTAL
         if implied_cash and (plain - _CASH - _PAID) & row_terms:  # the row names the item itself
             paid = _PAID if any(a is not None and a.value < 0 for a in (row.amount(c) for c in values)) \
                 else frozenset()
@@ -617,6 +650,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             own, row_terms = own | caption_terms, row_terms | caption_terms
         elif segment_terms:  # "… for our Cash App segment": each row is that segment's
             own, row_terms = own | segment_terms, row_terms | segment_terms
+        elif focus != plain and own and own <= focus - plain and plain <= caption_terms:
+            # "SUPPLEMENTAL DATA – NET REVENUES": a caption of the item alone, its rows the parts ("MGM China") —
+            # the row of the part the question names is that part's item
+            own, row_terms = own | plain, row_terms | plain
         if not plain & row_terms:
             continue  # the row names the company ("… attributable to 3M"), not the item asked for
         if plain - _TOTAL and not (plain - _TOTAL) & row_terms:
@@ -650,7 +687,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
-        if adjusted_row(row.label, table.caption) and not _ADJUSTED.search(q.text):
+        if unasked_adjustment(row.label, table.caption, q.text):
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if partial_net_row(row.label, q):
             row_score *= PARTIAL_NET  # "net income" asked: the bottom line, not "… from continuing operations"
@@ -818,7 +855,13 @@ def _names_a_part(q: Question, section: str, label_repeats: bool) -> bool:
     a line item nor a statement's ordering ("Rest of Asia Pacific:", where a chunk holds that section alone) —
     the whole ("Total net sales") answers a question that names no part."""
     section_terms = match_terms(section)
-    if not section or section_terms & q.terms or STRUCTURAL_SECTION.search(section):
+    asked = set(q.terms)
+    for name in q.names:  # the part asked by its name ("MGM China"); the company's words ("MGM Resorts") no part's
+        name_terms = match_terms(name)
+        if name_terms and name_terms <= section_terms:
+            return False
+        asked -= name_terms
+    if not section or section_terms & asked or STRUCTURAL_SECTION.search(section):
         return False
     if label_repeats:
         return True
@@ -1073,7 +1116,9 @@ def answer_span(q: Question, sentence: str) -> str:
             if not amount.percent and not amount.currency and _PAGE_FOOTER.search(sentence, max(0, s - 24), s):
                 continue  # "… 2021 FORM 10-K 68": a running footer's page number glued into the sentence
             tail = _UNIT_WORD.match(sentence, e)
-            priced = bool(amount.currency or amount.percent)
+            # "73.3 cps", "49.0 cents per share": an amount of money per share, in cents (asked per share)
+            priced = bool(amount.currency or amount.percent or (
+                tail and _CENTS.fullmatch(tail.group(0).strip()) and PER_SHARE.search(q.text)))
             if not priced and q.language == "en" and (
                     (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())
                     or sentence[e:e + 1] == "+"):  # "(65+)": an age or a threshold
@@ -1098,13 +1143,15 @@ def answer_span(q: Question, sentence: str) -> str:
             # "471 million shares", not "$56.0 billion"; employees asked: no count in "100% pay equity"
             candidates = [c for c in candidates if c not in money]
         if PER_SHARE.search(q.text):  # "dividends per share": "$3.193 billion ($5.44 per share)" states $5.44
-            candidates = [c for c in candidates if _PER_SHARE_AFTER.match(sentence, c[0] + len(c[1]))] or candidates
+            candidates = [c for c in candidates if _PER_SHARE_AFTER.match(sentence, c[0] + len(c[1]))
+                          or re.search(r"(?i)(?<=\d)\s?(?:cents?|cps)\b", c[1])] or candidates
         if not PER_SHARE.search(q.text):  # "$36 million ($28 million, or $0.10 per share, after-tax)": the amount,
             # not its restatement after tax or per share in the bracket after it
             restated = [(m.start(), m.end()) for m in _RESTATED.finditer(sentence)]
             candidates = [c for c in candidates if not any(a < c[0] < b for a, b in restated)] or candidates
             money = [c for c in money if c in candidates]
-        respective = _respective(q, sentence, money)
+        # "… $981.3 million, $768.3 million and $570.0 million …", "… operated 815, 795, and 782 warehouses …"
+        respective = _respective(q, sentence, money if len(money) >= 2 else candidates)
         if respective:
             return respective
         # of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
@@ -1203,7 +1250,7 @@ _INDEX_NAME = re.compile(r"(?i)\b(?:S&P|S\s*&\s*P|Russell|Fortune|NASDAQ|Nasdaq|
 #: "X as a percent of Y", "X as a share of Y": X is what is measured, Y only its base
 _AS_SHARE_OF = re.compile(r"(?i)^(.+?)\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+\S")
 #: words any item's name may hold: no sign of which item a sentence is about
-_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1", "charge", "balance", "value"})
+_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1", "charge", "balance", "value", "net", "gross"})
 #: a sentence of what would have been: "If … had been … higher or lower by 1%, it would have …", "… would have been
 #: $X if …" (a sensitivity or a pro forma, not the figure reported)
 _HYPOTHETICAL = re.compile(r"(?i)\bif\b[^.;]*\b(?:had|were)\b[^.;]*\bwould\b|\bwould\s+have\b[^.;]*\bif\b")
@@ -1340,6 +1387,8 @@ def _sentence_evidence(
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
         stated = find_periods(sentence)
+        if not stated and q.language == "en":  # "• Adjusted EPS of 73.3 cps" under "Fiscal 2023 Full Year Highlights"
+            stated = find_periods(bullets_heading(p.text, s))
         fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
                                        and not (late_year_end and _other_fiscal_year(a, o))
                                        for a in q.periods for o in stated)
@@ -1370,6 +1419,9 @@ def _sentence_evidence(
     # charge": "restructuring" — "Charges of fixed price development programs" are no restructuring charge)
     measured = {t for t in match_terms(share_of.group(1)) if t not in _GENERIC_ITEM} if share_of \
         else item_words - _GENERIC_ITEM
+    # the line items the focus names beside its qualifiers ("dividends" of "paid dividends to common shareholders")
+    line_groups = {t for t in measured if t.startswith("§") and t not in _TOTAL} if not share_of and any(
+        not t.startswith("§") for t in q.focus_terms) else set()
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -1396,10 +1448,13 @@ def _sentence_evidence(
             # "… accounted for 11% and 10%" is no balance of accounts receivable, "… net debt-to-adjusted EBITDA
             # ratio was 2.8" none either: never sure
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
+        said = match_terms(sentence)
         if q.kind in ("value", "change") and q.language == "en" and item_words \
-                and not (measured or item_words) & match_terms(sentence):
+                and (not (measured or item_words) & said or (line_groups and not line_groups & said)):
             # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item; "wages as a percent
-            # of net sales" asked: "Comparable sales increased 15.6%" holds the base, not the wages
+            # of net sales" asked: "Comparable sales increased 15.6%" holds the base, not the wages; dividends paid
+            # to common shareholders asked: "we paid $7.9 billion to repurchase … shares of our common stock" holds
+            # the qualifiers, not the dividends
             score *= NO_ITEM
         elif item_words and q.kind in ("value", "change") and q.language == "en" and _item_in_part(q, sentence):
             # share repurchases asked: "… stock options to purchase shares … with a grant value of $2,300,000" holds
@@ -1657,6 +1712,25 @@ def _named_by_start(q: Question, passages: Sequence[Passage], tables: Sequence[S
     return frozenset(d for d, t in texts.items() if names_by_start(t, ends[d]))
 
 
+def _carries(table: Table, name: str) -> bool:
+    """A row of ``table`` is labelled with ``name``'s words ("MGM China | 174,720 | …")."""
+    name_terms = match_terms(name)
+    return bool(name_terms) and any(name_terms <= match_terms(row.label) for row in table.rows)
+
+
+def _part_names(q: Question, passages: Sequence[Passage], tables: Sequence[Sequence[Table]]) -> list[str]:
+    """The strong names of ``q`` that are a part of a company, not a company: a row of some table found is
+    labelled with the name ("MGM China", "Greater China") and the name is not the owner of that table's document
+    (its file name and identity name someone else: "MGMRESORTS_2022Q4_EARNINGS.pdf"). A question about that part
+    ("What was MGM China's net revenue?") is not answered by a table of the whole ("Revenues … 3,592,216")."""
+    out = []
+    for name in q.strong_names:
+        if any(_carries(t, name) and not mentions(name, replace(p, text=""))
+               for p, ts in zip(passages, tables, strict=True) for t in ts):
+            out.append(name)
+    return out
+
+
 def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     """All evidence for ``q`` in ``passages``, best first."""
     running = running_lines([p.text for p in passages],  # a page's overlapping chunks share edge lines
@@ -1677,6 +1751,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     documents = [p.document_id or p.file_name or p.ref for p in passages]
     every_table = with_document_currency(with_document_scale(every_table, documents), documents)
     by_start_docs = _named_by_start(q, passages, every_table)
+    parts = _part_names(q, passages, every_table)
     for rank, p in enumerate(passages):
         found: list[Evidence] = []
         tables = every_table[rank]
@@ -1684,7 +1759,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         # "fiscal 2022" of a company whose fiscal 2022 ended in January 2023: its columns' dates read that way
         q_cols = by_start(q) if p.document_id and p.document_id in by_start_docs else q
         for table in tables:
-            found.extend(_table_evidence(q_cols, p, table, w, rank))
+            cells = _table_evidence(q_cols, p, table, w, rank)
+            if parts and not any(_carries(table, name) for name in parts):
+                # "MGM China's net revenue": the consolidated statement's total is not that part's
+                cells = [replace(ev, score=ev.score * QUALIFIER_MISSED) for ev in cells]
+            found.extend(cells)
         fields = [f for f in find_fields(p.text) if f.line not in table_lines]
         found.extend(_field_evidence(q, p, fields, w, rank))
         taken = table_lines | {f.line for f in fields}

@@ -18,6 +18,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "sales",
         "turnover",
         "net revenue",
+        "net revenues",
         "매출",
         "매출액",
         "수익",

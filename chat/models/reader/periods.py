@@ -66,7 +66,7 @@ _FISCAL = re.compile(
 _SPAN = re.compile(
     r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\b|"
     r"\b(?P<y>years?|fiscal\s+years?|(?:52|53|fifty-two|fifty-three)[\s-]+weeks?)\s+end(?:ed|ing)\b|"
-    r"\b(?P<q>(?:fiscal\s+)?quarters?)\s+end(?:ed|ing)\b|"
+    r"\b(?P<q>(?:fiscal\s+)?quarters?)\s+end(?:ed|ing)\b|\b(?P<fy>full[\s-]years?)\b|"
     r"\b(?P<w>\d{2}|twelve|thirteen|fourteen|sixteen|seventeen|twenty[\s-](?:four|six|seven|eight)|"
     r"thirty[\s-](?:six|nine)|forty)[\s-]+weeks?\b|"
     r"(?P<ko>[369]|12)\s?개월|(?P<ja>[369]|12)\s?[か카ヶヵ]月",
@@ -209,7 +209,7 @@ def _weeks_as_months(raw: str) -> int | None:
 
 def _months(m: re.Match[str]) -> int | None:
     """The months one ``_SPAN`` match stands for (None: weeks of no fiscal period, "10 weeks")."""
-    if m.group("y"):
+    if m.group("y") or m.group("fy"):  # "year ended", "full year 2022", "2022 Full-Year"
         return 12
     if m.group("q"):
         return 3

@@ -488,6 +488,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
     body = _EN_LEAD.sub("", body.rstrip("?").strip())
     body = _CASH_OUT.sub(" ", body).strip()
+    body = re.sub(r"(?i)\b(?:(?:for|in|during)\s+)?(?:the\s+)?full[\s-]years?\b", " ", body)  # a span, not an item
     body = _EN_FILLER.sub(" ", body)
     body = _TOTAL_OF.sub("total ", body)
     body = re.sub(

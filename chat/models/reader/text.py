@@ -133,6 +133,38 @@ def _continues_after_initial(prev: str) -> bool:
     return bool(_INITIAL_END.search(prev.rstrip()))
 
 
+#: a heading line over a list of bullets is at most this long
+BULLETS_HEADING_CHARS = 60
+
+
+def _heads_bullets(text: str, lines: list[tuple[int, int]], i: int) -> bool:
+    """Line ``i`` is a heading over bullets ("Fiscal 2023 Full Year Highlights" before "• Net sales of …"): short,
+    capitalised, no sentence's end, the next line a bullet — it starts a unit of its own, not the tail of the line
+    above it ("… Adjusted EPS of 19.3 cps")."""
+    line = text[lines[i][0] : lines[i][1]].strip()
+    if i + 1 >= len(lines) or not line or len(line) > BULLETS_HEADING_CHARS or _LINE_END.search(line):
+        return False
+    following = text[lines[i + 1][0] : lines[i + 1][1]].lstrip()
+    return line[0].isupper() and not _BULLET.match(line) and bool(_BULLET.match(following))
+
+
+#: how many lines above a bullet its list's heading may be
+BULLETS_REACH = 16
+
+
+def bullets_heading(text: str, start: int) -> str:
+    """The heading over the list of bullets a sentence at ``start`` is an item of ("Fiscal 2023 Full Year
+    Highlights" for "• Adjusted EPS of 73.3 cps …"), or "" when it is no bullet or no such heading is near."""
+    lines = lines_with_offsets(text)
+    at = next((k for k, (s, e) in enumerate(lines) if s <= start < e + 1), None)
+    if at is None or not _BULLET.match(text[lines[at][0] : lines[at][1]].lstrip()):
+        return ""
+    for k in range(at - 1, max(-1, at - BULLETS_REACH), -1):
+        if _heads_bullets(text, lines, k):
+            return text[lines[k][0] : lines[k][1]].strip()
+    return ""
+
+
 def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
     lines = lines_with_offsets(text)
     units: list[tuple[int, int]] = []
@@ -152,7 +184,7 @@ def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
             width = len(last_line) + len(_CJK.findall(last_line))
             wrapped = _continues_after_initial(prev)  # "John A." / "U.S." at a line's end: the sentence goes on
             ends = bool(_LINE_END.search(prev)) or width < HEADING_CHARS
-            if blank_between or (ends and not wrapped) or _BULLET.match(line):
+            if blank_between or (ends and not wrapped) or _BULLET.match(line) or _heads_bullets(text, lines, i):
                 units.append(current)
                 current = (s, e)
             else:
