@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from chat.models.reader.activities import activities_answer, asks_activities
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
@@ -58,6 +59,10 @@ def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
 
 def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]], bool, float, str]:
     """(text, quotes, declined, best score, why — ``Answer.why``) of one part of a question."""
+    if asks_activities(q.text) and not missing_names(q, passages):
+        compared_flows = activities_answer(q, passages)  # "which brought in the most cash": the three result lines
+        if compared_flows is not None:
+            return compared_flows[0], compared_flows[1], False, 1.0, "computed"
     if superlative(q.text) is not None and not missing_names(q, passages):
         ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
         if ranked_rows is not None:

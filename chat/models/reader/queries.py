@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from chat.models.reader.activities import activities_query
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
@@ -146,7 +147,7 @@ def search_queries(question: str) -> list[str]:
         return [question, breakdown]
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
-                      named_query(question)):
+                      named_query(question), activities_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

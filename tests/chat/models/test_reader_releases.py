@@ -200,3 +200,20 @@ def test_a_segment_sales_results_table_holds_each_segments_sales() -> None:
     answer = _read("What were the Pharmaceutical segment's sales for Tern in Q2 2031?", SEGMENT_SALES,
                    file_name="TERN_2031Q2_EARNINGS.pdf", company="Tern Pharma")
     assert "13,731" in answer
+
+
+def test_the_activity_that_brought_in_the_most_cash_is_compared_across_the_statements_chunks() -> None:
+    head = ("TERN PLC\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n($ in millions)\n"
+            "|  | Fiscal Years Ended / January 28, 2031 | Fiscal Years Ended / January 29, 2030 |\n|---|---|---|\n")
+    passages = [Passage(f"S{i}", head + rows, "doc-1", "TERN_2031_10K.pdf", 50 + i, company="Tern plc")
+                for i, rows in enumerate(("| Total cash provided by operating activities | 1,824 | 3,252 |",
+                                          "| Other investing activities | 12 | 9 |\n"
+                                          "| Total cash used in investing activities | (962) | (1,372) |",
+                                          "| Total cash used in financing activities | (1,806) | (4,297) |"), 1)]
+    asked = ("Among operations, investing, and financing activities, which brought in the most (or lost the least) "
+             "cash flow for Tern in FY2030?")
+    answer = read(asked, passages).text.split("\n")[0]
+    assert answer.startswith("Operating activities brought in the most cash") and "$3,252 million" in answer
+    assert "$(1,372) million" in answer and "$(4,297) million" in answer
+    least = read(asked.replace("brought in the most (or lost the least)", "used the most"), passages).text
+    assert least.startswith("Financing activities used the most cash")
