@@ -173,6 +173,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         converted = rescaled(amount, unit, q.scale, whole=True)
         value = f"{value} ({converted})" if converted else value
     period = period_phrase(table, ev.col, lang)
+    if not subject.strip() and not table.columns[ev.col].periods:
+        # a grid without a label column ("Votes For | Votes Against"): the column names the figure
+        subject, period = " ".join(table.columns[ev.col].header.replace(" / ", " ").split()), ""
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
     if q.kind in ("change", "comparison") and prior is not None:
         return _change_sentence(q, ev, subject, amount, prior)

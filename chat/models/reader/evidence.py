@@ -607,6 +607,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # (not the filing's own company: "Net income attributable to Pfizer Inc." names the filer)
             focus |= name_terms
     caption_terms = match_terms(table.caption)
+    stubless = all(not (r.label.strip() or r.section.strip()) for r in table.rows)
     by_caption = bool(_BY_CAPTION.search(table.caption))
     of_segment = _OF_SEGMENT.search(table.caption)
     segment_terms = match_terms(of_segment.group("name") or of_segment.group("heading") or of_segment.group("last")) \
@@ -642,6 +643,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         # a row printed without a label under a heading ("Revenues:" … its parts … "3,592,216") is the heading's
         # total: the heading's words are its own
         own = match_terms(row.label) if row.label.strip() else match_terms(row.section) | _TOTAL
+        if stubless:  # "Votes For | Votes Against" over one row of counts: the caption says what the row is
+            own, row_terms = set(caption_terms), set(caption_terms)
         if implied_cash and (plain - _CASH - _PAID) & row_terms:  # the row names the item itself
             paid = _PAID if any(a is not None and a.value < 0 for a in (row.amount(c) for c in values)) \
                 else frozenset()

@@ -198,7 +198,10 @@ def markdown_tables(text: str) -> list[Table]:
                 caption = f"{caption} {header_cells[0]}".strip()
             unit = caption_unit(caption + " " + " ".join(header_cells))
             caption_span = span_months(caption)
-            width = max(len(_cells(text[s:e])) for s, e in body) if body else len(header_cells)
+            stubless = _stubless(text, header_cells, body)
+            if stubless:  # "| Votes For | Votes Against | … |" over "| 57,172,731 | 13,324,080 | … |": no label column
+                header_cells = ["", *header_cells]
+            width = max(len(_cells(text[s:e])) for s, e in body) + stubless if body else len(header_cells)
             value_headers = [_with_stub(header_cells[0] if header_cells else "", h)
                              for h in (header_cells[1:] + [""] * width)[: max(width - 1, 0)]]
             value_headers, body = _years_row_below(text, value_headers, body)
@@ -219,7 +222,7 @@ def markdown_tables(text: str) -> list[Table]:
             rows: list[Row] = []
             section = ""
             for s, e in body:
-                cells = _cells(text[s:e])
+                cells = ([""] if stubless else []) + _cells(text[s:e])
                 shown = cells[1:] + [""] * (max(keep) + 1) if keep else cells[1:]
                 values = [shown[k] for k in keep] if keep else shown
                 label, values = cells[0], _percent_signs_joined((values + [""] * len(columns))[: len(columns)])
@@ -235,6 +238,17 @@ def markdown_tables(text: str) -> list[Table]:
     return tables
 
 
+def _stubless(text: str, header_cells: list[str], body: list[tuple[int, int]]) -> bool:
+    """A grid without a label column: every header cell names a column ("Votes For | Votes Against | Abstentions")
+    and every body row opens with an amount."""
+    if not body or not header_cells or not all(c.strip() for c in header_cells) or any(
+            find_periods(c) for c in header_cells):
+        return False
+    firsts = [(_cells(text[s:e]) or [""])[0].strip() for s, e in body]
+    # counts grouped in thousands ("57,172,731"), not a year, a date or an exhibit's number, which label their rows
+    return all(re.fullmatch(r"\$?\s?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?", f) for f in firsts)
+
+
 def _years_beside_values(headers: list[str], cells: list[list[str]]) -> tuple[list[str], list[int]]:
     """A grid whose year cells landed in columns of their own beside the amounts ("Three Months Ended June 30, /
     2023" empty in every row, "Three Months Ended June 30," next to it holding the amounts): each such pair is one
@@ -248,14 +262,16 @@ def _years_beside_values(headers: list[str], cells: list[list[str]]) -> tuple[li
 
     merged = list(headers)
     drop: set[int] = set()
+    taken: set[int] = set()
     for j in range(len(headers)):
-        if j in drop or filled(j) or not dated(headers[j]):
+        if j in drop or j in taken or filled(j) or not dated(headers[j]):
             continue
         for k in (j + 1, j - 1):
-            if 0 <= k < len(headers) and k not in drop and filled(k) and not dated(headers[k]) \
-                    and headers[k].strip() and headers[j].startswith(headers[k].strip()):
+            if 0 <= k < len(headers) and k not in drop and k not in taken and filled(k) \
+                    and not dated(headers[k]) and headers[k].strip() and headers[j].startswith(headers[k].strip()):
                 merged[k] = headers[j]
                 drop.add(j)
+                taken.add(k)
                 break
     if not drop:
         return headers, []

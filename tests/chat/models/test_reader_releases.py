@@ -217,3 +217,20 @@ def test_the_activity_that_brought_in_the_most_cash_is_compared_across_the_state
     assert "$(1,372) million" in answer and "$(4,297) million" in answer
     least = read(asked.replace("brought in the most (or lost the least)", "used the most"), passages).text
     assert least.startswith("Financing activities used the most cash")
+
+
+VOTES = """Tern plc › Item 5.07. Submission of Matters to a Vote of Security Holders.
+Proposal 2. With respect to the proposal to approve, on an advisory basis, the Company's named executive officers'
+("NEOs") compensation, the votes were cast for the proposal as set forth below:
+| Votes For | Votes Against | Abstentions | Broker Non-Votes |
+|---|---|---|---|
+| 57,172,731 | 13,324,080 | 170,172 | 6,884,223 |"""
+
+
+def test_a_grid_without_a_label_column_reads_every_column_as_a_value() -> None:
+    table = find_tables(VOTES)[0]
+    assert [c.header for c in table.columns] == ["Votes For", "Votes Against", "Abstentions", "Broker Non-Votes"]
+    assert table.rows[0].cells == ("57,172,731", "13,324,080", "170,172", "6,884,223")
+    answer = _read("How many votes were cast for the approval of Tern's NEO compensation?", VOTES,
+                   file_name="TERN_2031_8K.pdf", company="Tern plc")
+    assert answer.startswith("Votes For were 57,172,731")
