@@ -287,6 +287,7 @@ _WORDS_APART: tuple[tuple[frozenset[str], str], ...] = (
 
 
 _NON_CURRENT = re.compile(r"(?i)\bnon[-\s]?current\b")
+_US = re.compile(r"(?<![\w.])U\.\s?S\.(?:\s?A\.)?|(?i:\bunited\s+states(?:\s+of\s+america)?\b)")
 
 
 def group_words(text: str) -> set[str]:
@@ -302,6 +303,7 @@ def match_terms(text: str) -> set[str]:
     "net sales" match fully.
     """
     text = _NON_CURRENT.sub("noncurrent", _SIGN_ASIDE.sub(" ", text))  # "non-current assets" are no current assets
+    text = _US.sub(" usa ", text)  # "U.S. sales", "United States": a word of its own (single letters are none)
     ids, used = _groups(text)
     words = set(terms(text))
     for apart, phrase in _WORDS_APART:

@@ -234,3 +234,16 @@ def test_a_grid_without_a_label_column_reads_every_column_as_a_value() -> None:
     answer = _read("How many votes were cast for the approval of Tern's NEO compensation?", VOTES,
                    file_name="TERN_2031_8K.pdf", company="Tern plc")
     assert answer.startswith("Votes For were 57,172,731")
+
+
+def test_us_is_a_word_of_the_question_and_a_regions_row_answers_it() -> None:
+    regional = SEGMENT_SALES.replace("SEGMENT SALES RESULTS", "REGIONAL SALES RESULTS").replace(
+        "| Consumer Health | $4,011 | $3,805 | 5.4% |\n| Pharmaceutical | 13,731 | 13,317 | 3.1 |\n"
+        "| MedTech | 7,788 | 6,898 | 12.9 |",
+        "| U.S. | $13,444 | $12,197 | 10.2% |\n| International | 12,086 | 11,823 | 2.2 |")
+    statement = ("Tern Pharma and Subsidiaries\nCondensed Consolidated Statement of Earnings\n(in Millions)\n"
+                 "|  | Second Quarter / 2031 | Second Quarter / 2030 |\n|---|---|---|\n"
+                 "| Sales to customers | $25,530 | $24,020 |")
+    answer = _read("What were Tern's U.S. sales in the second quarter of 2031?", statement, regional,
+                   file_name="TERN_2031Q2_EARNINGS.pdf", company="Tern Pharma")
+    assert "13,444" in answer and "25,530" not in answer
