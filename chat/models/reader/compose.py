@@ -80,6 +80,8 @@ def _plural(subject: str) -> bool:
 _NOT_A_QUALIFIER = re.compile(r"\d|;")
 
 
+#: a word of a span the focus may keep ("… for full year"): the column says the period, not the label
+_SPAN_WORD = re.compile(r"(?i)full(?:-year)?|years?|quarters?|months?|weeks?")
 #: an auxiliary verb in a question's focus: it holds a clause ("cash did generate from operations")
 _AUXILIARY = re.compile(r"(?i)\b(?:did|does|do|has|have|had|will|would|can|could)\b")
 
@@ -112,7 +114,8 @@ def subject_of(q: Question, ev: Evidence) -> str:
     have = match_terms(label) | set(terms(label))
     words = q.focus.split()
     missing = [i for i, w in enumerate(words)
-               if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()]
+               if match_terms(w) and not match_terms(w) <= have and w.lower() not in label.lower()
+               and not _SPAN_WORD.fullmatch(w)]
     present = [i for i, w in enumerate(words) if match_terms(w) and i not in missing]
     # the asked words the label lacks, said after it when they follow what it has ("iPhone" + revenue); a
     # modifier before the label's own noun ("share" of "share repurchases" for "Repurchases of common stock")

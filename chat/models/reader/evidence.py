@@ -70,7 +70,7 @@ from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.officers import OFFICER_SCORE, asked_office, office_holders, person_name
 from chat.models.reader.passage import Passage
-from chat.models.reader.periods import Period, agreement, find_periods
+from chat.models.reader.periods import Period, agreement, find_periods, spans_in
 from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement, stems
@@ -178,7 +178,7 @@ _PARTS_ASKED = re.compile(r"(?i)\bcontinuing\b|\bdiscontinued\b|\bnon-?\s?contro
 def partial_net_row(label: str, q: Question) -> bool:
     """``label`` is a part of the net income (continuing operations only, or with the noncontrolling interests'
     share) while ``q`` asks the net income (earnings, loss) without saying which part."""
-    return ("§2" in q.focus_terms and bool(_PARTIAL_NET.search(label))
+    return (bool({"§2", "§7"} & q.focus_terms) and bool(_PARTIAL_NET.search(label))
             and not _PARTS_ASKED.search(q.text))
 
 
@@ -1390,13 +1390,20 @@ def _sentence_evidence(
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
         stated = find_periods(sentence)
+        full_year_list = False
         if not stated and q.language == "en":  # "• Adjusted EPS of 73.3 cps" under "Fiscal 2023 Full Year Highlights"
-            stated = find_periods(bullets_heading(p.text, s))
+            heading = bullets_heading(p.text, s)
+            stated = find_periods(heading)
+            # the full year's highlights are not a quarter's figures
+            full_year_list = 12 in spans_in(heading) and (q.span in (3, 6, 9) or any(
+                a.quarter or a.half for a in q.periods))
+            if full_year_list:
+                stated = []
         fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
                                        and not (late_year_end and _other_fiscal_year(a, o))
                                        for a in q.periods for o in stated)
         # another year stated, never the asked one ("for fiscal 2019 …" asked of fiscal 2020): contradicted
-        contradicted = not fits and any(a.year for a in q.periods) and any(o.year for o in stated)
+        contradicted = full_year_list or (not fits and any(a.year for a in q.periods) and any(o.year for o in stated))
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
         cov = coverage(terms_asked, offered, w)

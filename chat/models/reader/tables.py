@@ -372,7 +372,8 @@ def _continued(table: Table, before: list[Table], caption: str) -> Table:
 
 _PERIOD_WORD = re.compile(
     r"(?i)\b(?:(?:first|second|third|fourth)\s+quarter|q[1-4]|(?:first|second)\s+half|h[12]|"
-    r"(?:three|six|nine|twelve|\d{1,2})[\s-]+(?:months|weeks)(?:\s+end(?:ed|ing))?|(?:fiscal\s+)?years?\s+end(?:ed|ing))\b")
+    r"(?:three|six|nine|twelve|\d{1,2})[\s-]+(?:months|weeks)(?:\s+end(?:ed|ing))?|(?:fiscal\s+)?years?\s+end(?:ed|ing)|"
+    r"full[\s-]years?)\b")
 
 
 def _spanning_period_word(headers: list[str]) -> list[str]:

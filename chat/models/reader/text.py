@@ -142,7 +142,8 @@ def _heads_bullets(text: str, lines: list[tuple[int, int]], i: int) -> bool:
     capitalised, no sentence's end, the next line a bullet — it starts a unit of its own, not the tail of the line
     above it ("… Adjusted EPS of 19.3 cps")."""
     line = text[lines[i][0] : lines[i][1]].strip()
-    if i + 1 >= len(lines) or not line or len(line) > BULLETS_HEADING_CHARS or _LINE_END.search(line):
+    if i + 1 >= len(lines) or not line or len(line) > BULLETS_HEADING_CHARS or _LINE_END.search(line) \
+            or len(line.split()) < 2:  # one word: a title's wrapped last word ("… of the Kenvue / Separation")
         return False
     following = text[lines[i + 1][0] : lines[i + 1][1]].lstrip()
     return line[0].isupper() and not _BULLET.match(line) and bool(_BULLET.match(following))

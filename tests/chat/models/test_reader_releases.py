@@ -247,3 +247,29 @@ def test_us_is_a_word_of_the_question_and_a_regions_row_answers_it() -> None:
     answer = _read("What were Tern's U.S. sales in the second quarter of 2031?", statement, regional,
                    file_name="TERN_2031Q2_EARNINGS.pdf", company="Tern Pharma")
     assert "13,444" in answer and "25,530" not in answer
+
+
+def test_the_full_years_highlights_are_no_quarters_figures() -> None:
+    answer = _read("What were Tern's net sales in the fourth quarter of fiscal 2031?",
+                   "Fiscal 2031 Full Year Highlights\n• Net sales of $14,694 million, in line with the prior year;\n"
+                   "• GAAP Net Income of $1,048 million;", file_name="TERN_2031Q4_EARNINGS.pdf", company="Tern plc")
+    assert not answer.startswith("The documents say $14,694 million")
+
+
+def test_a_per_share_figure_from_continuing_operations_is_a_part_of_the_one_asked() -> None:
+    restated = ("Tern plc and Subsidiaries\nReconciliation of Non-GAAP Financial Measures\n"
+                "|  | 2031 / Q4 | 2031 / FULL YEAR |\n|---|---|---|\n"
+                "| Adjusted net earnings per share from continuing operations (Diluted) | $2.05 | $8.93 |")
+    reported = ("Tern plc and Subsidiaries\nReconciliation of Non-GAAP Financial Measures\n"
+                "|  | 2031 / Q4 | 2031 / FULL YEAR |\n|---|---|---|\n"
+                "| Adjusted net earnings per share (Diluted) | $2.35 | $10.15 |")
+    answer = _read("What adjusted EPS did Tern report for full-year 2031?", restated, reported,
+                   file_name="TERN_2031Q4_EARNINGS.pdf", company="Tern plc")
+    assert "10.15" in answer and "8.93" not in answer
+
+
+def test_a_titles_wrapped_last_word_is_no_heading_over_the_bullets() -> None:
+    from chat.models.reader.text import sentence_spans
+    text = ("Tern Announces Updated Financials and 2031 Guidance Following Completion of the Kestrel\nSeparation\n"
+            "• Net sales of $14,694 million;")
+    assert text[: sentence_spans(text)[0][1]].endswith("Kestrel\nSeparation")
