@@ -25,8 +25,6 @@ _ASKED = re.compile(
     r"(?is)^(?=.*\boperat(?:ions|ing)\b)(?=.*\binvesting\b)(?=.*\bfinancing\b)"
     r"(?=.*\b(?:most|least|highest|lowest|largest|smallest|biggest)\b)(?=.*\b(?:which|what)\b)")
 _LOW = re.compile(r"(?i)\b(?:lost|used|burn(?:ed|t)?|spent)\s+the\s+most\b|\b(?:lowest|smallest)\b")
-_HIGH = re.compile(r"(?i)\b(?:brought\s+in|generated|provided|produced|earned)\s+the\s+most\b|\b(?:highest|largest|"
-                   r"biggest)\b|\blost\s+the\s+least\b|\bmost\b")
 #: a section's result line: "Net cash provided by operating activities", "Total cash used in investing activities",
 #: "Cash provided (used) by financing activities" — not "Other operating activities" nor a part of one
 _RESULT = re.compile(
@@ -90,18 +88,18 @@ def activities_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, li
         amount = row.amount(col)
         return amount.value if amount is not None else 0.0
 
-    ordered = sorted(KINDS, key=value, reverse=not low)
-    said = []
-    for kind in ordered:
+    def said(kind: str) -> str:
         p, table, row, col = lines[kind]
         amount = row.amount(col)
         assert amount is not None
-        said.append(f"{_SPOKEN[kind].lower()} {spoken_value(amount, table_unit(table, col), 'en')} [{p.ref}]")
-    top_p, top_table, _, top_col = lines[ordered[0]]
-    verb = "used the most cash" if low else (
-        "brought in the most cash" if value(ordered[0]) > 0 else "lost the least cash")
-    lead = (f"{_SPOKEN[ordered[0]]} {verb} {period_phrase(top_table, top_col, 'en')}: "
-            f"{said[0][len(ordered[0]) + len(' activities '):]} (compared with {said[1]} and {said[2]}).")
+        return f"{spoken_value(amount, table_unit(table, col), 'en')} [{p.ref}]"
+
+    top, second, third = sorted(KINDS, key=value, reverse=not low)
+    ordered = (top, second, third)
+    top_p, top_table, _, top_col = lines[top]
+    verb = "used the most cash" if low else "brought in the most cash" if value(top) > 0 else "lost the least cash"
+    lead = (f"{_SPOKEN[top]} {verb} {period_phrase(top_table, top_col, 'en')}: {said(top)} (compared with "
+            f"{_SPOKEN[second].lower()} {said(second)} and {_SPOKEN[third].lower()} {said(third)}).")
     quotes = [(lines[k][0].ref, lines[k][0].text[lines[k][2].line[0] : lines[k][2].line[1]]) for k in ordered]
     out = [" ".join(lead.split()), *("> " + h for h in header_lines(top_table, top_p.text))]
     out += ["> " + text for _, text in quotes]

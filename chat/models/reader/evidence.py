@@ -141,7 +141,8 @@ _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")
 MINOR_FIELD_FACTOR = 0.55
 #: a clock time ("0시", "9時", "10 a.m."): not the answer to how much / how many
 _CLOCK = re.compile(r"\s?(?:시(?![간장점기행설민즌])|時(?![間点])|[ap]\.?m\.(?!\w)|o'clock)", re.IGNORECASE)
-_CENTS = re.compile(r"(?i)cents?(?:\s+per\s+(?:diluted\s+)?share)?|cps")
+#: an amount in cents ("73.3 cps", "49.0 cents per share")
+_CENTS = re.compile(r"(?i)\b(?:cents?(?:\s+per\s+(?:diluted\s+)?share)?|cps)\b")
 _UNIT_WORD = re.compile(
     r"\s?(?:(?:months?|years?|days?|weeks?|hours?|employees|people|persons|shares|units|times|"
     r"percent|points|cents?(?:\s+per\s+(?:diluted\s+)?share)?|cps)\b|명|개월|개|건|년|일|회|배|주|대|곳|권|마리|가구|세대|채|척|장|그루|편|종|위|"
@@ -1147,7 +1148,7 @@ def answer_span(q: Question, sentence: str) -> str:
             candidates = [c for c in candidates if c not in money]
         if PER_SHARE.search(q.text):  # "dividends per share": "$3.193 billion ($5.44 per share)" states $5.44
             candidates = [c for c in candidates if _PER_SHARE_AFTER.match(sentence, c[0] + len(c[1]))
-                          or re.search(r"(?i)(?<=\d)\s?(?:cents?|cps)\b", c[1])] or candidates
+                          or _CENTS.search(c[1])] or candidates
         if not PER_SHARE.search(q.text):  # "$36 million ($28 million, or $0.10 per share, after-tax)": the amount,
             # not its restatement after tax or per share in the bracket after it
             restated = [(m.start(), m.end()) for m in _RESTATED.finditer(sentence)]

@@ -213,16 +213,15 @@ def markdown_tables(text: str) -> list[Table]:
                 value_headers = [" ".join(f"{h} {p.text}".split()) for h, p in zip(value_headers, dates, strict=True)]
                 header = above
             value_headers = _spanning_period_word(value_headers)
+            body_cells = [([""] if stubless else []) + _cells(text[s:e]) for s, e in body]
             value_headers, keep = _years_beside_values(
-                value_headers, [(_cells(text[s:e])[1:] + [""] * len(value_headers))[: len(value_headers)]
-                                for s, e in body])
+                value_headers, [(cells[1:] + [""] * len(value_headers))[: len(value_headers)] for cells in body_cells])
             caption_years = {p.year for p in find_periods(caption) if p.year}
             caption_year = caption_years.pop() if len(caption_years) == 1 else None
             columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
             rows: list[Row] = []
             section = ""
-            for s, e in body:
-                cells = ([""] if stubless else []) + _cells(text[s:e])
+            for (s, e), cells in zip(body, body_cells, strict=True):
                 shown = cells[1:] + [""] * (max(keep) + 1) if keep else cells[1:]
                 values = [shown[k] for k in keep] if keep else shown
                 label, values = cells[0], _percent_signs_joined((values + [""] * len(columns))[: len(columns)])
