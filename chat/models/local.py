@@ -40,8 +40,10 @@ from chat.models.reader.covers import COVER_PAGE, company_names, cover_check_app
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.headquarters import asks_headquarters
+from chat.models.reader.largest_items import pages_to_read as balance_sheet_pages
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
+from chat.models.reader.registered import pages_to_read as cover_list_pages
 from chat.models.reader.statement_pages import statement_followups, statement_pages_to_read
 from chat.models.reader.superlatives import later_query as superlative_later
 from chat.models.reader.superlatives import pages_to_read as superlative_pages
@@ -290,7 +292,9 @@ class LocalModel:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": COVER_PAGE},
                                        id="toolu_local_" + uuid.uuid4().hex[:20]) for doc in covers))
         if tools_allowed and READ_PAGE in tool_names:  # "which region had the highest …": the whole breakdown
-            wanted = [w for w in superlative_pages(question, passages_of(sources))
+            wanted = [w for w in [*superlative_pages(question, passages_of(sources)),
+                                  *balance_sheet_pages(question, passages_of(sources)),
+                                  *cover_list_pages(question, asked, passages_of(sources))]
                       if w not in _pages_read(request.messages, index)]
             if wanted:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},

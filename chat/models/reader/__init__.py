@@ -22,11 +22,13 @@ from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
 from chat.models.reader.derived import derived_answer
+from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividends_answer
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer, textbook_answer
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
+from chat.models.reader.largest_items import asked_item, largest_item_answer
 from chat.models.reader.names import mentions
 from chat.models.reader.nil import nil_answer, none_stated_answer
 from chat.models.reader.officers import asked_office
@@ -34,6 +36,7 @@ from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
+from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, superlative
@@ -63,6 +66,18 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         compared_flows = activities_answer(q, passages)  # "which brought in the most cash": the three result lines
         if compared_flows is not None:
             return compared_flows[0], compared_flows[1], False, 1.0, "computed"
+    if asks_registered(q.text) and not missing_names(q, passages):
+        listed = registered_answer(q, passages)  # "which debt securities are registered?": the cover's list
+        if listed is not None:
+            return listed[0], listed[1], False, 1.0, "sure"
+    if asks_paid_dividends(q.text) and not missing_names(q, passages):
+        paid = paid_dividends_answer(q, passages)  # "has Acme paid dividends?": the statement's line, its words
+        if paid is not None:
+            return paid[0], paid[1], False, 1.0, "sure"
+    if asked_item(q.text) is not None and not missing_names(q, passages):
+        largest_line = largest_item_answer(q, passages)  # "what is Acme's largest liability?": the balance sheet
+        if largest_line is not None:
+            return largest_line[0], largest_line[1], False, 1.0, "computed"
     if superlative(q.text) is not None and not missing_names(q, passages):
         ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
         if ranked_rows is not None:

@@ -17,9 +17,12 @@ from chat.models.reader.activities import activities_query
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
+from chat.models.reader.dividends_paid import dividends_query
 from chat.models.reader.headquarters import asks_headquarters
+from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.registered import registered_query
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
 from chat.models.reader.text import match_terms
@@ -147,7 +150,8 @@ def search_queries(question: str) -> list[str]:
         return [question, breakdown]
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
-                      named_query(question), activities_query(question)):
+                      named_query(question), activities_query(question), largest_item_query(question),
+                      dividends_query(question), registered_query(question, analyze(question).names)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

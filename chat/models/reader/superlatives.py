@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import column_period_score, latest_column, period_key
+from chat.models.reader.names import mentions
+from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
@@ -24,7 +26,8 @@ from chat.models.reader.text import match_terms
 from chat.models.reader.units import table_unit
 
 _SUPERLATIVE = re.compile(
-    r"^\s*(?:which|what)\s+(?P<what>[a-z][\w\s-]{0,40}?)\s+"
+    r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+)?(?:[\w.&,\s-]{1,40}?['’]s?\s+)?)?"
+    r"(?P<what>[a-z][\w\s-]{0,40}?)\s+"
     r"(?:had|has|have|was|were|is|are|saw|showed|generated|reported|recorded|made|earned|brought\s+in|"
     r"contributed|posted|delivered)\s+(?:the\s+)?"
     r"(?P<dir>highest|largest|biggest|greatest|most|lowest|smallest|least|fewest)\s+(?P<measure>[^?]+?)\s*\??\s*$",
@@ -45,6 +48,11 @@ _ENTITY_WORDS = {
 _ENTITY_QUERY = {"region": ("reportable segment", "geographic"), "segment": ("reportable segment",),
                  "product": ("category", "products and services"), "category": ("category",),
                  "country": ("geographic",)}
+#: a row of a class of customers ("U.S. customers", "Non-U.S. customers"): a split of one segment's revenue by
+#: where its customers are, no segment, region or product of the company's
+_CUSTOMERS = re.compile(r"(?i)\bcustomers?\b")
+#: rounding the entities' sum may exceed their total by
+TOTAL_SLACK = 1.02
 _TOTAL = re.compile(r"(?i)^\s*(?:total|consolidated|all\s+other|other|eliminations?|corporate)\b")
 
 
@@ -79,16 +87,78 @@ def _column(q: Question, table: Table, cols: list[int]) -> int:
     return latest_column(table, cols, q.span)
 
 
+#: a row's words beside the measure's that name no part of it: "Segment operating profit", "Reportable segment net
+#: revenues" (a total across the entities), "Total net sales"
+_TOTAL_WORDS = frozenset({"segment", "segments", "reportable", "total", "§1", "consolidated"})
+#: a column of shares, changes or rates, not of the amount ("Percent of Total", "% change", "Impact of Foreign
+#: Currency Exchange")
+_NOT_AMOUNT_HEADER = re.compile(r"(?i)percent|%|\bchange\b|\bimpact\b|\bgrowth\b|\bbps\b|\bratio\b|\bmargin\b")
+#: a measure that is itself a share or a rate ("gross margin", "growth rate", "percentage change in net sales")
+_RATE_MEASURE = re.compile(r"(?i)percent|%|\bchange\b|\bgrowth\b|\brate\b|\bratio\b|\bmargin\b|\bshare\b")
+
+
+def _header_terms(header: str) -> set[str]:
+    return match_terms(re.sub(r"(?i)\boper\.", "operating", header))  # "Oper. Income"
+
+
+def _section_totals(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
+    """Each section's row of the measure ("Americas: / Net sales"), or where its labelled rows are parts of it
+    ("Las Vegas Strip Resorts: / Casino revenue / Rooms / … / (unlabelled total)", under a caption that names the
+    measure) the section's first unlabelled row: its total. A row naming the measure with words of its own
+    ("Casino revenue") is a part; one with a total's words ("Reportable segment net revenues") is no entity's."""
+    by_section: dict[str, list[Row]] = {}
+    for r in table.rows:
+        if r.section and not measure & match_terms(r.section) and not _TOTAL.match(r.section):
+            by_section.setdefault(r.section, []).append(r)
+    captioned = measure <= match_terms(table.caption)
+    out: list[tuple[str, Row]] = []
+    for section, rows in by_section.items():
+        own = [r for r in rows if measure <= (terms := match_terms(r.label)) and not terms - measure]
+        if own:
+            out.append((section.rstrip(":"), own[0]))
+            continue
+        if not captioned or not any(measure <= match_terms(r.label) for r in rows):
+            continue
+        total = next((r for i, r in enumerate(rows) if not r.label.strip() and i > 0), None)
+        if total is not None:
+            out.append((section.rstrip(":"), total))
+    return out
+
+
 def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
     """(entity, its row of the measure) of a breakdown table, totals left out; empty when it is none."""
-    sections = [r for r in table.rows if r.section and measure <= match_terms(r.label)
-                and not measure & match_terms(r.section)]
-    if sections:  # "Americas: / Net sales" … (a chunk may hold one section of the table: merged later)
-        return [(r.section.rstrip(":"), r) for r in sections if not _TOTAL.match(r.section)]
+    named = [r for r in table.rows if r.section and measure <= match_terms(r.label)
+             and not measure & match_terms(r.section)
+             and not (match_terms(r.label) - measure) & _TOTAL_WORDS]
+    if named:  # "Americas: / Net sales" … (a chunk may hold one section of the table: merged later)
+        return _section_totals(table, measure)
     caption = match_terms(table.caption)
     rows = [r for r in table.rows if measure <= (caption | match_terms(r.section)) and not _TOTAL.match(r.label)
             and not measure & match_terms(r.label)]
+    if len(rows) < 2 and any(measure <= _header_terms(c.header) for c in table.columns):
+        # the measure is a column's ("2018 / Net Sales | 2018 / Oper. Income"): the rows are the entities
+        rows = [r for r in table.rows if r.label.strip() and not _TOTAL.match(r.label)
+                and not measure & match_terms(r.label)]
     return [(r.label, r) for r in rows] if len(rows) >= 2 else []
+
+
+def _value_columns(table: Table, measure: set[str], rate: bool) -> list[int]:
+    """The columns that may hold the measure: not a change; a column that names the measure where some do; not a
+    share or a rate when an amount is asked."""
+    cols = [c for c, col in enumerate(table.columns) if not col.is_change
+            and (rate or not _NOT_AMOUNT_HEADER.search(col.header))]
+    named = [c for c in cols if measure <= _header_terms(table.columns[c].header)]
+    if named:
+        return named
+    # a column that names another line item ("Net Sales" beside the operating income asked) is that item's
+    return [c for c in cols if not {t for t in _header_terms(table.columns[c].header) if t.startswith("§")} - measure]
+
+
+def _single(row: Row, col: int, rate: bool) -> bool:
+    """The row's cell holds one figure (not two columns run together) — and, an amount asked, no percentage."""
+    cell = row.cells[col] if 0 <= col < len(row.cells) else ""
+    found = all_amounts(cell)
+    return len(found) == 1 and (rate or not found[0][2].percent)
 
 
 def _measure_words(measure: str) -> str:
@@ -110,30 +180,43 @@ class _Found:
     entities: dict[str, tuple[Passage, Row]]
 
 
-def _candidates(q: Question, measure: set[str], passages: Sequence[Passage]) -> list[_Found]:
+def _more_than_total(found: _Found) -> bool:
+    """The entities' figures add up to more than the table's own total: the rows mix a group with its members
+    ("Biopharma" above "Vaccines" above "Prevnar family"), not one breakdown's entities."""
+    total = next((a.value for r in found.table.rows if re.match(r"(?i)\s*total\b", r.label)
+                  and (a := r.amount(found.col)) is not None and a.value > 0), None)
+    values = [a.value for _, row in found.entities.values() if (a := row.amount(found.col)) is not None]
+    return total is not None and all(v >= 0 for v in values) and sum(values) > TOTAL_SLACK * total
+
+
+def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rate: bool,
+                what: str = "") -> list[_Found]:
     """Every breakdown of the measure among the passages; a table the chunking cut in two (same document, page
     and columns) is one again."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
     for rank, p in enumerate(passages):
         for table in find_tables(p.text):
             entities = _entities(table, measure)
-            cols = [c for c, col in enumerate(table.columns) if not col.is_change]
+            cols = _value_columns(table, measure, rate)
             if not entities or not cols:
                 continue
             col = _column(q, table, cols)
             key = (p.document_id or p.ref, p.page, tuple(c.header for c in table.columns))
             found = out.setdefault(key, _Found(p, table, col, rank, {}))
             for name, row in entities:
-                if row.amount(col) is not None:
+                by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
+                if _single(row, col, rate) and (not by_customer or _CUSTOMERS.search(what)):
                     found.entities.setdefault(name, (p, row))
-    return [f for f in out.values() if len(f.entities) >= 2]
+    return [f for f in out.values() if len(f.entities) >= 2 and not _more_than_total(f)]
 
 
 def _best(q: Question, asked: Superlative, passages: Sequence[Passage]) -> _Found | None:
     measure_text = _measure_words(asked.measure)
     focus = analyze(f"What was {measure_text}?").focus_terms
     measure = set(focus) if focus else match_terms(measure_text)
-    found = _candidates(q, measure, passages)
+    # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
+    own = [p for p in passages if all(mentions(n, p) for n in q.strong_names)] if q.strong_names else []
+    found = _candidates(q, measure, own or passages, bool(_RATE_MEASURE.search(measure_text)), asked.what)
     if not found:
         return None
 
@@ -198,6 +281,21 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
     return [] if where in read else [where]
 
 
+def _said_period(table: Table, col: int) -> str:
+    """The column's period as said, without the words of its header that name the figure ("2018 / Oper. Income",
+    "Fiscal Year / 2022 / Dollars": "in 2018", "in fiscal 2022")."""
+    header = table.columns[col].header
+    periods = table.columns[col].periods
+    rest = header
+    for period in periods:
+        rest = rest.replace(period.text, " ")
+    if len(periods) == 1 and periods[0].year and re.search(r"[A-Za-z]", rest) \
+            and not re.search(r"(?i)\b(?:ended|ending|months|weeks|as of|quarter)\b", header):
+        fiscal = "fiscal " if re.search(r"(?i)\bfiscal\b", header) else ""
+        return f"in {fiscal}{periods[0].year}"
+    return period_phrase(table, col, "en")
+
+
 def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer text and its quotes, or None when no breakdown table of the measure is among the passages."""
     asked = superlative(q.text)
@@ -218,7 +316,7 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     top_name, (top_p, top_row) = ordered[0]
     top_amount = top_row.amount(col)
     assert top_amount is not None
-    period = period_phrase(table, col, "en")
+    period = _said_period(table, col)
     word = "lowest" if asked.low else "highest"
     others = "; ".join(f"{name} {spoken_value(amount, unit, 'en')}" for name, (_, row) in ordered[1:]
                        if (amount := row.amount(col)) is not None)

@@ -99,3 +99,107 @@ def test_the_later_filings_breakdown_is_searched_for_when_an_earlier_one_was_fou
     assert later_query("Which region had the highest net sales in the three months ended December 30, 2023?",
                        passages) == ""  # a period asked: the breakdown of that period is the one
     assert later_query("Which region had the highest net sales?", [_p("S1", SEGMENTS)]) == ""  # the latest already
+
+
+SECTION_PARTS = """Kestrel Resorts › Net Revenues by Segment
+The following table presents a detail by segment of net revenues (In thousands):
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Strip: | | |
+| Casino revenue | $728,254 | $1,296,170 |
+| Rooms | 662,813 | 1,863,521 |
+| | 1,391,067 | 3,159,691 |
+| Inland Operations: | | |
+| Casino revenue | 1,569,193 | 2,537,780 |
+| Rooms | 130,945 | 316,753 |
+| | 1,700,138 | 2,854,533 |
+| Kestrel Macau: | | |
+| Casino revenue | 565,671 | 2,609,806 |
+| Rooms | 36,624 | 142,306 |
+| | 602,295 | 2,752,112 |
+| Reportable segment net revenues | 3,693,500 | 8,766,336 |"""
+
+PERCENT_FIRST = """Kestrel Foods › Segment Operating Profit Growth Rates
+| | Fiscal 2031 / Percentage Change in Operating Profit as Reported | Fiscal 2031 / Impact of Foreign Exchange |
+|---|---|---|
+| North Retail | (1) % | Flat |
+| Overseas | (2) % | 2 |
+| Pet | 13 % | Flat |"""
+
+DOLLARS = """Kestrel Foods › The following table provides the dollar amount and percentage of operating profit from each
+reportable segment (in millions):
+| | Fiscal Year / 2031 / Dollars | Fiscal Year / 2031 / Percent of Total |
+|---|---|---|
+| Segment Operating Profit | | |
+| North Retail | $2,699.7 | 74 % |
+| Overseas | 232.0 | 6 |
+| Pet | 470.6 | 13 |
+| Total | $3,402.3 | 100 % |"""
+
+MEASURE_COLUMNS = """Kestrel Company › Year 2031 sales and operating income by business segment: (Dollars in millions)
+| | 2031 / Net Sales | 2031 / % of Total | 2031 / Oper. Income |
+|---|---|---|---|
+| Business Segments | | | |
+| Industrial | $12,267 | 37.4 % | $1,737 |
+| Safety and Graphics | 6,827 | 20.8 | 2,720 |
+| Health Care | 6,021 | 18.4 | 1,799 |
+| Corporate and Unallocated | 50 | 0.2 | (1,465) |"""
+
+CUSTOMERS = """Kestrel Company › Note 22 – Segment and Revenue Information
+Defense revenues on contracts with customers, based on the customer's location, consisted of the following:
+| | Years ended December 31, / 2031 | Years ended December 31, / 2030 |
+|---|---|---|
+| Revenue from contracts with customers: | | |
+| U.S. customers | $17,144 | $19,869 |
+| Non-U.S. customers | 6,018 | 6,671 |"""
+
+MIXED = """Significant Product Revenues (MILLIONS)
+| | Year Ended / 2031 | Year Ended / 2030 |
+|---|---|---|
+| TOTAL REVENUES | $81,288 | $41,651 |
+| KESTREL BIOPHARMACEUTICALS GROUP | $79,557 | $40,724 |
+| Vaccines | $42,625 | $6,575 |
+| Prevo family | 5,272 | 5,850 |
+| Nimbus | 193 | 221 |"""
+
+
+def test_each_sections_total_row_is_its_figure_not_a_part_that_names_the_measure() -> None:
+    # "Casino revenue" names the measure but is a part of each segment's net revenues: the section's unlabelled
+    # total is the segment's figure; "Reportable segment net revenues" is no segment's
+    answer = read("Which segment had the largest net revenues in 2031?", [_p("S1", SECTION_PARTS)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Inland Operations had the highest net revenues: $1,700,138 thousand"), head
+    assert "Harbor Strip $1,391,067 thousand" in head and "Kestrel Macau $602,295 thousand" in head, head
+
+
+def test_an_amount_asked_is_never_read_from_a_percentage_column() -> None:
+    # the growth table comes first, the amounts second: the amounts answer
+    answer = read("Which of Kestrel Foods' segments had the lowest operating profit in fiscal 2031?",
+                  [_p("S1", PERCENT_FIRST), _p("S2", DOLLARS, page=21)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Overseas had the lowest operating profit: $232.0 million in fiscal 2031 [S2]"), head
+
+
+def test_the_measure_named_by_a_column_header() -> None:
+    # "Which of Kestrel's business segments …": the segments are rows, the measure is the "Oper. Income" column
+    answer = read("Which of Kestrel's business segments had the highest operating income in 2031?",
+                  [_p("S1", MEASURE_COLUMNS)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Safety and Graphics had the highest operating income: $2,720 million in 2031 [S1]"), head
+    assert "Corporate" not in head
+
+
+def test_a_split_by_customer_location_or_a_table_mixing_levels_is_no_breakdown_of_segments() -> None:
+    by_customer = read("Which segment had the largest revenue in 2031?", [_p("S1", CUSTOMERS)])
+    assert "had the highest" not in by_customer.text
+    mixed = read("Which product had the highest revenue in 2031?", [_p("S1", MIXED)])
+    assert "had the highest" not in mixed.text  # the group and its members add up to more than the total
+
+
+def test_another_companys_breakdown_among_the_results_is_not_read() -> None:
+    other = Passage("S1", BY_PRODUCT, "doc-o", "OSPREY_2024_10Q.pdf", 9, company="Osprey Inc.")
+    own = Passage("S2", DOLLARS, "doc-k", "KESTRELFOODS_2031_10K.pdf", 21, company="Kestrel Foods")
+    answer = read("Which of Kestrel Foods' segments had the highest operating profit in fiscal 2031?", [other, own])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("North Retail had the highest operating profit"), head
+    assert "[S1]" not in head
