@@ -597,6 +597,11 @@ _OF_SEGMENT = re.compile(
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 
+#: a column of what moved the count in the period ("Stores Opened", "Stores Closed", "Acquired"), not the count
+_MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
+                       r"remodeled|transferred)\b")
+
+
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
     plain = set(q.focus_terms or q.terms)
     focus = set(plain)
@@ -728,6 +733,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if change_of_balance:
             row_score *= OTHER_END
         with_amount = [c for c in values if row.amount(c) is not None]
+        if count:
+            # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
+            with_amount = [c for c in with_amount if (a := row.amount(c)) is not None and a.value >= 0 and not (
+                _MOVEMENT.search(table.columns[c].header) and not _MOVEMENT.search(q.text))]
         if not with_amount:
             continue
         if q.periods and not since:

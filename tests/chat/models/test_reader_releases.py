@@ -273,3 +273,22 @@ def test_a_titles_wrapped_last_word_is_no_heading_over_the_bullets() -> None:
     text = ("Tern Announces Updated Financials and 2031 Guidance Following Completion of the Kestrel\nSeparation\n"
             "• Net sales of $14,694 million;")
     assert text[: sentence_spans(text)[0][1]].endswith("Kestrel\nSeparation")
+
+
+STORE_COUNTS = """Kestrel Retail › Item 2. Properties
+The following table shows our store counts:
+| | 2030 Total Stores at End of Fiscal Year | Stores Opened | 2031 Stores Closed | Total Stores at End of Fiscal Year |
+|---|---|---|---|---|
+| Total Domestic segment stores | 991 | 13 | (20) | 984 |"""
+
+STORES_SAID = """Kestrel Retail › Item 2. Properties
+We had 1,138 stores at the end of fiscal 2031 throughout our Domestic and International segments."""
+
+
+def test_a_count_is_never_a_movement_column_nor_a_negative_cell() -> None:
+    # the grid put the year over the "Stores Closed" column: "(20)" is stores closed, never the count; the verb
+    # closing the question ("operate") is no word of the item
+    assert analyze("How many stores did Kestrel operate at the end of fiscal 2031?").focus == "stores"
+    answer = _read("How many stores did Kestrel have at the end of fiscal 2031?", STORE_COUNTS, STORES_SAID,
+                   file_name="KESTREL_2031_10K.pdf", company="Kestrel Retail")
+    assert "(20)" not in answer and "Closed" not in answer, answer
