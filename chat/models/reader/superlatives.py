@@ -34,6 +34,14 @@ _SUPERLATIVE = re.compile(
     re.IGNORECASE,
 )
 _LOW = {"lowest", "smallest", "least", "fewest"}
+#: "For Acme, which region …": the company named before the question's own words
+_OPENING = re.compile(r"(?i)^\s*(?:for|at|in|within)\s+[^,?]{1,60},\s*")
+#: the measure's change asked ("drop in revenues", "percentage increase in net sales")
+_CHANGE = re.compile(r"(?i)^(?:(?:percentage|percent|%|relative|absolute)\s+)?(?P<word>drop|decline|decrease|fall|"
+                     r"reduction|increase|growth|rise|gain|jump|improvement)s?\s+(?:in|of)\s+(?P<rest>.+)$")
+_DROPS = ("drop", "decline", "decrease", "fall", "reduction")
+#: words of the change's basis, not of the measure: "year over year", "(on a percentage basis)"
+_ASIDE = re.compile(r"(?i)\([^)]*\)|\byear[- ]over[- ]year\b|\byoy\b|\bon\s+a\s+\w+\s+basis\b")
 #: the words a table's caption may use for the kind of entity asked about
 _ENTITY_WORDS = {
     "region": ("region", "geograph", "segment", "countr", "area", "market"),
@@ -61,18 +69,26 @@ class Superlative:
     what: str  # "region"
     low: bool  # lowest / smallest
     measure: str  # "net sales"
+    change: str = ""  # "drop" / "rise": the change of the measure is compared, not the measure
+    direction: str = ""  # the question's word: "biggest", "largest", …
+    change_word: str = ""  # the question's word: "drop", "increase", …
 
 
 def superlative(question: str) -> Superlative | None:
     """The parts of a "which X had the highest Y" question (English), or None."""
-    m = _SUPERLATIVE.match(question)
+    m = _SUPERLATIVE.match(_OPENING.sub("", question))
     if m is None:
         return None
     what = " ".join(m.group("what").lower().split())
     measure = " ".join(m.group("measure").split())
+    change = _CHANGE.match(measure)
+    if change is not None:  # "the biggest drop in Q2 2023 year over year revenues (on a percentage basis)"
+        measure = " ".join(_ASIDE.sub(" ", change.group("rest")).split())
     if not match_terms(measure):
         return None
-    return Superlative(what, m.group("dir").lower() in _LOW, measure)
+    kind = ("drop" if change.group("word").lower().startswith(_DROPS) else "rise") if change is not None else ""
+    return Superlative(what, m.group("dir").lower() in _LOW, measure, kind, m.group("dir").lower(),
+                       change.group("word").lower() if change is not None else "")
 
 
 def _entity_fits(what: str, table: Table) -> bool:
@@ -134,7 +150,7 @@ def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
         return _section_totals(table, measure)
     caption = match_terms(table.caption)
     rows = [r for r in table.rows if measure <= (caption | match_terms(r.section)) and not _TOTAL.match(r.label)
-            and not measure & match_terms(r.label)]
+            and not measure & match_terms(r.label) and r.label.strip()]
     if len(rows) < 2 and any(measure <= _header_terms(c.header) for c in table.columns):
         # the measure is a column's ("2018 / Net Sales | 2018 / Oper. Income"): the rows are the entities
         rows = [r for r in table.rows if r.label.strip() and not _TOTAL.match(r.label)
@@ -168,6 +184,9 @@ def _measure_words(measure: str) -> str:
             measure = measure[: period.start] + measure[period.end :]
     measure = re.sub(r"(?i)\b(?:in|for|during|of|as of|at)\s*(?:the\s+)?(?:(?:three|six|nine|twelve)\s+months|"
                      r"(?:fiscal\s+)?(?:quarter|year|period))?\s*(?:ended|ending)?\s*$", "", measure.strip())
+    # "… EBITDAR Contribution for Acme": the company asked about, and the share word, are no part of the measure
+    measure = re.sub(r"\s+(?:for|of|at|by)\s+(?:[A-Z0-9][\w&.'’-]*\s*)+$", "", measure.strip())
+    measure = re.sub(r"(?i)\s+(?:contributions?|share)$", "", measure.strip())
     return " ".join(measure.split()) or measure
 
 
@@ -178,6 +197,36 @@ class _Found:
     col: int
     rank: int
     entities: dict[str, tuple[Passage, Row]]
+    change_col: int = -1  # the printed change ("% Change") of ``col``'s period, when a change is asked
+    prior_col: int = -1  # else the earlier period's column the change is computed from
+
+
+def _change_of(found: _Found, row: Row) -> float | None:
+    """The row's change in percent: computed from the two periods' figures, else the printed change column's
+    (a percentage: "% Change")."""
+    if found.prior_col >= 0:
+        now, before = row.amount(found.col), row.amount(found.prior_col)
+        if now is None or before is None or before.value == 0:
+            return None
+        return (now.value - before.value) / abs(before.value) * 100
+    cell = row.cells[found.change_col] if 0 <= found.change_col < len(row.cells) else ""
+    amounts = all_amounts(cell)
+    return amounts[0][2].value if len(amounts) == 1 and not amounts[0][2].currency else None
+
+
+def _change_columns(table: Table, col: int, values: list[int]) -> tuple[int, int]:
+    """(-1, the earlier period's column of ``col``'s group), else (the printed percentage change column of the
+    group, -1), else (-1, -1)."""
+    own = {x.text for x in table.columns[col].periods}
+    for c in range(col + 1, len(table.columns)):
+        if own and {x.text for x in table.columns[c].periods} == own:
+            break  # the next group's column of the same period ("2023 | 2022 | Change | 2023 …"): not this one's
+        if table.columns[c].is_change:
+            return (c, -1) if "%" in table.columns[c].header else (-1, -1)
+        earlier, this = period_key(table.columns[c].periods), period_key(table.columns[col].periods)
+        if c in values and earlier is not None and this is not None and earlier < this:
+            return -1, c
+    return -1, -1
 
 
 def _more_than_total(found: _Found) -> bool:
@@ -190,7 +239,7 @@ def _more_than_total(found: _Found) -> bool:
 
 
 def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rate: bool,
-                what: str = "") -> list[_Found]:
+                what: str = "", change: bool = False, fewest: int = 2) -> list[_Found]:
     """Every breakdown of the measure among the passages; a table the chunking cut in two (same document, page
     and columns) is one again."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
@@ -201,22 +250,27 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
             if not entities or not cols:
                 continue
             col = _column(q, table, cols)
+            change_col, prior_col = _change_columns(table, col, cols) if change else (-1, -1)
+            if change and change_col < 0 and prior_col < 0:
+                continue
             key = (p.document_id or p.ref, p.page, tuple(c.header for c in table.columns))
-            found = out.setdefault(key, _Found(p, table, col, rank, {}))
+            found = out.setdefault(key, _Found(p, table, col, rank, {}, change_col, prior_col))
             for name, row in entities:
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
-                if _single(row, col, rate) and (not by_customer or _CUSTOMERS.search(what)):
+                held = _change_of(found, row) is not None if change else _single(row, col, rate)
+                if held and (not by_customer or _CUSTOMERS.search(what)):
                     found.entities.setdefault(name, (p, row))
-    return [f for f in out.values() if len(f.entities) >= 2 and not _more_than_total(f)]
+    return [f for f in out.values() if len(f.entities) >= fewest and (change or not _more_than_total(f))]
 
 
-def _best(q: Question, asked: Superlative, passages: Sequence[Passage]) -> _Found | None:
+def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: int = 2) -> _Found | None:
     measure_text = _measure_words(asked.measure)
     focus = analyze(f"What was {measure_text}?").focus_terms
     measure = set(focus) if focus else match_terms(measure_text)
     # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
-    own = [p for p in passages if all(mentions(n, p) for n in q.strong_names)] if q.strong_names else []
-    found = _candidates(q, measure, own or passages, bool(_RATE_MEASURE.search(measure_text)), asked.what)
+    own = [p for p in passages if all(mentions(n, p) for n in q.names)] if q.names else []
+    found = _candidates(q, measure, own or passages, bool(_RATE_MEASURE.search(measure_text)), asked.what,
+                        bool(asked.change), fewest)
     if not found:
         return None
 
@@ -227,7 +281,10 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage]) -> _Foun
         return (_entity_fits(asked.what, f.table), asked_period,
                 period_key(f.table.columns[f.col].periods) or (0, 0, 0), len(f.entities), -f.rank)
 
-    return max(found, key=rank_key)
+    chosen = max(found, key=rank_key)
+    if q.periods and column_period_score(q, chosen.table, chosen.col) <= 0:
+        return None  # FY2022 asked: a breakdown of another period only ("three months ended June 30, 2023")
+    return chosen
 
 
 def later_query(question: str, passages: Sequence[Passage]) -> str:
@@ -273,12 +330,45 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
     asked = superlative(question)
     if asked is None:
         return []
-    best = _best(analyze(question), asked, passages)
+    # a search hit may hold one entity's section of the table only ("Harbor China: … (its total)"): its page too
+    best = _best(analyze(question), asked, passages) or _best(analyze(question), asked, passages, fewest=1)
     if best is None or not best.passage.document_id or not best.passage.page:
         return []
     read = {(p.document_id, p.page) for p in passages if p.ref.startswith("P")}
     where = (best.passage.document_id, best.passage.page)
     return [] if where in read else [where]
+
+
+def _changed_most(asked: Superlative, best: _Found, measure_text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """"Which region had the biggest drop in revenues?": the rows ordered by their change in percent (the printed
+    change column's, else computed from the two periods), the one asked first."""
+
+    def change(item: tuple[str, tuple[Passage, Row]]) -> float:
+        value = _change_of(best, item[1][1])
+        return value if value is not None else 0.0
+
+    # the biggest drop is the most negative change; the biggest rise the most positive; "smallest" turns each
+    most_negative = (asked.change == "drop") != asked.low
+    ordered = sorted(best.entities.items(), key=change, reverse=not most_negative)
+    if (asked.change == "drop") != (change(ordered[0]) < 0):
+        return None  # "the biggest drop" where every row rose (or "the largest increase" where all fell)
+
+    def said(item: tuple[str, tuple[Passage, Row]]) -> str:
+        return f"{change(item):+.1f}%".replace(".0%", "%")
+
+    table = best.table
+    basis = ("as printed in the table's change column" if best.change_col >= 0 else
+             f"computed against {_said_period(table, best.prior_col).removeprefix('in ')}")
+    top_name, (top_p, _) = ordered[0]
+    others = "; ".join(f"{item[0]} {said(item)}" for item in ordered[1:])
+    refs = "".join(dict.fromkeys(f"[{p.ref}]" for _, (p, _) in ordered))
+    lead = (f"{top_name} had the {asked.direction} {asked.change_word} in {measure_text}: {said(ordered[0])} "
+            f"{_said_period(table, best.col)} ({basis}) [{top_p.ref}] (compared across the {len(ordered)} rows of "
+            f"the table {refs}; {others}).")
+    lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
+    quotes = [(src.ref, src.text[row.line[0] : row.line[1]]) for _, (src, row) in ordered]
+    lines += ["> " + text for _, text in quotes]
+    return "\n".join(lines), quotes
 
 
 def _said_period(table: Table, col: int) -> str:
@@ -306,6 +396,8 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
         return None
     measure_text = _measure_words(asked.measure)
     table, col = best.table, best.col
+    if asked.change:
+        return _changed_most(asked, best, measure_text)
 
     def value(item: tuple[str, tuple[Passage, Row]]) -> float:
         amount = item[1][1].amount(col)

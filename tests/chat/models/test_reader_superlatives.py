@@ -203,3 +203,38 @@ def test_another_companys_breakdown_among_the_results_is_not_read() -> None:
     head = answer.text.splitlines()[0]
     assert head.startswith("North Retail had the highest operating profit"), head
     assert "[S1]" not in head
+
+
+BY_REGION_CHANGE = """Kestrel Pharma › Note 13. Segment, Geographic and Other Revenue Information
+Revenues by geographic area (MILLIONS):
+| | Three Months Ended / July 2, 2031 | Three Months Ended / July 3, 2030 | % Change |
+|---|---|---|---|
+| United States | $6,185 | $11,222 | (45) |
+| Developed Europe | 2,415 | 5,480 | (56) |
+| Developed Rest of World | 1,305 | 5,034 | (74) |
+| Emerging Markets | 2,828 | 6,006 | (53) |
+| Revenues | $12,733 | $27,742 | (54) |"""
+
+
+def test_the_biggest_drop_is_the_most_negative_change_of_the_period_asked() -> None:
+    question = ("For Kestrel, which geographic region had the biggest drop in Q3 2031 year over year revenues (on a "
+                "percentage basis)?")
+    asked = superlative(question)
+    assert asked is not None and (asked.change, asked.measure) == ("drop", "Q3 2031 revenues"), asked
+    answer = read(question, [Passage("S1", BY_REGION_CHANGE, "doc-k", "KESTREL_2031Q3_10Q.pdf", 38)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Developed Rest of World had the biggest drop in revenues: -74.1%"), head
+    assert "computed against" in head and "United States -44.9%" in head, head
+    rise = read("Which region had the largest increase in revenues in Q3 2031?",
+                [Passage("S1", BY_REGION_CHANGE, "doc-k", "KESTREL_2031Q3_10Q.pdf", 38)])
+    assert not rise.text.startswith(("United States had", "Developed")), rise.text  # every region fell
+
+
+def test_a_breakdown_of_another_period_does_not_answer_and_one_section_of_it_is_read_in_full() -> None:
+    # fiscal 2029 asked: the 2031 and 2030 breakdown is not it
+    answer = read("Which segment had the largest net revenues in 2029?", [_p("S1", SECTION_PARTS)])
+    assert "had the highest" not in answer.text
+    # a hit holding one segment's section only: the page is read for the others
+    one_section = SECTION_PARTS.split("| Inland Operations: | | |")[0]
+    assert pages_to_read("Which segment had the largest net revenues in 2031?", [_p("S1", one_section)]) == [
+        ("doc-k", 14)]
