@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import column_period_score, latest_column
+from chat.models.reader.evidence import asked_column
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
 from chat.models.reader.tables import Row, Table, find_tables
@@ -51,15 +51,6 @@ def activities_query(question: str) -> str:
     return " ".join(" ".join(parts).split())
 
 
-def _column(q: Question, table: Table) -> int | None:
-    cols = [c for c, col in enumerate(table.columns) if not col.is_change]
-    if not cols:
-        return None
-    if q.periods:
-        best = max(cols, key=lambda c: (column_period_score(q, table, c), -c))
-        return best if column_period_score(q, table, best) > 0 else None
-    return latest_column(table, cols, q.span)
-
 
 def activities_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer text and its quotes, or None when the three result lines of one document are not all found."""
@@ -69,7 +60,7 @@ def activities_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, li
     found: dict[str, dict[str, tuple[Passage, Table, Row, int]]] = {}
     for p in passages:
         for table in find_tables(p.text):
-            col = _column(q, table)
+            col = asked_column(q, table)
             if col is None:
                 continue
             for row in table.rows:

@@ -27,8 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import column_period_score, latest_column
-from chat.models.reader.names import mentions
+from chat.models.reader.evidence import asked_column, of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
 from chat.models.reader.tables import Row, Table, find_tables
@@ -80,21 +79,12 @@ def dividends_query(question: str) -> str:
     return " ".join(" ".join([*q.names, words, *years]).split())
 
 
-def _column(q: Question, table: Table) -> int | None:
-    cols = [c for c, col in enumerate(table.columns) if not col.is_change]
-    if not cols:
-        return None
-    if q.periods:
-        best = max(cols, key=lambda c: (column_period_score(q, table, c), -c))
-        return best if column_period_score(q, table, best) > 0 else None
-    return latest_column(table, cols, q.span)
-
 
 def _statement_row(q: Question, p: Passage) -> tuple[Table, Row, int] | None:
     for table in find_tables(p.text):
         if not _CASH_FLOW.search(f"{table.caption} " + " ".join(f"{r.section} {r.label}" for r in table.rows)):
             continue
-        col = _column(q, table)
+        col = asked_column(q, table)
         if col is None:
             continue
         for row in table.rows:
@@ -124,7 +114,7 @@ def paid_dividends_answer(q: Question, passages: Sequence[Passage]) -> tuple[str
     """The answer text and its quotes, or None when no passage says either way."""
     if q.language != "en" or not asks_paid_dividends(q.text):
         return None
-    own = [p for p in passages if all(mentions(n, p) for n in q.strong_names)] if q.strong_names else list(passages)
+    own = of_named(q, passages)
     for p in own:
         found = _statement_row(q, p)
         if found is None:

@@ -362,6 +362,25 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
 INTERIM_BALANCE = 0.85
 
 
+def asked_column(q: Question, table: Table) -> int | None:
+    """The value column of the period asked (None when no column agrees with it), else the latest."""
+    cols = [c for c, col in enumerate(table.columns) if not col.is_change]
+    if not cols:
+        return None
+    if q.periods:
+        best = max(cols, key=lambda c: (column_period_score(q, table, c), -c))
+        return best if column_period_score(q, table, best) > 0 else None
+    return latest_column(table, cols, q.span)
+
+
+def of_named(q: Question, passages: Sequence[Passage], *, every_name: bool = False) -> list[Passage]:
+    """The passages of the company the question names (its text, file name or identity mentions each name): a
+    breakdown, statement or cover of another filing among the results is not the one asked. All of them when the
+    question names none (``every_name``: its weaker names too)."""
+    names = q.names if every_name else q.strong_names
+    return [p for p in passages if all(mentions(n, p) for n in names)] if names else list(passages)
+
+
 def _interim_balance(table: Table, col: int) -> bool:
     """Column ``col`` is a point-in-time date that another point-in-time column of the table precedes within the
     same calendar year: a 10-Q's "September 30, 2022" beside the fiscal year-end "June 30, 2022". Asked "the end of

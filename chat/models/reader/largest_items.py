@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import column_period_score, latest_column
-from chat.models.reader.names import mentions
+from chat.models.reader.evidence import asked_column, of_named
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
@@ -128,15 +127,6 @@ def _lines(table: Table, asked: Asked) -> list[Row] | None:
     return lines if len(lines) >= 2 else None
 
 
-def _column(q: Question, table: Table) -> int | None:
-    cols = [c for c, col in enumerate(table.columns) if not col.is_change]
-    if not cols:
-        return None
-    if q.periods:
-        best = max(cols, key=lambda c: (column_period_score(q, table, c), -c))
-        return best if column_period_score(q, table, best) > 0 else None
-    return latest_column(table, cols, q.span)
-
 
 @dataclass(frozen=True, slots=True)
 class _Found:
@@ -146,15 +136,12 @@ class _Found:
     lines: list[Row]
 
 
-def _own(q: Question, passages: Sequence[Passage]) -> list[Passage]:
-    return [p for p in passages if all(mentions(n, p) for n in q.strong_names)] if q.strong_names else list(passages)
-
 
 def _find(q: Question, asked: Asked, passages: Sequence[Passage]) -> _Found | None:
-    for p in _own(q, passages):
+    for p in of_named(q, passages):
         for table in find_tables(p.text):
             lines = _lines(table, asked)
-            col = _column(q, table) if lines else None
+            col = asked_column(q, table) if lines else None
             if lines is None or col is None:
                 continue
             priced = [r for r in lines if (a := r.amount(col)) is not None and a.value > 0 and not a.percent
@@ -181,7 +168,7 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
     if _find(q, asked, passages) is not None:
         return []
     read = {(p.document_id, p.page) for p in passages if p.ref.startswith("P")}
-    for p in _own(q, passages):
+    for p in of_named(q, passages):
         if p.document_id and p.page and (p.document_id, p.page) not in read and _TITLE.search(p.text[:HEAD]) \
                 and any(_statement_part(t, asked) for t in find_tables(p.text)):
             return [(p.document_id, p.page)]

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chat.models.reader.covers import COVER_PAGE
-from chat.models.reader.names import mentions
+from chat.models.reader.evidence import of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
 
@@ -46,7 +46,9 @@ class Listed:
 
 def asks_registered(question: str) -> bool:
     """The question asks which securities (or debt securities) are registered or listed on an exchange."""
-    return bool(_ASKED.search(question)) and not re.search(r"(?i)\bhow\s+(?:many|much)\b", question)
+    return bool(_ASKED.search(question)) and not re.search(
+        r"(?i)\bhow\s+(?:many|much)\b|\bexchange\s+rates?\b|\bforeign\s+exchange\b|\bcurrenc|\bexchanged\b|"
+        r"\bexchange\s+offers?\b", question)
 
 
 def _lines(text: str) -> list[tuple[int, int]]:
@@ -84,9 +86,6 @@ def listed_classes(passages: Sequence[Passage], *, debt_only: bool) -> list[List
     return list(found.values())
 
 
-def _own(q: Question, passages: Sequence[Passage]) -> list[Passage]:
-    return [p for p in passages if all(mentions(n, p) for n in q.strong_names)] if q.strong_names else list(passages)
-
 
 def registered_query(question: str, names: Sequence[str]) -> str:
     """The search for the cover's Section 12(b) list."""
@@ -101,12 +100,12 @@ def pages_to_read(question: str, q: Question, passages: Sequence[Passage]) -> li
     may hold part of the list; pages read already aside)."""
     if not asks_registered(question):
         return []
-    classes = listed_classes(_own(q, passages), debt_only=False)
+    classes = listed_classes(of_named(q, passages), debt_only=False)
     if any(c.passage.ref.startswith("P") for c in classes):
         return []
     read = {(p.document_id, p.page) for p in passages if p.ref.startswith("P")}
     docs = [classes[0].passage.document_id] if classes else list(
-        dict.fromkeys(p.document_id for p in _own(q, passages) if p.document_id))
+        dict.fromkeys(p.document_id for p in of_named(q, passages) if p.document_id))
     return [(doc, COVER_PAGE) for doc in docs if doc and (doc, COVER_PAGE) not in read][:2]
 
 
@@ -115,9 +114,9 @@ def registered_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, li
     if q.language != "en" or not asks_registered(q.text):
         return None
     debt_only = bool(_DEBT_ASKED.search(q.text))
-    classes = listed_classes(_own(q, passages), debt_only=debt_only)
+    classes = listed_classes(of_named(q, passages), debt_only=debt_only)
     if not classes:
-        every = listed_classes(_own(q, passages), debt_only=False) if debt_only else []
+        every = listed_classes(of_named(q, passages), debt_only=False) if debt_only else []
         if not any(c.passage.ref.startswith("P") for c in every):
             return None
         # the whole cover read, and no debt class on it: none is registered

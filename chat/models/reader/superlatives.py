@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import column_period_score, latest_column, period_key
-from chat.models.reader.names import mentions
+from chat.models.reader.evidence import column_period_score, latest_column, of_named, period_key
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
@@ -268,8 +267,8 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
     focus = analyze(f"What was {measure_text}?").focus_terms
     measure = set(focus) if focus else match_terms(measure_text)
     # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
-    own = [p for p in passages if all(mentions(n, p) for n in q.names)] if q.names else []
-    found = _candidates(q, measure, own or passages, bool(_RATE_MEASURE.search(measure_text)), asked.what,
+    own = of_named(q, passages, every_name=True)
+    found = _candidates(q, measure, own or list(passages), bool(_RATE_MEASURE.search(measure_text)), asked.what,
                         bool(asked.change), fewest)
     if not found:
         return None

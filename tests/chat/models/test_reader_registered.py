@@ -35,6 +35,7 @@ def test_the_question_is_read() -> None:
                            "Kestrel's name?")
     assert asks_registered("What notes does Kestrel have listed on the New York Stock Exchange?")
     assert not asks_registered("How much debt did Kestrel issue in 2031?")
+    assert not asks_registered("What was the foreign exchange impact on Kestrel's debt securities?")
 
 
 def test_the_debt_classes_with_symbol_and_exchange() -> None:
