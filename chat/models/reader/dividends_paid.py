@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import asked_column, of_named
+from chat.models.reader.evidence import asked_column, of_named, passage_tables
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
-from chat.models.reader.tables import Row, Table, find_tables
+from chat.models.reader.tables import Row, Table
 from chat.models.reader.text import sentence_spans
-from chat.models.reader.units import row_unit
+from chat.models.reader.units import table_unit
 
 _ASKED = re.compile(r"(?is)^\s*(?:has|have|does|do|did|is|was|were)\b(?=.*\bdividends?\b)")
 #: questions of the dividend's size or trend, not whether one is paid
@@ -80,8 +80,8 @@ def dividends_query(question: str) -> str:
 
 
 
-def _statement_row(q: Question, p: Passage) -> tuple[Table, Row, int] | None:
-    for table in find_tables(p.text):
+def _statement_row(q: Question, tables: Sequence[Table]) -> tuple[Table, Row, int] | None:
+    for table in tables:
         if not _CASH_FLOW.search(f"{table.caption} " + " ".join(f"{r.section} {r.label}" for r in table.rows)):
             continue
         col = asked_column(q, table)
@@ -115,8 +115,8 @@ def paid_dividends_answer(q: Question, passages: Sequence[Passage]) -> tuple[str
     if q.language != "en" or not asks_paid_dividends(q.text):
         return None
     own = of_named(q, passages)
-    for p in own:
-        found = _statement_row(q, p)
+    for p, tables in zip(own, passage_tables(own), strict=True):
+        found = _statement_row(q, tables)
         if found is None:
             continue
         table, row, col = found
@@ -126,7 +126,7 @@ def paid_dividends_answer(q: Question, passages: Sequence[Passage]) -> tuple[str
         period = period_phrase(table, col, "en")
         if amount is not None and amount.value != 0:
             size = spoken_value(replace(amount, value=abs(amount.value), raw=amount.raw.strip("()-−– ")),
-                                row_unit(table, col, f"{row.section} {row.label}", row.label), "en")
+                                table_unit(table, col), "en")
             lead = f"Yes — {' '.join(row.label.split())}: {size} {period} [{p.ref}]."
             return "\n".join([lead, *shown]), [(p.ref, quote)]
         if _NIL.match(row.cells[col] if col < len(row.cells) else ""):

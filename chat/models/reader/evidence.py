@@ -362,6 +362,16 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
 INTERIM_BALANCE = 0.85
 
 
+def passage_tables(passages: Sequence[Passage]) -> list[list[Table]]:
+    """Each passage's tables, read as their page and document state them: a grid cut from its caption takes the
+    unit its page's other chunk ends with, one that states no unit its document's one scale, and a scaled one that
+    shows no currency its document's one currency."""
+    every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
+                                  [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
+    documents = [p.document_id or p.file_name or p.ref for p in passages]
+    return with_document_currency(with_document_scale(every_table, documents), documents)
+
+
 def asked_column(q: Question, table: Table) -> int | None:
     """The value column of the period asked (None when no column agrees with it), else the latest."""
     cols = [c for c, col in enumerate(table.columns) if not col.is_change]
@@ -1785,10 +1795,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
     named_kind = bool(office or asks_auditor(q) or asks_headquarters(q) or asked_fact(q))
     by_identity = named_kind and any(mentions(n, replace(p, text="")) for n in q.names for p in passages)
     out: list[Evidence] = []
-    every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
-                                  [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
-    documents = [p.document_id or p.file_name or p.ref for p in passages]
-    every_table = with_document_currency(with_document_scale(every_table, documents), documents)
+    every_table = passage_tables(passages)
     by_start_docs = _named_by_start(q, passages, every_table)
     parts = _part_names(q, passages, every_table)
     for rank, p in enumerate(passages):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import asked_column, of_named
+from chat.models.reader.evidence import asked_column, of_named, passage_tables
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
@@ -138,8 +138,9 @@ class _Found:
 
 
 def _find(q: Question, asked: Asked, passages: Sequence[Passage]) -> _Found | None:
-    for p in of_named(q, passages):
-        for table in find_tables(p.text):
+    own = of_named(q, passages)
+    for p, tables in zip(own, passage_tables(own), strict=True):
+        for table in tables:
             lines = _lines(table, asked)
             col = asked_column(q, table) if lines else None
             if lines is None or col is None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
-from chat.models.reader.evidence import column_period_score, latest_column, of_named, period_key
+from chat.models.reader.evidence import column_period_score, latest_column, of_named, passage_tables, period_key
 from chat.models.reader.numbers import all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
@@ -242,8 +242,8 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
     """Every breakdown of the measure among the passages; a table the chunking cut in two (same document, page
     and columns) is one again."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
-    for rank, p in enumerate(passages):
-        for table in find_tables(p.text):
+    for rank, (p, tables) in enumerate(zip(passages, passage_tables(passages), strict=True)):
+        for table in tables:
             entities = _entities(table, measure)
             cols = _value_columns(table, measure, rate)
             if not entities or not cols:

@@ -77,3 +77,19 @@ def test_nothing_said_either_way_is_answered_as_any_question() -> None:
 def test_the_dividends_are_searched_for() -> None:
     queries = search_queries("Has Kestrel paid dividends to its shareholders in 2031?")
     assert any("dividends paid" in q and "Kestrel" in q for q in queries), queries
+
+
+def test_a_chunk_without_a_currency_sign_is_in_its_documents_dollars() -> None:
+    # the statement prints "$" on its first and total rows only: a chunk of its middle rows shows none
+    top = """KESTREL INC. › Consolidated Statements of Cash Flows (In millions)
+| | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Net earnings | $2,707.3 | $2,339.8 |
+| Depreciation and amortization | 570.3 | 601.3 |"""
+    middle = """KESTREL INC. › Consolidated Statements of Cash Flows (In millions)
+| | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Dividends paid | (1,244.5) | (1,246.4) |
+| Net cash used by financing activities | (2,503.2) | (2,715.5) |"""
+    answer = read("Does Kestrel pay dividends?", [_p("S1", middle), _p("S2", top, page=39)])
+    assert answer.text.startswith("Yes — Dividends paid: $1,244.5 million in"), answer.text
