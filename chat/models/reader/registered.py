@@ -20,6 +20,7 @@ from chat.models.reader.covers import COVER_PAGE
 from chat.models.reader.evidence import of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
+from chat.models.reader.text import lines_with_offsets
 
 _ASKED = re.compile(r"(?is)^(?=.*\b(?:which|what|list|name)\b)(?=.*\b(?:securities|notes|bonds|debentures|debt)\b)"
                     r"(?=.*\b(?:registered|listed|trade[sd]?|trading|exchange)\b)")
@@ -51,14 +52,6 @@ def asks_registered(question: str) -> bool:
         r"\bexchange\s+offers?\b", question)
 
 
-def _lines(text: str) -> list[tuple[int, int]]:
-    out, at = [], 0
-    for line in text.split("\n"):
-        out.append((at, at + len(line)))
-        at += len(line) + 1
-    return out
-
-
 def listed_classes(passages: Sequence[Passage], *, debt_only: bool) -> list[Listed]:
     """Each class registered on an exchange, as the cover's lines list it (first seen kept)."""
     found: dict[str, Listed] = {}
@@ -66,7 +59,7 @@ def listed_classes(passages: Sequence[Passage], *, debt_only: bool) -> list[List
     for p in passages:
         if (p.page and p.page > COVER_PAGE + 1) or (first_document and p.document_id != first_document):
             continue  # one filing's cover (the first that lists any): another year's may list other classes
-        for s, e in _lines(p.text):
+        for s, e in lines_with_offsets(p.text):
             line = p.text[s:e]
             exchange = _EXCHANGE.search(line)
             if exchange is None:
