@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 #: a horizontal gap wider than this many line heights separates two cells
 GAP_EM = 0.9
+#: a gap narrower than this (× the line's height) joins two pieces without a space — unless a space parted them
+JOIN_EM = 0.12
 #: a narrower gap still separates two cells where it lines up with a column boundary
 FINE_EM = 0.45
 _CURRENCY = {"$", "€", "£", "¥", "₩", "US$", "USD"}
@@ -28,6 +30,8 @@ class Word:
     y0: float
     x1: float
     y1: float
+    #: a word space came before it in the text layer (two words set closer than ``JOIN_EM`` keep it)
+    spaced: bool = False
 
     @property
     def h(self) -> float:
@@ -109,7 +113,9 @@ def cut(line: Line, split: Callable[[Word, Word, float], bool]) -> list[Seg]:
     for w in line.words:
         if segs and prev is not None and not split(prev, w, normal):
             last = segs[-1]
-            sep = "" if w.x0 - last.x1 < 0.12 * normal else " "
+            # pieces of one word (split at a superscript, an unmapped glyph) touch; words a space parts do not,
+            # however tight the row sets them ("Rest of World", not "Rest ofWorld")
+            sep = "" if w.x0 - last.x1 < JOIN_EM * normal and not w.spaced else " "
             segs[-1] = Seg(last.text + sep + w.text, last.x0, min(last.y0, w.y0), w.x1, max(last.y1, w.y1))
         else:
             segs.append(Seg(w.text, w.x0, w.y0, w.x1, w.y1))

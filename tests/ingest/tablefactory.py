@@ -69,8 +69,10 @@ def words_of(pieces: Sequence[Piece]) -> list[Word]:
     return out
 
 
-def positioned_pdf(pages: Sequence[Sequence[Piece]], size: tuple[int, int] = (612, 792)) -> bytes:
-    """A PDF with each piece drawn in Helvetica at its place (top-left coordinates)."""
+def positioned_pdf(pages: Sequence[Sequence[Piece]], size: tuple[int, int] = (612, 792), *,
+                   word_spacing: float = 0.0) -> bytes:
+    """A PDF with each piece drawn in Helvetica at its place (top-left coordinates); ``word_spacing`` (points, the
+    ``Tw`` operator) widens or — negative — narrows every word space."""
     objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>"]
     n = len(pages)
     font_id = 3 + 2 * n
@@ -79,7 +81,7 @@ def positioned_pdf(pages: Sequence[Sequence[Piece]], size: tuple[int, int] = (61
     for i, pieces in enumerate(pages):
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {size[0]} {size[1]}] "
                        f"/Resources << /Font << /F1 {font_id} 0 R >> >> /Contents {4 + 2 * i} 0 R >>".encode())
-        ops = ["BT"]
+        ops = ["BT", f"{word_spacing:.2f} Tw"]
         for x, y, text, fs in pieces:
             esc = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             baseline = size[1] - y - 0.9 * fs

@@ -238,3 +238,26 @@ def test_text_layer_chars_are_read_by_index_so_hyphenated_lines_keep_text_and_bo
     first, third = page.lines[0].bbox, page.lines[1].bbox
     assert first[2] == pytest.approx(right, abs=0.05)
     assert third[1] == pytest.approx(128, abs=3) and third[3] < 140
+
+
+def test_words_set_tight_keep_their_spaces_in_a_cell(tmp_path) -> None:
+    """A row label set with narrow word spaces ("Developed Rest of World", each space ~0.07 of the line's height)
+    stays words apart in its cell — the segments join such words, and used to drop the space ("Rest ofWorld");
+    pieces of one word that no space parts (a superscript's neighbours, an unmapped glyph) still join without one."""
+    rows = [("Developed Rest of World", "1,305", "5,034"), ("Emerging Markets", "2,770", "5,893"),
+            ("United States", "8,432", "15,300"), ("Total revenues", "12,507", "26,227")]
+    pieces = [(300, 60, "2031", 9.0), (380, 60, "2030", 9.0)]
+    for i, (label, a, b) in enumerate(rows):
+        y = 74 + 12 * i
+        pieces += [(72, y, label, 9.0), right(330, y, a, 9.0), right(410, y, b, 9.0)]
+    path = tmp_path / "tight.pdf"
+    path.write_bytes(positioned_pdf([pieces], word_spacing=-1.8))
+    found = pdf_tables(path, [1])
+    (table,) = found[1]
+    labels = [row[0] for row in table.rows]
+    assert "Developed Rest of World" in labels and "Total revenues" in labels
+    from ingest.steps.table_lines import Word, cut
+
+    line = GridLine([Word("Rev", 0, 0, 10, 10), Word("enue", 10.2, 0, 25, 10), Word("of", 27, 0, 32, 10),
+                     Word("World", 32.5, 0, 50, 10, spaced=True)])
+    assert [seg.text for seg in cut(line, lambda a, b, normal: False)] == ["Revenue of World"]

@@ -247,7 +247,7 @@ def _image_coverage(raw: Any, page: Any, page_area: float, boxes: list[BBoxT] | 
     return count, min(1.0, covered / page_area)
 
 
-def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, float, float, float, float]]:
+def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, float, float, float, float, bool]]:
     """Words of a PDFium text page: split at spaces, line breaks and gaps wider than a quarter of a line.
 
     Boxes are PDFium's loose char boxes (advance width × font ascent/descent), so every glyph of a line
@@ -259,13 +259,15 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
         return []
     l_, r_, b_, t_ = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     rect = raw.FS_RECTF()
-    words: list[tuple[str, float, float, float, float]] = []
-    cur: list[Any] = []  # [text, x0, y0, x1, y1]
+    words: list[tuple[str, float, float, float, float, bool]] = []
+    cur: list[Any] = []  # [text, x0, y0, x1, y1, spaced]
+
+    spaced = False  # a word space came before the word begun
 
     def flush() -> None:
         if cur and cur[0].strip():
             words.append((cur[0], round(cur[1] - left, 2), round(top - cur[4], 2), round(cur[3] - left, 2),
-                          round(top - cur[2], 2)))
+                          round(top - cur[2], 2), cur[5]))
         cur.clear()
 
     unicode = raw.FPDFText_GetUnicode  # per char index: FPDFText_GetText's buffer can drift from the indices
@@ -277,6 +279,7 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
         ch = chr(code) if 0 < code < 0xD800 or 0xE000 <= code < 0x110000 else ""
         if not ch or ch.isspace():
             flush()
+            spaced = ch in (" ", "\u00a0")
             continue
         if not ch.isprintable():  # unmapped glyphs (control / private-use codes) are no text
             continue
@@ -297,7 +300,8 @@ def page_words(raw: Any, tp: Any, left: float, top: float) -> list[tuple[str, fl
             if not same_line or resized or x0 - cur[3] > 0.25 * h or x0 < cur[1] - 0.5 * h:
                 flush()
         if not cur:
-            cur.extend([ch, x0, y0, x1, y1])
+            cur.extend([ch, x0, y0, x1, y1, spaced])
+            spaced = False
         else:
             cur[0] += ch
             cur[1], cur[2], cur[3], cur[4] = min(cur[1], x0), min(cur[2], y0), max(cur[3], x1), max(cur[4], y1)
