@@ -183,7 +183,9 @@ def terms(text: str) -> list[str]:
             continue
         if word in _STOP or (len(word) < 2 and not word.isdigit()):
             continue
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        if len(word) > 4 and word.endswith("ies"):
+            word = word[:-3] + "y"  # "liabilities" is "liability", "activities" "activity"
+        elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
         out.append(word)
     for run in _CJK_RUN.findall(lowered):

@@ -35,6 +35,7 @@ from chat.models.catalog import (
 from chat.models.extractive import Language, split_sentences
 from chat.models.port import PURPOSE_SUMMARY, PURPOSE_TITLE, ModelRequest
 from chat.models.reader import Answer, Passage, read
+from chat.models.reader.business import pages_to_read as business_pages
 from chat.models.reader.cover_facts import covers_to_read as fact_covers
 from chat.models.reader.covers import COVER_PAGE, company_names, cover_check_applies, covers_to_read
 from chat.models.reader.decline import SURE_AT
@@ -294,7 +295,8 @@ class LocalModel:
         if tools_allowed and READ_PAGE in tool_names:  # "which region had the highest …": the whole breakdown
             wanted = [w for w in [*superlative_pages(question, passages_of(sources)),
                                   *balance_sheet_pages(question, passages_of(sources)),
-                                  *cover_list_pages(question, asked, passages_of(sources))]
+                                  *cover_list_pages(question, asked, passages_of(sources)),
+                                  *business_pages(question, asked, passages_of(sources))]
                       if w not in _pages_read(request.messages, index)]
             if wanted:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},

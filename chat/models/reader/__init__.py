@@ -9,11 +9,13 @@ parts answered. Pure functions, no I/O; ``Answer.quotes`` gives each citation's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from chat.models.reader.activities import activities_answer, asks_activities
 from chat.models.reader.auditors import asks_auditor
+from chat.models.reader.business import asks_business, business_answer
 from chat.models.reader.choice import choose
 from chat.models.reader.compare import compare
 from chat.models.reader.compose import NOTE, compose
@@ -44,6 +46,9 @@ from chat.models.reader.superlatives import highest, superlative
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
 SUPPORT_RELATIVE = 0.85
+#: words that rank ("our largest customer", "the highest …")
+_RANKS = re.compile(r"(?i)\b(?:largest|biggest|greatest|smallest|highest|lowest|most|least|top|leading|primary|"
+                    r"principal|main|major)\b")
 
 
 def _supporting(best: Evidence, ranked: list[Evidence]) -> list[Evidence]:
@@ -70,6 +75,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         listed = registered_answer(q, passages)  # "which debt securities are registered?": the cover's list
         if listed is not None:
             return listed[0], listed[1], False, 1.0, "sure"
+    if asks_business(q.text) and not missing_names(q, passages):
+        described = business_answer(q, passages)  # "what industry does Acme operate in?": Item 1's own words
+        if described is not None:
+            return described[0], described[1], False, 1.0, "sure"
     if asks_paid_dividends(q.text) and not missing_names(q, passages):
         paid = paid_dividends_answer(q, passages)  # "has Acme paid dividends?": the statement's line, its words
         if paid is not None:
@@ -97,6 +106,11 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     assert best is not None
     lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
     sure = best.score >= SURE_AT
+    if sure and (asked_item(q.text) is not None or superlative(q.text) is not None) and lead.kind == "sentence" \
+            and not _RANKS.search(lead.quote_text):
+        # "What is Acme's largest liability?" unanswered from the statement: a sentence that ranks nothing ("… the
+        # maturities of lease liabilities were as follows:") is not sure to answer it
+        sure = False
     text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
     return text, quotes, False, best.score, "sure" if sure else "unsure"
 

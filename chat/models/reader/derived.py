@@ -115,25 +115,23 @@ PARTS_LOOK_AT = 12
 
 def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """A liability a balance sheet prints as its current and its non-current lines, no line of it whole
-    ("Operating lease liabilities - current" 111, "Operating lease liabilities - non-current" 862): their sum, each
-    cell cited — asked the item itself, not one part of it."""
-    asked = asked_whole(q)
-    if not asked or not q.periods:
+    ("Operating lease liabilities - current" 111, "Operating lease liabilities - non-current" 862; or "Current
+    portion of operating lease liabilities" 467 above "Total current liabilities" and "Operating lease liabilities"
+    2,931 below it): their sum, each cell cited — asked the item itself, not one part of it."""
+    if not asked_whole(q) or not q.periods:
         return None
+    asked = _item(item_phrase(q.focus))  # "total operating lease liabilities" asked: the item's lines, total or not
     cells = [ev for ev in gather(q, passages)[:PARTS_LOOK_AT] if ev.kind == "cell" and ev.table is not None
              and ev.row is not None and ev.score > PERIOD_MISSING_CAP + 0.05  # of the asked period
-             and stripped_item(ev.row.label) == asked]
-    if not cells or any(ev.row is not None and not part_of(ev.row.label) for ev in cells):
-        return None  # the item's whole line is printed (or no line of it): the ordinary reading answers
+             and _item(ev.row.label) == asked]
+    if not cells:
+        return None
     first = cells[0]
     assert first.table is not None
-    parts: dict[str, Row] = {}
-    for row in first.table.rows:
-        part = part_of(row.label)
-        if part and part not in parts and stripped_item(row.label) == asked and row.amount(first.col) is not None:
-            parts[part] = row
-    if set(parts) != {"current", "noncurrent"}:
-        return None
+    parts = _part_rows(list(first.table.rows), asked, first.col)
+    if parts is None or any(ev.row is not None and not part_of(ev.row.label) and ev.row is not parts["noncurrent"]
+                            for ev in cells if ev.table is first.table):
+        return None  # the item's whole line is printed (or not both parts): the ordinary reading answers
     current, noncurrent = _row_operand(first, parts["current"]), _row_operand(first, parts["noncurrent"])
     if current is None or noncurrent is None:
         return None
@@ -144,6 +142,43 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     lead = (f"{name[0].upper() + name[1:]} {verb} {value} {when} (computed: {_said(current)} + {_said(noncurrent)}; "
             f"no line prints the two together) {refs(current, noncurrent)}.")
     return lines(lead, current.cells[0]), quotes(current, noncurrent)
+
+
+#: the current section's closing line ("Total current liabilities"): a plain-named line below it is non-current
+_CURRENT_TOTAL = re.compile(r"(?i)^total\s+current\b")
+
+
+def _part_rows(rows: list[Row], asked: frozenset[str], col: int) -> dict[str, Row] | None:
+    """The current and the non-current line of the item ``asked`` in one table's rows (each with an amount in
+    ``col``): named by their part, or — a balance sheet's way — the current one by its part and the non-current one
+    plainly, below the current section's total. None when not both are there, or the item has a line of its own."""
+    parts: dict[str, Row] = {}
+    plain: list[Row] = []
+    current_total_at = next((k for k, row in enumerate(rows) if _CURRENT_TOTAL.match(" ".join(row.label.split()))),
+                            None)
+    for row in rows:
+        if _item(row.label) != asked or row.amount(col) is None:
+            continue
+        part = part_of(row.label)
+        if part and part not in parts:
+            parts[part] = row
+        elif not part:
+            plain.append(row)
+    if "current" in parts and "noncurrent" not in parts and len(plain) == 1 and current_total_at is not None \
+            and rows.index(parts["current"]) < current_total_at < rows.index(plain[0]) \
+            and not _TOTAL_WORD.match(plain[0].label.strip()):  # a total is the whole, not its part
+        parts["noncurrent"] = plain.pop()
+    if set(parts) != {"current", "noncurrent"} or plain:
+        return None
+    return parts
+
+
+_TOTAL_WORD = re.compile(r"(?i)total\b")
+
+
+def _item(label: str) -> frozenset[str]:
+    """A line's item: its terms without its part ("…, non-current") nor its being a total ("Total …")."""
+    return stripped_item(re.sub(r"(?i)^\s*total\s+", "", label))
 
 
 #: a balance sheet's debt line: what is borrowed and due within the year (short-term borrowings, notes payable,

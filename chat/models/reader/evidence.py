@@ -87,6 +87,7 @@ from chat.models.reader.text import (
     IMPLIED_GROUPS,
     bullets_heading,
     coverage,
+    headings_above,
     join_split_letters,
     match_terms,
     running_lines,
@@ -103,6 +104,8 @@ YESNO_FOCUS_HELD = 0.5
 YESNO_OFF_FOCUS_CAP = 0.45
 #: a contradicted or missing period caps a cell's score here (below any sensible decline threshold)
 PERIOD_MISSING_CAP = 0.2
+#: a line of the other part (current, non-current) than the one asked counts this much
+OTHER_PART = 0.8
 #: a row that names the asked item but not the name the table's rows qualify it by ("Greater China") counts this
 #: much — the name may be the company itself, printed in one row ("Net income attributable to 3M")
 QUALIFIER_MISSED = 0.85
@@ -655,6 +658,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     since = since_asked(q)
     count = asks_count(q)
     balance_asked = balance_asked_of(q)
+    part_asked = q.span in (3, 6, 9) or any(a.quarter or a.half for a in q.periods)
+    # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
+    asked_part = part_of(q.text) if q.language == "en" else ""
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
@@ -725,6 +731,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
+        if asked_part and part_of(row.label) not in ("", asked_part):
+            row_score *= OTHER_PART  # the current part asked: "Operating lease liabilities - noncurrent" is the other
         if unasked_adjustment(row.label, table.caption, q.text):
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
         if partial_net_row(row.label, q):
@@ -774,6 +782,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = row_score * (0.5 + 0.5 * period_score)
             if period_score == 0:
                 score = min(score, PERIOD_MISSING_CAP)
+            elif q.span is None and table.columns[col].span in (3, 6, 9) and all(_bare_year(a) for a in q.periods):
+                score = min(score, YESNO_OFF_FOCUS_CAP)  # "in 2022" asked: the six months ended June 30, 2022 are
+                # part of it — never sure
+            elif part_asked and _years_column(p, table, col):
+                score = min(score, YESNO_OFF_FOCUS_CAP)  # the first six months of fiscal 2024 asked: "2023" of a
+                # table of years is a year's figure — never sure
         else:  # no period asked: the latest of the first column's span ("2022 | 2023" tables print it second)
             col = latest_column(table, with_amount, q.span)
             score = row_score
@@ -1103,9 +1117,10 @@ def _money_named(q: Question) -> bool:
     return q.kind == "value" and bool(_MONEY_HEAD.search(item_phrase(q.focus).strip()))
 
 
-def answer_span(q: Question, sentence: str) -> str:
+def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> str:
     """The asked value inside a sentence: a date for "when", an amount (with its unit word) for "how much" — a
-    percentage when the question asks one (``_asks_percent``)."""
+    percentage when the question asks one (``_asks_percent``). ``heading_periods``: an amount in a heading path's
+    part that states another period is none (``_of_the_asked_clause``)."""
     asked = {p.text for p in q.periods}
     if asked_fact(q) == "shares":  # the count outstanding at a date, not a repurchase's, an award's or preferred's
         return next((count for _, count in shares_stated(sentence)), "")
@@ -1165,6 +1180,8 @@ def answer_span(q: Question, sentence: str) -> str:
                     (s > 0 and sentence[s - 1].isalpha()) or (e < len(sentence) and sentence[e].isalpha())
                     or sentence[e:e + 1] == "+"):  # "(65+)": an age or a threshold
                 continue  # "BNT162b2", "A320": a product's or a code's number, not an amount
+            if not priced and re.match(r"[-‐–][A-Za-z]", sentence[e : e + 2]):
+                continue  # "a new 10-year gaming concession", "a 5-star rating": a word's modifier, not an amount
             if not priced and money_item and _DURATION_AFTER.match(sentence, e):
                 continue  # "recognized … over the next 12 months", "a 12-month term" states no revenue
             if not priced and money_item and tail and _COUNTED_THING.search(tail.group(0)):
@@ -1198,7 +1215,9 @@ def answer_span(q: Question, sentence: str) -> str:
             return respective
         # of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
         # asked year's
-        candidates = _of_the_asked_year(q, sentence, candidates)
+        candidates = _of_the_asked_span(q, sentence, _of_the_asked_year(q, sentence, candidates))
+        if heading_periods:
+            candidates = _of_the_asked_clause(q, sentence, candidates)
         if candidates:  # "($5.44 per share)": the amount, not its bracket
             nearest = _nearest_after_focus(q, sentence, candidates)
             return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
@@ -1292,7 +1311,8 @@ _INDEX_NAME = re.compile(r"(?i)\b(?:S&P|S\s*&\s*P|Russell|Fortune|NASDAQ|Nasdaq|
 #: "X as a percent of Y", "X as a share of Y": X is what is measured, Y only its base
 _AS_SHARE_OF = re.compile(r"(?i)^(.+?)\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+\S")
 #: words any item's name may hold: no sign of which item a sentence is about
-_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1", "charge", "balance", "value", "net", "gross"})
+_GENERIC_ITEM = frozenset({"expense", "cost", "amount", "total", "§1", "charge", "balance", "value", "net", "gross",
+                           "liability", "asset"})
 #: a sentence of what would have been: "If … had been … higher or lower by 1%, it would have …", "… would have been
 #: $X if …" (a sensitivity or a pro forma, not the figure reported)
 _HYPOTHETICAL = re.compile(r"(?i)\bif\b[^.;]*\b(?:had|were)\b[^.;]*\bwould\b|\bwould\s+have\b[^.;]*\bif\b")
@@ -1361,6 +1381,62 @@ def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, s
     return kept
 
 
+#: where a heading path's parts part ("… › June 2023 quarter: GAAP diluted EPS of 12.3 cps; Adjusted EPS of 19.3 cps
+#: › Fiscal 2023 Full Year Highlights › • …")
+_CLAUSE_END = re.compile(r"\s*›\s*")
+
+
+def _of_the_asked_clause(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``candidates`` less those whose clause states a period, none of which is the asked one — a quarter's figure
+    in a heading path glued before a year's question ("June 2023 quarter: GAAP diluted EPS of 12.3 cps" for fiscal
+    2023's EPS). Only the heading path's parts are read so, not the sentence after it."""
+    last = sentence.rfind("›")
+    if q.language != "en" or not q.periods or not candidates or last < 0:
+        return candidates
+    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(sentence, 0, last + 1)), len(sentence) + 1]
+    kept: list[tuple[int, str]] = []
+    for s, raw in candidates:
+        if s > last:  # the sentence itself, after its heading path: read as any other
+            kept.append((s, raw))
+            continue
+        k = max(i for i, b in enumerate(bounds[:-1]) if b <= s)
+        clause = sentence[bounds[k] : bounds[k + 1]]
+        stated = [p for p in find_periods(clause) if p.year is not None]
+        if not stated or any(agreement(a, o) > 0 and not _part_of_year(a, o, clause) for a in q.periods
+                             for o in stated):
+            kept.append((s, raw))
+    return kept
+
+
+#: what joins an amount to the period it is of ("7.5% for the first six months of 2023")
+_FOR_PERIOD = re.compile(r"\s*(?:for|in|during)\s+(?:the\s+)?")
+#: how far after an amount its period is read
+PERIOD_AFTER = 60
+
+
+def _of_the_asked_span(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Of amounts each followed by its own period ("(3.1)% for the second quarter of 2023, compared to 13.7% for the
+    second quarter of 2022, and was 7.5% for the first six months of 2023 …"), those of the asked period and length
+    (the first six months of 2023: 7.5%); ``candidates`` as they are when any amount states no period of its own."""
+    if len(candidates) < 2 or not q.periods:
+        return candidates
+    kept: list[tuple[int, str]] = []
+    for s, raw in candidates:
+        end = s + len(raw)
+        joined = _FOR_PERIOD.match(sentence, end)
+        after = sentence[end : end + PERIOD_AFTER]
+        stated = [p for p in find_periods(after) if p.year is not None] if joined else []
+        if not stated:
+            return candidates
+        own = stated[0]
+        said = after[: own.end]
+        length_fits = (q.span is None or q.span in spans_in(said) or (q.span == 3 and own.quarter is not None)
+                       or (q.span == 6 and own.half is not None))
+        if length_fits and max(agreement(a, own) for a in q.periods) > 0:
+            kept.append((s, raw))
+    return kept or candidates
+
+
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: how well a listed period must agree with the asked one to pick its amount (a neighbouring year agrees 0.4)
 RESPECTIVE_FIT = 0.5
@@ -1403,7 +1479,9 @@ def _part_of_year(asked: Period, stated: Period, sentence: str) -> bool:
     the sentence's figure is that part's, not the year's — but "at the end of the fourth quarter" is the year's
     end."""
     whole = asked.quarter is None and asked.half is None and asked.month is None and asked.span_months in (None, 12)
-    part = stated.quarter is not None or stated.half is not None or stated.span_months in (3, 6, 9)
+    part = stated.quarter is not None or stated.half is not None or stated.span_months in (3, 6, 9) \
+        or bool(_PART_ENDED.search(sentence, 0, stated.start)) \
+        or (stated.month is not None and stated.day is None)  # "… six months ended June 30, 2022", "February 2022"
     if whole and part and (stated.quarter == 4 or stated.half == 2) \
             and _AT_THE_END.search(sentence, 0, stated.start):
         return False
@@ -1411,6 +1489,34 @@ def _part_of_year(asked: Period, stated: Period, sentence: str) -> bool:
 
 
 _AT_THE_END = re.compile(r"(?i)\b(?:end|close)\s+of\s+(?:the\s+)?(?:its\s+|our\s+)?$")
+#: a part of a year's length before its end date ("six months ended", "13 weeks ended", "quarter ended")
+_PART_ENDED = re.compile(r"(?i)\b(?:(?:three|six|nine|3|6|9)[- ]months?|(?:[1-9]|[1-4]\d)[- ]weeks?|quarters?)\s+"
+                         r"(?:then\s+)?(?:ended|ending)\s+$")
+#: words that say a sentence speaks of part of a year
+_PART_OF_YEAR_WORDS = re.compile(r"(?i)\bquarter(?:s|ly)?\b|\bhalf\b|\bmonths?\b|\bweeks?\b|\byear[- ]to[- ]date\b|"
+                                 r"\b[1-4]Q\b|\bQ[1-4]\b|\b[HQ][1-4]\s?(?:FY)?\d{2,4}\b")
+
+
+def _years_column(p: Passage, table: Table, col: int) -> bool:
+    """Column ``col`` is a year's: years alone head it ("2023"), and nothing of the table's header or caption speaks
+    of a part of a year (a release's "Q2 ($ in Millions) | 2023 | 2022" is a quarter's)."""
+    column = table.columns[col]
+    if column.span is not None or not column.periods or not all(_bare_year(o) for o in column.periods):
+        return False
+    header = p.text[table.header[0] : table.header[1]] if table.header else ""
+    return not _PART_OF_YEAR_WORDS.search(" ".join([table.caption, header, *(c.header for c in table.columns)]))
+
+
+def _years_only(q: Question, stated: Sequence[Period], sentence: str) -> bool:
+    """A quarter, a half or some months asked; the sentence states years only — no quarter, half, months or weeks
+    anywhere in it: its figures are whole years'."""
+    part_asked = q.span in (3, 6, 9) or any(a.quarter or a.half for a in q.periods)
+    spans = set(spans_in(sentence))
+    # years: a year alone ("in 2023"), or the end dates of years ("the fiscal years ended June 30, 2023, 2022") —
+    # not a day's date ("On March 2, 2023, we announced …")
+    years = all(o.month is None for o in stated) or 12 in spans
+    return (part_asked and bool(stated) and years and not any(o.quarter or o.half for o in stated)
+            and not spans & {3, 6, 9} and not _PART_OF_YEAR_WORDS.search(sentence))
 
 
 def _sentence_evidence(
@@ -1433,6 +1539,12 @@ def _sentence_evidence(
         if not stated and q.language == "en":  # "• Adjusted EPS of 73.3 cps" under "Fiscal 2023 Full Year Highlights"
             heading = bullets_heading(p.text, s)
             stated = find_periods(heading)
+            # "Consolidated Results" under "Fourth Quarter 2022 Financial Highlights:": the period is a line above
+            for above in headings_above(p.text, s) if heading and not stated else ():
+                if find_periods(above):
+                    heading = above + " " + heading
+                    stated = find_periods(heading)
+                    break
             # the full year's highlights are not a quarter's figures
             full_year_list = 12 in spans_in(heading) and (q.span in (3, 6, 9) or any(
                 a.quarter or a.half for a in q.periods))
@@ -1441,6 +1553,10 @@ def _sentence_evidence(
         fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
                                        and not (late_year_end and _other_fiscal_year(a, o))
                                        for a in q.periods for o in stated)
+        # a quarter or half asked, a sentence of whole years only ("… $17 million, $59 million and $6 million for
+        # the fiscal years ended June 30, 2023, 2022 and 2021", "… revenues of approximately $13.5 billion in 2023")
+        full_year_list = full_year_list or (fits and _years_only(q, stated, sentence))
+        fits = fits and not full_year_list
         # another year stated, never the asked one ("for fiscal 2019 …" asked of fiscal 2020): contradicted
         contradicted = full_year_list or (not fits and any(a.year for a in q.periods) and any(o.year for o in stated))
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
@@ -1478,6 +1594,10 @@ def _sentence_evidence(
         if cov == 0:
             continue
         span = answer_span(q, sentence)
+        # its amounts all in heading-path parts of another period ("June 2023 quarter: … 12.3 cps" for fiscal 2023):
+        # the sentence states no figure of the asked period — never sure
+        others_only = not span and "›" in sentence and q.kind == "value" and bool(
+            answer_span(q, sentence, heading_periods=False))
         if words is not None:  # Korean/Japanese: the asked type of answer, found or not (``answer_types``)
             score = cov * (1.0 if typed else type_missing(asked[0]))
         else:
@@ -1486,6 +1606,8 @@ def _sentence_evidence(
         if q.periods:
             other = (s, e) in contradicted_at and q.language == "en"
             score *= 1.0 if fits else OTHER_PERIOD if other else 0.75
+        if others_only:
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if count and span and _priced(span):
             # "… repurchased shares for $56.0 billion" does not say how many
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)

@@ -257,6 +257,21 @@ def _fiscal_neighbour(year: int, offered: Period) -> bool:
     return offered.year > year and offered.month <= 3
 
 
+def _quarter_neighbour(quarter: int, year: int, offered: Period) -> bool:
+    """A fiscal quarter may end in the calendar year before its year's number (Best Buy's second quarter of fiscal
+    2024 ended July 29, 2023; Apple's first quarter of fiscal 2023, December 31, 2022) — the fourth only early in a
+    calendar year, where a retailer's year ends; or, the fourth only, early in the year after (a retailer's fourth
+    quarter of fiscal 2022 ended January 28, 2023). "The three months ended June 30, 2023" is no fourth quarter of
+    2022, "the three months ended December 31, 2021" none either."""
+    if offered.month is None or offered.year is None:
+        return True
+    if offered.year > year:
+        return quarter == 4 and offered.month <= 3
+    # the year before: any quarter but the fourth — or the fourth of a year ending early in the calendar year, which
+    # an analyst and the company may number apart (Ulta's "fiscal 2022" is an analyst's "FY2023")
+    return offered.month >= 4 if quarter != 4 else offered.month <= 3
+
+
 def agreement(
     asked: Period, offered: Period, *, asked_span: int | None = None, offered_span: int | None = None
 ) -> float:
@@ -268,7 +283,8 @@ def agreement(
         if offered.year == asked.year:
             score += 1
         elif (asked.quarter or asked.fiscal) and offered.year is not None and abs(offered.year - asked.year) == 1 \
-                and not _same_label(asked, offered) and (asked.quarter or _fiscal_neighbour(asked.year, offered)):
+                and not _same_label(asked, offered) and (_quarter_neighbour(asked.quarter, asked.year, offered)
+                                                         if asked.quarter else _fiscal_neighbour(asked.year, offered)):
             score += 0.4  # a fiscal year/quarter may end in the calendar year before or after its number (a date
             # may: "fiscal 2020" ended January 31, 2020 or 2021; an analyst's "FY2023" may be the company's "fiscal
             # 2022") — but "fiscal 2019" is no "fiscal 2020"

@@ -16,6 +16,7 @@ import re
 from chat.models.reader.activities import activities_query
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
+from chat.models.reader.business import business_query
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
 from chat.models.reader.dividends_paid import dividends_query
 from chat.models.reader.headquarters import asks_headquarters
@@ -151,7 +152,8 @@ def search_queries(question: str) -> list[str]:
     if len(queries) == 1:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
-                      dividends_query(question), registered_query(question, analyze(question).names)):
+                      dividends_query(question), registered_query(question, analyze(question).names),
+                      business_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

@@ -123,7 +123,10 @@ _MEASURE_WORDS = re.compile(
     r"debt|capex|dividend|tax|taxes|spend|spending|headcount|employees|count|"
     r"charge|impairment|proceeds|payment|obligation|compensation|backlog|fee|gain|write-?down|write-?off|"
     # "expenses", "costs", "dividends"
-    r"repurchase|borrowing|deposit|reserve|allowance|provision|accrual|depreciation|amortization)s?\b",
+    r"repurchase|borrowing|deposit|reserve|allowance|provision|accrual|depreciation|amortization|"
+    # earnings before interest, taxes, … ("Adjusted Property EBITDAR"), money spent ("capital expenditures"), revenue
+    # per available room or per user
+    r"ebit|ebitda|ebitdar|expenditure|outlay|revpar|arpu)s?\b",
     re.IGNORECASE,
 )
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")

@@ -110,13 +110,21 @@ def _ends_at_abbreviation(text: str, dot: int) -> bool:
     before = text[:dot]
     word = re.search(r"([^\s(\[\"“]*)$", before)
     token = (word.group(1) if word else "").lower()
-    if token.rstrip(".") in _ABBREV or re.fullmatch(r"[a-z]", token) or re.fullmatch(r"(?:[a-z]\.)+[a-z]", token):
+    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", token):
+        # "… located outside of the U.S. As of December 31, 2022, our workforce …": a word that only starts a sentence
+        return not _STARTS_SENTENCE.match(text, dot + 1)
+    if token.rstrip(".") in _ABBREV or re.fullmatch(r"[a-z]", token):
         return True
     after = text[dot + 1 : dot + 4]
     if re.fullmatch(r"\d{4}(?:\.\d{1,2}){0,2}|\d{1,2}", token) and re.match(r"\s?\d", after):
         return True  # 2020. 3. 30.
     dotted_date = re.search(r"\d{4}\.\s?\d{1,2}\.\s?\d{1,2}$", before)
     return bool(dotted_date) and not re.match(r"\s*[A-Z]", after)
+
+
+#: words that begin a sentence, never continue one after a dotted abbreviation ("U.S. The …")
+_STARTS_SENTENCE = re.compile(r"\s+(?:As|The|In|On|For|We|Our|This|These|Those|It|Its|During|However|Additionally|"
+                              r"There|If|When|While|Under|Approximately|Each|Such)\s")
 
 
 _INITIAL_END = re.compile(
@@ -164,6 +172,30 @@ def bullets_heading(text: str, start: int) -> str:
         if _heads_bullets(text, lines, k):
             return text[lines[k][0] : lines[k][1]].strip()
     return ""
+
+
+#: how many heading lines stacked right above a list's heading are read with it
+STACKED_HEADINGS = 2
+
+
+def headings_above(text: str, start: int) -> list[str]:
+    """The heading lines stacked right above the heading of the bullet list a sentence at ``start`` is an item of,
+    nearest first ("Fourth Quarter 2022 Financial Highlights:" over "Consolidated Results" over "• Consolidated net
+    revenues of $3.6 billion …"): short, capitalised, no bullet, no sentence's end but a colon; [] when none."""
+    heading = bullets_heading(text, start)
+    if not heading:
+        return []
+    lines = lines_with_offsets(text)
+    at = next(k for k, (s, e) in enumerate(lines) if s <= start < e + 1)
+    k = next(k for k in range(at - 1, -1, -1) if text[lines[k][0] : lines[k][1]].strip() == heading)
+    out: list[str] = []
+    for j in range(k - 1, max(-1, k - 1 - STACKED_HEADINGS), -1):
+        line = text[lines[j][0] : lines[j][1]].strip()
+        if not line or len(line) > BULLETS_HEADING_CHARS or not line[0].isupper() or _BULLET.match(line) \
+                or _LINE_END.search(line.rstrip(":")):
+            break
+        out.append(line)
+    return out
 
 
 def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:

@@ -192,3 +192,39 @@ def test_the_ending_balance_of_a_respectively_list_answers_at_the_end_of_the_yea
             "current and non-current balances.")
     first = _read("What were Kestrel's deferred revenues at the end of FY2031?", text)
     assert first.startswith("The documents say $1.4 billion")
+
+
+SHEET = """KESTREL OUTFITTERS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+|  | May 31, / 2031 | May 31, / 2030 |
+|---|---|---|
+| Current liabilities: |  |  |
+| Accounts payable | 2,279 | 2,048 |
+| Current portion of operating lease liabilities | 410 | 391 |
+| Total current liabilities | 6,040 | 5,474 |
+| Long-term debt | 3,468 | 3,471 |
+| Operating lease liabilities | 2,913 | 2,780 |
+| Deferred income taxes and other liabilities | 3,216 | 1,907 |"""
+
+LEASE_NOTE = """KESTREL OUTFITTERS, INC. › Note 9 — Leases
+The following table presents supplemental balance sheet information (in millions):
+|  | Location of lease balances | December 31, / 2031 | December 31, / 2030 |
+|---|---|---|---|
+| Operating lease right-of-use assets | Other assets | $842 | $741 |
+| Operating lease liabilities - current | Other current liabilities | $111 | $94 |
+| Operating lease liabilities - noncurrent | Other liabilities | $795 | $691 |"""
+
+
+def test_a_liability_the_sheet_prints_as_its_current_portion_and_a_plain_line_below_is_their_sum() -> None:
+    """"Current portion of operating lease liabilities" above "Total current liabilities", "Operating lease
+    liabilities" below it: the plain line is the non-current part; asked the whole ("total", singular or plural),
+    the two are added."""
+    first = _read("What was Kestrel's total operating lease liability at May 31, 2031?", SHEET)
+    assert "3,323 million" in first and "410" in first and "2,913" in first
+    assert match_terms("operating lease liability") == match_terms("Operating lease liabilities")
+
+
+def test_total_asked_of_a_current_and_noncurrent_pair_is_their_sum() -> None:
+    total = _read("What were Kestrel's total operating lease liabilities at the end of 2031?", LEASE_NOTE)
+    assert "$906 million" in total and "$111 million" in total and "$795 million" in total

@@ -119,3 +119,13 @@ def test_another_companys_balance_sheet_is_not_read() -> None:
 def test_the_balance_sheet_is_searched_for() -> None:
     queries = search_queries("What is Kestrel's largest liability as of FY2031?")
     assert any("total current liabilities" in q and "Kestrel" in q for q in queries), queries
+
+
+def test_a_sentence_that_ranks_nothing_is_no_sure_answer_of_the_largest_line() -> None:
+    """No balance sheet among the results: "… the maturity of the lease liability … was as follows:" holds the word
+    "liability" and the year, and ranks nothing — shown as the closest evidence, not stated as the answer."""
+    said = ("KESTREL INC. › Leases\nAs of December 2, 2031, the maturity of the lease liability under operating leases "
+            "was as follows:")
+    answer = read("What is Kestrel's largest liability as of FY2031?",
+                  [Passage("S1", said, "doc-k", "KESTREL_2031_10K.pdf", 80, company="Kestrel Inc.")])
+    assert answer.declined or answer.why == "unsure"
