@@ -188,8 +188,8 @@ def _subject_start(sentence: str, names: Sequence[str], test: Callable[[str, Seq
     it holds nowhere."""
     if test(sentence, names):
         return 0
-    for n in [*(_bare(n) for n in names), "We", "The Company", "Our Company", "Founded", "Incorporated"]:
-        for m in re.finditer(rf"(?:^|(?<=\s)){re.escape(n)}\b" if n else r"$^", sentence):
+    for n in [*filter(None, (_bare(n) for n in names)), "We", "The Company", "Our Company", "Founded", "Incorporated"]:
+        for m in re.finditer(rf"(?:^|(?<=\s)){re.escape(n)}\b", sentence):
             if m.start() and test(sentence[m.start():], names):
                 the = re.search(r"(?i)\bthe\s+$", sentence[: m.start()])  # "The Boeing Company, …"
                 return the.start() if the else m.start()
@@ -204,5 +204,5 @@ def pages_to_read(question: str, q: Question, passages: Sequence[Passage]) -> li
             and _ITEM_1.search(p.text[:300]) and not _RISK_HEADING.search(p.text[:200])]
     if not hits:
         return []
-    first = min(hits, key=lambda p: p.page or 0)
-    return [(first.document_id, first.page)] if first.page else []
+    first = min(hits, key=lambda p: p.page)
+    return [(first.document_id, first.page)]

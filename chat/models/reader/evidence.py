@@ -1474,14 +1474,16 @@ _TOTAL_VERB = re.compile(r"(?<=[a-z] )(?<!grand )(?<!sub )(?<!net )total(?:s|ed|
                          r"(?=\s+(?:approximately\s+|about\s+|nearly\s+|over\s+|almost\s+)?(?:\$|US\$|€|£)?\s?\d)")
 
 
-def _part_of_year(asked: Period, stated: Period, sentence: str) -> bool:
+def _part_of_year(asked: Period, stated: Period, sentence: str, *, months: bool = True) -> bool:
     """A whole year asked ("FY2018", "in 2018"), a quarter or half of it stated ("the fourth quarter of 2018"):
     the sentence's figure is that part's, not the year's — but "at the end of the fourth quarter" is the year's
     end."""
     whole = asked.quarter is None and asked.half is None and asked.month is None and asked.span_months in (None, 12)
+    # "… six months ended June 30, 2022"; a month, "February 2022", when an amount is asked (``months``: an event
+    # of a month is an event of its year)
     part = stated.quarter is not None or stated.half is not None or stated.span_months in (3, 6, 9) \
         or bool(_PART_ENDED.search(sentence, 0, stated.start)) \
-        or (stated.month is not None and stated.day is None)  # "… six months ended June 30, 2022", "February 2022"
+        or (months and stated.month is not None and stated.day is None)
     if whole and part and (stated.quarter == 4 or stated.half == 2) \
             and _AT_THE_END.search(sentence, 0, stated.start):
         return False
@@ -1531,6 +1533,7 @@ def _sentence_evidence(
     # a document whose year ends after March (December, June): its "FY2022" is 2022, never the 2021 a retailer's
     # fiscal 2022 may end in
     late_year_end = bool(re.match(r"\d{4}-(?:0[4-9]|1[0-2])", p.period_end))
+    amount_asked = q.kind in ("value", "change", "comparison")
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
@@ -1550,7 +1553,7 @@ def _sentence_evidence(
                 a.quarter or a.half for a in q.periods))
             if full_year_list:
                 stated = []
-        fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence)
+        fits = bool(q.periods) and any(agreement(a, o) > 0 and not _part_of_year(a, o, sentence, months=amount_asked)
                                        and not (late_year_end and _other_fiscal_year(a, o))
                                        for a in q.periods for o in stated)
         # a quarter or half asked, a sentence of whole years only ("… $17 million, $59 million and $6 million for
