@@ -228,3 +228,10 @@ def test_a_liability_the_sheet_prints_as_its_current_portion_and_a_plain_line_be
 def test_total_asked_of_a_current_and_noncurrent_pair_is_their_sum() -> None:
     total = _read("What were Kestrel's total operating lease liabilities at the end of 2031?", LEASE_NOTE)
     assert "$906 million" in total and "$111 million" in total and "$795 million" in total
+
+
+def test_a_sentence_that_shares_only_the_word_liability_is_not_about_the_item() -> None:
+    said = ("As of January 31, 2031, the indemnification liability recorded was $0.7 billion and included in deferred "
+            "income taxes and other in the Company's Consolidated Balance Sheet.")
+    first = _read("What were Kestrel's operating lease liabilities at the end of fiscal 2031?", said)
+    assert not first.startswith("The documents say")

@@ -136,3 +136,24 @@ def test_a_years_column_is_no_halfs_figure_but_a_quarters_table_of_years_is_the_
     second = read("What were Kestrel's Pharmaceutical segment sales in Q2 2031?",
                   [_p("S1", quarter_table, "KESTREL_2031Q2_EARNINGS", 9)])
     assert "$13,731 million" in second.text.split("\n")[0] and second.why == "sure"
+
+
+def test_an_event_of_a_month_is_of_its_year_but_a_months_amount_is_no_years() -> None:
+    settled = ("KESTREL RESORTS › Note 21 – Legal Proceedings\nIn October 2031, Kestrel settled the lawsuits brought "
+               "by its former distributors and consented to a civil penalty.")
+    answer = read("Did Kestrel settle any lawsuits in FY2031?", [_p("S1", settled, "KESTREL_2031_10K", 47)])
+    assert not answer.declined and "October 2031" in answer.text
+
+
+def test_a_metric_named_by_its_abbreviation_is_an_amount_and_a_words_modifier_is_none() -> None:
+    """"RevPAR" asked is an amount: "a new 10-year gaming concession" states none, nor does a sentence of another
+    measure of the same resorts."""
+    release = ("KESTREL RESORTS › Fourth Quarter 2031 Financial Highlights\n• Awarded new 10-year gaming concession "
+               "in Macau Las Vegas, Nevada, February 8, 2032 – Kestrel Resorts International (NYSE: KRI).\n“We "
+               "achieved our fifth consecutive quarter of record-breaking Las Vegas Strip Resorts Adjusted Property "
+               "EBITDAR in the fourth quarter,” said the Chief Executive Officer.")
+    question = "What was Kestrel's Las Vegas Strip RevPAR in Q4 2031?"
+    assert analyze(question).kind == "value"
+    answer = read(question, [_release("S1", release)])
+    assert answer.declined or answer.why == "unsure"
+    assert "say 10" not in answer.text
