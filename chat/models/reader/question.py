@@ -180,7 +180,7 @@ _THERE_A_CHANGE = re.compile(
 _TRAILING_VERB = re.compile(
     r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:(?:the|this|that)\s+(?:company|firm|group|business|"
     r"corporation|registrant)\s+|it\s+|they\s+)?(?:pay|spend|earn|generate|record|report|recognize|incur|"
-    r"receive|collect|make|owe|hold|book|post|operate|employ|run|maintain)$",
+    r"receive|collect|make|owe|hold|book|post|operate|employ|run|maintain|declare|announce|distribute|approve)$",
     re.IGNORECASE,
 )
 _EN_EDGE = re.compile(

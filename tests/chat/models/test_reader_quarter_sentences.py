@@ -157,3 +157,19 @@ def test_a_metric_named_by_its_abbreviation_is_an_amount_and_a_words_modifier_is
     answer = read(question, [_release("S1", release)])
     assert answer.declined or answer.why == "unsure"
     assert "say 10" not in answer.text
+
+
+def test_a_verb_closing_the_question_is_no_word_of_the_item() -> None:
+    """"What dividend per share did Acme declare …?" asks the dividend per share: "declare" is no word a row must
+    hold (the 10-Q's "Regular quarterly cash dividend per share" row answers, sure)."""
+    assert analyze("What dividend per share did Kestrel declare in Q2 FY2032?").focus == "dividend per share"
+    table = "\n".join([
+        "KESTREL RESORTS › Liquidity and Capital Resources › Share Repurchases and Dividends",
+        "|  | Three Months Ended / July 29, 2031 | Three Months Ended / July 30, 2030 "
+        "| Six Months Ended / July 29, 2031 | Six Months Ended / July 30, 2030 |",
+        "|---|---|---|---|---|",
+        "| Total cost of shares repurchased | $69 | $10 | $150 | $452 |",
+        "| Regular quarterly cash dividend per share | $0.92 | $0.88 | $1.84 | $1.76 |"])
+    answer = read("What dividend per share did Kestrel declare in Q2 FY2032?",
+                  [_p("S1", table, "KESTREL_2032Q2_10Q", 22)])
+    assert answer.text.startswith("Regular quarterly cash dividend per share was $0.92") and answer.why == "sure"
