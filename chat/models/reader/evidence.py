@@ -658,7 +658,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     since = since_asked(q)
     count = asks_count(q)
     balance_asked = balance_asked_of(q)
-    part_asked = q.span in (3, 6, 9) or any(a.quarter or a.half for a in q.periods)
+    part_asked = _part_of_year_asked(q)
     # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
     asked_part = part_of(q.text) if q.language == "en" else ""
     ratio_asked = _asks_ratio(q)
@@ -1499,6 +1499,11 @@ _PART_OF_YEAR_WORDS = re.compile(r"(?i)\bquarter(?:s|ly)?\b|\bhalf\b|\bmonths?\b
                                  r"\b[1-4]Q\b|\bQ[1-4]\b|\b[HQ][1-4]\s?(?:FY)?\d{2,4}\b")
 
 
+def _part_of_year_asked(q: Question) -> bool:
+    """A quarter, a half or some months of a year asked ("Q2 FY2024", "the first six months of 2023")."""
+    return q.span in (3, 6, 9) or any(a.quarter or a.half for a in q.periods)
+
+
 def _years_column(p: Passage, table: Table, col: int) -> bool:
     """Column ``col`` is a year's: years alone head it ("2023"), and nothing of the table's header or caption speaks
     of a part of a year (a release's "Q2 ($ in Millions) | 2023 | 2022" is a quarter's)."""
@@ -1512,12 +1517,11 @@ def _years_column(p: Passage, table: Table, col: int) -> bool:
 def _years_only(q: Question, stated: Sequence[Period], sentence: str) -> bool:
     """A quarter, a half or some months asked; the sentence states years only — no quarter, half, months or weeks
     anywhere in it: its figures are whole years'."""
-    part_asked = q.span in (3, 6, 9) or any(a.quarter or a.half for a in q.periods)
     spans = set(spans_in(sentence))
     # years: a year alone ("in 2023"), or the end dates of years ("the fiscal years ended June 30, 2023, 2022") —
     # not a day's date ("On March 2, 2023, we announced …")
     years = all(o.month is None for o in stated) or 12 in spans
-    return (part_asked and bool(stated) and years and not any(o.quarter or o.half for o in stated)
+    return (_part_of_year_asked(q) and bool(stated) and years and not any(o.quarter or o.half for o in stated)
             and not spans & {3, 6, 9} and not _PART_OF_YEAR_WORDS.search(sentence))
 
 
