@@ -129,8 +129,7 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     first = cells[0]
     assert first.table is not None
     parts = _part_rows(list(first.table.rows), asked, first.col)
-    if parts is None or any(ev.row is not None and not part_of(ev.row.label) and ev.row is not parts["noncurrent"]
-                            for ev in cells if ev.table is first.table):
+    if parts is None:
         return None  # the item's whole line is printed (or not both parts): the ordinary reading answers
     current, noncurrent = _row_operand(first, parts["current"]), _row_operand(first, parts["noncurrent"])
     if current is None or noncurrent is None:
@@ -166,19 +165,20 @@ def _part_rows(rows: list[Row], asked: frozenset[str], col: int) -> dict[str, Ro
             plain.append(row)
     if "current" in parts and "noncurrent" not in parts and len(plain) == 1 and current_total_at is not None \
             and rows.index(parts["current"]) < current_total_at < rows.index(plain[0]) \
-            and not _TOTAL_WORD.match(plain[0].label.strip()):  # a total is the whole, not its part
+            and not _TOTAL_FIRST.match(plain[0].label):  # a total is the whole, not its part
         parts["noncurrent"] = plain.pop()
     if set(parts) != {"current", "noncurrent"} or plain:
         return None
     return parts
 
 
-_TOTAL_WORD = re.compile(r"(?i)total\b")
+#: a line that says it is a total ("Total operating lease liabilities")
+_TOTAL_FIRST = re.compile(r"(?i)^\s*total\b\s*")
 
 
 def _item(label: str) -> frozenset[str]:
     """A line's item: its terms without its part ("…, non-current") nor its being a total ("Total …")."""
-    return stripped_item(re.sub(r"(?i)^\s*total\s+", "", label))
+    return stripped_item(_TOTAL_FIRST.sub("", label))
 
 
 #: a balance sheet's debt line: what is borrowed and due within the year (short-term borrowings, notes payable,

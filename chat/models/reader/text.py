@@ -161,17 +161,20 @@ def _heads_bullets(text: str, lines: list[tuple[int, int]], i: int) -> bool:
 BULLETS_REACH = 16
 
 
+def _bullets_heading_line(text: str, lines: list[tuple[int, int]], start: int) -> int | None:
+    """The index in ``lines`` of the heading over the bullet list a sentence at ``start`` is an item of."""
+    at = next((k for k, (s, e) in enumerate(lines) if s <= start < e + 1), None)
+    if at is None or not _BULLET.match(text[lines[at][0] : lines[at][1]].lstrip()):
+        return None
+    return next((k for k in range(at - 1, max(-1, at - BULLETS_REACH), -1) if _heads_bullets(text, lines, k)), None)
+
+
 def bullets_heading(text: str, start: int) -> str:
     """The heading over the list of bullets a sentence at ``start`` is an item of ("Fiscal 2023 Full Year
     Highlights" for "• Adjusted EPS of 73.3 cps …"), or "" when it is no bullet or no such heading is near."""
     lines = lines_with_offsets(text)
-    at = next((k for k, (s, e) in enumerate(lines) if s <= start < e + 1), None)
-    if at is None or not _BULLET.match(text[lines[at][0] : lines[at][1]].lstrip()):
-        return ""
-    for k in range(at - 1, max(-1, at - BULLETS_REACH), -1):
-        if _heads_bullets(text, lines, k):
-            return text[lines[k][0] : lines[k][1]].strip()
-    return ""
+    k = _bullets_heading_line(text, lines, start)
+    return text[lines[k][0] : lines[k][1]].strip() if k is not None else ""
 
 
 #: how many heading lines stacked right above a list's heading are read with it
@@ -182,12 +185,10 @@ def headings_above(text: str, start: int) -> list[str]:
     """The heading lines stacked right above the heading of the bullet list a sentence at ``start`` is an item of,
     nearest first ("Fourth Quarter 2022 Financial Highlights:" over "Consolidated Results" over "• Consolidated net
     revenues of $3.6 billion …"): short, capitalised, no bullet, no sentence's end but a colon; [] when none."""
-    heading = bullets_heading(text, start)
-    if not heading:
-        return []
     lines = lines_with_offsets(text)
-    at = next(k for k, (s, e) in enumerate(lines) if s <= start < e + 1)
-    k = next(k for k in range(at - 1, -1, -1) if text[lines[k][0] : lines[k][1]].strip() == heading)
+    k = _bullets_heading_line(text, lines, start)
+    if k is None:
+        return []
     out: list[str] = []
     for j in range(k - 1, max(-1, k - 1 - STACKED_HEADINGS), -1):
         line = text[lines[j][0] : lines[j][1]].strip()
