@@ -38,10 +38,12 @@ AnswerType = Literal["date", "number", "person", "place", "org", "title", "term"
 # ------------------------------------------------------------------------------------------- question side
 
 _KO_DATE_CUE = re.compile(
-    r"언제|며칠|몇\s?(?:년(?!\s?(?:이내|동안|만에|간|후|뒤|전|째|이나|정도))|월|일(?!간|\s?동안)|세기|년도|연도|"
+    r"언제(?!나|든|라도)|며칠|몇\s?(?:년(?!\s?(?:이내|동안|만에|간|후|뒤|전|째|이나|정도))|월|일(?!간|\s?동안)|세기|년도|연도|"
     r"시(?!간))|어느\s?(?:해|날|시기|시대|때)"
 )
 _KO_NUMBER_CUE = re.compile(r"얼마|몇")
+#: "총 몇 일" / "총 몇 년": a count of days or years (a duration), not a date
+_KO_TOTAL_COUNT = re.compile(r"총\s?몇")
 _KO_PERSON_CUE = re.compile(r"누구|누가|어느\s?(?:사람|인물)")
 _KO_PLACE_CUE = re.compile(r"어디|어느\s?(?:곳|나라|지역|도시|국가|장소)")
 _KO_ORG_CUE = re.compile(r"(?:어느|어떤|무슨)\s?(?:단체|기관|회사|기업|정당|팀|조직|방송사|신문사)")
@@ -79,7 +81,7 @@ _KO_NAME_OF_PERSON = re.compile(r"(?:사람|인물|선수|감독|대통령|왕|�
 _KO_PERSON_SUFFIX = re.compile(r"(?:자|인|가|원|관|수|왕|사)$")
 _KO_NOT_PERSON = frozenset(
     """숫자 문자 글자 한자 과자 액자 모자 상자 의자 유전자 원자 분자 전자 입자 활자 이자 국가 평가 가격 원가 물가
-    단가 대가 시가 주가 증가 추가 원인 요인 확인 승인 기원 병원 사원 공원 지원 자원 회원 기관 도서관 본관 수
+    단가 대가 시가 주가 증가 추가 약자 원인 요인 확인 승인 기원 병원 사원 공원 지원 자원 회원 기관 도서관 본관 수
     점수 횟수 인원수 변수 함수 상수 정수 기수 호수 왕 여왕 사 역사 회사 기사 신사 검사 조사 감사 의사 도사""".split()
 )
 _KO_TITLE_SUFFIX = re.compile(r"(?:곡|작|집|영화|앨범)$")
@@ -181,7 +183,7 @@ def _head_type(head: str) -> AnswerType:
 
 def _ko_type(question: str) -> tuple[AnswerType, str]:
     head = _ko_head(question)
-    if _KO_DATE_CUE.search(question):
+    if _KO_DATE_CUE.search(question) and not _KO_TOTAL_COUNT.search(question):
         return "date", head
     if _KO_PERSON_CUE.search(question) or _KO_NAME_OF_PERSON.search(question):
         return "person", head

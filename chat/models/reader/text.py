@@ -4,7 +4,8 @@ A sentence is a ``(start, end)`` span of the passage text, so its quote is an ex
 finds its lines). Wrapped PDF lines continue a sentence; a line break ends one after sentence punctuation, before
 a bullet, after a short heading-like line, and at table rows. Sentences end at ``. ! ?`` + space — not after an
 abbreviation (``U.S.``, ``Inc.``, ``No.``, ``Dec.``), inside a decimal (``3.5%``) or a dotted date (``2020.3.30.``,
-``2020. 3. 30.``) — and at ``。！？`` (Korean ``다.``/``요.`` end with a period and a space like English).
+``2020. 3. 30.``) — and at ``。！？`` (Korean ``다.``/``요.`` end with a period and a space like English; one a text
+layer glued to the next sentence, ``…했다.이웃들의``, still ends there).
 Running headers/footers (the same line, digits aside, at the top or bottom of several pages; page numbers) are
 boundaries that never join a sentence; the line two overlapping chunks share (one's last, the next one's first)
 is not one.
@@ -23,7 +24,10 @@ from chat.models.reader.line_items import IMPLIES
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
 _LINE_END = re.compile(r"[.!?:;。！？：；\"')\]”’」』]$")
-_END = re.compile(r"[.!?]+[\"'”’)\]」』]*(?=\s)|[。！？]+[\"'”’)\]」』]*")
+#: a Korean sentence's final "다."/"요." glued to the next one by a text layer that lost the space
+#: ("… 합격했다.이웃들의 도움으로 …", "… 한다.〈창세기〉 6장 …"): a Hangul word or an opening bracket after it starts a
+#: sentence — not a closing quote ("… 했다."라고"), a citation in parentheses ("… 진행한다.(Schiller 2003)") or a digit
+_END = re.compile(r"[.!?]+[\"'”’)\]」』]*(?=\s)|[。！？]+[\"'”’)\]」』]*|(?<=[가-힣][다요])\.(?=[가-힣〈《「『“‘])")
 _ABBREV = frozenset(
     "mr mrs ms dr prof st vs etc e.g i.e no nos fig p pp vol inc ltd co corp jan feb mar apr jun jul aug sep sept "
     "oct nov dec approx dept est u.s u.k u.n a.m p.m jr sr ph.d art sec ch ed eds al cf".split()

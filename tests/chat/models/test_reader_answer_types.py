@@ -95,3 +95,12 @@ def test_a_korean_topic_half_counts_only_where_a_word_starts_with_it() -> None:
 def test_a_topic_before_gwa_ui_drops_both_particles() -> None:
     assert topic_word("북한과의 교전 당시 국무총리는 누구인가?", "ko") == "북한"
     assert topic_word("한별시와의 협정은 언제 맺어졌나?", "ko") == "한별시"
+
+
+def test_words_that_only_look_like_wh_words_do_not_type_the_question() -> None:
+    # "언제나" is "always", not "when"; "총 몇 일" counts days (a duration); "약자" is an abbreviation, no person
+    assert asked_type("등대지기가 언제나 지녀야 하는 것은?", "ko") == ("term", "것")
+    assert asked_type("배가 바다에서 버틴 날짜는 총 몇일인가?", "ko")[0] == "number"
+    assert asked_type("HSL은 무엇의 약자인가?", "ko")[0] == "term"
+    assert asked_type("등대는 몇 일에 불을 밝혔나?", "ko")[0] == "date"  # a day of the month stays a date
+    assert asked_type("언제든 볼 수 있는 것은?", "ko")[0] == "term"
