@@ -166,12 +166,22 @@ def _block(lines: list[Line], i: int) -> tuple[int, int] | None:
         # line follows; a prose line among them ends the table when the columns are known (``_fits``)
         nxt = next((k for k in range(end, min(end + 3, len(lines))) if _row_like(lines[k])), None)
         if (nxt is not None and all(len(lines[k].text) <= 120 and _gap_ok(lines[k], lines[k + 1])
-                                    for k in range(end, nxt))):
+                                    and not _introduces(lines[k]) for k in range(end, nxt))):
             end = nxt
             continue
         break
     rows = sum(1 for ln in lines[i:end] if _row_like(ln))
     return (i, end) if rows >= 2 else None
+
+
+#: a sentence that introduces a table ("Notional amounts … were as follows ($ in millions):", "… consisted of the
+#: following:"): never a section label inside one — the table above ends there (tables stacked on one page with
+#: other columns: a note's derivatives, then its leases)
+_INTRO = re.compile(r"(?i)(?:\bas\s+follows\b|\bthe\s+following\b|\bin\s+(?:millions|thousands|billions)\b)[^:]*:$")
+
+
+def _introduces(line: Line) -> bool:
+    return len(line.text.split()) >= 6 and bool(_INTRO.search(line.text.strip()))
 
 
 def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
@@ -182,10 +192,12 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
     labelled = [ln for ln in rowlike if ln.x0 <= left + 4 * ln.h]
     if len(labelled) >= 2:
         rowlike = labelled
-    # a period header line opening at the left edge ("(Millions) | Years ended December 31") spans value
-    # columns: it sets none
+    # a period header line opening at the left edge ("(Millions) | Years ended December 31", "(in millions) | 2022 |
+    # 2021" centred over two columns each) spans value columns: it sets none
     rows = [ln for ln in rowlike if not (not any(_NUMBER.match(s.text) for s in ln.segs[1:])
-                                         and any(PERIOD.search(s.text) for s in ln.segs[1:]))]
+                                         and any(PERIOD.search(s.text) for s in ln.segs[1:]))
+            and not (len(ln.segs) > 1 and _UNIT.fullmatch(ln.segs[0].text.strip())
+                     and all(_YEAR.match(s.text) for s in ln.segs[1:]))]
     if len(rows) >= 2:
         rowlike = rows
     edges: list[tuple[float, int]] = []
@@ -212,7 +224,8 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
 def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
     """A body line: a row label in column 0, alone or with numbers in (at least half of) its value cells
     (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``, or only
-    years or dates: ``(Millions) | 2018 | 2017``, ``(MILLIONS) | 2023 | December 31, 2022``)."""
+    years or dates: ``(Millions) | 2018 | 2017``, ``(MILLIONS) | 2023 | December 31, 2022``, or beside the unit also
+    a column's word: ``(MILLIONS) | 2023 | 2022 | Change``)."""
     spans = [span(s, cols) for s in line.segs]
     if not spans or spans[0] != [0]:
         return False
@@ -220,8 +233,12 @@ def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
         return True
     values = [s.text for s, sp in zip(line.segs, spans, strict=True) if sp[0] >= 1]
     numbers = [v for v in values if _NUMBER.match(v)]
-    if values and all(_YEAR.match(v) or _FULL_DATE.match(v) for v in values):
+    dated = [v for v in values if _YEAR.match(v) or _FULL_DATE.match(v)]
+    if values and len(dated) == len(values):
         return False  # years or dates beside the unit: ``(MILLIONS) | 2023 | December 31, 2022``
+    if dated and _UNIT.fullmatch(line.segs[0].text.strip()) and all(
+            v in dated or not re.search(r"\d", v) for v in values):
+        return False  # … and words of a column's own: ``(MILLIONS) | 2023 | 2022 | Change | 2023 | 2022 | Change``
     return bool(numbers) and 2 * len(numbers) >= len(values)
 
 

@@ -135,3 +135,87 @@ def test_a_date_broken_over_two_header_lines_beside_the_unit_is_one_header(x: fl
     assert table.headers()[1:] == ["July 2, 2023 (Unaudited)", "December 31, 2022"], table.headers()
     assert table.rows[0][0] == "Assets", table.rows[:2]
     assert ["Total assets", "178,932", "182,103"] in table.rows
+
+
+def test_the_unit_beside_years_and_change_words_is_the_header_line() -> None:
+    """``Three Months Ended`` / ``July 2,`` above ``(MILLIONS) | 2023 | 2022 | Change | 2023 | 2022 | Change``
+    (a 10-Q's revenues by region): the unit's line holds the years and the change column's word — the third line
+    of the header, not a first row labelled "(MILLIONS)" whose years would be lost to every later chunk."""
+    edges = (300.0, 350.0, 390.0, 450.0, 500.0, 540.0)
+    page: list[Piece] = [(40, 40, "The following summarizes revenues by geographic area:", S),
+                         (262, 60, "Three Months Ended", S), (412, 60, "Six Months Ended", S),
+                         (272, 71, "July 2,", S), (322, 71, "July 3,", S), (382, 71, "%", S),
+                         (422, 71, "July 2,", S), (472, 71, "July 3,", S), (532, 71, "%", S)]
+    page += [(40, 82, "(MILLIONS)", S)] + [right(x, 82, t, S) for x, t in
+                                            zip(edges, ("2023", "2022", "Change", "2023", "2022", "Change"),
+                                                strict=True)]
+    rows = [("United States", "$6,185", "$11,222", "(45)", "$14,692", "$20,140", "(27)"),
+            ("Developed Europe", "2,415", "5,480", "(56)", "5,236", "11,569", "(55)"),
+            ("Emerging Markets", "2,828", "6,006", "(53)", "7,308", "13,373", "(45)"),
+            ("Revenues", "$12,734", "$27,742", "(54)", "$31,015", "$53,402", "(42)")]
+    for i, (label, *values) in enumerate(rows):
+        y = 96 + 11 * i
+        page += [(40, y, label, S)] + [right(x, y, v, S) for x, v in zip(edges, values, strict=True)]
+    (table,) = find_tables(words_of(page))
+    headers = table.headers()
+    assert headers == ["(MILLIONS)", "Three Months Ended / July 2, 2023", "Three Months Ended / July 3, 2022",
+                       "% Change", "Six Months Ended / July 2, 2023", "Six Months Ended / July 3, 2022", "% Change"]
+    assert table.rows[0][0] == "United States", table.rows[:2]
+    assert ["Revenues", "$12,734", "$27,742", "(54)", "$31,015", "$53,402", "(42)"] in table.rows
+
+
+def test_a_sentence_introducing_the_next_table_ends_the_one_above() -> None:
+    """A note prints two tables close together with other columns (derivatives: one label column, two dates; leases:
+    a category, a location, two dates) and "… was as follows ($ in millions):" between them: two tables, each with
+    its own columns — not one whose values share a cell ("$2,844 $2,749")."""
+    page: list[Piece] = [(40, 40, "Notional amounts of our derivative instruments were as follows ($ in millions):", S),
+                         (40, 56, "Contract Type", S), right(420, 56, "January 28, 2033", S),
+                         right(500, 56, "January 29, 2032", S),
+                         *_rows(67, [("Net investment hedges", "$114", "$155"), ("Interest rate swaps", "500", "500"),
+                                     ("Total", "$614", "$655")]),
+                         (40, 104, "Supplemental balance sheet information related to our leases was as follows "
+                                   "($ in millions):", S),
+                         (200, 120, "Balance Sheet Location", S), right(420, 120, "January 28, 2033", S),
+                         right(500, 120, "January 29, 2032", S)]
+    for i, (kind, where, a, b) in enumerate([("Operating leases", "Operating lease assets", "$2,746", "$2,654"),
+                                             ("Finance leases", "Property under finance leases", "50", "45"),
+                                             ("Operating leases", "Long-term operating lease liabilities", "2,164",
+                                              "2,061"),
+                                             ("Total lease liabilities", "", "$2,844", "$2,749")]):
+        y = 131 + 11 * i
+        page += [(40, y, kind, S), right(420, y, a, S), right(500, y, b, S)] + ([(200, y, where, S)] if where else [])
+    first, second = find_tables(words_of(page))
+    assert first.columns == 3 and ["Total", "$614", "$655"] in first.rows, first.rows
+    assert second.columns == 4, second.markdown()
+    assert ["Total lease liabilities", "", "$2,844", "$2,749"] in second.rows, second.rows
+    assert second.headers()[1:] == ["Balance Sheet Location", "January 28, 2033", "January 29, 2032"]
+    assert "leases was as follows" in second.caption
+
+
+def test_years_centred_over_two_columns_each_set_no_columns() -> None:
+    """``(in millions) | 2032 | 2031``, each year centred over two columns (fair value asset / liability): the
+    year line is a header, so it must not bridge the gap between its two columns — four value columns, not two
+    whose values share a cell ("$36 $—")."""
+    page: list[Piece] = [(40, 40, "The fair value of derivative instruments was as follows:", S),
+                         (42, 56, "(in millions)", S), (365, 56, "2032", S), (493, 56, "2031", S)]
+    for x, text in ((323, "Fair Value"), (387, "Fair Value"), (450, "Fair Value"), (514, "Fair Value")):
+        page.append((x, 67, text, S))
+    for x, text in ((332, "Asset"), (390, "Liability"), (460, "Asset"), (518, "Liability")):
+        page.append((x, 78, text, S))
+    page.append((40, 92, "Derivatives designated as hedging instruments:", S))
+    # "$" set at its column's left edge, the amounts right-aligned: each column is wide, the gap
+    # between a year's two columns narrow — and the year, centred over both, crosses it
+    lefts, edges = (314.0, 378.0, 441.0, 505.0), (368.0, 431.0, 495.0, 560.0)
+    rows = [("Option contracts", "$36", "$—", "$91", "$—"), ("Forward contracts", "—", "7", "—", "—"),
+            ("Other forward contracts", "15", "8", "7", "8"), ("Total derivatives", "$51", "$15", "$98", "$8")]
+    for i, (label, *values) in enumerate(rows):
+        y = 103 + 11 * i
+        page.append((49, y, label, S))
+        for a, b, v in zip(lefts, edges, values, strict=True):
+            page += [(a, y, "$", S), right(b, y, v[1:], S)] if v.startswith("$") else [right(b, y, v, S)]
+    (table,) = find_tables(words_of(page))
+    assert table.columns == 5, table.markdown()
+    assert ["Option contracts", "$36", "$—", "$91", "$—"] in table.rows
+    heads = table.headers()[1:]
+    assert [h.endswith("Asset") for h in heads] == [True, False, True, False], heads
+    assert "2032" in heads[0] and "2031" in heads[2], heads
