@@ -39,6 +39,7 @@ from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.ratios import ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
+from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, superlative
@@ -79,6 +80,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         described = business_answer(q, passages)  # "what industry does Acme operate in?": Item 1's own words
         if described is not None:
             return described[0], described[1], False, 1.0, "sure"
+    if asks_segments(q.text) and not missing_names(q, passages):
+        listed = segments_answer(q, passages)  # "what are Acme's reportable segments?": the sentence that lists them
+        if listed is not None:
+            return listed[0], listed[1], False, 1.0, "sure"
     if asks_paid_dividends(q.text) and not missing_names(q, passages):
         paid = paid_dividends_answer(q, passages)  # "has Acme paid dividends?": the statement's line, its words
         if paid is not None:
@@ -111,6 +116,8 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         # "What is Acme's largest liability?" unanswered from the statement: a sentence that ranks nothing ("… the
         # maturities of lease liabilities were as follows:") is not sure to answer it
         sure = False
+    if sure and asks_segments(q.text):
+        sure = False  # "What are Acme's segments?": no sentence listing them was found — whatever is quoted is not sure
     text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
     return text, quotes, False, best.score, "sure" if sure else "unsure"
 

@@ -24,6 +24,7 @@ from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions
 from chat.models.reader.registered import registered_query
+from chat.models.reader.segments import segments_query
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
 from chat.models.reader.text import match_terms
@@ -153,7 +154,7 @@ def search_queries(question: str) -> list[str]:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
-                      business_query(question)):
+                      business_query(question), segments_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

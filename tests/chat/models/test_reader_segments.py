@@ -1,0 +1,79 @@
+"""Which segments a company reports: "What are Kestrel's reportable segments?" answered with the sentence that lists
+them — the list stated first, the sentence (and the bullets below it) quoted — of the kind asked, from the latest
+filing, names before abbreviations; a sentence that only mentions segments lists none, and then no answer is sure.
+Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.queries import search_queries
+from chat.models.reader.segments import asks_segments, listing
+
+
+def _p(ref: str, text: str, *, year: int = 2031, page: int = 40) -> Passage:
+    return Passage(ref, text, f"doc-{year}", f"KESTREL_{year}_10K.pdf", page, company="Kestrel Inc.",
+                   period_end=f"{year}-12-31")
+
+
+def test_the_question_is_read() -> None:
+    for asked in ("What are Kestrel's reportable segments?", "Which business segments does Kestrel operate in?",
+                  "How many operating segments does Kestrel have?", "What segments does Kestrel report?",
+                  "List Kestrel's business segments."):
+        assert asks_segments(asked), asked
+    for other in ("Which segment had the highest revenue in 2031?", "What were the segments' operating margins?",
+                  "What was the Drones segment's revenue in 2031?", "How much goodwill does each segment carry?"):
+        assert not asks_segments(other), other
+
+
+def test_a_sentence_with_its_count_and_list_is_stated() -> None:
+    text = ("KESTREL INC. › Note 18 — Segment Information\nTransactions among reportable segments are recorded at "
+            "cost. We operate in three reportable segments: Drones, Flight Software (KFS) and Kestrel Capital. "
+            "Segment results exclude unallocated items.")
+    answer = read("What are Kestrel's reportable segments?", [_p("S1", text)])
+    first = answer.text.splitlines()[0]
+    assert first == "Kestrel has 3 reportable segments: Drones, Flight Software (KFS) and Kestrel Capital [S1].", first
+    assert answer.why == "sure"
+    assert answer.quotes == (("S1", "We operate in three reportable segments: Drones, Flight Software (KFS) and "
+                                    "Kestrel Capital."),)
+
+
+def test_bullets_below_the_sentence_are_the_list_and_are_quoted() -> None:
+    text = ("KESTREL INC. › Item 1. Business › Segments\nOur business is organized into two reportable segments:\n"
+            "• Drones; and\n• Flight Software.\nDrones builds industrial drones for customers in 40 countries.")
+    answer = read("What are Kestrel's reportable segments?", [_p("S1", text)])
+    assert answer.text.startswith("Kestrel has 2 reportable segments: Drones; and Flight Software [S1].")
+    (ref, quote), = answer.quotes
+    assert ref == "S1" and quote.startswith("Our business is organized") and quote.endswith("• Flight Software.")
+    assert quote in text
+
+
+def test_the_kind_asked_the_latest_filing_and_names_before_abbreviations() -> None:
+    old = _p("S1", "Our businesses are organized into five operating segments: North; South; East; West; and Pet.",
+             year=2029)
+    new = _p("S2", "Our businesses are organized into four operating segments: North; International; Pet; and Parts.")
+    short = _p("S3", "We operate in three reportable segments: KD, KFS and KC.")
+    spelled = _p("S4", "We operate in three reportable segments: Kestrel Drones (KD), Kestrel Flight Software (KFS) "
+                       "and Kestrel Capital (KC).")
+    first = read("What are Kestrel's operating segments?", [old, new, short, spelled]).text.splitlines()[0]
+    assert "four operating segments" not in first and "4 operating segments: North; International; Pet; and Parts" \
+        in first, first
+    first = read("What are Kestrel's reportable segments?", [old, new, short, spelled]).text.splitlines()[0]
+    assert "Kestrel Drones (KD)" in first and "[S4]" in first, first
+
+
+def test_a_sentence_that_only_mentions_segments_lists_none() -> None:
+    assert listing("Our operating segments are evidence of the structure of the Company's internal organization.") \
+        is None
+    assert listing("The reportable segments follow the same accounting policies as the Company.") is None
+    assert listing("Non-reportable segments consist of Glass Solutions and the Emerging Innovations Group.") is None
+    assert listing("The Company's reportable segments were: North and South in fiscal 2029.") is not None
+    text = ("KESTREL INC. › Segment Information\nOur operating segments are evidence of the structure of the "
+            "Company's internal organization and of how its segments are reviewed.")
+    answer = read("What are Kestrel's operating segments?", [_p("S1", text)])
+    assert answer.why != "sure" and "segments:" not in answer.text.splitlines()[0]
+
+
+def test_the_search_asks_for_the_list() -> None:
+    queries = search_queries("What are Kestrel's reportable segments?")
+    assert any("reportable segments:" in q for q in queries[1:]), queries
+    assert not any("reportable segments:" in q for q in search_queries("What was Kestrel's revenue in 2031?"))
