@@ -1,13 +1,14 @@
 """Chunking (pure): token-bounded, overlapping chunks that cross page boundaries and keep their boxes.
 
-A document's segments (one per page, from ``segment_builder``) become a stream of lines; chunks are
-greedy runs of whole lines up to ``max_tokens``; the next chunk starts with the previous chunk's last
-lines (about ``overlap_tokens``), so a sentence cut at a page break is whole in some chunk, and that chunk
-spans both pages (``page_start``..``page_end``). A line longer than a chunk is split at word (CJK:
-character) boundaries. Each chunk carries the boxes of its lines, merged into one box per run of
-adjacent lines on a page, and its layout: where each page starts in its text (``page_offsets``, so a
-quote can be placed on the right page of a spanning chunk) and each line's box with the offset where the
-line starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are deterministic:
+A document's segments (one per page, from ``segment_builder``) become a stream of lines; chunks are greedy runs
+of whole lines up to ``max_tokens``; the next chunk starts with the previous chunk's last lines (about
+``overlap_tokens``), so a sentence cut at a page break is whole in some chunk, and that chunk spans both pages
+(``page_start``..``page_end``). A line longer than a chunk is split at word (CJK: character) boundaries, at a
+space where its piece has one; a split piece and a line's tail carried over as the overlap are stretches of the
+line's own text, so Korean keeps its word spaces. Each chunk carries the boxes of its lines, merged into one box
+per run of adjacent lines on a page, and its layout: where each page starts in its text (``page_offsets``, so a
+quote can be placed on the right page of a spanning chunk) and each line's box with the offset where the line
+starts (``line_boxes``, to highlight just the quoted lines). Chunk ids are deterministic:
 ``f"{document_id}:{index:05d}"``.
 
 Layout (a segment's ``layout``, segment_analyzer's JSON, when present): running headers/footers are left
@@ -216,18 +217,18 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
     if back < end:
         return back, None
     last = units[end - 1]
-    words = _PIECE_RE.findall(last.text)
-    picked: list[str] = []
-    used = 0
+    words = list(_PIECE_RE.finditer(last.text))
+    picked, used = 0, 0
     for word in reversed(words):
-        cost = count_tokens(word)
+        cost = count_tokens(word.group())
         if used + cost > overlap:
             break
-        picked.append(word)
+        picked += 1
         used += cost
-    if not picked or len(picked) == len(words):
+    if not picked or picked == len(words):
         return end, None
-    text = _join_pieces(list(reversed(picked)))
+    # the line's own text from the first word carried over, its spaces kept ("살아 남았다고", not "살아남았다고")
+    text = last.text[words[-picked].start():].strip()
     return end, _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
 
 
@@ -309,39 +310,35 @@ def _apply_layout(seg: Mapping[str, Any]) -> tuple[Mapping[str, Any], dict[Any, 
 
 
 def _split(text: str, max_tokens: int) -> list[str]:
-    """Pieces of an over-long line, each within ``max_tokens``, cut at word / CJK-character boundaries."""
+    """Pieces of an over-long line, each within ``max_tokens``, cut at a space where the piece has one (Korean
+    counts a token per syllable: "… 배에서 살아 …" is cut before "배에서", not inside it), else at a word / CJK
+    character boundary — each a stretch of the line's own text, its spaces kept."""
     pieces: list[str] = []
-    current: list[str] = []
-    used = 0
-    for word in _PIECE_RE.findall(text):
+    current: list[tuple[int, int, int]] = []  # (start, end, tokens) of the current piece's words / characters
+
+    def emit(upto: int) -> None:
+        pieces.append(text[current[0][0]:current[upto - 1][1]].strip())
+        del current[:upto]
+
+    for m in _PIECE_RE.finditer(text):
+        word, at = m.group(), m.start()
         cost = count_tokens(word)
         while cost > max_tokens:  # one giant "word" (a URL, base64): cut it by characters
             cut = max_tokens * 8 // 2
             if current:
-                pieces.append(_join_pieces(current))
-                current, used = [], 0
+                emit(len(current))
             pieces.append(word[:cut])
-            word = word[cut:]
+            word, at = word[cut:], at + cut
             cost = count_tokens(word)
-        if used + cost > max_tokens and current:
-            pieces.append(_join_pieces(current))
-            current, used = [], 0
-        current.append(word)
-        used += cost
+        if current and sum(c for _, _, c in current) + cost > max_tokens:
+            # the last space inside the piece: the words after it go on to the next one
+            # (only when the next one is glued to the piece's last: a word is being cut)
+            spaced = [k + 1 for k in range(len(current) - 1) if text[current[k][1]:current[k + 1][0]].isspace()]
+            emit(spaced[-1] if spaced and at == current[-1][1] else len(current))
+        current.append((at, at + len(word), cost))
     if current:
-        pieces.append(_join_pieces(current))
+        emit(len(current))
     return [p for p in pieces if p]
-
-
-def _join_pieces(pieces: list[str]) -> str:
-    """Join words with spaces, but CJK characters that were adjacent stay adjacent."""
-    out = ""
-    cjk = re.compile(rf"[{_CJK}]")
-    for piece in pieces:
-        if out and not (cjk.fullmatch(piece) and cjk.fullmatch(out[-1])):
-            out += " "
-        out += piece
-    return out
 
 
 def _chunk(units: Sequence[_Unit], index: int, meta: _Meta) -> Chunk:

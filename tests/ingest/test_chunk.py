@@ -397,3 +397,21 @@ def test_a_table_of_a_filing_stands_under_the_company() -> None:
     [c] = [c for c in chunks([*_filing()[:2], body], max_tokens=200, overlap=0, root="ACME CORP")
            if "| Revenue" in c.text]
     assert c.text.split("\n")[:2] == ["ACME CORP › Consolidated Balance Sheets", "(MILLIONS)"]
+
+
+def test_korean_words_keep_their_spaces_in_split_lines_and_in_the_overlap() -> None:
+    """A Korean line split into pieces, and the tail of a line carried into the next chunk, are stretches of the line's
+    own text: "살아 남았다고 한다", never "살아남았다고한다" (each syllable counts as a token, so the pieces are cut
+    between syllables, but the spaces between words stay)."""
+    sentences = [f"노아의 가족과 동물들은 {i}번째 배에서 살아 남았다고 한다." for i in range(12)]
+    out = chunks([seg(1, [" ".join(sentences)])], max_tokens=50, overlap=10, language="ko")
+    assert len(out) > 2
+    words = set(" ".join(sentences).split())
+    for c in out:
+        body = c.text.split()
+        # every word but a piece's first and last (cut between syllables) is one of the line's own words
+        assert all(w in words for w in body[1:-1]), c.text
+    short = ["노아의 가족과 동물들은 배에서 살아 남았다고 한다.",
+             "그 배는 지붕과 문을 달고 배 안은 3층으로 만들어져 있었다."] * 4
+    out = chunks([seg(1, short)], max_tokens=40, overlap=10, language="ko")
+    assert all("살아남았다고" not in c.text and "만들어져있었다" not in c.text for c in out)
