@@ -22,6 +22,7 @@ from chat.models.reader.lexicon import SYNONYM_GROUPS
 from chat.models.reader.line_items import IMPLIES
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
 _LINE_END = re.compile(r"[.!?:;。！？：；\"')\]”’」』]$")
 #: a Korean sentence's final "다."/"요." glued to the next one by a text layer that lost the space
@@ -255,13 +256,15 @@ def sentence_spans(text: str, running: frozenset[str] = frozenset()) -> list[tup
 
 
 def display(quote: str) -> str:
-    """A quote on one line: wrapped lines joined (no space between CJK characters)."""
+    """A quote on one line: wrapped lines joined — with a space, but none between Japanese/Chinese characters (Korean
+    spaces its words, and its lines wrap at them: "… 이 배는 / 지붕과 …" is "이 배는 지붕과")."""
     out = ""
     for part in (p.strip() for p in quote.split("\n")):
         if not part:
             continue
-        if out and _CJK.match(out[-1]) and _CJK.match(part[0]):
-            out += part
+        if out and _CJK.match(out[-1]) and _CJK.match(part[0]) and not (_HANGUL.match(out[-1])
+                                                                       or _HANGUL.match(part[0])):
+            out += part  # Japanese/Chinese: a line breaks between characters, not at a space
         elif out.endswith("-") and part[:1].islower():
             out = out[:-1] + part
         else:

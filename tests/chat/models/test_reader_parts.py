@@ -161,6 +161,7 @@ def test_sentence_spans_are_exact_substrings_and_wrapped_lines_join() -> None:
         == "The Company’s total net sales decreased 5% during the first quarter of 2023 compared to 2022."
     )
     assert display("売上は前年と比べて増加し\nた。") == "売上は前年と比べて増加した。"
+    assert display("3층으로 만들어진 이 배는\n지붕과 문을 달았다.") == "3층으로 만들어진 이 배는 지붕과 문을 달았다."
     assert all(q.strip() == q for q in quotes)
 
 
