@@ -37,8 +37,10 @@ _KIND = r"(?:reportable|operating|business|reporting)"
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
             "eleven": 11, "twelve": 12}
-#: "… into (the following | four) reportable segments: …", "… has three reportable segments, which are …"
+#: "… into (the following | four) reportable segments: …", "… has three reportable segments, which are …", "… five
+#: reportable segments for financial reporting purposes, as follows:"
 _INTO = re.compile(rf"(?i)\b(?:the\s+following\s+|(?P<n>{_COUNT})\s+)(?P<kind>(?:{_KIND}\s+){{0,2}})segments?"
+                   r"(?:\s+for\s+[^:;,.]{1,40}?)?"
                    r"\s*(?:,?\s*(?:which|that)\s+(?:are|were)\b\s*:?|:|—|–|\s-\s|,?\s+as\s+follows\s*:)\s*(?P<list>.*)$")
 #: "The reportable segments are …", "Our two reportable segments are …", "… operating segments for the NIKE Brand
 #: are: …"
@@ -56,6 +58,8 @@ _ABBREVIATION = re.compile(r"^[A-Z&]{2,5}$")
 _SEPARATOR = re.compile(r"\s*(?:;|•|·|▪|●|,)\s*(?:and\s+|or\s+)?|\s+and\s+")
 #: a long parenthesis describes an item ("Domestic (which is comprised of all states …)"): dropped when stated
 _LONG_PAREN = re.compile(r"\s*\((?:[^()]{31,})\)")
+#: how far below a sentence ending on its colon its bullets are read
+BULLETS_CHARS = 2000
 #: the items' average words above this read as descriptions, not names
 NAME_WORDS = 6
 
@@ -70,7 +74,8 @@ def segments_query(question: str) -> str:
     if not asks_segments(question):
         return ""
     q = analyze(question)
-    return " ".join([*q.names, "we operate in the following reportable segments: our business segments are"])
+    # the listing sentence's own words, its count among them ("We operate in four business segments: …")
+    return " ".join([*q.names, "operates in two three four five reportable business segments:"])
 
 
 def _items(listed: str) -> list[str]:
@@ -90,7 +95,8 @@ def listing(sentence: str, following: str = "") -> tuple[str, int, str] | None:
             listed = m.group("list").strip()
             if not listed and text.endswith(":"):
                 listed = " ".join(following[:bullets_after(following)].split())
-            listed = _AFTER_LIST.sub("", listed) if _NAME_START.match(listed) else listed
+            if _NAME_START.match(listed) and not re.search(r"[•·▪●]", listed):
+                listed = _AFTER_LIST.sub("", listed)  # (a bulleted list ends with its bullets)
             if not _NAME_START.match(listed) or _NOT_NAME.match(listed.lstrip(" •·▪●-–—\"“'‘(")):
                 continue
             if len(_items(listed)) < 2:
@@ -103,23 +109,31 @@ def listing(sentence: str, following: str = "") -> tuple[str, int, str] | None:
 
 def bullets_after(text: str) -> int:
     """How many characters of ``text`` (what follows a sentence ending on its colon) are bulleted lines ("• Digital
-    Media;" / "• Digital Experience; and" …): 0 when fewer than two."""
+    Media;" / "• Digital Experience; and" …, a bullet's wrapped line with it): 0 when fewer than two."""
     end, items, pos = 0, 0, 0
+    open_item = False  # the last bullet's line ended mid-sentence: a line without a bullet continues it
     for line in text.split("\n"):
         stripped = line.strip()
-        if stripped and not re.match(r"^[•·▪●\-–—]\s*\S", stripped):
+        bullet = bool(re.match(r"^[•·▪●\-–—]\s*\S", stripped))
+        if stripped and not bullet and not open_item:
             break
         pos += len(line) + 1
         if stripped:
-            items += 1
+            items += bullet
             end = pos - 1
+            open_item = not re.search(r"[.;:]$", stripped)
     return end if items >= 2 else 0
 
 
 def _stated_list(listed: str) -> str:
-    """The list as the answer states it: bullets gone, long descriptions in parentheses dropped."""
+    """The list as the answer states it: bullets gone, long descriptions in parentheses dropped, a bullet's
+    description after its name ("• Display Technologies – manufactures glass substrates …") too."""
     text = _LONG_PAREN.sub("", listed)
-    text = re.sub(r"\s*[•·▪●]\s*", " ", text)
+    if re.search(r"[•·▪●]", text):
+        names = [re.split(r"\s+[–—-]\s+|—", item, maxsplit=1)[0].strip(" ;,.") for item in re.split(r"[•·▪●]", text)]
+        named = [re.sub(r"^(?:and|or)\s+|[\s;,]+(?:and|or)$", "", n).strip(" ;,.") for n in names if n]
+        if len(named) >= 2:
+            return "; ".join(n for n in named if n)
     return " ".join(text.split()).rstrip(".")
 
 
@@ -138,27 +152,31 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     if q.language != "en" or not asks_segments(q.text):
         return None
     asked = _asked_kind(q.text)
-    found: list[tuple[tuple[int, int, str, int, int], Passage, str, tuple[str, int, str]]] = []
+    found: list[tuple[tuple[int, int, str, int, int, int], Passage, str, tuple[str, int, str]]] = []
     for rank, p in enumerate(of_named(q, passages)):
+        first_line = p.text.split("\n", 1)[0]
+        path_end = len(first_line) + 1 if "›" in first_line and "\n" in p.text else 0
         for s, e in sentence_spans(p.text):
+            if e <= path_end:
+                continue
             sentence = p.text[s:e]
-            first, _, rest = sentence.partition("\n")
-            if "›" in first and rest.strip():  # the chunk's heading path glued before its first sentence
-                s += len(first) + 1
+            if s < path_end:  # the chunk's heading path glued before its first sentence ("… › 19. Reportable
+                s = path_end   # Segments" + "consist of …", the tail of another sentence carried over)
             if sentence.rstrip().endswith(":"):  # the list set as bullets below it: quoted with it
-                e += bullets_after(p.text[e:e + 600])
+                e += bullets_after(p.text[e:e + BULLETS_CHARS])
             sentence = p.text[s:e]
             listed = listing(sentence)
             if listed is None or find_periods(listed[2]):
                 continue  # "… segments were: … in fiscal 2019" names another time's
             kind, count, items = listed
-            names = _items(items)
+            names = [n for n in re.split(r";\s*", _stated_list(items)) if n] if ";" in _stated_list(items) \
+                else _items(items)
             words = sum(len(n.split()) for n in names) / len(names)
             abbreviated = all(_ABBREVIATION.match(n) for n in names)
             key = (0 if not asked or asked in kind else 1, 0 if _fits_year(q, p) else 1,
                    # the latest filing first (period ends as "YYYY-MM-DD" compare as text), then names, not
-                   # descriptions, nor abbreviations only
-                   _inverse(p.period_end), 0 if words <= NAME_WORDS and not abbreviated else 1, rank)
+                   # descriptions, nor abbreviations only, then a count stated
+                   _inverse(p.period_end), 0 if words <= NAME_WORDS and not abbreviated else 1, 0 if count else 1, rank)
             found.append((key, p, sentence, listed))
     if not found:
         return None

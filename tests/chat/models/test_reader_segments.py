@@ -41,7 +41,7 @@ def test_bullets_below_the_sentence_are_the_list_and_are_quoted() -> None:
     text = ("KESTREL INC. › Item 1. Business › Segments\nOur business is organized into two reportable segments:\n"
             "• Drones; and\n• Flight Software.\nDrones builds industrial drones for customers in 40 countries.")
     answer = read("What are Kestrel's reportable segments?", [_p("S1", text)])
-    assert answer.text.startswith("Kestrel has 2 reportable segments: Drones; and Flight Software [S1].")
+    assert answer.text.startswith("Kestrel has 2 reportable segments: Drones; Flight Software [S1]."), answer.text
     (ref, quote), = answer.quotes
     assert ref == "S1" and quote.startswith("Our business is organized") and quote.endswith("• Flight Software.")
     assert quote in text
@@ -75,5 +75,22 @@ def test_a_sentence_that_only_mentions_segments_lists_none() -> None:
 
 def test_the_search_asks_for_the_list() -> None:
     queries = search_queries("What are Kestrel's reportable segments?")
-    assert any("reportable segments:" in q for q in queries[1:]), queries
-    assert not any("reportable segments:" in q for q in search_queries("What was Kestrel's revenue in 2031?"))
+    assert any("segments:" in q for q in queries[1:]), queries
+    assert not any("segments:" in q for q in search_queries("What was Kestrel's revenue in 2031?"))
+
+
+def test_bullets_with_descriptions_state_the_names_and_a_heading_path_is_no_subject() -> None:
+    listed = ("KESTREL INC.\n20. Reportable Segments\nThe Company has determined that it has three reportable segments "
+              "for financial reporting purposes, as follows:\n"
+              "• Drones – manufactures industrial drones and the parts that keep them flying for customers in\n"
+              "forty countries.\n"
+              "• Flight Software – develops the software that runs the drones, which is sold by subscription.\n"
+              "• Kestrel Capital – finances customers' purchases of drones.\n"
+              "All other businesses are grouped as Emerging Businesses.")
+    tail = ("KESTREL INC. › 20. Reportable Segments\nconsist of Rotor Labs, Glass Wings and the Emerging Innovations "
+            "Group.\nFinancial results for the reportable segments are prepared on a consistent basis.")
+    answer = read("What are Kestrel's reportable segments?", [_p("S1", tail), _p("S2", listed)])
+    first = answer.text.splitlines()[0]
+    assert first == "Kestrel has 3 reportable segments: Drones; Flight Software; Kestrel Capital [S2].", first
+    (ref, quote), = answer.quotes
+    assert ref == "S2" and quote.endswith("finances customers' purchases of drones.") and "forty countries." in quote
