@@ -22,6 +22,8 @@ from chat.models.reader.lexicon import SYNONYM_GROUPS
 from chat.models.reader.line_items import IMPLIES
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+#: a line that ends on a closing bracket or quote, not on a sentence's punctuation
+_CLOSING_END = re.compile(r"(?<![.!?。！？])[)\]”’\"'」』]$")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 _BULLET = re.compile(r"(?:[-*•·▪●◦‣]|\(?\d{1,3}[.)]|[a-z][.)])\s")
 _LINE_END = re.compile(r"[.!?:;。！？：；\"')\]”’」』]$")
@@ -223,6 +225,8 @@ def _units(text: str, running: frozenset[str]) -> list[tuple[int, int]]:
             width = len(last_line) + len(_CJK.findall(last_line))
             wrapped = _continues_after_initial(prev)  # "John A." / "U.S." at a line's end: the sentence goes on
             ends = bool(_LINE_END.search(prev)) or width < HEADING_CHARS
+            if ends and width >= HEADING_CHARS and _CLOSING_END.search(prev) and line[:1].islower():
+                ends = False  # "… Rotary and Mission Systems (RMS)" + "and Space.": a bracket closes no sentence
             if blank_between or (ends and not wrapped) or _BULLET.match(line) or _heads_bullets(text, lines, i):
                 units.append(current)
                 current = (s, e)

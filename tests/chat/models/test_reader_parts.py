@@ -317,3 +317,13 @@ def test_passage_from_ocr_lines() -> None:
     passage = Passage("S1", "", "r", "r.jpg", 1, lines=("SHOP", "Sub Total : 8.49", "Total : 9.00"))
     assert passage.text == "SHOP\nSub Total : 8.49\nTotal : 9.00"
     assert read("What is the total?", [passage]).quotes == (("S1", "Total : 9.00"),)
+
+
+def test_a_line_ending_on_a_bracket_goes_on_when_the_next_starts_lower_case() -> None:
+    text = ("We operate in four business segments: Aeronautics, Missiles and Fire Control (MFC), Rotary Systems (RMS)\n"
+            "and Space. We organize our business segments by the products offered.\n"
+            "Each segment reports its results (see Note 3)\n"
+            "Business Segments")
+    quotes = [text[s:e] for s, e in sentence_spans(text)]
+    assert quotes[0].endswith("(RMS)\nand Space."), quotes
+    assert "Each segment reports its results (see Note 3)" in quotes and "Business Segments" in quotes
