@@ -59,6 +59,9 @@ _CJK = (
 )
 _TOKEN_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}\W_]+|[^\s]")
 _PIECE_RE = re.compile(rf"[{_CJK}]|[^\s{_CJK}]+")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
+#: where a sentence starts inside a line: after a sentence's closing punctuation and a space
+_SENTENCE_START = re.compile(r"(?<=[.!?。！？])[\"'”’)\]」』]*\s+(?=\S)|(?<=[。！？])(?=\S)")
 #: a heading's text in a chunk's heading path is cut to this many characters
 HEADING_PATH_CHARS = 100
 
@@ -207,7 +210,8 @@ def _splice_tail(units: list[_Unit], end: int, tail: _Unit) -> list[_Unit]:
 
 
 def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tuple[int, _Unit | None]:
-    """Where the next chunk starts: whole trailing lines worth ≤ ``overlap`` tokens, else a line's tail."""
+    """Where the next chunk starts: whole trailing lines worth ≤ ``overlap`` tokens, else the last line's last
+    whole sentences, else (a line with no sentence's end) its last words."""
     if overlap <= 0:
         return end, None
     back, used = end, 0
@@ -217,6 +221,16 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
     if back < end:
         return back, None
     last = units[end - 1]
+    # the line's last sentences that fit: a chunk opens on a sentence, never on its second half ("10월 26일
+    # 서울중앙지검은 …" cut from "고소 1년후인 2009년 10월 26일 …", which a reader would quote as if whole); none fits,
+    # no overlap
+    starts = [m.end() for m in _SENTENCE_START.finditer(last.text)]
+    fits = [at for at in starts if count_tokens(last.text[at:]) <= overlap and last.text[at:].strip()]
+    if fits:
+        return end, _tail_unit(last, last.text[fits[0]:].strip())
+    if _SENTENCE_END.search(last.text):
+        return end, None
+    # a line without a sentence's end (a long line's piece, a list): its last words
     words = list(_PIECE_RE.finditer(last.text))
     picked, used = 0, 0
     for word in reversed(words):
@@ -228,8 +242,12 @@ def _overlap_start(units: list[_Unit], start: int, end: int, overlap: int) -> tu
     if not picked or picked == len(words):
         return end, None
     # the line's own text from the first word carried over, its spaces kept ("살아 남았다고", not "살아남았다고")
-    text = last.text[words[-picked].start():].strip()
-    return end, _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
+    return end, _tail_unit(last, last.text[words[-picked].start():].strip())
+
+
+def _tail_unit(last: _Unit, text: str) -> _Unit:
+    return _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
+
 
 
 #: the level of a filing's company name at the root of the path: below every heading's, so none closes it

@@ -415,3 +415,21 @@ def test_korean_words_keep_their_spaces_in_split_lines_and_in_the_overlap() -> N
              "그 배는 지붕과 문을 달고 배 안은 3층으로 만들어져 있었다."] * 4
     out = chunks([seg(1, short)], max_tokens=40, overlap=10, language="ko")
     assert all("살아남았다고" not in c.text and "만들어져있었다" not in c.text for c in out)
+
+
+def test_the_overlap_opens_on_a_whole_sentence_never_on_a_sentence_s_second_half() -> None:
+    """The line carried over from a chunk into the next is its last whole sentences that fit — "10월 26일 …" cut out of
+    "고소 1년후인 2009년 10월 26일 …" would be quoted as if it were the whole sentence; a line that is one long
+    sentence is not carried over at all (it is whole in the chunk before)."""
+    long = "고소 1년후인 2009년 10월 26일 서울중앙지검은 한나라당 의원을 모욕한 혐의로 지명수배 중이던 회장을 구속했다."
+    lines = [f"{i}번째 문장은 여기에 있다." for i in range(6)] + [long, "다음 줄은 새로운 이야기를 한다."]
+    out = chunks([seg(1, lines)], max_tokens=80, overlap=20, language="ko")
+    assert len(out) >= 2
+    for c in out[1:]:
+        first = c.text.split("\n")[0]
+        assert first == long or not long.endswith(first), first  # never the long line's tail
+    mixed = "첫 문장은 길게 이어지는 설명으로 시작해서 여러 단어를 지나 끝에 이른다. 짧은 끝 문장이다."
+    more = [f"그 다음 {i}번 줄은 조금 더 길게 이어지는 설명을 담고 있다." for i in range(6)]
+    out = chunks([seg(1, [mixed, *more])], max_tokens=60, overlap=12, language="ko")
+    assert out[0].text.startswith(mixed), [c.text for c in out]
+    assert out[1].text.startswith("짧은 끝 문장이다.\n그 다음 0번"), [c.text for c in out]
