@@ -83,18 +83,15 @@ def _items(listed: str) -> list[str]:
     return [i.strip(" .\"“”") for i in _SEPARATOR.split(text) if i and i.strip(" .\"“”")]
 
 
-def listing(sentence: str, following: str = "") -> tuple[str, int, str] | None:
-    """``(kind words, count stated or 0, the list)`` of a sentence that lists a company's segments, else None.
-    A sentence that ends on its colon ("… into three reportable segments:") lists the bullets of ``following`` (the
-    lines after it)."""
+def listing(sentence: str) -> tuple[str, int, str] | None:
+    """``(kind words, count stated or 0, the list)`` of a sentence that lists a company's segments, else None (a
+    sentence ending on its colon, "… into three reportable segments:", is read with its bullets, ``bullets_after``)."""
     text = " ".join(sentence.split())
     for pattern in (_INTO, _ARE):
         for m in pattern.finditer(text):
             if re.search(r"(?i)\b(?:non[-\s]?|other\s+)$", text[: m.start("kind")]):
                 continue  # "Non-reportable segments consist of …", "other operating segments include …"
             listed = m.group("list").strip()
-            if not listed and text.endswith(":"):
-                listed = " ".join(following[:bullets_after(following)].split())
             if _NAME_START.match(listed) and not re.search(r"[•·▪●]", listed):
                 listed = _AFTER_LIST.sub("", listed)  # (a bulleted list ends with its bullets)
             if not _NAME_START.match(listed) or _NOT_NAME.match(listed.lstrip(" •·▪●-–—\"“'‘(")):
@@ -169,8 +166,8 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
             if listed is None or find_periods(listed[2]):
                 continue  # "… segments were: … in fiscal 2019" names another time's
             kind, count, items = listed
-            names = [n for n in re.split(r";\s*", _stated_list(items)) if n] if ";" in _stated_list(items) \
-                else _items(items)
+            stated = _stated_list(items)
+            names = [n for n in re.split(r";\s*", stated) if n] if ";" in stated else _items(items)
             words = sum(len(n.split()) for n in names) / len(names)
             abbreviated = all(_ABBREVIATION.match(n) for n in names)
             # the chunk ends inside the sentence ("… Rotary and Mission Systems (RMS)" + the next chunk's "and Space.")
