@@ -333,10 +333,13 @@ def _split(text: str, max_tokens: int) -> list[str]:
     character boundary — each a stretch of the line's own text, its spaces kept."""
     pieces: list[str] = []
     current: list[tuple[int, int, int]] = []  # (start, end, tokens) of the current piece's words / characters
+    used = 0  # the current piece's tokens
 
     def emit(upto: int) -> None:
+        nonlocal used
         pieces.append(text[current[0][0]:current[upto - 1][1]].strip())
         del current[:upto]
+        used = sum(c for _, _, c in current)
 
     for m in _PIECE_RE.finditer(text):
         word, at = m.group(), m.start()
@@ -348,12 +351,13 @@ def _split(text: str, max_tokens: int) -> list[str]:
             pieces.append(word[:cut])
             word, at = word[cut:], at + cut
             cost = count_tokens(word)
-        if current and sum(c for _, _, c in current) + cost > max_tokens:
+        if current and used + cost > max_tokens:
             # the last space inside the piece: the words after it go on to the next one
             # (only when the next one is glued to the piece's last: a word is being cut)
             spaced = [k + 1 for k in range(len(current) - 1) if text[current[k][1]:current[k + 1][0]].isspace()]
             emit(spaced[-1] if spaced and at == current[-1][1] else len(current))
         current.append((at, at + len(word), cost))
+        used += cost
     if current:
         emit(len(current))
     return [p for p in pieces if p]

@@ -196,8 +196,7 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
     # 2021" centred over two columns each) spans value columns: it sets none
     rows = [ln for ln in rowlike if not (not any(_NUMBER.match(s.text) for s in ln.segs[1:])
                                          and any(PERIOD.search(s.text) for s in ln.segs[1:]))
-            and not (len(ln.segs) > 1 and _UNIT.fullmatch(ln.segs[0].text.strip())
-                     and all(_YEAR.match(s.text) for s in ln.segs[1:]))]
+            and not (_unit_first(ln) and all(_YEAR.match(s.text) for s in ln.segs[1:]))]
     if len(rows) >= 2:
         rowlike = rows
     edges: list[tuple[float, int]] = []
@@ -221,6 +220,11 @@ def _columns(lines: Sequence[Line]) -> list[tuple[float, float]]:
 # --- 3. header, caption, rows ------------------------------------------------------------------------
 
 
+def _unit_first(line: Line) -> bool:
+    """The line opens with the table's unit in the label column ("(MILLIONS)", "(in millions)") and goes on."""
+    return len(line.segs) > 1 and bool(_UNIT.fullmatch(line.segs[0].text.strip()))
+
+
 def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
     """A body line: a row label in column 0, alone or with numbers in (at least half of) its value cells
     (a header line has no label, or labels without numbers: ``# layers | Language | mAP (0.75)``, or only
@@ -236,7 +240,7 @@ def _is_data(line: Line, cols: Sequence[tuple[float, float]]) -> bool:
     dated = [v for v in values if _YEAR.match(v) or _FULL_DATE.match(v)]
     if values and len(dated) == len(values):
         return False  # years or dates beside the unit: ``(MILLIONS) | 2023 | December 31, 2022``
-    if dated and _UNIT.fullmatch(line.segs[0].text.strip()) and all(
+    if dated and _unit_first(line) and all(
             v in dated or not re.search(r"\d", v) for v in values):
         return False  # … and words of a column's own: ``(MILLIONS) | 2023 | 2022 | Change | 2023 | 2022 | Change``
     return bool(numbers) and 2 * len(numbers) >= len(values)

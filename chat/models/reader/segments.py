@@ -149,7 +149,7 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     if q.language != "en" or not asks_segments(q.text):
         return None
     asked = _asked_kind(q.text)
-    found: list[tuple[tuple[int, int, int, str, int, int, int], Passage, str, tuple[str, int, str]]] = []
+    found: list[tuple[tuple[int, int, int, int, int, int, int], Passage, str, tuple[str, int, str]]] = []
     for rank, p in enumerate(of_named(q, passages)):
         first_line = p.text.split("\n", 1)[0]
         path_end = len(first_line) + 1 if "›" in first_line and "\n" in p.text else 0
@@ -173,9 +173,9 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
             # the chunk ends inside the sentence ("… Rotary and Mission Systems (RMS)" + the next chunk's "and Space.")
             cut_off = e >= len(p.text.rstrip()) and not re.search(r"[.!?]\W*$", sentence.rstrip())
             key = (0 if not asked or asked in kind else 1, 1 if cut_off else 0, 0 if _fits_year(q, p) else 1,
-                   # the latest filing first (period ends as "YYYY-MM-DD" compare as text), then names, not
-                   # descriptions, nor abbreviations only, then a count stated
-                   _inverse(p.period_end), 0 if words <= NAME_WORDS and not abbreviated else 1, 0 if count else 1, rank)
+                   # the latest filing first, then names, not descriptions, nor abbreviations only, then a count
+                   -_ordinal(p.period_end), 0 if words <= NAME_WORDS and not abbreviated else 1, 0 if count else 1,
+                   rank)
             found.append((key, p, sentence, listed))
     if not found:
         return None
@@ -192,8 +192,7 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     return f"{lead}\n> {display(sentence)} [{p.ref}]", [(p.ref, sentence)]
 
 
-def _inverse(period_end: str) -> str:
-    """A key that sorts later period ends first ("" — no period known — last)."""
-    if not period_end:
-        return "~"
-    return "".join(chr(ord("9") - int(c) + ord("0")) if c.isdigit() else c for c in period_end)
+def _ordinal(period_end: str) -> int:
+    """``"2022-12-31"`` → ``20221231`` (0 when no period is known: such a filing sorts last)."""
+    digits = period_end[:10].replace("-", "")
+    return int(digits) if re.fullmatch(r"\d{8}", digits) else 0
