@@ -65,6 +65,8 @@ def header_levels(table: Table, head: Sequence[Line], cols: Sequence[tuple[float
     items: list[tuple[int, Seg, list[int]]] = [(li, sg, span(sg, cols)) for li, ln in enumerate(head)
                                                for sg in ln.segs]
     items = [(li, sg, _period_span(li, sg, sp, items, cols)) for li, sg, sp in items]
+    items = [(li, sg, _wrapped_span(li, sg, sp, items)) for li, sg, sp in items]
+    items = _group_spans(items, cols)
     # per column: fragments (span, text, box) top-down; the same span on consecutive lines is one wrapped text
     levels: list[list[tuple[tuple[int, int], str, BBox4]]] = [[] for _ in range(n)]
     for _li, sg, sp in items:
@@ -87,6 +89,80 @@ def header_levels(table: Table, head: Sequence[Line], cols: Sequence[tuple[float
             boxes.append(levels[c][k][2] if k >= 0 else None)
         table.header.append(texts)
         table.header_boxes.append(boxes)
+
+
+#: a header line's segment and the one right below it overlap this share of the wider one: one wrapped header cell
+WRAP_OVERLAP = 0.5
+#: … and is at most this much wider than it: a label centred over a narrower cell and its neighbours heads them all
+#: ("TEDs" over "simple | complex | all", "Termination Benefits" over "Domestic | International | Total")
+WRAP_WIDER = 1.25
+#: neighbours on a header line closer than this many line heights are a word apart, not a column apart
+TIGHT_EM = 0.8
+#: a header line that cannot end a header ("Corporate and", "Capital in", "Total Stores at"): its text goes on below
+_OPEN_END = re.compile(r"(?i)(?:\b(?:and|or|of|in|at|on|for|to|from|by|with|the|per)|[&,/(-])$")
+
+
+def _wrapped_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, Seg, list[int]]]) -> list[int]:
+    """A header cell wrapped over several lines ("Total Stores at" / "End of Second" / "Quarter") heads the
+    columns its last line heads: over narrow, right-aligned number columns a wide first line's centre can sit
+    between two of them, its last line's does not. Only a segment of the next line that continues ``seg``
+    (``_continues``) and stands apart from its neighbours (``_tight``) counts, and only where it heads fewer
+    columns; a period or a date keeps the span ``_period_span`` gave it."""
+    if PERIOD.search(seg.text) or _DATEISH.match(seg.text) or _MONTH_DAY.fullmatch(seg.text.strip()):
+        return span  # a period or date heads the columns ``_period_span`` gave it
+    for other_li, other, sp in items:
+        if other_li == li + 1 and not PERIOD.search(other.text) and _continues(seg, other) \
+                and not _tight(other, [o for k, o, _sp in items if k == other_li and o is not other]):
+            below = _wrapped_span(other_li, other, sp, items)
+            return below if len(below) <= len(span) else span
+    return span
+
+
+def _tight(seg: Seg, line: Sequence[Seg]) -> bool:
+    """``seg`` sits a word's space from a neighbour on its line ("simple complex all" under "TEDs"): cells that
+    close share the label above them; a wrapped cell's continuation stands apart like any other cell."""
+    gap = TIGHT_EM * (seg.y1 - seg.y0)
+    return any(o.x0 - gap < seg.x1 and seg.x0 < o.x1 + gap for o in line)
+
+
+def _continues(seg: Seg, other: Seg) -> bool:
+    """``other`` (on the next header line) overlaps ``seg`` by ``WRAP_OVERLAP`` of the wider of the two, and
+    ``seg`` is not much wider than it or cannot end a header (``_OPEN_END``)."""
+    overlap = min(seg.x1, other.x1) - max(seg.x0, other.x0)
+    width, below = seg.x1 - seg.x0, other.x1 - other.x0
+    return overlap >= WRAP_OVERLAP * max(width, below) and (width <= WRAP_WIDER * below
+                                                            or bool(_OPEN_END.search(seg.text)))
+
+
+def _group_spans(items: list[tuple[int, Seg, list[int]]], cols: Sequence[tuple[float, float]]
+                 ) -> list[tuple[int, Seg, list[int]]]:
+    """Group labels over repeated column headers ("Fiscal 2024 | Fiscal 2023" over "Total Stores at Beginning of
+    Second Quarter | Stores Opened | Stores Closed | Total Stores at End of Second Quarter", twice): when the value
+    columns' headers below a line repeat as ``m`` equal groups and the line has ``m`` segments, one over each
+    group, each segment heads its whole group (set centred, a short label sits over one or two of the group's
+    narrow number columns only)."""
+    out, n = list(items), len(cols)
+    for li in sorted({li for li, _sg, _sp in items}):
+        own = [(k, sg, sp) for k, (other_li, sg, sp) in enumerate(items) if other_li == li]
+        m = len(own)
+        if any(other_li == li + 1 and _continues(sg, other) and not _BARE_YEAR.fullmatch(other.text.strip())
+               for _k, sg, _sp in own for other_li, other, _osp in items):
+            continue  # the first lines of wrapped headers ("Gross" over "Carrying Amount"), not group labels
+        texts = [" ".join(sg.text for other_li, sg, sp in items if other_li > li and sp == [c]) for c in range(1, n)]
+        if m < 2 or not all(texts) or len(texts) % m:
+            continue
+        k = len(texts) // m
+        if k < 2 or any(texts[g * k:(g + 1) * k] != texts[:k] for g in range(m)):
+            continue
+        groups = [list(range(1 + g * k, 1 + (g + 1) * k)) for g in range(m)]
+        # each segment's group: the one its centre falls in
+        owner = [[g for g, cs in enumerate(groups) if cols[cs[0]][0] <= (sg.x0 + sg.x1) / 2 <= cols[cs[-1]][1]]
+                 for _k, sg, _sp in own]
+        if any(len(o) != 1 for o in owner) or len({o[0] for o in owner}) != m:
+            continue
+        for (idx, sg, _sp), (g,) in zip(own, owner, strict=True):
+            out[idx] = (li, sg, groups[g])
+    return out
 
 
 def _period_span(li: int, seg: Seg, span: list[int], items: Sequence[tuple[int, Seg, list[int]]],

@@ -7,7 +7,7 @@ import pytest
 
 from ingest.steps.table_grid import find_tables
 from ingest.steps.tables import pdf_tables
-from tests.ingest.tablefactory import Piece, positioned_pdf, right, words_of
+from tests.ingest.tablefactory import Piece, positioned_pdf, right, width, words_of
 
 S = 9.0
 
@@ -158,8 +158,11 @@ def test_the_unit_beside_years_and_change_words_is_the_header_line() -> None:
         page += [(40, y, label, S)] + [right(x, y, v, S) for x, v in zip(edges, values, strict=True)]
     (table,) = find_tables(words_of(page))
     headers = table.headers()
+    # the columns below repeat as two equal groups (date, date, % Change): each period heads its group, so each
+    # change column says whose change it is
     assert headers == ["(MILLIONS)", "Three Months Ended / July 2, 2023", "Three Months Ended / July 3, 2022",
-                       "% Change", "Six Months Ended / July 2, 2023", "Six Months Ended / July 3, 2022", "% Change"]
+                       "Three Months Ended / % Change", "Six Months Ended / July 2, 2023",
+                       "Six Months Ended / July 3, 2022", "Six Months Ended / % Change"]
     assert table.rows[0][0] == "United States", table.rows[:2]
     assert ["Revenues", "$12,734", "$27,742", "(54)", "$31,015", "$53,402", "(42)"] in table.rows
 
@@ -219,3 +222,53 @@ def test_years_centred_over_two_columns_each_set_no_columns() -> None:
     heads = table.headers()[1:]
     assert [h.endswith("Asset") for h in heads] == [True, False, True, False], heads
     assert "2032" in heads[0] and "2031" in heads[2], heads
+
+
+def _centred(x_centre: float, y: float, text: str, size: float = 7.0) -> Piece:
+    return (x_centre - width(text, size) / 2, y, text, size)
+
+
+#: a store roll-forward laid out like a quarterly report's: two year labels, each centred over four narrow number
+#: columns whose headers wrap over two or three lines
+_ROLL_RIGHTS = (194, 241, 287, 356, 427, 472, 519, 589)
+_ROLL_CELLS = (("Units at", "Start of", "Quarter"), ("Units", "Opened"), ("Units", "Closed"),
+               ("Units at", "End of", "Quarter"))
+
+
+def _roll_forward_page() -> list[Piece]:
+    page: list[Piece] = [(40, 40, "Store units at the start and end of the quarters were as follows:", S),
+                         _centred(252, 62, "Fiscal 2030"), _centred(483, 62, "Fiscal 2029")]
+    for k, x in enumerate(_ROLL_RIGHTS):
+        lines = _ROLL_CELLS[k % 4]
+        for i, text in enumerate(lines):
+            page.append(_centred(x - 20, 71 + 8 * (i + 3 - len(lines)), text))
+    rows = [("Stores", "908", "-", "(1)", "907", "931", "1", "(2)", "930"),
+            ("Outlets", "20", "1", "(1)", "20", "16", "2", "-", "18"),
+            ("Total", "928", "1", "(2)", "927", "947", "3", "(2)", "948")]
+    for r, (label, *values) in enumerate(rows):
+        y = 100 + 10 * r
+        page += [(40, y, label, S), *(right(x, y, v, S) for x, v in zip(_ROLL_RIGHTS, values, strict=True))]
+    return page
+
+
+def test_year_labels_over_repeated_wrapped_headers_head_their_whole_group() -> None:
+    (table,) = find_tables(words_of(_roll_forward_page()))
+    headers = table.headers()[1:]
+    assert [h.replace(" / ", " | ") for h in headers] == [
+        f"Fiscal {year} | {name}" for year in (2030, 2029) for name in (
+            "Units at Start of Quarter", "Units Opened", "Units Closed", "Units at End of Quarter")]
+    assert table.rows[-1] == ["Total", "928", "1", "(2)", "927", "947", "3", "(2)", "948"]
+
+
+def test_a_wrapped_header_heads_the_column_of_its_last_line_not_a_neighbour() -> None:
+    """'Capital in' over 'Excess of Par Value' is one header of one column, between two others."""
+    page: list[Piece] = [
+        _centred(300, 60, "Common"), _centred(380, 60, "Capital in"),
+        _centred(300, 68, "Stock"), _centred(380, 68, "Excess of Par Value"), _centred(460, 68, "Retained Earnings"),
+        *[(40, 80 + 10 * i, label, S) for i, label in enumerate(("Balance", "Net income", "Dividends"))],
+    ]
+    for i, values in enumerate((("805", "3,247", "86,904"), ("-", "-", "14,881"), ("-", "-", "(6,048)"))):
+        page += [right(x + 15, 80 + 10 * i, v, S) for x, v in zip((300, 380, 460), values, strict=True)]
+    (table,) = find_tables(words_of(page))
+    assert table.headers()[1:] == ["Common Stock", "Capital in Excess of Par Value", "Retained Earnings"]
+
