@@ -33,7 +33,15 @@ from chat.models.reader.numbers import Amount, Unit, asked_scale, format_amount
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
-from chat.models.reader.ratios import OUTFLOW, averaged_years, cell, cell_value, without_periods
+from chat.models.reader.ratios import (
+    OUTFLOW,
+    averaged_years,
+    cell,
+    cell_value,
+    trend_periods,
+    trend_verdict,
+    without_periods,
+)
 from chat.models.reader.split_items import split_cells
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
@@ -213,6 +221,8 @@ _TEXTBOOK = {
     "dividend payout ratio": "cash dividends paid / net income",
     "free cash flow": "cash from operations - capital expenditure",
     "working capital": "total current assets - total current liabilities",
+    # the acid test: current assets that turn into cash quickly (all but inventories) over current liabilities
+    "quick ratio": "(total current assets - inventories) / total current liabilities",
     # the year's net income over the year-end balance (the answer says so; an average balance is asked by name)
     "return on assets": "net income / total assets",
     "return on equity": "net income / total shareholders' equity",
@@ -475,6 +485,20 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
                 f"(the mean of each year's, {taken}computed: {parts}) {refs(*(o for _, o in each))}.")
         latest = each[-1][1]
         return lines(lead, latest.cells[0]), quotes(*(o for _, o in each))
+    pair = trend_periods(question, q)
+    if pair is not None:  # "Has Acme's quick ratio improved between FY2023 and FY2022?": each period's, compared
+        now, before = (_evaluate(tree, replace(q, periods=(p,)), passages, defined) for p in pair)
+        if now is not None and before is not None and now.cells and before.cells and _one_document(now) \
+                and _one_document(before) and (now.cells[0].passage.ref, now.cells[0].quote, now.cells[0].col) \
+                != (before.cells[0].passage.ref, before.cells[0].quote, before.cells[0].col):
+            verdict, moved = trend_verdict(question, now.value, before.value)
+            first, second = (o.cells[0] for o in (now, before))
+            assert first.table is not None and second.table is not None
+            lead = (f"{verdict} — the {name} {moved}: {shown(now.value, first)} "
+                    f"{period_phrase(first.table, first.col, 'en')} vs {shown(before.value, second)} "
+                    f"{period_phrase(second.table, second.col, 'en')} ({taken}computed: {now.text}; {before.text}) "
+                    f"{refs(now, before)}.")
+            return lines(lead, first), quotes(now, before)
     value = _evaluate(tree, q, passages, defined)
     if value is None or not value.cells or not _one_document(value):
         return None

@@ -27,7 +27,7 @@ from chat.models.reader.evidence import (
 )
 from chat.models.reader.numbers import absolute
 from chat.models.reader.passage import Passage
-from chat.models.reader.periods import find_periods
+from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.statement_titles import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
 from chat.models.reader.statements import implied_statement
@@ -148,6 +148,17 @@ def _own_label(ev: Evidence) -> str:
     return ev.label
 
 
+def _component(ev: Evidence, item_terms: frozenset[str]) -> bool:
+    """The row names none of the item's words and matched through its section only: one of the item's parts
+    ("Raw materials and supplies" under "Inventories, net", which the balance sheet prints without a total), never
+    the item. A row with no label of its own under the heading is the heading's total ("Revenues" over
+    "Casino", "Rooms", … and an unlabelled sum)."""
+    row = ev.row
+    if row is None or not row.section or not row.label.strip():
+        return False
+    return not (match_terms(row.label) & (item_terms - _BROAD_GROUPS - _PLAIN_WORDS))
+
+
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
     """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
@@ -167,7 +178,8 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     # — unless the row names the part of it asked ("footwear revenue": the "Footwear" row of a revenue table)
     own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
     part = {t for t in asked.focus_terms if not t.startswith("§") and t not in _PLAIN_WORDS}
-    found = [ev for ev in found if own <= (label := match_terms(_own_label(ev))) or (part and part <= label)]
+    found = [ev for ev in found if (own <= (label := match_terms(_own_label(ev))) or (part and part <= label))
+             and not _component(ev, asked.focus_terms)]
     if not found:
         return None
     best = found[0]
@@ -293,11 +305,8 @@ _TREND = re.compile(r"(?i)^\s*(?:does|do|did|has|have|is|are|was|were)\b.*\b(?:i
 _UP_ASKED = re.compile(r"(?i)\b(?:improv\w*|increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b")
 
 
-def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages: Sequence[Passage]
-                  ) -> tuple[str, list[tuple[str, str]]] | None:
-    """The ratio in the asked period and in the one it is compared with (the second period asked, else the year
-    before), each from its own cited cells, and whether it went the way the question asks — or None."""
-    top_item, bottom_item, percent = sides
+def _pair(q: Question) -> tuple[Period, Period] | None:
+    """The period asked and the one it is compared with (the later first): the two asked, else the year before."""
     dated = [p for p in q.periods if p.year is not None]
     if len(dated) >= 2:
         pair = sorted(dated[:2], key=lambda p: (p.year or 0, p.quarter or 0, p.half or 0), reverse=True)
@@ -306,7 +315,30 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
         pair = [dated[0], *find_periods(f"FY{year - 1}" if dated[0].fiscal else f"in {year - 1}")[:1]]
     else:
         return None
-    if len(pair) != 2:
+    return (pair[0], pair[1]) if len(pair) == 2 else None
+
+
+def trend_periods(text: str, q: Question) -> tuple[Period, Period] | None:
+    """For a yes/no question about a metric's direction ("Has Acme's quick ratio improved between FY2023 and
+    FY2022?"): the period asked and the one it is compared with, later first; else None."""
+    return _pair(q) if _TREND.search(text) else None
+
+
+def trend_verdict(text: str, now: float, before: float) -> tuple[str, str]:
+    """("Yes" / "No", how the metric moved) for a question asking whether it went up (or down)."""
+    if round(now, 4) == round(before, 4):
+        return "No", "was unchanged"
+    up = now > before
+    return ("Yes" if up == bool(_UP_ASKED.search(text)) else "No"), ("rose" if up else "fell")
+
+
+def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages: Sequence[Passage]
+                  ) -> tuple[str, list[tuple[str, str]]] | None:
+    """The ratio in the asked period and in the one it is compared with (the second period asked, else the year
+    before), each from its own cited cells, and whether it went the way the question asks — or None."""
+    top_item, bottom_item, percent = sides
+    pair = _pair(q)
+    if pair is None:
         return None
     now, before = (_computed(replace(q, periods=(p,)), top_item, bottom_item, passages) for p in pair)
     if now is None or before is None or (now.top.passage.ref, now.top.col) == (before.top.passage.ref,
@@ -317,12 +349,7 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     def shown(value: float) -> str:
         return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
 
-    if round(now.value, 4) == round(before.value, 4):
-        verdict, moved = "No", "was unchanged"
-    else:
-        up = now.value > before.value
-        verdict = "Yes" if up == bool(_UP_ASKED.search(text)) else "No"
-        moved = "rose" if up else "fell"
+    verdict, moved = trend_verdict(text, now.value, before.value)
     name = _metric(text, top_item, bottom_item) if _named(text) else f"{top_item} to {bottom_item}"
     change = (f", {abs(now.value - before.value) * 100:.1f} percentage points" if percent
               and moved != "was unchanged" else "")

@@ -383,3 +383,40 @@ def test_a_total_row_under_an_items_section_is_no_operand_of_that_item() -> None
     answer = read("What is Orrery's FY2031 cost of goods sold as a percentage of revenue? Calculate it.",
                   [Passage("S1", income, "o", "ORRERY_10K.pdf", 50)])
     assert "4,882" not in answer.text.splitlines()[0], answer.text
+
+
+def test_the_quick_ratio_from_the_textbook_and_whether_it_improved() -> None:
+    """"quick ratio": (total current assets − inventories) ÷ total current liabilities, said as the definition
+    taken — (2,900,000 − 700,000) ÷ 1,700,000 = 1.29; asked whether it improved between two years, each year's from
+    its own cells: 1.29 vs (2,500,000 − 400,000) ÷ 1,600,000 = 1.31, so no, it fell (before: declined, both)."""
+    first = _first("What was Orrery's quick ratio as of December 31, 2031?")
+    assert first.startswith("The quick ratio was 1.29 (no line of it was found; quick ratio taken as (total current "
+                            "assets - inventories) / total current liabilities"), first
+    first = _first("Has Orrery's quick ratio improved between FY2030 and FY2031?")
+    assert first.startswith("No — the quick ratio fell: 1.29 as of December 31, 2031 vs 1.31 as of December 31, "
+                            "2030"), first
+    assert "[S2]" in first
+
+
+def test_a_part_printed_under_its_item_is_no_operand_for_the_item() -> None:
+    """A balance sheet prints "Inventories, net" as a heading over its parts, without a total: "Raw materials and
+    supplies" is not the inventories operand (before: the acid-test ratio subtracted it as if it were all
+    inventories: (2,900,000 − 300,000) ÷ 1,700,000 = 1.53)."""
+    parts = BALANCE.replace("| Inventories | 700,000 | 400,000 |",
+                            "| Inventories, net | | |\n| Raw materials and supplies | 300,000 | 150,000 |\n"
+                            "| Work in process and finished goods | 400,000 | 250,000 |")
+    answer = read("What was Orrery's acid-test ratio as of December 31, 2031? Acid-test ratio is defined as: (total "
+                  "current assets - inventories) / total current liabilities.",
+                  [Passage("S2", parts, "o", "ORRERY_10K.pdf", 48)])
+    assert "Raw materials" not in answer.text.splitlines()[0] and "1.53" not in answer.text, answer.text
+
+
+def test_an_unlabelled_total_under_its_heading_is_the_headings_item() -> None:
+    """"Revenues" printed as a heading over its parts and an unlabelled total row: the total is the revenue operand
+    (1,320 ÷ 6,600 = 20.0%), never a part ("Casino" 4,000)."""
+    income = INCOME.replace("| Net revenues | $ 6,600 | $ 6,000 | $ 5,000 |",
+                            "| Revenues | | | |\n| Casino | 4,000 | 3,600 | 3,000 |\n| Rooms | 2,600 | 2,400 | 2,000 |\n"
+                            "| | 6,600 | 6,000 | 5,000 |")
+    first = _first("What is Orrery's FY2031 operating margin? Calculate it as operating income divided by revenue.",
+                   [Passage("S1", income, "o", "ORRERY_10K.pdf", 50)])
+    assert "20.0%" in first and "6,600" in first, first
