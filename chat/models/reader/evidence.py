@@ -358,7 +358,15 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
         if fit > 0 and _whole_fiscal_year(asked) and _interim_balance(table, col):
             fit *= INTERIM_BALANCE
         best = max(best, fit)
+    if best > 0 and _OPENING.search(column.header) and not _OPENING.search(q.text):
+        best *= OPENING_BALANCE  # "Total Stores at Beginning of Second Quarter": the period's count is its end's
     return best
+
+
+#: a roll-forward's opening column ("Total Stores at Beginning of Second Quarter") is the period before's closing:
+#: the asked period's figure is its ending column, unless the question asks the opening one
+_OPENING = re.compile(r"(?i)\b(?:beginning|start|opening)\b")
+OPENING_BALANCE = 0.8
 
 
 #: a balance date later in the same year than another balance column of its table, for a fiscal year asked

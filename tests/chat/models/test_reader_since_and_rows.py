@@ -174,3 +174,25 @@ def test_cash_and_cash_equivalents_is_not_any_cash_row() -> None:
     assert "interest" not in head and "$31,420 million" in head, head
     cash = read("How much cash did Larkfield have?", _passages(BALANCE, FLOWS)).text.splitlines()[0]
     assert "interest" not in cash, cash
+
+
+_STORE_COLUMNS = " | ".join(f"Fiscal {year} / {name}" for year in (2031, 2030) for name in (
+    "Total Stores at Beginning of Second Quarter", "Stores Opened", "Stores Closed",
+    "Total Stores at End of Second Quarter"))
+STORES = "\n".join((
+    "Orrery stores open at the beginning and end of the second quarters of fiscal 2031 and 2030 were as follows:",
+    f"| | {_STORE_COLUMNS} |", "|---|---|---|---|---|---|---|---|---|",
+    "| Orrery | 508 | 2 | (6) | 504 | 531 | 1 | (2) | 530 |", "| Outlets | 20 | 1 | (1) | 20 | 16 | 2 | - | 18 |"))
+
+
+def test_a_quarters_count_is_its_ending_column_not_its_opening_one() -> None:
+    """A store roll-forward prints each quarter's opening count, the stores opened and closed, and its ending count:
+    the quarter's count is the ending one — 504 vs 530 — unless the question asks the beginning (before: the
+    opening columns, 508 vs 531, the first of each year's)."""
+    passages = [Passage("S1", STORES, "o", "ORRERY_10Q.pdf", 17)]
+    first = read("Was there any change in the number of Orrery stores between Q2 of FY2031 and FY2030?",
+                 passages).text.splitlines()[0]
+    assert "504" in first and "530" in first and "508" not in first, first
+    first = read("How many Orrery stores were open at the beginning of the second quarter of fiscal 2031?",
+                 passages).text.splitlines()[0]
+    assert "508" in first and "504" not in first, first
