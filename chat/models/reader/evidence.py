@@ -638,6 +638,17 @@ _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total co
 
 
 #: a column of what moved the count in the period ("Stores Opened", "Stores Closed", "Acquired"), not the count
+#: a movement the question asks ("How many stores did Acme open …", "… stores opened"): its word's stem
+_MOVED_ASKED = re.compile(r"(?i)\bdid\b[^?]*?\b(open|clos|acquir|remodel|relocat)(?:e|ed)?\b|"
+                          r"\b(open|clos|acquir|remodel|relocat)ed\b")
+
+
+def _moved(question: str) -> str:
+    """The stem of the movement ``question`` asks of a count ("open" for "… did Acme open …"), or ""."""
+    m = _MOVED_ASKED.search(question)
+    return (m.group(1) or m.group(2)).lower() if m else ""
+
+
 _MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
                        r"remodeled|transferred)\b")
 
@@ -780,8 +791,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         with_amount = [c for c in values if row.amount(c) is not None]
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
+            moved = _moved(q.text)
             with_amount = [c for c in with_amount if (a := row.amount(c)) is not None and a.value >= 0 and not (
-                _MOVEMENT.search(table.columns[c].header) and not _MOVEMENT.search(q.text))]
+                _MOVEMENT.search(table.columns[c].header) and not moved)]
+            # "How many stores did Acme open …": the column of that movement ("Stores Opened"), where there is one
+            with_amount = [c for c in with_amount if moved and moved in table.columns[c].header.lower()] \
+                or with_amount
         if not with_amount:
             continue
         if q.periods and not since:

@@ -196,3 +196,16 @@ def test_a_quarters_count_is_its_ending_column_not_its_opening_one() -> None:
     first = read("How many Orrery stores were open at the beginning of the second quarter of fiscal 2031?",
                  passages).text.splitlines()[0]
     assert "508" in first and "504" not in first, first
+
+
+def test_a_movement_asked_of_a_count_is_read_from_its_own_column() -> None:
+    """"How many … did Orrery open": the "Stores Opened" column of the quarter asked (2), not its first count
+    column (before: the movement columns were skipped whenever the question said "open", not "opened")."""
+    from chat.models.reader.evidence import gather
+
+    passages = [Passage("S1", STORES, "o", "ORRERY_10Q.pdf", 17)]
+    best = gather(analyze("How many Orrery stores did Orrery open in the second quarter of fiscal 2031?"), passages)[0]
+    assert best.kind == "cell" and best.table is not None and best.row is not None
+    header = best.table.columns[best.col].header
+    assert header.endswith("Fiscal 2031 / Stores Opened"), header
+    assert best.row.label == "Orrery"
