@@ -145,11 +145,13 @@ def _group_spans(items: list[tuple[int, Seg, list[int]]], cols: Sequence[tuple[f
     for li in sorted({li for li, _sg, _sp in items}):
         own = [(k, sg, sp) for k, (other_li, sg, sp) in enumerate(items) if other_li == li]
         m = len(own)
+        if m < 2:
+            continue
         if any(other_li == li + 1 and _continues(sg, other) and not _BARE_YEAR.fullmatch(other.text.strip())
                for _k, sg, _sp in own for other_li, other, _osp in items):
             continue  # the first lines of wrapped headers ("Gross" over "Carrying Amount"), not group labels
         texts = [" ".join(sg.text for other_li, sg, sp in items if other_li > li and sp == [c]) for c in range(1, n)]
-        if m < 2 or not all(texts) or len(texts) % m:
+        if not all(texts) or len(texts) % m:
             continue
         k = len(texts) // m
         if k < 2 or any(texts[g * k:(g + 1) * k] != texts[:k] for g in range(m)):

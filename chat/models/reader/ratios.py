@@ -156,7 +156,7 @@ def _component(ev: Evidence, item_terms: frozenset[str]) -> bool:
     row = ev.row
     if row is None or not row.section or not row.label.strip():
         return False
-    return not (match_terms(row.label) & (item_terms - _BROAD_GROUPS - _PLAIN_WORDS))
+    return not (match_terms(row.label) & ((item_terms - _BROAD_GROUPS - _PLAIN_WORDS) or item_terms))
 
 
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:

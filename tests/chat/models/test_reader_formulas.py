@@ -420,3 +420,13 @@ def test_an_unlabelled_total_under_its_heading_is_the_headings_item() -> None:
     first = _first("What is Orrery's FY2031 operating margin? Calculate it as operating income divided by revenue.",
                    [Passage("S1", income, "o", "ORRERY_10K.pdf", 50)])
     assert "20.0%" in first and "6,600" in first, first
+
+
+def test_a_broad_item_under_a_heading_is_still_its_row() -> None:
+    """"cash" (a word many rows share) under "Current assets:": the "Cash" row is the operand — a heading's row
+    naming the item is never taken for one of its parts (850,000 ÷ 1,700,000 = 0.50)."""
+    balance = BALANCE.replace("| Inventories | 700,000 | 400,000 |",
+                              "| Current assets: | | |\n| Cash | 850,000 | 400,000 |\n| Inventories | 700,000 | 400,000 |")
+    first = _first("What was Orrery's cash ratio as of December 31, 2031? Calculate it as cash divided by total "
+                   "current liabilities.", [Passage("S2", balance, "o", "ORRERY_10K.pdf", 48)])
+    assert "0.50" in first and "850,000" in first, first
