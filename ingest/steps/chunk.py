@@ -249,7 +249,6 @@ def _tail_unit(last: _Unit, text: str) -> _Unit:
     return _Unit(text=text, page=last.page, bbox=last.bbox, tokens=count_tokens(text))
 
 
-
 #: the level of a filing's company name at the root of the path: below every heading's, so none closes it
 ROOT_LEVEL = -1
 

@@ -792,8 +792,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
             moved = _moved(q.text)
+            movement_asked = bool(moved or _MOVEMENT.search(q.text))
             with_amount = [c for c in with_amount if (a := row.amount(c)) is not None and a.value >= 0 and not (
-                _MOVEMENT.search(table.columns[c].header) and not moved)]
+                _MOVEMENT.search(table.columns[c].header) and not movement_asked)]
             # "How many stores did Acme open …": the column of that movement ("Stores Opened"), where there is one
             with_amount = [c for c in with_amount if moved and moved in table.columns[c].header.lower()] \
                 or with_amount
