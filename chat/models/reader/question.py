@@ -183,6 +183,9 @@ _TRAILING_VERB = re.compile(
     r"receive|collect|make|owe|hold|book|post|operate|employ|run|maintain|declare|announce|distribute|approve)$",
     re.IGNORECASE,
 )
+#: "How many stores were open at …": the state of the things counted, no word of their line ("Total Stores")
+_COUNTED_STATE = re.compile(r"\s+(?:were|are|was|is|remained|remain)\s+(?:open|in\s+operation|operating|in\s+service)$",
+                            re.IGNORECASE)
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"^(?:have|has|had|hold|holds|held|keep|kept)\s+(?:in|on)\s+|"  # "How much did Acme have in cash …"
@@ -505,7 +508,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = re.sub(r"[?,;:]", " ", body)
     body = _LEADING_FLOW_VERB.sub("", body.strip())
     for _ in range(3):
-        body = _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split())))
+        body = _COUNTED_STATE.sub("", _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split()))))
     return _THERE_A_CHANGE.sub("", body).strip()
 
 

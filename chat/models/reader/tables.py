@@ -704,6 +704,11 @@ def column_text(table: Table, col: int) -> str:
     if quarter_word and len(years) == 1 and not any(p.day for p in column.periods):
         # "SECOND QUARTER / 2023 / Percent / Amount": the quarter and its year, not the header's other words
         return f"the {quarter_word.group(1).lower()} quarter of {years.pop()}"
+    if _Q_TOKEN.search(header) and len(column.periods) == 1 and column.periods[0].quarter \
+            and not column.periods[0].month and not column.periods[0].day:
+        # "2023 / Q2 / Amount", "Q1 / Percent to Sales" beside "2022 Q2": the quarter and its year
+        year = next((p.year for p in _in_year(table, col) if p.year), None)
+        return f"Q{column.periods[0].quarter} {year}" if year else f"Q{column.periods[0].quarter}"
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken
@@ -714,12 +719,28 @@ def dated_periods(table: Table, col: int, asked: Period) -> tuple[Period, ...]:
     """The periods column ``col`` offers for a question that asks a year: a column whose header has no year beside
     columns that have one ("For the Years Ended December 31, / 2019 | For the Years Ended December 31, | …": the
     share-of-total column under the year's) is the year column on its left (else on its right) — a header's
-    span alone does not fit a year it never names."""
+    span alone does not fit a year it never names. A column that names its own quarter, half or month but no year
+    ("Q1 / Amount | 2022 Q2 / Amount": the year printed once over the quarters) keeps them in the neighbour's
+    year — it is the first quarter of 2022, not the second."""
+    return table.columns[col].periods if asked.year is None else _in_year(table, col)
+
+
+#: a quarter written as "Q2"
+_Q_TOKEN = re.compile(r"\bQ[1-4]\b")
+
+
+def _in_year(table: Table, col: int) -> tuple[Period, ...]:
+    """``dated_periods`` of a question that asks a year."""
     own = table.columns[col].periods
-    if asked.year is None or any(p.year is not None for p in own):
+    if any(p.year is not None for p in own):
         return own
     for c in [*range(col - 1, -1, -1), *range(col + 1, len(table.columns))]:
         near: tuple[Period, ...] = table.columns[c].periods
-        if any(p.year is not None for p in near):
+        years = {p.year for p in near if p.year is not None}
+        if years:
+            finer = [p for p in own if p.quarter or p.half or p.month]
+            if finer and len(years) == 1:
+                year = years.pop()
+                return tuple(dataclasses.replace(p, year=year) for p in finer)
             return near
     return own

@@ -315,3 +315,32 @@ def test_a_deed_of_cross_guarantees_closed_group_is_no_statement_of_the_company(
                             "2030 |\n|---|---|---|\n| Net sales | 14,694 | 14,544 |", "w", "WRENMOOR_2031Q4_EARNINGS.pdf", 10)
     first = read("What were Wrenmoor's net sales in fiscal year 2031 in USD millions?", [deed, release]).text
     assert "14,694" in first.splitlines()[0], first
+
+
+RESTATED = """HARLOW & FINCH AND SUBSIDIARIES
+Condensed Consolidated Statement of Earnings
+(Unaudited; in Millions Except Per Share Figures)
+| (in Millions) | Q1 / Amount | Q1 / Percent to Sales | 2032 Q2 / Amount | 2032 Q2 / Percent to Sales | SIX MONTHS Amount |
+|---|---|---|---|---|---|
+| Sales to customers | $19,880 | 100.0 % | $20,310 | 100.0 % | $40,190 |
+| Net earnings | $5,149 | 25.9 % | $4,814 | 23.7 % | $9,963 |
+"""
+
+
+@pytest.mark.parametrize(("question", "value", "not_value"), [
+    ("What were Harlow & Finch's net earnings in Q2 2032?", "$4,814 million", "5,149"),
+    ("What were Harlow & Finch's net earnings in the first quarter of 2032?", "$5,149 million", "4,814"),
+])
+def test_a_quarter_printed_without_its_year_keeps_its_own_quarter(question: str, value: str, not_value: str) -> None:
+    """"Q1 / Amount" beside "2032 Q2 / Amount": the year printed once over both quarters is the first quarter's
+    too, but the column stays the first quarter's — the second quarter's figure is the "2032 Q2" column's."""
+    lead = read(question, [Passage("S1", RESTATED, "h2", "HARLOW_FINCH_2032_8K.pdf", 13)]).text.split("\n")[0]
+    assert value in lead and not_value not in lead, lead
+
+
+def test_a_quarter_column_is_said_as_its_quarter_and_year() -> None:
+    """Not "in 2032 Q2 Amount vs … in Q1 Amount": the header's "Amount" is no part of the period."""
+    lead = read("Did Harlow & Finch's net earnings increase in Q2 2032 compared to Q1 2032?",
+                [Passage("S1", RESTATED, "h2", "HARLOW_FINCH_2032_8K.pdf", 13)]).text.split("\n")[0]
+    assert lead.startswith("No — net earnings were down 6.5%: $4,814 million in Q2 2032 vs $5,149 million in Q1 "
+                           "2032 [S1]"), lead

@@ -209,3 +209,15 @@ def test_a_movement_asked_of_a_count_is_read_from_its_own_column() -> None:
     header = best.table.columns[best.col].header
     assert header.endswith("Fiscal 2031 / Stores Opened"), header
     assert best.row.label == "Orrery"
+
+
+def test_the_state_of_the_things_counted_is_no_word_of_their_line() -> None:
+    """"How many … stores were open at the end of …": "open" says which stores are counted, no word the count's
+    line must hold — before, the ending count was found but, its line lacking "open", only offered as unsure
+    evidence."""
+    counts = STORES.replace(STORES.splitlines()[0], "The changes in our store count in the second quarters of fiscal "
+                                                    "2031 and 2030:")
+    answer = read("How many Orrery stores were open at the end of the second quarter of fiscal 2031?",
+                  [Passage("S1", counts, "o", "ORRERY_10Q.pdf", 17)])
+    assert answer.why == "sure", answer.text
+    assert answer.text.startswith("Orrery stores were 504 in the second quarter of 2031 [S1]"), answer.text
