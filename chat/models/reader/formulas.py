@@ -38,11 +38,13 @@ from chat.models.reader.ratios import (
     averaged_years,
     cell,
     cell_value,
+    said_label,
     trend_periods,
     trend_verdict,
     without_periods,
 )
-from chat.models.reader.split_items import split_cells
+from chat.models.reader.split_items import heading_parts, split_cells
+from chat.models.reader.statement_titles import is_statement_page
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
@@ -87,19 +89,24 @@ def _strip(side: str) -> str:
 def _read(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
     asked = replace(q, periods=(period,) if period is not None else q.periods[:1])
     ev = cell(asked, item, passages)
-    if ev is None:
-        return _split(asked, item, period, passages)
+    if ev is None or not is_statement_page(ev.passage):
+        # a note's row ("Inventories, net" of a business held for sale) yields to the statement's own lines
+        split = _split(asked, item, period, passages)
+        if split is not None or ev is None:
+            return split
     if ev.row is None or ev.table is None or (period is not None and not _year_fits(ev, period)):
         return None
     value = cell_value(ev)
     if value is None:
         return None
-    return Operand(value[0], (ev,), f"{ev.label} {value[1]} ({period_phrase(ev.table, ev.col, 'en')})")
+    return Operand(value[0], (ev,), f"{said_label(ev)} {value[1]} ({period_phrase(ev.table, ev.col, 'en')})")
+
 
 
 def _split(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
-    """``item`` printed as separate lines (``split_items``: "Depreciation" + "Amortization of …"): their sum."""
-    found = split_cells(q, item, passages)
+    """``item`` printed as separate lines (``split_items``: "Depreciation" + "Amortization of …", or a heading's parts
+    without a total): their sum."""
+    found = split_cells(q, item, passages) or heading_parts(q, item, passages)
     if not found or (period is not None and not all(_year_fits(ev, period) for ev in found)):
         return None
     values = [cell_value(ev) for ev in found]

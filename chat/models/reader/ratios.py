@@ -148,7 +148,7 @@ def _own_label(ev: Evidence) -> str:
     return ev.label
 
 
-def _component(ev: Evidence, item_terms: frozenset[str]) -> bool:
+def is_component(ev: Evidence, item_terms: frozenset[str]) -> bool:
     """The row names none of the item's words and matched through its section only: one of the item's parts
     ("Raw materials and supplies" under "Inventories, net", which the balance sheet prints without a total), never
     the item. A row with no label of its own under the heading is the heading's total ("Revenues" over
@@ -157,6 +157,15 @@ def _component(ev: Evidence, item_terms: frozenset[str]) -> bool:
     if row is None or not row.section or not row.label.strip():
         return False
     return not (match_terms(row.label) & ((item_terms - _BROAD_GROUPS - _PLAIN_WORDS) or item_terms))
+
+
+def said_label(ev: Evidence) -> str:
+    """How an operand's line is named: its row's label when that names a line item of its own ("Total current
+    assets", not "Current assets Total current assets" — nor "Inventories, net Total current assets" under a heading
+    printed without a total), else its heading and label ("Revenues Casino")."""
+    if ev.row is not None and any(t.startswith("§") for t in match_terms(ev.row.label)):
+        return " ".join(ev.row.label.split())
+    return ev.label
 
 
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
@@ -179,7 +188,7 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
     part = {t for t in asked.focus_terms if not t.startswith("§") and t not in _PLAIN_WORDS}
     found = [ev for ev in found if (own <= (label := match_terms(_own_label(ev))) or (part and part <= label))
-             and not _component(ev, asked.focus_terms)]
+             and not is_component(ev, asked.focus_terms)]
     if not found:
         return None
     best = found[0]
@@ -356,8 +365,8 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     lead = (f"{verdict} — the {name} {moved}{change}: {shown(now.value)} "
             f"{period_phrase(now.top.table, now.top.col, 'en')} vs {shown(before.value)} "
             f"{period_phrase(before.top.table, before.top.col, 'en')} (computed from the tables: "
-            f"{now.top.label} {now.a_text} ÷ {now.bottom.label} {now.b_text}; {before.top.label} {before.a_text} ÷ "
-            f"{before.bottom.label} {before.b_text}) ")
+            f"{said_label(now.top)} {now.a_text} ÷ {said_label(now.bottom)} {now.b_text}; {said_label(before.top)} "
+            f"{before.a_text} ÷ {said_label(before.bottom)} {before.b_text}) ")
     refs = [c.passage.ref for c in (now.top, now.bottom, before.top, before.bottom)]
     lead += "".join(f"[{r}]" for r in dict.fromkeys(refs)) + "."
     lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(now.top))]
@@ -386,7 +395,7 @@ def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, 
         return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
 
     label = "FY" if fiscal else ""
-    parts = [f"{label}{year} {shown(c.value)} = {c.top.label} {c.a_text} ÷ {c.bottom.label} {c.b_text}"
+    parts = [f"{label}{year} {shown(c.value)} = {said_label(c.top)} {c.a_text} ÷ {said_label(c.bottom)} {c.b_text}"
              for year, c in each]
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for _, c in each for ev in (c.top, c.bottom)))
     metric = _metric(text, top_item, bottom_item, percent)
@@ -427,8 +436,8 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
     if _SHARE_FORMULA.search(text):  # "what percentage of total net sales came from Services"
         name = f"{top_item} share of {bottom_item}"
     period = period_phrase(top.table, top.col, "en")
-    lead = (f"The {name} was {stated} {period} (computed from the table: {top.label} {a_text} "
-            f"÷ {bottom.label} {b_text}) {refs}.")
+    lead = (f"The {name} was {stated} {period} (computed from the table: {said_label(top)} {a_text} "
+            f"÷ {said_label(bottom)} {b_text}) {refs}.")
     lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(top))]
     if bottom.passage.ref == top.passage.ref and bottom.table is top.table:
         lines.append(("> " + bottom.quote_text).rstrip())

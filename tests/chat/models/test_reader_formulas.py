@@ -398,17 +398,31 @@ def test_the_quick_ratio_from_the_textbook_and_whether_it_improved() -> None:
     assert "[S2]" in first
 
 
-def test_a_part_printed_under_its_item_is_no_operand_for_the_item() -> None:
-    """A balance sheet prints "Inventories, net" as a heading over its parts, without a total: "Raw materials and
-    supplies" is not the inventories operand (before: the acid-test ratio subtracted it as if it were all
-    inventories: (2,900,000 − 300,000) ÷ 1,700,000 = 1.53)."""
+def test_the_parts_printed_under_an_item_without_a_total_are_its_sum() -> None:
+    """A balance sheet prints "Inventories, net" as a heading over its parts, without a total: the inventories
+    operand is the parts' sum — (2,900,000 − (300,000 + 400,000)) ÷ 1,700,000 = 1.29 — never one part alone
+    ((2,900,000 − 300,000) ÷ 1,700,000 = 1.53, stop 49), nor nothing (declined, stop 50). A note's "Inventories,
+    net" (a business held for sale) is no operand either, when the statement prints the parts."""
     parts = BALANCE.replace("| Inventories | 700,000 | 400,000 |",
                             "| Inventories, net | | |\n| Raw materials and supplies | 300,000 | 150,000 |\n"
                             "| Work in process and finished goods | 400,000 | 250,000 |")
-    answer = read("What was Orrery's acid-test ratio as of December 31, 2031? Acid-test ratio is defined as: (total "
-                  "current assets - inventories) / total current liabilities.",
-                  [Passage("S2", parts, "o", "ORRERY_10K.pdf", 48)])
-    assert "Raw materials" not in answer.text.splitlines()[0] and "1.53" not in answer.text, answer.text
+    note = ("Note 6 - Held for Sale\nMajor classes of assets of the business classified as held for sale:\n"
+            "| (in thousands) | December 31, 2031 | December 31, 2030 |\n|---|---|---|\n"
+            "| Inventories, net | — | 40,000 |\n| Total assets held for sale | — | 90,000 |")
+    question = ("What was Orrery's acid-test ratio as of December 31, 2031? Acid-test ratio is defined as: (total "
+                "current assets - inventories) / total current liabilities.")
+    for passages in ([Passage("S2", parts, "o", "ORRERY_10K.pdf", 48)],
+                     [Passage("S2", parts, "o", "ORRERY_10K.pdf", 48), Passage("S3", note, "o", "ORRERY_10K.pdf", 66)]):
+        first = read(question, passages).text.splitlines()[0]
+        assert first.startswith("The acid-test ratio was 1.29 (computed: (Total current assets 2,900,000 thousand (as "
+                                "of December 31, 2031) − (Raw materials and supplies 300,000 thousand + Work in process "
+                                "and finished goods 400,000 thousand)"), first
+    first = read("Has Orrery's quick ratio improved between FY2030 and FY2031?",
+                 [Passage("S2", parts, "o", "ORRERY_10K.pdf", 48), Passage("S3", note, "o", "ORRERY_10K.pdf", 66)]
+                 ).text.splitlines()[0]
+    # 2030: (2,500,000 − (150,000 + 250,000)) ÷ 1,600,000 = 1.31 — the note's 40,000 is not 2030's inventories
+    assert first.startswith("No — the quick ratio fell: 1.29 as of December 31, 2031 vs 1.31 as of December 31, "
+                            "2030"), first
 
 
 def test_an_unlabelled_total_under_its_heading_is_the_headings_item() -> None:
