@@ -35,11 +35,13 @@ _MONTH_YEAR = (
 )
 _QUARTER = (
     # a fiscal year's quarter said either way round: "FY2023Q1", "FY23 Q1", "Q2 of FY2024", "Q2 of fiscal 2024",
-    # "Q22023" (quarter and year run together), "fiscal 2023 fourth quarter"
+    # "Q22023" (quarter and year run together), "Q2FY23", "Q2-2023", "fiscal 2023 fourth quarter"
     re.compile(rf"\bFY\s?'?(?P<year>{_YEAR}|\d{{2}})\s?[Qq](?P<q>[1-4])\b"),
     re.compile(rf"\b[Qq](?P<q>[1-4])\s+of\s+(?:the\s+)?(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<year>{_YEAR}|\d{{2}})\b",
                re.IGNORECASE),
     re.compile(rf"\b[Qq](?P<q>[1-4])(?P<year>{_YEAR})\b"),
+    # "Q2FY23", "Q2-2023", "Q3/23": the quarter and its year joined by a fiscal mark or a dash
+    re.compile(rf"\b[Qq](?P<q>[1-4])(?:\s?FY\s?'?|\s?[-/]\s?)(?P<year>{_YEAR}|\d{{2}})\b"),
     re.compile(rf"\b(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<year>{_YEAR}|\d{{2}})\s+(?P<word>first|second|third|fourth|1st|"
                rf"2nd|3rd|4th)[\s\-]+(?:fiscal\s+)?quarter\b", re.IGNORECASE),
     re.compile(rf"\b[Qq](?P<q>[1-4])\b(?:\s*(?:FY|fiscal)?\s*'?(?P<year>{_YEAR}|\d{{2}})\b)?"),

@@ -19,6 +19,9 @@ from chat.models.reader.periods import find_periods
     ("in Q2 of fiscal 2024", 2024, 2),
     ("in Q22023 year over year", 2023, 2),
     ("fiscal 2023 fourth quarter", 2023, 4),
+    ("in Q2FY23 compared with", 2023, 2),
+    ("in Q2-2023 vs", 2023, 2),
+    ("Q3/23 results", 2023, 3),
 ])
 def test_a_fiscal_years_quarter_is_one_period(text: str, year: int, quarter: int) -> None:
     periods = find_periods(text)
