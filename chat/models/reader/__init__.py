@@ -116,8 +116,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         # "What is Acme's largest liability?" unanswered from the statement: a sentence that ranks nothing ("… the
         # maturities of lease liabilities were as follows:") is not sure to answer it
         sure = False
-    if sure and asks_segments(q.text):
-        sure = False  # "What are Acme's segments?": no sentence listing them was found — whatever is quoted is not sure
+    if sure and (asks_segments(q.text) or asks_business(q.text)):
+        # "What are Acme's segments?", "What does Acme sell?": no sentence listing them, nor the company's description
+        # of itself, was found — whatever is quoted is not sure
+        sure = False
     text, quotes = compose(q, lead, _supporting(lead, ranked), sure=sure)
     return text, quotes, False, best.score, "sure" if sure else "unsure"
 

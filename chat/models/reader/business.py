@@ -32,7 +32,12 @@ _ASKED = re.compile(
     r"|\b(?:primary|principal|main|core)\s+business\b(?!\s+(?:segments?|units?|lines?)\b)"
     r"|\bwhat\s+does\s+.{1,60}?\s+do\s*\??$"
     r"|\bdescribe\s+.{1,60}?\s+business\b"
-    r"|\bwhat\s+(?:is|was)\s+.{1,60}?[’']s?\s+business\s*\??$")
+    r"|\bwhat\s+(?:is|was)\s+.{1,60}?[’']s?\s+business\s*\??$"
+    # "What products does Acme sell?", "What kind of services does Acme offer?", "What does Acme make?"
+    r"|\bwhat\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:products?|services?|goods|merchandise)(?:\s+and\s+"
+    r"(?:products|services|solutions))?\s+(?:does|do|did)\s+.{1,60}?\s+(?:sell|offer|make|provide|manufacture|"
+    r"produce|market|distribute)\b"
+    r"|\bwhat\s+does\s+.{1,60}?\s+(?:sell|make|manufacture|produce)\s*\??$")
 _NOT_THIS = re.compile(r"(?i)\bsegments?\b|\bhow\s+(?:much|many)\b|\brevenue|\bsales\b|\bincome\b|\bgrowth\b|"
                        r"\bemployees?\b|\brisks?\b|\bcompetitors?\b|\bacquisitions?\b|\bdiscontinued\b")
 #: a noun naming a kind of business
@@ -80,8 +85,11 @@ _WITH_SUBSIDIARIES = re.compile(r"(?i),?\s*(?:(?:together|along)\s+with|and)\s+(
 
 
 #: headings of Item 1's first part
-_ITEM_1 = re.compile(r"(?i)\bitem\s*1\.?\s*(?:[-–—:]\s*)?business\b|\bbusiness\b(?!\s+(?:strategy|risks?|segments?))|"
-                     r"\boverview\b|\bgeneral\b|\bthe\s+company\b|\babout\s+us\b|\bdescription\s+of\s+business\b")
+_ITEM_1 = re.compile(r"(?im)\bitem\s*1\.?\s*(?:[-–—:]\s*)?business\b|\bbusiness\b(?!\s+(?:strategy|risks?|segments?))|"
+                     r"\boverview\b|(?:^|›)\s*general\s*(?:$|›)|\bthe\s+company\b|\babout\s+us\b|"
+                     r"\bdescription\s+of\s+business\b")  # "General" as a heading of its own, not "Attorneys General"
+#: a line this short above a sentence may be its heading
+HEADING_LINE = 60
 _RISK_HEADING = re.compile(r"(?i)\brisk\s+factors?\b|\brisks?\b|\blegal\s+proceedings\b|\bexhibits?\b|\bnotes?\s+to\b")
 
 
@@ -148,8 +156,12 @@ def opens_item_1(sentence: str, names: Sequence[str]) -> bool:
 
 
 def _rank(p: Passage, start: int) -> tuple[int, int, int]:
-    heading = p.text[:start][-400:]  # the heading path (the chunk's first line) and the lines above the sentence
-    under_item_1 = bool(_ITEM_1.search(heading)) and not _RISK_HEADING.search(heading.split("\n")[0])
+    # the heading path (the chunk's first line) and the heading-like short lines just above the sentence — not any
+    # words before it ("… State Attorneys General filed …" is no "General" heading)
+    path, _, body = p.text[:start].partition("\n")
+    above = [line for line in body.split("\n")[-3:] if 0 < len(line.strip()) <= HEADING_LINE]
+    heading = "\n".join([path, *above])
+    under_item_1 = bool(_ITEM_1.search(heading)) and not _RISK_HEADING.search(path)
     annual = "10K" in p.file_name.upper().replace("-", "") or "10-K" in p.file_name.upper()
     return (0 if under_item_1 else 1, 0 if annual else 1, p.page or 0)
 

@@ -33,11 +33,14 @@ def _p(ref: str, text: str, page: int = 3) -> Passage:
 def test_the_question_is_read() -> None:
     for asked in ("What industry does Kestrel primarily operate in?", "What business is Kestrel in?",
                   "What does Kestrel do?", "What is Kestrel's primary business?", "What kind of company is Kestrel?",
-                  "Describe Kestrel's business.", "Which industry is Kestrel in?"):
+                  "Describe Kestrel's business.", "Which industry is Kestrel in?", "What products does Kestrel sell?",
+                  "What kind of services does Kestrel offer?", "What does Kestrel make?",
+                  "What products and services does Kestrel provide?"):
         assert asks_business(asked), asked
     for other in ("Which Kestrel business segment had the highest net sales in 2031?",
                   "What are the main risks to Kestrel's business?", "What were Kestrel's revenues in 2031?",
-                  "How much did Kestrel's primary business grow in 2031?"):
+                  "How much did Kestrel's primary business grow in 2031?",
+                  "How many products did Kestrel sell in 2031?", "What did Kestrel sell its stake for?"):
         assert not asks_business(other), other
 
 
@@ -81,3 +84,21 @@ def test_another_companys_we_is_not_the_named_companys_description() -> None:
     answer = read("What industry does Kestrel operate in?", [other])
     assert "rotor blades" not in answer.text.split("\n")[0] or answer.declined or answer.why == "unsure"
     assert not answer.text.startswith("The company describes its business")
+
+
+LEGAL = """KESTREL INC. › Antitrust Investigations › • State Attorneys General and Multi-District Litigation
+In June 2030, the State Attorneys General filed a complaint against several drone makers, including Kestrel.
+We responded to that subpoena in full and have had no communication with the agency since June 2030."""
+
+
+def test_a_sentence_under_no_business_heading_is_no_description() -> None:
+    """"What products does Kestrel sell?" over a legal-proceedings chunk: "We responded to that subpoena …" has the
+    company as its subject, but "General" in its heading "State Attorneys General …" is no "General" heading of Item 1
+    (before: quoted as the company describing its business) — and what is quoted then is not sure."""
+    for question in ("What products does Kestrel sell?", "What industry does Kestrel operate in?"):
+        answer = read(question, [_p("S1", LEGAL, 36)])
+        assert not answer.text.startswith("The company describes its business"), answer.text
+        assert answer.declined or answer.why == "unsure", answer.text
+    described = read("What products does Kestrel sell?", [_p("S1", LEGAL, 36), _p("S2", ITEM_1)])
+    assert described.text.startswith("The company describes its business: “Kestrel, together with its subsidiaries, is "
+                                     "one of the world's leading makers of industrial drones"), described.text
