@@ -11,6 +11,7 @@ that qualifies the rows below it, and the caption's unit (``(in millions)``) sca
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -221,20 +222,70 @@ def markdown_tables(text: str) -> list[Table]:
             columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
             rows: list[Row] = []
             section = ""
+            year = ""  # a year printed as a row heading over its rows ("| 2017 | | |"), "" before any
+            row_years: list[str] = []
             for (s, e), cells in zip(body, body_cells, strict=True):
                 shown = cells[1:] + [""] * (max(keep) + 1) if keep else cells[1:]
                 values = [shown[k] for k in keep] if keep else shown
                 label, values = cells[0], _percent_signs_joined((values + [""] * len(columns))[: len(columns)])
                 if label and not any(v.strip() for v in values):
+                    bare = _BARE_YEAR.match(label.strip())
+                    if bare:
+                        year, section = bare.group(1), ""
+                        continue
                     section = label.rstrip(":： ").strip()
                     continue
                 rows.append(Row(label, section, tuple(values), (s, e)))
+                row_years.append(year)
                 if _TOTAL_ROW.match(label):
                     section = ""  # "Total operating expenses" closes the "Operating expenses:" block
             if columns and rows:
-                rows = _unlabelled_totals(rows)
-                tables.append(_continued(Table(caption, unit, columns, tuple(rows), header, True), tables, caption))
+                for year_columns, year_rows in _by_year_rows(columns, rows, row_years, value_headers, caption,
+                                                             caption_span):
+                    year_rows = _unlabelled_totals(year_rows)
+                    tables.append(_continued(Table(caption, unit, year_columns, tuple(year_rows), header, True),
+                                             tables, caption))
     return tables
+
+
+_BARE_YEAR = re.compile(r"^(?:FY\s?|fiscal\s+)?((?:19|20)\d\d)$", re.IGNORECASE)
+
+
+def _by_year_rows(columns: tuple[Column, ...], rows: list[Row], row_years: list[str], headers: list[str],
+                  caption: str, caption_span: int | None) -> list[tuple[tuple[Column, ...], list[Row]]]:
+    """A table whose years are row headings over dates without a year ("Selected Quarterly Financial Data":
+    "| | December 31 | September 30 | … |", then "2017" over its rows, "2016" over its own): a table per year, its
+    columns in that year — the quarters of a table captioned quarterly ("three months ended December 31, 2017").
+    Any other table: itself."""
+    if not all(row_years) or any(p.year for c in columns for p in c.periods) \
+            or not any(_MONTH_DAY.search(h) for h in headers):
+        return [(columns, rows)]
+    months = [p.month for h in headers for p in find_periods(_MONTH_DAY.sub(r"\g<0>, 2000", h, count=1)) if p.month]
+    if months != sorted(months) and months != sorted(months, reverse=True):
+        return [(columns, rows)]  # "April 30 | July 31 | October 31 | January 31": a fiscal year across two calendar
+        # years — which year each date is in is not known from the heading
+    span = 3 if re.search(r"(?i)\bquarterly\b", caption) else caption_span
+    out: list[tuple[tuple[Column, ...], list[Row]]] = []
+    for year in dict.fromkeys(row_years):
+        dated = _numbered(tuple(_column(_MONTH_DAY.sub(rf"\g<0>, {year}", h, count=1), span) for h in headers))
+        out.append((_quarters_in_order(dated), [r for r, y in zip(rows, row_years, strict=True) if y == year]))
+    return out
+
+
+def _quarters_in_order(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """Four three-month columns of one year ending three months apart ("March 31, 2017" … "December 31, 2017"):
+    its quarters, numbered in the order they end."""
+    ends = sorted(c.periods[0].month or 0 for c in columns if c.span == 3 and len(c.periods) == 1)
+    if len(ends) != 4 or len(columns) != 4 or [b - a for a, b in itertools.pairwise(ends)] != [3, 3, 3]:
+        return columns
+    return tuple(dataclasses.replace(c, periods=(dataclasses.replace(c.periods[0],
+                                                                     quarter=ends.index(c.periods[0].month or 0) + 1),))
+                 for c in columns)
+
+
+#: a month and day with no year after them ("December 31", "Sept. 30")
+_MONTH_DAY = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+                        r"(?!\s*,?\s*(?:19|20)\d\d)")
 
 
 def _stubless(text: str, header_cells: list[str], body: list[tuple[int, int]]) -> bool:
@@ -699,6 +750,10 @@ def column_text(table: Table, col: int) -> str:
         weeks = _WEEKS.search(header)  # "12 Weeks Ended": the weeks it says, not the months they stand for
         said = f"{weeks.group(0).lower()}" if weeks else f"{fiscal}{span_words}"
         return f"the {said} ended {_spoken_date(column.periods[0])}"
+    if span_words and len(column.periods) == 1 and column.periods[0].day and column.periods[0].month \
+            and not _HEADER_WORDS.search(header):
+        # "December 31, 2017" of a quarterly table: the three months ended then, not a day
+        return f"the {span_words} ended {_spoken_date(column.periods[0])}"
     quarter_word = re.search(r"(?i)\b(first|second|third|fourth)\s+quarter\b", header)
     years = {p.year for p in column.periods if p.year}
     if quarter_word and len(years) == 1 and not any(p.day for p in column.periods):
