@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from chat.models.extractive import Language, terms
 from chat.models.reader.balances import STRUCTURAL_SECTION
+from chat.models.reader.evidence import MOVEMENT as _MOVEMENT
 from chat.models.reader.evidence import Evidence
 from chat.models.reader.numbers import (
     Amount,
@@ -190,6 +191,11 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         return f"{lead}{subject}は{value}です [{ref}]。"
     verb = "were" if _plural(subject) else "was"
     tail = f" {period}" if period else ""
+    moved = table.columns[ev.col].header.split(" / ")[-1].strip()
+    if q.kind not in ("change", "comparison") and _MOVEMENT.search(moved) and not amount.percent:
+        # "(6)" under "Stores Closed": six stores closed in the period — said with the column's words, as a count
+        value = spoken_value(_size(amount), unit, lang) if amount.value < 0 else value
+        return f"{_cap(subject)} — {moved.lower()}: {value}{tail} [{ref}]."
     note = " (printed in brackets)" if outflow else ""
     printed = ev.passage.text[row.line[0] : row.line[1]].strip()
     if printed.startswith("|") and not printed[1:].split("|")[0].strip() and row.label:

@@ -649,7 +649,7 @@ def _moved(question: str) -> str:
     return (m.group(1) or m.group(2)).lower() if m else ""
 
 
-_MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
+MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
                        r"remodeled|transferred)\b")
 
 
@@ -792,9 +792,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
             moved = _moved(q.text)
-            movement_asked = bool(moved or _MOVEMENT.search(q.text))
-            with_amount = [c for c in with_amount if (a := row.amount(c)) is not None and a.value >= 0 and not (
-                _MOVEMENT.search(table.columns[c].header) and not movement_asked)]
+            movement_asked = bool(moved or MOVEMENT.search(q.text))
+            # … but "(15)" under "Stores Closed" is the count asked when the question asks the stores closed
+            with_amount = [c for c in with_amount if (a := row.amount(c)) is not None
+                           and (a.value >= 0 or (moved and moved in table.columns[c].header.lower())) and not (
+                               MOVEMENT.search(table.columns[c].header) and not movement_asked)]
             # "How many stores did Acme open …": the column of that movement ("Stores Opened"), where there is one
             with_amount = [c for c in with_amount if moved and moved in table.columns[c].header.lower()] \
                 or with_amount

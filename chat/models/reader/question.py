@@ -180,7 +180,8 @@ _THERE_A_CHANGE = re.compile(
 _TRAILING_VERB = re.compile(
     r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:(?:the|this|that)\s+(?:company|firm|group|business|"
     r"corporation|registrant)\s+|it\s+|they\s+)?(?:pay|spend|earn|generate|record|report|recognize|incur|"
-    r"receive|collect|make|owe|hold|book|post|operate|employ|run|maintain|declare|announce|distribute|approve)$",
+    r"receive|collect|make|owe|hold|book|post|operate|employ|run|maintain|declare|announce|distribute|approve|"
+    r"open|close|acquire|remodel|relocate)$",  # "How many stores did Acme close …": the count's movement column
     re.IGNORECASE,
 )
 #: "How many stores were open at …": the state of the things counted, no word of their line ("Total Stores")

@@ -4,6 +4,8 @@ answer. Made-up filings."""
 
 from __future__ import annotations
 
+import pytest
+
 from chat.models.reader import Passage, read
 from chat.models.reader.question import analyze
 
@@ -221,3 +223,15 @@ def test_the_state_of_the_things_counted_is_no_word_of_their_line() -> None:
                   [Passage("S1", counts, "o", "ORRERY_10Q.pdf", 17)])
     assert answer.why == "sure", answer.text
     assert answer.text.startswith("Orrery stores were 504 in the second quarter of 2031 [S1]"), answer.text
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("How many stores did Orrery close in the second quarter of fiscal 2031?",
+     "Orrery stores — stores closed: 6 in the second quarter of 2031 [S1]."),
+    ("How many stores did Orrery open in the second quarter of fiscal 2031?",
+     "Orrery stores — stores opened: 2 in the second quarter of 2031 [S1]."),
+])
+def test_a_movement_is_said_as_its_column_and_a_closing_count_without_brackets(question: str, lead: str) -> None:
+    """"(6)" under "Stores Closed" is six stores closed: the asked movement's column keeps its bracketed cells
+    (before: dropped as negative counts — no answer) and the answer names the column ("Orrery was 2" before)."""
+    assert read(question, [Passage("S1", STORES, "o", "ORRERY_10Q.pdf", 17)]).text.splitlines()[0] == lead
