@@ -83,11 +83,28 @@ def superlative(question: str) -> Superlative | None:
     change = _CHANGE.match(measure)
     if change is not None:  # "the biggest drop in Q2 2023 year over year revenues (on a percentage basis)"
         measure = " ".join(_ASIDE.sub(" ", change.group("rest")).split())
+    measure = _bare_measure(measure)
     if not match_terms(measure):
         return None
     kind = ("drop" if change.group("word").lower().startswith(_DROPS) else "rise") if change is not None else ""
     return Superlative(what, m.group("dir").lower() in _LOW, measure, kind, m.group("dir").lower(),
                        change.group("word").lower() if change is not None else "")
+
+
+#: what a measure is said with that names no part of it: "the highest EBITDAR contribution" is the highest EBITDAR
+_CONTRIBUTION = re.compile(r"(?i)\bcontributions?\b")
+#: "… for MGM", "… of Acme Corp": the company a measure is asked of, after it
+_OF_NAME = re.compile(r"\s+(?:for|of|at|by)\s+(?:the\s+)?[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*")
+_DANGLING = re.compile(r"(?i)(?:\s+(?:for|of|at|in|during|by|over|the|a|an|and))+\s*$")
+
+
+def _bare_measure(measure: str) -> str:
+    """The measure without the periods and the company it is asked of ("Q22023 revenues" → "revenues",
+    "EBITDAR Contribution for MGM during FY2022" → "EBITDAR") — the words its rows are named with."""
+    for p in sorted(find_periods(measure), key=lambda p: p.start, reverse=True):
+        measure = measure[: p.start] + " " + measure[p.end :]
+    measure = _OF_NAME.sub(" ", _CONTRIBUTION.sub(" ", measure))
+    return " ".join(_DANGLING.sub("", " ".join(measure.split())).split())
 
 
 def _entity_fits(what: str, table: Table) -> bool:
@@ -318,9 +335,13 @@ def _breakdown_query(asked: Superlative, measure: str, period: str = "") -> str:
 
 
 def search_query(question: str) -> str:
-    """The breakdown's search: "net sales by region reportable segment geographic"."""
+    """The breakdown's search: "net sales by region reportable segment geographic", after the company it is asked
+    of ("Pfizer revenues by …": a project of many companies' filings holds many breakdowns)."""
     asked = superlative(question)
-    return _breakdown_query(asked, asked.measure) if asked is not None else ""
+    if asked is None:
+        return ""
+    names = " ".join(analyze(question).strong_names[:1])
+    return " ".join(f"{names} {_breakdown_query(asked, asked.measure)}".split())
 
 
 def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
