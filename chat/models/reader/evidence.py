@@ -650,7 +650,7 @@ def _moved(question: str) -> str:
 
 
 MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
-                       r"remodeled|transferred)\b")
+                      r"remodeled|transferred)\b")
 
 
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:

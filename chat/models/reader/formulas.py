@@ -102,7 +102,6 @@ def _read(q: Question, item: str, period: Period | None, passages: Sequence[Pass
     return Operand(value[0], (ev,), f"{said_label(ev)} {value[1]} ({period_phrase(ev.table, ev.col, 'en')})")
 
 
-
 def _split(q: Question, item: str, period: Period | None, passages: Sequence[Passage]) -> Operand | None:
     """``item`` printed as separate lines (``split_items``: "Depreciation" + "Amortization of …", or a heading's parts
     without a total): their sum."""
