@@ -12,8 +12,7 @@ from dataclasses import replace
 
 from chat.models.extractive import Language, terms
 from chat.models.reader.balances import STRUCTURAL_SECTION
-from chat.models.reader.evidence import MOVEMENT as _MOVEMENT
-from chat.models.reader.evidence import Evidence
+from chat.models.reader.evidence import MOVEMENT, Evidence
 from chat.models.reader.numbers import (
     Amount,
     Unit,
@@ -192,7 +191,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     verb = "were" if _plural(subject) else "was"
     tail = f" {period}" if period else ""
     moved = table.columns[ev.col].header.split(" / ")[-1].strip()
-    if q.kind not in ("change", "comparison") and _MOVEMENT.search(moved) and not amount.percent:
+    if q.kind not in ("change", "comparison") and MOVEMENT.search(moved) and not amount.percent:
         # "(6)" under "Stores Closed": six stores closed in the period — said with the column's words, as a count
         value = spoken_value(_size(amount), unit, lang) if amount.value < 0 else value
         return f"{_cap(subject)} — {moved.lower()}: {value}{tail} [{ref}]."

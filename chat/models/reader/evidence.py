@@ -637,7 +637,6 @@ _OF_SEGMENT = re.compile(
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 
-#: a column of what moved the count in the period ("Stores Opened", "Stores Closed", "Acquired"), not the count
 #: a movement the question asks ("How many stores did Acme open …", "… stores opened"): its word's stem
 _MOVED_ASKED = re.compile(r"(?i)\bdid\b[^?]*?\b(open|clos|acquir|remodel|relocat)(?:e|ed)?\b|"
                           r"\b(open|clos|acquir|remodel|relocat)ed\b")
@@ -649,6 +648,7 @@ def _moved(question: str) -> str:
     return (m.group(1) or m.group(2)).lower() if m else ""
 
 
+#: a column of what moved the count in the period ("Stores Opened", "Stores Closed", "Acquired"), not the count
 MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|added|additions|removed|relocated|"
                       r"remodeled|transferred)\b")
 
@@ -676,6 +676,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     repeated = Counter(row.label.lower() for row in table.rows)
     since = since_asked(q)
     count = asks_count(q)
+    moved = _moved(q.text) if count else ""  # "How many stores did Acme open …": "open"
+    movement_asked = bool(moved or MOVEMENT.search(q.text))
     balance_asked = balance_asked_of(q)
     part_asked = _part_of_year_asked(q)
     # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
@@ -791,8 +793,6 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         with_amount = [c for c in values if row.amount(c) is not None]
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
-            moved = _moved(q.text)
-            movement_asked = bool(moved or MOVEMENT.search(q.text))
             # … but "(15)" under "Stores Closed" is the count asked when the question asks the stores closed
             with_amount = [c for c in with_amount if (a := row.amount(c)) is not None
                            and (a.value >= 0 or (moved and moved in table.columns[c].header.lower())) and not (
