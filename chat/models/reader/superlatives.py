@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import column_period_score, latest_column, of_named, passage_tables, period_key
-from chat.models.reader.numbers import all_amounts
+from chat.models.reader.numbers import Unit, all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
@@ -28,7 +28,7 @@ _SUPERLATIVE = re.compile(
     r"^\s*(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+)?(?:[\w.&,\s-]{1,40}?['’]s?\s+)?)?"
     r"(?P<what>[a-z][\w\s-]{0,40}?)\s+"
     r"(?:had|has|have|was|were|is|are|saw|showed|generated|reported|recorded|made|earned|brought\s+in|"
-    r"contributed|posted|delivered)\s+(?:the\s+)?"
+    r"contributed|posted|delivered|received|attracted|represented|accounted\s+for|held|took|drew)\s+(?:the\s+)?"
     r"(?P<dir>highest|largest|biggest|greatest|most|lowest|smallest|least|fewest)\s+(?P<measure>[^?]+?)\s*\??\s*$",
     re.IGNORECASE,
 )
@@ -60,7 +60,8 @@ _ENTITY_QUERY = {"region": ("reportable segment", "geographic"), "segment": ("re
 _CUSTOMERS = re.compile(r"(?i)\bcustomers?\b")
 #: rounding the entities' sum may exceed their total by
 TOTAL_SLACK = 1.02
-_TOTAL = re.compile(r"(?i)^\s*(?:total|consolidated|all\s+other|other|eliminations?|corporate)\b")
+_TOTAL = re.compile(r"(?i)^\s*(?:total|consolidated|all\s+other|other|eliminations?|"
+                    r"corporate(?!\s+(?:bonds?|notes?|debt|securities|loans?|debentures?)\b))\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ class Superlative:
     change: str = ""  # "drop" / "rise": the change of the measure is compared, not the measure
     direction: str = ""  # the question's word: "biggest", "largest", …
     change_word: str = ""  # the question's word: "drop", "increase", …
+    among: str = ""  # "… among the short-term investments": the rows of that group only (a section's or caption's)
 
 
 def superlative(question: str) -> Superlative | None:
@@ -80,6 +82,9 @@ def superlative(question: str) -> Superlative | None:
         return None
     what = " ".join(m.group("what").lower().split())
     measure = " ".join(m.group("measure").split())
+    among = ""
+    if (group := _AMONG.search(measure)) is not None:  # "the largest investment among the short-term investments"
+        measure, among = measure[: group.start()], _bare_measure(group.group("group"))
     change = _CHANGE.match(measure)
     if change is not None:  # "the biggest drop in Q2 2023 year over year revenues (on a percentage basis)"
         measure = " ".join(_ASIDE.sub(" ", change.group("rest")).split())
@@ -88,9 +93,11 @@ def superlative(question: str) -> Superlative | None:
         return None
     kind = ("drop" if change.group("word").lower().startswith(_DROPS) else "rise") if change is not None else ""
     return Superlative(what, m.group("dir").lower() in _LOW, measure, kind, m.group("dir").lower(),
-                       change.group("word").lower() if change is not None else "")
+                       change.group("word").lower() if change is not None else "", among)
 
 
+#: "… among (all of) the short-term investments": the group whose rows are compared
+_AMONG = re.compile(r"(?i)\s+among\s+(?:all\s+(?:of\s+)?)?(?:the\s+|its\s+|their\s+)?(?P<group>.+)$")
 #: what a measure is said with that names no part of it: "the highest EBITDAR contribution" is the highest EBITDAR
 _CONTRIBUTION = re.compile(r"(?i)\bcontributions?\b")
 #: "… for MGM", "… of Acme Corp": the company a measure is asked of, after it
@@ -255,9 +262,11 @@ def _more_than_total(found: _Found) -> bool:
 
 
 def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rate: bool,
-                what: str = "", change: bool = False, fewest: int = 2) -> list[_Found]:
+                what: str = "", change: bool = False, fewest: int = 2, among: frozenset[str] = frozenset()) \
+        -> list[_Found]:
     """Every breakdown of the measure among the passages; a table the chunking cut in two (same document, page
-    and columns) is one again."""
+    and columns) is one again. ``among``: only the rows of the group so named (their section's or the caption's
+    words)."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
     for rank, (p, tables) in enumerate(zip(passages, passage_tables(passages), strict=True)):
         for table in tables:
@@ -272,6 +281,8 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
             key = (p.document_id or p.ref, p.page, tuple(c.header for c in table.columns))
             found = out.setdefault(key, _Found(p, table, col, rank, {}, change_col, prior_col))
             for name, row in entities:
+                if among and not among <= match_terms(row.section) | match_terms(table.caption):
+                    continue  # "among the short-term investments": not a cash equivalent's row
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
                 held = _change_of(found, row) is not None if change else _single(row, col, rate)
                 if held and (not by_customer or _CUSTOMERS.search(what)):
@@ -286,7 +297,7 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
     # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
     own = of_named(q, passages, every_name=True)
     found = _candidates(q, measure, own or list(passages), bool(_RATE_MEASURE.search(measure_text)), asked.what,
-                        bool(asked.change), fewest)
+                        bool(asked.change), fewest, frozenset(match_terms(asked.among)))
     if not found:
         return None
 
@@ -331,6 +342,8 @@ def later_query(question: str, passages: Sequence[Passage]) -> str:
 
 def _breakdown_query(asked: Superlative, measure: str, period: str = "") -> str:
     words = " ".join(_ENTITY_QUERY.get(asked.what.split()[-1].rstrip("s"), ()))
+    if asked.among:  # "short term investments by type of debt …": the group's rows are what is searched
+        measure = asked.among if match_terms(measure) <= match_terms(asked.among) else f"{asked.among} {measure}"
     return " ".join(f"{measure} by {asked.what} {words} {period}".split())
 
 
@@ -399,7 +412,7 @@ def _said_period(table: Table, col: int) -> str:
     rest = header
     for period in periods:
         rest = rest.replace(period.text, " ")
-    if len(periods) == 1 and periods[0].year and re.search(r"[A-Za-z]", rest) \
+    if len(periods) == 1 and periods[0].year and not periods[0].month and re.search(r"[A-Za-z]", rest) \
             and not re.search(r"(?i)\b(?:ended|ending|months|weeks|as of|quarter)\b", header):
         fiscal = "fiscal " if re.search(r"(?i)\bfiscal\b", header) else ""
         return f"in {fiscal}{periods[0].year}"
@@ -430,12 +443,29 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     assert top_amount is not None
     period = _said_period(table, col)
     word = "lowest" if asked.low else "highest"
+    among = f" among the {asked.among}" if asked.among else ""
+    share = _share_of_group(asked, best, top_amount.value, unit)
     others = "; ".join(f"{name} {spoken_value(amount, unit, 'en')}" for name, (_, row) in ordered[1:]
                        if (amount := row.amount(col)) is not None)
     refs = "".join(dict.fromkeys(f"[{p.ref}]" for _, (p, _) in ordered))
-    lead = (f"{top_name} had the {word} {measure_text}: {spoken_value(top_amount, unit, 'en')} {period} "
-            f"[{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}; {others}).")
+    lead = (f"{top_name} had the {word} {measure_text}{among}: {spoken_value(top_amount, unit, 'en')} {period}"
+            f"{share} [{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}; {others}).")
     lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
     quotes = [(src.ref, src.text[row.line[0] : row.line[1]]) for _, (src, row) in ordered]
     lines += ["> " + text for _, text in quotes]
     return "\n".join(lines), quotes
+
+
+def _share_of_group(asked: Superlative, best: _Found, top: float, unit: Unit) -> str:
+    """", 82.0% of the Short-term investments' total of $507,726 thousand": the group's own total row (its label
+    the group's words), when the question names the group and the table prints it; else ``""``."""
+    if not asked.among:
+        return ""
+    group = match_terms(asked.among)
+    total = next((r for r in best.table.rows if r.label.strip() and group <= match_terms(r.label)
+                  and not match_terms(r.label) - group - {"total"}), None)
+    amount = total.amount(best.col) if total is not None else None
+    if total is None or amount is None or amount.value <= 0 or not 0 < top <= amount.value:
+        return ""
+    label = total.label.strip().rstrip(":")
+    return f", {top / amount.value * 100:.1f}% of the {label} total of {spoken_value(amount, unit, 'en')}"

@@ -256,3 +256,37 @@ def test_a_breakdown_of_another_period_does_not_answer_and_one_section_of_it_is_
     one_section = SECTION_PARTS.split("| Inland Operations: | | |")[0]
     assert pages_to_read("Which segment had the largest net revenues in 2031?", [_p("S1", one_section)]) == [
         ("doc-k", 14)]
+
+
+INVESTMENTS = """Note 3 – Investments
+The following table presents information regarding the Company's debt investments:
+(In thousands)
+| | Fair value level | June 30, 2031 | December 31, 2030 |
+|---|---|---|---|
+| Cash and cash equivalents: | | | |
+| Money market funds | Level 1 | $ 812,400 | $ 95,000 |
+| Commercial paper | Level 2 | 3,100 | 7,250 |
+| Cash and cash equivalents | | 815,500 | 102,250 |
+| Short-term investments: | | | |
+| U.S. treasury securities | Level 1 | 61,200 | 48,900 |
+| Corporate bonds | Level 2 | 241,000 | 130,400 |
+| Municipal notes | Level 2 | 18,000 | 21,700 |
+| Short-term investments | | 320,200 | 201,000 |"""
+
+
+def test_the_largest_among_a_named_group_is_read_from_that_sections_rows() -> None:
+    """"… among the short-term investments": the group's rows only (the money market funds, a larger cash
+    equivalent, are not among them), "Corporate bonds" no total row, the as-of date said as printed, and the share of
+    the group's own total (before: no such question was read — "received" was no verb of one — and a row starting
+    "Corporate" was taken for a segment table's corporate total)."""
+    question = "Which type of security received the largest investment among the short-term investments for Harbor " \
+               "in H1 FY2031?"
+    asked = superlative(question)
+    assert asked is not None and (asked.measure, asked.among) == ("investment", "short-term investments")
+    answer = read(question, [Passage("S1", INVESTMENTS, "doc-h", "harbor-2031q2-10q.pdf", 11)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Corporate bonds had the highest investment among the short-term investments: $241,000 "
+                           "thousand as of June 30, 2031, 75.3% of the Short-term investments total of $320,200 "
+                           "thousand [S1]"), head
+    assert "Money market funds" not in answer.text and "4 rows" not in head and "3 rows" in head
+    assert search_queries(question)[1].startswith("Harbor short-term investments by type of security")
