@@ -28,6 +28,7 @@ from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividend
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer, textbook_answer
+from chat.models.reader.guidance import asks_guidance, guidance_answer
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
 from chat.models.reader.largest_items import asked_item, largest_item_answer
@@ -88,6 +89,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         paid = paid_dividends_answer(q, passages)  # "has Acme paid dividends?": the statement's line, its words
         if paid is not None:
             return paid[0], paid[1], False, 1.0, "sure"
+    if asks_guidance(q.text) and not missing_names(q, passages):
+        revised = guidance_answer(q, passages)  # "by how much did Acme raise its EPS guidance?": "(previously …)"
+        if revised is not None:
+            return revised[0], revised[1], False, 1.0, "computed"
     if asked_item(q.text) is not None and not missing_names(q, passages):
         largest_line = largest_item_answer(q, passages)  # "what is Acme's largest liability?": the balance sheet
         if largest_line is not None:

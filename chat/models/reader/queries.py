@@ -19,6 +19,7 @@ from chat.models.reader.balances import asks_paid
 from chat.models.reader.business import business_query
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
 from chat.models.reader.dividends_paid import dividends_query
+from chat.models.reader.guidance import guidance_query
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
@@ -154,7 +155,7 @@ def search_queries(question: str) -> list[str]:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
-                      business_query(question), segments_query(question)):
+                      business_query(question), segments_query(question), guidance_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries
