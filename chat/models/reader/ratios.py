@@ -37,7 +37,7 @@ from chat.models.reader.units import row_unit
 _SIDE = r"(?:the\s+)?(?P<{}>[a-z][\w,&'’\- ]{{2,80}}?)"
 #: where a side's words end: punctuation, or the period after it ("for FY2022", "from FY2020 to FY2022")
 _SIDE_END = (r"(?=\s*(?:[.?;)]|,|\bfor\b|\bin\b|\bas of\b|\bfrom\b|\bbetween\b|\bduring\b|\bover\b|"
-             r"\bup\s+to\b|\bthrough\b|$))")
+             r"\bup\s+to\b|\bthrough\b|\b(?:increase|decrease|improve|decline|grow|rise|fall|drop|change)[ds]?\b|$))")
 #: "what percentage of total net sales came from Services": the part (a) of the whole (b)
 _SHARE_FORMULA = re.compile(
     r"\bwhat\s+(?:percentage|percent|share|proportion|portion|fraction)\s+of\s+(?:the\s+)?(?:[A-Z][\w&.\-]*['’]s?\s+)?"
@@ -171,6 +171,24 @@ def said_label(ev: Evidence) -> str:
 def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None:
     """The amount cell of ``item`` — not a cell of a table of percentages (its "Operating income 50.3" is a
     share of revenue already, and dividing it by revenue in dollars means nothing)."""
+    found = cells(q, item, passages)
+    if not found:
+        return None
+    best = found[0]
+    if is_statement_page(best.passage):
+        return best
+    # a note's "Cost of sales" (the restructuring charges classified there) against the statement's own line: the
+    # statement's when it scores nearly as well — a formula's operand is the statement's line item
+    label = match_terms(best.label)
+    for ev in found[1:]:
+        if ev.score >= best.score * SAME_FIGURE_SHARE and ev.passage.document_id == best.passage.document_id \
+                and match_terms(ev.label) == label and is_statement_page(ev.passage):
+            return ev
+    return best
+
+
+def cells(q: Question, item: str, passages: Sequence[Passage]) -> list[Evidence]:
+    """Every amount cell of ``item`` for ``q``'s period, best first (see ``cell``)."""
     asked = replace(q, kind="value", focus=item, focus_terms=frozenset(match_terms(item)), parts=())
     flow = implied_statement(asked.focus_terms) in ("income", "cash")
     found: list[Evidence] = []
@@ -187,21 +205,42 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
     # — unless the row names the part of it asked ("footwear revenue": the "Footwear" row of a revenue table)
     own = {t for t in asked.focus_terms if t.startswith("§") and t not in _BROAD_GROUPS}
     part = {t for t in asked.focus_terms if not t.startswith("§") and t not in _PLAIN_WORDS}
-    found = [ev for ev in found if (own <= (label := match_terms(_own_label(ev))) or (part and part <= label))
-             and not is_component(ev, asked.focus_terms)]
-    if not found:
-        return None
-    best = found[0]
-    if is_statement_page(best.passage):
-        return best
-    # a note's "Cost of sales" (the restructuring charges classified there) against the statement's own line: the
-    # statement's when it scores nearly as well — a formula's operand is the statement's line item
-    label = match_terms(best.label)
-    for ev in found[1:]:
-        if ev.score >= best.score * SAME_FIGURE_SHARE and ev.passage.document_id == best.passage.document_id \
-                and match_terms(ev.label) == label and is_statement_page(ev.passage):
-            return ev
-    return best
+    return [ev for ev in found if (own <= (label := match_terms(_own_label(ev))) or (part and part <= label))
+            and not is_component(ev, asked.focus_terms)]
+
+
+#: a column of each row's share of a base line ("Percent to Sales", "% of Net Sales", "Percent of revenue")
+_SHARE_COLUMN = re.compile(r"(?i)\bpercent(?:age)?\s+(?:to|of)\b|%\s*(?:to|of)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class _Printed:
+    top: Evidence  # the item's amount cell; the share is in ``col`` of its row
+    col: int
+    value: float  # a fraction: 0.201 for "20.1"
+
+
+def printed_share(q: Question, top_item: str, bottom_item: str, passages: Sequence[Passage]) -> _Printed | None:
+    """The share the table prints beside the item's amount, in the same period's "Percent to Sales" column, when
+    the ratio asked is of that base ("net earnings as a percent of sales"): the company's own figure, read rather
+    than computed (the base's row may be on a chunk not retrieved). None when no such column holds a figure."""
+    base = match_terms(bottom_item)
+    found = cells(q, top_item, passages)[:LOOK_AT]
+    for ev in found:
+        if ev.score < found[0].score * SAME_FIGURE_SHARE:
+            break  # a weaker reading of the item (another company's table, another period's) prints no share of it
+        table, row = ev.table, ev.row
+        assert table is not None and row is not None
+        own = period_keys(table, ev.col)
+        for c, column in enumerate(table.columns):
+            if c == ev.col or not _SHARE_COLUMN.search(column.header) or not base <= match_terms(column.header):
+                continue
+            if period_keys(table, c) != own or column.span != table.columns[ev.col].span:
+                continue
+            amount = row.amount(c)
+            if amount is not None and not amount.currency:
+                return _Printed(ev, c, amount.value / 100)
+    return None
 
 
 def _balance_date(ev: Evidence) -> bool:
@@ -349,6 +388,10 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     pair = _pair(q)
     if pair is None:
         return None
+    if percent:
+        printed = _printed_trend(text, q, pair, sides, passages)
+        if printed is not None:
+            return printed
     now, before = (_computed(replace(q, periods=(p,)), top_item, bottom_item, passages) for p in pair)
     if now is None or before is None or (now.top.passage.ref, now.top.col) == (before.top.passage.ref,
                                                                                  before.top.col):
@@ -372,6 +415,44 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(now.top))]
     quotes = [(c.passage.ref, c.quote_text) for c in (now.top, now.bottom, before.top, before.bottom)]
     return "\n".join(lines), list(dict.fromkeys(quotes))
+
+
+def _printed_trend(text: str, q: Question, pair: tuple[Period, Period], sides: tuple[str, str, bool],
+                   passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Both periods' shares as the table prints them ("Percent to Sales" beside each period's amount), or None."""
+    top_item, bottom_item, _ = sides
+    now, before = (printed_share(replace(q, periods=(p,)), top_item, bottom_item, passages) for p in pair)
+    if now is None or before is None or (now.top.passage.ref, now.col) == (before.top.passage.ref, before.col):
+        return None
+    assert now.top.table is not None and before.top.table is not None
+    verdict, moved = trend_verdict(text, round(now.value * 100, 4), round(before.value * 100, 4))
+    name = _metric(text, top_item, bottom_item) if _named(text) else f"{top_item} as a percentage of {bottom_item}"
+    change = f", {abs(now.value - before.value) * 100:.1f} percentage points" if moved != "was unchanged" else ""
+    header = " ".join(now.top.table.columns[now.col].header.split("/")[-1].split())
+    refs = "".join(f"[{r}]" for r in dict.fromkeys((now.top.passage.ref, before.top.passage.ref)))
+    lead = (f"{verdict} — the {name} {moved}{change}: {now.value * 100:.1f}% "
+            f"{period_phrase(now.top.table, now.top.col, 'en')} vs {before.value * 100:.1f}% "
+            f"{period_phrase(before.top.table, before.top.col, 'en')} (as the table prints them in its “{header}” "
+            f"columns, beside {said_label(now.top)} {now.top.row.cells[now.top.col].strip() if now.top.row else ''} "
+            f"and {before.top.row.cells[before.top.col].strip() if before.top.row else ''}) {refs}.")
+    lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(now.top))]
+    if before.top.passage.ref != now.top.passage.ref or before.top.quote != now.top.quote:
+        lines += [("> " + line).rstrip() for line in table_quote(before.top)]
+    quotes = [(c.passage.ref, c.quote_text) for c in (now.top, before.top)]
+    return "\n".join(lines), list(dict.fromkeys(quotes))
+
+
+def _printed_answer(text: str, q: Question, sides: tuple[str, str, bool], printed: _Printed
+                    ) -> tuple[str, list[tuple[str, str]]]:
+    top, (top_item, bottom_item, _) = printed.top, sides
+    assert top.table is not None and top.row is not None
+    name = _metric(text, top_item, bottom_item) if _named(text) or not q.focus else q.focus
+    header = " ".join(top.table.columns[printed.col].header.split("/")[-1].split())
+    lead = (f"The {name} was {printed.value * 100:.1f}% {period_phrase(top.table, top.col, 'en')} (as the table "
+            f"prints it in its “{header}” column, beside {said_label(top)} {top.row.cells[top.col].strip()}) "
+            f"[{top.passage.ref}].")
+    lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(top))]
+    return "\n".join(lines), [(top.passage.ref, top.quote_text)]
 
 
 def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, str, bool],
@@ -425,6 +506,10 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
         if trend is not None:
             return trend
     top_item, bottom_item, percent = sides
+    printed = printed_share(q, top_item, bottom_item, passages) if percent and not _SHARE_FORMULA.search(text) \
+        else None
+    if printed is not None:  # "Net earnings | $5,144 | 20.1": the share the table prints beside the amount
+        return _printed_answer(text, q, sides, printed)
     one = _computed(q, top_item, bottom_item, passages)
     if one is None:
         return None

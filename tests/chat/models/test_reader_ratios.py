@@ -231,3 +231,39 @@ def test_a_yes_no_question_about_a_change_is_answered_yes_or_no_first() -> None:
     assert changed.startswith("Yes — total current liabilities were down"), changed
     plain = _first("How did Halden Foods' net sales change between FY2021 and FY2022?")
     assert plain.startswith("Net sales were up 8.3%"), plain
+
+
+#: a release's statement printing each line's share of sales beside its amount; the sales row is on another chunk
+PERCENT_TO_SALES = """Halden Foods › Condensed Consolidated Statement of Earnings
+(Unaudited; in Millions Except Per Share Figures)
+| | SECOND QUARTER / 2031 / Amount | 2031 / Percent to Sales | 2030 / Amount | 2030 / Percent to Sales | Change |
+|---|---|---|---|---|---|
+| Earnings before provision for taxes on income | 1,690 | 26.5 | 1,460 | 24.3 | 15.8 |
+| Net earnings | $1,286 | 20.1 | $1,204 | 20.0 | 6.8 |"""
+
+#: a restated table of the same quarter, its share cells left blank, and its sales row: divided, a different figure
+RESTATED = """Halden Foods › Condensed Consolidated Statement of Earnings (restated)
+| | 2031 / Q2 / Amount | 2031 / Q2 / Percent to Sales |
+|---|---|---|
+| Sales to customers | $5,380 | 100.0 % |
+| Net earnings | $1,286 | |"""
+
+
+def test_the_share_printed_beside_the_amount_is_read_for_each_period_asked() -> None:
+    """"Net earnings | $1,286 | 20.1 | $1,204 | 20.0": the table's own "Percent to Sales" for both quarters — not
+    1,286 ÷ a restated table's sales (23.9%), whose share cell is blank; the question's "increase" is no word of the
+    base "sales" (before: the base read "sales increase", and the one quarter was computed from the restated table)."""
+    passages = [Passage("S1", RESTATED, "r", "HALDEN_8K.pdf", 12),
+                Passage("S2", PERCENT_TO_SALES, "e", "HALDEN_EARN.pdf", 10)]
+    assert ratio_sides("Did Halden's net earnings as a percent of sales increase in Q2 of FY2031 compared to Q2 of "
+                       "FY2030?") == ("net earnings", "sales", True)
+    answer = read("Did Halden's net earnings as a percent of sales increase in Q2 of FY2031 compared to Q2 of FY2030?",
+                  passages)
+    head = answer.text.splitlines()[0]
+    assert head.startswith("Yes — the net earnings as a percentage of sales rose, 0.1 percentage points: 20.1% in the "
+                           "second quarter of 2031 vs 20.0% in the second quarter of 2030"), head
+    assert "[S2]" in head and "[S1]" not in head and "23.9" not in answer.text
+    one = read("What was Halden's net earnings as a percent of sales in Q2 2031?", passages)
+    assert one.text.startswith("The net earnings as a percent of sales was 20.1% in the second quarter of 2031 (as the "
+                               "table prints it in its “Percent to Sales” column, beside Net earnings $1,286) [S2]"), \
+        one.text
