@@ -37,13 +37,13 @@ from chat.models.reader.nil import nil_answer, none_stated_answer
 from chat.models.reader.officers import asked_office
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
-from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
 from chat.models.reader.ratios import ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
-from chat.models.reader.superlatives import highest, superlative
+from chat.models.reader.superlatives import highest, share_asked, shares_answer, superlative
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -101,6 +101,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
         if ranked_rows is not None:
             return ranked_rows[0], ranked_rows[1], False, 1.0, "computed"
+    if share_asked(q.text) is not None and not missing_names(q, passages):
+        shares = shares_answer(q, passages)  # "any segment more than 20% of revenue?": each row's share of the total
+        if shares is not None:
+            return shares[0], shares[1], False, 1.0, "computed"
     if q.kind == "comparison" and len(q.periods) < 2 and not missing_names(q, passages):
         compared = compare(q, passages)
         if compared is not None:
@@ -189,7 +193,8 @@ def _company_insisted(q: Question) -> Question:
 def read(question: str, passages: Sequence[Passage]) -> Answer:
     """Answer ``question`` from ``passages`` (see the module docstring)."""
     passages = unique_passages(passages)
-    selector, question = parse_selector(question)  # "… on the receipt from X dated D": which document, not what
+    # "… on the receipt from X dated D": which document, not what; "cashflow" spelled as filings print it
+    selector, question = parse_selector(spelled_out(question))
     if not selector.empty:
         selection = select(selector, passages)
         if selection.missing:

@@ -226,6 +226,8 @@ _TEXTBOOK = {
     "retention ratio": "(net income - cash dividends paid) / net income",
     "dividend payout ratio": "cash dividends paid / net income",
     "free cash flow": "cash from operations - capital expenditure",
+    # how much of the year's earnings came in as free cash (over 100%: more cash than earnings)
+    "free cash flow conversion": "(cash from operations - capital expenditure) / net income",
     "working capital": "total current assets - total current liabilities",
     # the acid test: current assets that turn into cash quickly (all but inventories) over current liabilities
     "quick ratio": "(total current assets - inventories) / total current liabilities",
@@ -416,7 +418,7 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
         name = " ".join(m.group(0).split())
         if m.group("margin"):
             return Operation("/", defined[key], Term("revenue")), name, True
-        percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b|\breturn\s+on\b", name)
+        percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b|\breturn\s+on\b|\bconversion\b", name)
                        or re.search(r"(?i)\bin\s+(?:units\s+of\s+)?percent", question))
         return defined[key], name, percent
     return None

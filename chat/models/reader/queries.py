@@ -23,11 +23,12 @@ from chat.models.reader.guidance import guidance_query
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
-from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
 from chat.models.reader.registered import registered_query
 from chat.models.reader.segments import segments_query
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
+from chat.models.reader.superlatives import share_query
 from chat.models.reader.text import match_terms
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
@@ -147,8 +148,9 @@ def breakdown_query(question: str) -> str:
 def search_queries(question: str) -> list[str]:
     """The searches for ``question``: one per company it names (``per_name_questions``), and for a statement
     line item also the statement-words query and, for a narrowed one, the breakdown query."""
+    question = spelled_out(question)
     queries = per_name_questions(question)
-    breakdown = superlative_query(question)
+    breakdown = superlative_query(question) or share_query(question)
     if breakdown:  # "which region had the highest net sales?": the breakdown by region
         return [question, breakdown]
     if len(queries) == 1:

@@ -285,6 +285,15 @@ _CHANGE_IN_CASH = re.compile(
     r"(?:\s*,?\s*(?:and\s+)?cash\s+equivalents)?(?:\s*,?\s*(?:and\s+)?restricted\s+cash(?:\s+equivalents)?)?\b")
 
 
+#: words a question may run together that documents print apart ("cashflow" → "cash flow")
+_RUN_TOGETHER = re.compile(r"(?i)\b(cash)(flows?)\b")
+
+
+def spelled_out(question: str) -> str:
+    """``question`` with run-together words apart, as filings print them ("free cashflow" → "free cash flow")."""
+    return _RUN_TOGETHER.sub(r"\1 \2", question)
+
+
 def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) -> Kind:
     """``dated_amount``: the question names a period and asks an amount's unit ("What is the FY2021 net PPNE (in
     USD millions)?") — a "what is" that asks a figure, not a definition."""

@@ -469,3 +469,97 @@ def _share_of_group(asked: Superlative, best: _Found, top: float, unit: Unit) ->
         return ""
     label = total.label.strip().rstrip(":")
     return f", {top / amount.value * 100:.1f}% of the {label} total of {spoken_value(amount, unit, 'en')}"
+
+
+#: "Are there any product categories that represent more than 20% of Acme's revenue?", "Which segments account for
+#: over 10 percent of net sales in 2022?": each row's share of the table's total against a threshold
+_SHARE_ASKED = re.compile(
+    r"(?i)^\s*(?:(?:are|were|is|was)\s+there\s+any|do(?:es)?\s+any|did\s+any|which|what)\s+(?:of\s+(?:the\s+)?)?"
+    r"(?P<what>[a-z][\w\s/&-]{0,60}?)\s+(?:that\s+|which\s+)?(?:each\s+)?"
+    r"(?:represent|account(?:ed)?\s+for|make\s+up|made\s+up|contribute|comprise|constitute)[sd]?\s+"
+    r"(?P<dir>more\s+than|over|greater\s+than|at\s+least|above|in\s+excess\s+of|less\s+than|under|below)\s+"
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent)\s+of\s+(?P<measure>[^?]+?)\s*\??\s*$")
+_POSSESSIVE_NAME = re.compile(r"^(?:the\s+)?(?:(?:total|company['’]?s?)\s+)?"
+                              r"(?:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s?\s+)?(?:total\s+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class ShareAsked:
+    what: str  # "product categories"
+    below: bool  # "less than"
+    threshold: float  # 20.0 (percent)
+    measure: str  # "revenue"
+    yes_no: bool  # "Are there any …": answered Yes / No
+
+
+def share_asked(question: str) -> ShareAsked | None:
+    """The parts of an "any X more than N% of Y" question (English), or None."""
+    m = _SHARE_ASKED.match(_OPENING.sub("", question))
+    if m is None:
+        return None
+    measure = _bare_measure(_POSSESSIVE_NAME.sub("", " ".join(m.group("measure").split())))
+    if not match_terms(measure):
+        return None
+    below = m.group("dir").lower().split()[0] in ("less", "under", "below")
+    yes_no = not re.match(r"(?i)\s*(?:which|what)\b", _OPENING.sub("", question))
+    return ShareAsked(" ".join(m.group("what").split()), below, float(m.group("n")), measure, yes_no)
+
+
+def share_query(question: str) -> str:
+    """The breakdown's search for a share question: "Acme revenue by product category …"."""
+    asked = share_asked(question)
+    if asked is None:
+        return ""
+    names = " ".join(analyze(question).strong_names[:1])
+    return " ".join(f"{names} {_breakdown_query(Superlative(asked.what, False, asked.measure), asked.measure)}".split())
+
+
+def shares_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Each row's share of the breakdown's own total, the rows past the threshold named — or None when no breakdown
+    of the measure with a printed total is among the passages."""
+    asked = share_asked(q.text)
+    if asked is None or q.language != "en":
+        return None
+    best = _best(q, Superlative(asked.what, False, asked.measure), passages)
+    if best is None:
+        return None
+    table, col = best.table, best.col
+    total_row = next((r for r in table.rows if re.match(r"(?i)\s*total\b", r.label)
+                      and (a := r.amount(col)) is not None and a.value > 0), None)
+    total = total_row.amount(col) if total_row is not None else None
+    if total_row is None or total is None:
+        return None
+    unit = table_unit(table, col)
+    rows = [(name, p, row, a.value / total.value * 100) for name, (p, row) in best.entities.items()
+            if (a := row.amount(col)) is not None]
+    rows.sort(key=lambda x: -x[3])
+    passed = [x for x in rows if (x[3] < asked.threshold if asked.below else x[3] > asked.threshold)]
+    side = "less" if asked.below else "more"
+    period = _said_period(table, col)
+    label = " ".join(total_row.label.split())
+    if not match_terms(label) - match_terms("total"):  # a bare "Total": the measure's
+        label = f"total {asked.measure}"
+
+    def said(x: tuple[str, Passage, Row, float]) -> str:
+        amount = x[2].amount(col)
+        assert amount is not None
+        return f"{x[0]} {x[3]:.1f}% ({spoken_value(amount, unit, 'en')})"
+
+    threshold = f"{asked.threshold:g}%"
+    if passed:
+        opening = "Yes — " if asked.yes_no else ""
+        verb = "is" if len(passed) == 1 else "are each"
+        lead = (f"{opening}{len(passed)} of the {len(rows)} rows {verb} {side} than "
+                f"{threshold} of the {label} of {spoken_value(total, unit, 'en')} {period}: "
+                f"{'; '.join(said(x) for x in passed)} [{best.passage.ref}] (computed from the table")
+    else:
+        opening = "No — " if asked.yes_no else ""
+        lead = (f"{opening}none of the {len(rows)} rows is {side} than {threshold} of the {label} of "
+                f"{spoken_value(total, unit, 'en')} {period} [{best.passage.ref}] (computed from the table")
+    others = [x for x in rows if x not in passed]
+    lead += f"; the others: {'; '.join(said(x) for x in others)})." if others else ")."
+    lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
+    quotes = [(p.ref, p.text[row.line[0] : row.line[1]]) for _, p, row, _ in rows]
+    quotes.append((best.passage.ref, best.passage.text[total_row.line[0] : total_row.line[1]]))
+    lines += ["> " + text for _, text in quotes]
+    return "\n".join(lines), quotes

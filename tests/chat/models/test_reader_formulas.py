@@ -444,3 +444,13 @@ def test_a_broad_item_under_a_heading_is_still_its_row() -> None:
     first = _first("What was Orrery's cash ratio as of December 31, 2031? Calculate it as cash divided by total "
                    "current liabilities.", [Passage("S2", balance, "o", "ORRERY_10K.pdf", 48)])
     assert "0.50" in first and "850,000" in first, first
+
+
+def test_free_cash_flow_conversion_from_the_textbook_spelled_as_one_word_too() -> None:
+    """"free cashflow conversion" (the question runs "cash flow" together): (operating cash flow − capital
+    expenditure) ÷ net income, each year's, as a percentage — (2,411 − 1,086) ÷ 900 = 147.2% against
+    (2,250 − 905) ÷ 700 = 192.1% (before: no such metric; only unsure sentences were offered)."""
+    flows = [Passage("S1", SPENDING, "o", "ORRERY_10K.pdf", 53), Passage("S2", FLOWS, "o", "ORRERY_10K.pdf", 53)]
+    first = _first("Does Orrery have an improving free cashflow conversion as of FY2031?", flows)
+    assert first.startswith("No — the free cash flow conversion fell: 147.2% in the year ended December 31, 2031 vs "
+                            "192.1% in the year ended December 31, 2030 (no line of it was found;"), first

@@ -290,3 +290,36 @@ def test_the_largest_among_a_named_group_is_read_from_that_sections_rows() -> No
                            "thousand [S1]"), head
     assert "Money market funds" not in answer.text and "4 rows" not in head and "3 rows" in head
     assert search_queries(question)[1].startswith("Harbor short-term investments by type of security")
+
+
+SEGMENT_REVENUES = """Harbor Aerospace › Results of Operations
+The following table summarizes Revenues:
+(Dollars in millions)
+| | Years ended December 31, / 2031 | Years ended December 31, / 2030 |
+|---|---|---|
+| Airliners | $12,400 | $10,100 |
+| Defense Systems | 9,300 | 9,800 |
+| Services | 3,100 | 2,900 |
+| Leasing | 200 | 150 |
+| Total | $25,000 | $22,950 |"""
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Are there any product categories that represent more than 20% of Harbor's revenue for FY2031?",
+     "Yes — 2 of the 4 rows are each more than 20% of the total revenue of $25,000 million in the year ended "
+     "December 31, 2031: Airliners 49.6% ($12,400 million); Defense Systems 37.2% ($9,300 million) [S1]"),
+    ("Which segments account for less than 5 percent of Harbor's total revenue in 2031?",
+     "1 of the 4 rows is less than 5% of the total revenue of $25,000 million in the year ended December 31, "
+     "2031: Leasing 0.8% ($200 million) [S1]"),
+    ("Do any segments make up more than 60% of Harbor's revenue in 2031?",
+     "No — none of the 4 rows is more than 60% of the total revenue of $25,000 million in the year ended December "
+     "31, 2031 [S1]"),
+])
+def test_each_rows_share_of_the_printed_total_against_the_threshold_asked(question: str, lead: str) -> None:
+    """A share threshold over a breakdown: each row's share of the table's own "Total" row, the rows past it named
+    with their share and amount, the others listed after (before: only unsure sentences were offered)."""
+    answer = read(question, [Passage("S1", SEGMENT_REVENUES, "doc-h", "HARBOR_2031_10K.pdf", 24)])
+    head = answer.text.splitlines()[0]
+    assert head.startswith(lead), head
+    assert not answer.declined and ("S1", "| Total | $25,000 | $22,950 |") in answer.quotes
+    assert search_queries(question)[1].startswith("Harbor revenue by ")
