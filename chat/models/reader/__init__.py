@@ -26,6 +26,7 @@ from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing
 from chat.models.reader.derived import derived_answer
 from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividends_answer
 from chat.models.reader.documents import not_found, parse_selector, select
+from chat.models.reader.drivers import asked_driver, driver_answer
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.formulas import formula_answer, textbook_answer
 from chat.models.reader.guidance import asks_guidance, guidance_answer
@@ -93,6 +94,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         revised = guidance_answer(q, passages)  # "by how much did Acme raise its EPS guidance?": "(previously …)"
         if revised is not None:
             return revised[0], revised[1], False, 1.0, "computed"
+    if asked_driver(q.text) is not None and not missing_names(q, passages):
+        caused = driver_answer(q, passages)  # "what drove the decrease in gross margin?": the sentence's "due to …"
+        if caused is not None:
+            return caused[0], caused[1], False, 1.0, "sure"
     if asked_item(q.text) is not None and not missing_names(q, passages):
         largest_line = largest_item_answer(q, passages)  # "what is Acme's largest liability?": the balance sheet
         if largest_line is not None:
