@@ -1,0 +1,100 @@
+"""What a current report is about (pure): "What was the key agenda of Acme's 8-K filed on July 1, 2022?", "What is
+the purpose of this 8-K?", "What did Acme's 8-K announce?".
+
+A Form 8-K reports its events under numbered items ("Item 1.01 Entry into a Material Definitive Agreement", "Item
+5.02 Departure of Directors or Certain Officers …", "Item 8.01 Other Events"), each opening with the event in one
+sentence ("On June 30, 2022, Acme Finance, Inc. … entered into …"); "Item 9.01 Financial Statements and Exhibits"
+only lists the exhibits. The answer names each item reported and quotes its first sentence. The cover page holds no
+item: the page after it is read (``pages_to_read``). Written from the structure of Form 8-K (its General
+Instructions' item list), not from any evaluation set.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from chat.models.reader.evidence import of_named
+from chat.models.reader.passage import Passage
+from chat.models.reader.question import Question, analyze
+from chat.models.reader.text import display, sentence_spans
+
+_EIGHT_K = re.compile(r"(?i)\b8[- ]?k\b|\bcurrent\s+report\b")
+#: what the report is about, not one figure or fact in it ("the outcome of the vote", "the new CEO's salary")
+_ABOUT = re.compile(r"(?i)\b(?:agenda|purpose|about|key\s+(?:event|item|topic|point|matter|announcement)s?|"
+                    r"main\s+(?:event|item|topic|point|subject|matter)s?|summar\w*|topics?|what\s+(?:did|does)\s+"
+                    r"[^?]{0,60}?\b(?:announce|report|disclose)\b\s*\??\s*$|items?\s+(?:reported|disclosed))")
+_ITEM = re.compile(r"(?m)^[ \t]*Item\s+(?P<num>\d{1,2}\.\d{2})\.?[ \t]+(?P<title>[A-Z][^\n]{2,120}?)\.?[ \t]*$")
+#: the item that only lists exhibits
+_EXHIBITS = "9.01"
+_FILE_8K = re.compile(r"(?i)8[-_ ]?k")
+#: a title's second line is this short (no item's event is told in so few words)
+TITLE_TAIL_WORDS = 6
+
+
+def asks_filing_items(question: str) -> bool:
+    return bool(_EIGHT_K.search(question) and _ABOUT.search(question))
+
+
+def _is_8k(p: Passage) -> bool:
+    return bool(_FILE_8K.search(p.file_name) or re.search(r"(?i)\bFORM\s+8-K\b", p.text[:2000]))
+
+
+def _items(p: Passage) -> list[tuple[str, str, str]]:
+    """(number, title, first sentence) of each item the passage reports, exhibits aside."""
+    out: list[tuple[str, str, str]] = []
+    for m in _ITEM.finditer(p.text):
+        if m.group("num") == _EXHIBITS:
+            continue
+        rest = p.text[m.end():]
+        spans = sentence_spans(rest)
+        title = " ".join(m.group("title").split())
+        first = rest[spans[0][0]:spans[0][1]].strip() if spans else ""
+        if first and len(first.split()) <= TITLE_TAIL_WORDS and not title.endswith(".") and len(spans) > 1:
+            # the title runs on to a second line ("… Appointment of Certain Officers; Compensatory" / "Arrangements
+            # of Certain Officers."): that line is the title's, the event the sentence after it
+            title = f"{title} {first}"
+            first = rest[spans[1][0]:spans[1][1]].strip()
+        if first and not _ITEM.match(first):
+            out.append((m.group("num"), title.rstrip("."), first))
+    return out
+
+
+def _reports(q: Question, passages: Sequence[Passage]) -> list[Passage]:
+    """The 8-K passages of the company asked about, the best-ranked report's only, by page."""
+    reports = [p for p in of_named(q, passages) if _is_8k(p)]
+    if not reports:
+        return []
+    first = reports[0].document_id or reports[0].file_name
+    return sorted((p for p in reports if (p.document_id or p.file_name) == first), key=lambda p: p.page)
+
+
+def items_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Each item the report gives and its first sentence, quoted — or None when no item is among the passages."""
+    if q.language != "en" or not asks_filing_items(q.text):
+        return None
+    seen: set[str] = set()
+    found: list[tuple[Passage, str, str, str]] = []
+    for p in _reports(q, passages):
+        for num, title, first in _items(p):
+            if num not in seen:
+                seen.add(num)
+                found.append((p, num, title, first))
+    if not found:
+        return None
+    named = "; ".join(f"Item {num} ({title})" for _, num, title, _ in found)
+    lead = f"The report{'’s items are' if len(found) > 1 else ' is filed under'} {named} [{found[0][0].ref}]:"
+    lines = [lead, *(f"> Item {num} {title}: {display(first)} [{p.ref}]" for p, num, title, first in found)]
+    return "\n".join(lines), [(p.ref, first) for p, _, _, first in found]
+
+
+def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
+    """The page after the report's cover when no item is among the passages (the items follow the cover)."""
+    if not asks_filing_items(question):
+        return []
+    reports = _reports(analyze(question), passages)
+    if not reports or any(_items(p) for p in reports) or not reports[0].document_id:
+        return []
+    have = {p.page for p in reports}
+    following = min(have) + 1
+    return [] if following in have else [(reports[0].document_id, following)]
