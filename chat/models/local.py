@@ -41,6 +41,7 @@ from chat.models.reader.covers import COVER_PAGE, company_names, cover_check_app
 from chat.models.reader.decline import SURE_AT
 from chat.models.reader.documents import name_query, pages_to_read
 from chat.models.reader.filing_items import pages_to_read as filing_item_pages
+from chat.models.reader.filing_items import vote_pages
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import pages_to_read as balance_sheet_pages
 from chat.models.reader.queries import search_queries
@@ -298,7 +299,8 @@ class LocalModel:
                                   *balance_sheet_pages(question, passages_of(sources)),
                                   *cover_list_pages(question, asked, passages_of(sources)),
                                   *business_pages(question, asked, passages_of(sources)),
-                                  *filing_item_pages(question, passages_of(sources))]
+                                  *filing_item_pages(question, passages_of(sources)),
+                                  *vote_pages(question, passages_of(sources))]
                       if w not in _pages_read(request.messages, index)]
             if wanted:
                 return Reply(*(ToolUse(READ_PAGE, {"document_id": doc, "page": page},

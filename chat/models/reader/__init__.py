@@ -28,7 +28,7 @@ from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividend
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.drivers import asked_driver, driver_answer
 from chat.models.reader.evidence import Evidence, gather
-from chat.models.reader.filing_items import asks_filing_items, items_answer
+from chat.models.reader.filing_items import asks_filing_items, asks_vote, items_answer, vote_answer
 from chat.models.reader.formulas import formula_answer, textbook_answer
 from chat.models.reader.guidance import asks_guidance, guidance_answer
 from chat.models.reader.headquarters import asks_headquarters
@@ -79,6 +79,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         listed = registered_answer(q, passages)  # "which debt securities are registered?": the cover's list
         if listed is not None:
             return listed[0], listed[1], False, 1.0, "sure"
+    if asks_vote(q.text) and not missing_names(q, passages):
+        voted = vote_answer(q, passages)  # "the outcome of the vote on X": the report's matter, outcome and tally
+        if voted is not None:
+            return voted[0], voted[1], False, 1.0, "sure"
     if asks_filing_items(q.text) and not missing_names(q, passages):
         reported = items_answer(q, passages)  # "what was the key agenda of Acme's 8-K?": its items, first sentences
         if reported is not None:

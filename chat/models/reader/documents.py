@@ -35,7 +35,9 @@ _KO_DOC = r"(?:영수증|세금계산서|계산서|청구서|거래명세서|사
 _JA_DOC = r"(?:領収書|レシート|請求書|納品書|有価証券報告書|決算短信)"
 _STOP = (
     r"(?=\s+(?:dated|issued\s+on|on\s+(?=\d)|with\s+(?:the|a)\s+(?:grand\s+)?total|totall?ing|for\s+the\s+"
-    r"(?:amount|total)|in\s+the\s+amount)\b|\s*[?？,;]|\s*$)"
+    r"(?:amount|total)|in\s+the\s+amount)\b|\s*[?？,;]|\s*$"
+    # what the document is about, after its issuer ("a report by Acme on net-zero emissions policies")
+    r"|\s+(?:on|about|regarding|concerning)\s+(?-i:(?![A-Z0-9])))"
 )
 #: what a financial statement's title names after "statement of": its subject, not who issued it ("the statement of
 #: income and the statement of cash flows" names no document's issuer)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from chat.models.reader.evidence import of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
-from chat.models.reader.text import display, sentence_spans
+from chat.models.reader.text import display, match_terms, sentence_spans
 
 _EIGHT_K = re.compile(r"(?i)\b8[- ]?k\b|\bcurrent\s+report\b")
 #: what the report is about, not one figure or fact in it ("the outcome of the vote", "the new CEO's salary")
@@ -98,3 +98,89 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
     have = {p.page for p in reports}
     following = min(have) + 1
     return [] if following in have else [(reports[0].document_id, following)]
+
+
+#: "what was the outcome of the shareholder vote on X", "was the proposal on X approved", "how many votes against X"
+_VOTE_ASKED = re.compile(r"(?i)\b(?:outcome|result)s?\s+of\s+(?:the\s+)?(?:shareholder\s+|stockholder\s+)?"
+                         r"vot(?:e|ing)\b|\bvotes?\s+(?:for|against)\b|\bproposal\b[^?]{0,120}?\b(?:approved|defeated|passed|"
+                         r"rejected|adopted|fail(?:ed)?)\b|\b(?:approved|defeated|passed|rejected)\b[^?]{0,60}?"
+                         r"\bproposal\b")
+#: the subject voted on, after "vote on" / "proposal for"
+_VOTE_SUBJECT = re.compile(r"(?i)\bvot(?:e|ing)\s+(?:on|for|regarding|concerning)\s+(?P<subject>[^?]+)|"
+                           r"\bproposal\s+(?P<subject2>[^?]+)")
+#: a numbered matter of an Item 5.07 with its tally below: "(8) The shareholder proposal regarding … was defeated:"
+_MATTER = re.compile(r"(?m)^[ \t]*\((?P<n>\d{1,2})\)[ \t]+(?P<text>[^\n]+(?:\n(?![ \t]*(?:\(\d{1,2}\)|For\b|Against\b|"
+                     r"Abstain\b|Broker\b|Nominee\b|One\s+Year\b))[^\n]+)*)")
+_TALLY = re.compile(r"(?m)^[ \t]*(?P<what>For|Against|Abstain(?:ed|ions)?|Broker\s+Non-Votes|Withheld)[ \t:]+"
+                    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ \t\r]*$")
+_OUTCOME = re.compile(r"(?i)\b(?:was|were)\s+(?:not\s+)?(?:defeated|approved|elected|ratified|adopted|rejected|passed|"
+                      r"re-?elected)\b|\b(?:approved|ratified|elected)\b")
+_NOT_SUBJECT = frozenset({"the", "a", "an", "on", "for", "of", "by", "at", "regarding", "vote", "outcome", "what",
+                          "was", "held", "agm", "annual", "meeting", "company"})
+#: how many pages after the first with voting results are read for the matter asked
+VOTE_PAGES = 2
+#: the share of the question's subject words a matter must hold
+MATTER_SHARE = 0.6
+
+
+def asks_vote(question: str) -> bool:
+    return bool(_VOTE_ASKED.search(question))
+
+
+def _subject_terms(q: Question) -> set[str]:
+    m = _VOTE_SUBJECT.search(q.text)
+    subject = (m.group("subject") or m.group("subject2")) if m else q.text
+    named = set().union(*(match_terms(n) for n in q.names)) if q.names else set()
+    return {t for t in match_terms(subject) - named if t not in _NOT_SUBJECT}
+
+
+def vote_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The matter voted on that the question names, its outcome as the report states it and its tally — or None."""
+    if q.language != "en" or not asks_vote(q.text):
+        return None
+    subject = _subject_terms(q)
+    if not subject:
+        return None
+    best: tuple[float, int, Passage, re.Match[str]] | None = None
+    for rank, p in enumerate(of_named(q, passages)):
+        for m in _MATTER.finditer(p.text):
+            covered = len(subject & match_terms(m.group("text"))) / len(subject)
+            if covered >= MATTER_SHARE and (best is None or (covered, -rank) > (best[0], -best[1])):
+                best = (covered, rank, p, m)
+    if best is None:
+        return None
+    _, _, p, m = best
+    statement = " ".join(m.group("text").split()).rstrip(":").strip()
+    after = p.text[m.end():]
+    following = _MATTER.search(after)
+    tally = [(t.group("what"), t.group("n")) for t in _TALLY.finditer(after[: following.start() if following else
+                                                                            len(after)])]
+    counted = "; ".join(f"{what} {n}" for what, n in tally)
+    if _OUTCOME.search(statement):
+        lead = f"{statement}{f' ({counted})' if counted else ''} [{p.ref}]."
+    elif tally:
+        votes = {what.lower(): int(n.replace(",", "")) for what, n in tally}
+        verdict = ("more votes for than against" if votes.get("for", 0) > votes.get("against", 0)
+                   else "more votes against than for")
+        lead = f"The matter “{statement}” received {verdict}: {counted} [{p.ref}]."
+    else:
+        return None
+    quote = p.text[m.start(): m.end() + (following.start() if following else len(after))].rstrip()
+    return f"{lead}\n> {display(quote)} [{p.ref}]", [(p.ref, quote)]
+
+
+def vote_pages(question: str, passages: Sequence[Passage]) -> list[tuple[str, int]]:
+    """The next page of a report whose voting results began on a page read but hold no matter the question names
+    (the tallies run on over the page)."""
+    if not asks_vote(question):
+        return []
+    q = analyze(question)
+    if vote_answer(q, passages) is not None:
+        return []
+    for p in _reports(q, passages):
+        if p.document_id and (_MATTER.search(p.text) or re.search(r"(?i)\bItem\s+5\.07\b", p.text)):
+            have = {x.page for x in passages if x.document_id == p.document_id}
+            following = max(have) + 1
+            # the results run on a page or two, not through the exhibits
+            return [(p.document_id, following)] if following <= p.page + VOTE_PAGES else []
+    return []

@@ -335,7 +335,9 @@ _OPENING_WORD = re.compile(
     r"^(?:has|have|had|is|are|was|were|did|does|do|will|would|can|could|should|may|might|must|what|how|which|why|"
     r"when|where|who|whose|"
     # an imperative's verb ("Compute Acme's working capital …")
-    r"calculate|compute|find|determine|show|list|give|tell|estimate|summari[sz]e|describe|explain|compare|get)"
+    r"calculate|compute|find|determine|show|list|give|tell|estimate|summari[sz]e|describe|explain|compare|get|"
+    # a preposition opening the question's setting ("At Acme's annual meeting, …", "In Acme's 2031 10-K, …")
+    r"at|in|during|regarding|concerning|per)"
     r"\s+(?=\S)", re.IGNORECASE)
 
 

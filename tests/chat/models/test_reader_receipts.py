@@ -288,6 +288,11 @@ def test_parse_selector_takes_the_document_clause_out_of_the_question() -> None:
     assert sel.names == ("카페 봄날",) and asked == "영수증 합계는 얼마입니까?"
     sel, asked = parse_selector("さくら書店の領収書の合計はいくらですか？")
     assert sel.names == ("さくら書店",) and asked == "領収書の合計はいくらですか？"
+    # what a report is about is no part of its issuer's name ("… a report by Harbor on plastic packaging"); a name
+    # that goes on in capitals does ("the receipt from Cafe on Main")
+    sel, _ = parse_selector("What was the outcome of the vote on a report by Harbor on plastic packaging?")
+    assert sel.names == ("Harbor",)
+    assert parse_selector("What is the total on the receipt from Cafe on Main?")[0].names == ("Cafe on Main",)
 
 
 def test_fuzzy_names_tolerate_ocr_but_not_other_shops() -> None:
