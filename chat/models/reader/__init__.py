@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from chat.models.reader.acquisitions import acquisitions_answer, asks_acquisitions
 from chat.models.reader.activities import activities_answer, asks_activities
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.business import asks_business, business_answer
@@ -87,6 +88,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         reported = items_answer(q, passages)  # "what was the key agenda of Acme's 8-K?": its items, first sentences
         if reported is not None:
             return reported[0], reported[1], False, 1.0, "sure"
+    if asks_acquisitions(q.text) and not missing_names(q, passages):
+        bought = acquisitions_answer(q, passages)  # "what acquisitions did Acme make?": "we acquired … of X"
+        if bought is not None:
+            return bought[0], bought[1], False, 1.0, "sure"
     if asks_business(q.text) and not missing_names(q, passages):
         described = business_answer(q, passages)  # "what industry does Acme operate in?": Item 1's own words
         if described is not None:

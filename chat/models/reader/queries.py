@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from chat.models.reader.acquisitions import acquisitions_query
 from chat.models.reader.activities import activities_query
 from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
@@ -157,7 +158,8 @@ def search_queries(question: str) -> list[str]:
         for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
-                      business_query(question), segments_query(question), guidance_query(question)):
+                      business_query(question), segments_query(question), guidance_query(question),
+                      acquisitions_query(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

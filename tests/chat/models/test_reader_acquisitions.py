@@ -1,0 +1,42 @@
+"""Which companies a company acquired: the capitalised name after "acquired (all the outstanding shares of)" or
+"acquisition of", the most mentioned first, each with its sentence; accounting terms name none; a year asked, and a
+form asked ("this 10-K"), keep their own. Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.acquisitions import asks_acquisitions
+from chat.models.reader.queries import search_queries
+
+TEN_K = """HARBOR FOODS, INC. › Acquisitions
+In fiscal 2031, we acquired all of the outstanding shares of Blue Kettle Ltd. ("Blue Kettle"), a meal-kit company,
+for net cash consideration of $210 million. On March 4, 2031, we acquired Saltmarsh, LLC, a seafood distributor.
+Research and development expenses include acquired IPR&D of $12 million.
+The increase in amortization reflects our acquisition of Blue Kettle."""
+
+OLD_K = """HARBOR FOODS, INC. › Acquisitions
+On June 1, 2027, we acquired Greenway Dairy Inc. for $95 million."""
+
+TEN_Q = """HARBOR FOODS, INC. › Subsequent events
+On August 2, 2032, we acquired Pinecone Bakery, a regional bakery chain."""
+
+
+def test_the_companies_acquired_most_named_first_each_with_its_sentence() -> None:
+    passages = [Passage("S1", TEN_K, "k", "HARBOR_2031_10K.pdf", 51),
+                Passage("S2", OLD_K, "k7", "HARBOR_2027_10K.pdf", 48)]
+    answer = read("What are the major acquisitions that Harbor made in FY2031?", passages)
+    lead = "The documents name these acquisitions: Blue Kettle Ltd. [S1]; Saltmarsh, LLC [S1]."
+    assert answer.text.startswith(lead), answer.text
+    assert "IPR&D" not in answer.text.splitlines()[0] and "Greenway" not in answer.text  # another year's
+    assert not answer.declined
+
+
+def test_a_form_asked_keeps_that_forms_documents_and_an_amount_is_no_question_of_this_kind() -> None:
+    passages = [Passage("S1", TEN_Q, "q", "HARBOR_2032Q2_10Q.pdf", 20),
+                Passage("S2", TEN_K, "k", "HARBOR_2031_10K.pdf", 51)]
+    answer = read("Which companies acquired by Harbor are mentioned in this 10-K report?", passages)
+    assert "Blue Kettle" in answer.text.splitlines()[0] and "Pinecone" not in answer.text, answer.text
+    assert asks_acquisitions("Which companies did Harbor acquire in 2031?")
+    assert not asks_acquisitions("How much did Harbor pay for its acquisitions in 2031?")
+    assert "Harbor acquired all outstanding shares completed acquisition of" in \
+        search_queries("What acquisitions did Harbor make in 2031?")
