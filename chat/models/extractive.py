@@ -183,7 +183,9 @@ def terms(text: str) -> list[str]:
             continue
         if word in _STOP or (len(word) < 2 and not word.isdigit()):
             continue
-        if len(word) > 4 and word.endswith("ies"):
+        if len(word) > 8 and word.endswith("ality"):
+            word = word[:-5] + "al"  # "cyclicality" is "cyclical", "seasonality" "seasonal"
+        elif len(word) > 4 and word.endswith("ies"):
             word = word[:-3] + "y"  # "liabilities" is "liability", "activities" "activity"
         elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]

@@ -29,6 +29,8 @@ def test_terms() -> None:
     assert "매출" in terms("매출은 증가했다")
     assert terms("the revenues of 2023") == ["revenue", "2023"]
     assert "가요" not in terms("얼마인가요")  # question endings carry no content
+    # a quality's noun is its adjective ("subject to cyclicality" / "has been cyclical"); "liability" stays itself
+    assert terms("cyclicality seasonality liabilities quality") == ["cyclical", "seasonal", "liability", "quality"]
 
 
 def test_detect_language() -> None:
