@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from chat.models.reader.compose import period_phrase, spoken_value, table_quote
 from chat.models.reader.decline import DECLINE_BELOW
@@ -69,6 +70,12 @@ NAMED_RATIOS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = (
     (re.compile(r"\bcurrent ratio\b", re.IGNORECASE), "total current assets", "total current liabilities", False),
     (re.compile(r"\bgross (?:profit )?margin (?:percentage|ratio|%|in percent)|\bgross (?:profit )?margin\b(?=.*"
                 r"\b(?:percent|percentage|%)\b)", re.IGNORECASE), "gross profit", "revenue", True),
+    # a margin's direction or profile asked ("an improving gross margin profile"): the ratio, not a "Gross margin"
+    # dollar line
+    (re.compile(r"\b(?:improv\w*|declin\w*|deteriorat\w*|expan\w*|contract\w*)\s+gross (?:profit )?margins?\b|"
+                r"\bgross (?:profit )?margins?\s+(?:profile|trend)\b|"
+                r"\bgross (?:profit )?margins?\b(?=[^?]*\b(?:consisten\w*|stable|fluctuat\w*|volatil\w*|steady)\b)",
+                re.IGNORECASE), "gross profit", "revenue", True),
     # "operating margin", "operating income % margin", "operating profit margin"
     (re.compile(r"\boperating (?:profit |income )?(?:%\s*|percent(?:age)?\s+)?margin\b", re.IGNORECASE),
      "operating income", "revenue", True),
@@ -338,7 +345,8 @@ def _metric(text: str, top_item: str, bottom_item: str, percent: bool = False) -
     for pattern, *_ in NAMED_RATIOS:
         m = pattern.search(text)
         if m:
-            return re.sub(r"\s+(?:percentage|%|in percent)$", "", m.group(0).lower()).strip()
+            name = re.sub(r"\s+(?:percentage|%|in percent|profile|trend)$", "", m.group(0).lower()).strip()
+            return re.sub(r"^(?:improv|declin|deteriorat|expan|contract)\w*\s+", "", name)  # "improving gross margin"
     return f"{top_item} as a percentage of {bottom_item}" if percent else f"{top_item} to {bottom_item}"
 
 
@@ -455,6 +463,61 @@ def _printed_answer(text: str, q: Question, sides: tuple[str, str, bool], printe
     return "\n".join(lines), [(top.passage.ref, top.quote_text)]
 
 
+#: whether a ratio holds steady over the years: "historically consistent", "stable", "fluctuating"
+_STEADY = re.compile(r"(?i)\b(?:consisten\w*|stable|stabl[ei]\w*|fluctuat\w*|volatil\w*|steady)\b")
+#: the move the question allows: "(not fluctuating more than roughly 2% each year)"
+_ALLOWED = re.compile(r"(?i)\b(?:more|greater)\s+than\s+(?:roughly\s+|about\s+|approximately\s+|~\s*)?"
+                      r"(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent(?:age)?(?:\s+points?)?)")
+#: how many years back a steadiness question is read
+STEADY_YEARS = 3
+
+
+def _steadiness_answer(text: str, q: Question, sides: tuple[str, str, bool], passages: Sequence[Passage]
+                       ) -> tuple[str, list[tuple[str, str]]] | None:
+    """The ratio in each of the latest years the statement prints (or those up to the year asked), the largest
+    move between neighbours, and — where the question allows a move ("not more than roughly 2%") — whether it
+    stayed within it. None when fewer than two years are found."""
+    top_item, bottom_item, percent = sides
+    anchor = cell(replace(q, periods=q.periods[:1]), top_item, passages)
+    if anchor is None or anchor.table is None:
+        return None
+    span = anchor.table.columns[anchor.col].span
+    years = sorted({p.year for c in anchor.table.columns if c.span == span for p in c.periods if p.year},
+                   reverse=True)[:STEADY_YEARS]
+    fiscal = any(p.fiscal for p in q.periods)
+    each: list[tuple[int, _Computed]] = []
+    for year in years:
+        period = find_periods(f"FY{year}" if fiscal else f"in {year}")[:1]
+        one = _computed(replace(q, periods=tuple(period)), top_item, bottom_item, passages) if period else None
+        if one is not None and all((one.top.passage.ref, one.top.col) != (c.top.passage.ref, c.top.col)
+                                   for _, c in each):
+            each.append((year, one))
+    if len(each) < 2:
+        return None
+    values = [c.value * 100 if percent else c.value for _, c in each]
+    largest = max(abs(a - b) for a, b in pairwise(values))
+    unit = " percentage points" if percent else ""
+    allowed = _ALLOWED.search(text)
+    verdict = ""
+    if allowed is not None:
+        verdict = "Yes — " if largest <= float(allowed.group("n")) else "No — "
+    name = _metric(text, top_item, bottom_item) if _named(text) else f"{top_item} to {bottom_item}"
+    said = []
+    for value, (_, c) in zip(values, each, strict=True):
+        assert c.top.table is not None
+        said.append(f"{value:.1f}%" if percent else f"{value:.2f}")
+        said[-1] += f" {period_phrase(c.top.table, c.top.col, 'en')}"
+    shown = "; ".join(said)
+    parts = "; ".join(f"{said_label(c.top)} {c.a_text} ÷ {said_label(c.bottom)} {c.b_text}" for _, c in each)
+    refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for _, c in each for ev in (c.top, c.bottom)))
+    lead = (f"{verdict}the {name} moved at most {largest:.1f}{unit} from one year to the next over the {len(each)} "
+            f"years found: {shown} (computed from the tables: {parts}) {refs}.")
+    lead = lead[0].upper() + lead[1:]
+    lines = [" ".join(lead.split()), *(("> " + line).rstrip() for line in table_quote(each[0][1].top))]
+    quotes = [(ev.passage.ref, ev.quote_text) for _, c in each for ev in (c.top, c.bottom)]
+    return "\n".join(lines), list(dict.fromkeys(quotes))
+
+
 def _average_answer(text: str, q: Question, years: list[int], sides: tuple[str, str, bool],
                     passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The mean of the ratio over ``years``, each year's computed from its own cited cells — or None when a year
@@ -501,6 +564,10 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
     years = averaged_years(text, q)
     if years:  # "the FY2015 - FY2017 3 year average net profit margin": every year's, then their mean
         return _average_answer(text, q, years, sides, passages)
+    if _STEADY.search(text):  # "Are Acme's gross margins historically consistent?": each year's, and the moves
+        steady = _steadiness_answer(text, q, sides, passages)
+        if steady is not None:
+            return steady
     if _TREND.search(text):  # "Does Acme have an improving operating margin?": this period's against the one before
         trend = _trend_answer(text, q, sides, passages)
         if trend is not None:

@@ -267,3 +267,30 @@ def test_the_share_printed_beside_the_amount_is_read_for_each_period_asked() -> 
     assert one.text.startswith("The net earnings as a percent of sales was 20.1% in the second quarter of 2031 (as the "
                                "table prints it in its “Percent to Sales” column, beside Net earnings $1,286) [S2]"), \
         one.text
+
+
+STEADY = """HALDEN FOODS CORPORATION
+CONSOLIDATED STATEMENTS OF EARNINGS
+($ in millions)
+| | Fiscal Year / 2031 | Fiscal Year / 2030 | Fiscal Year / 2029 |
+|---|---|---|---|
+| Revenue | $ 46,300 | $ 51,760 | $ 47,260 |
+| Cost of sales | 36,386 | 40,121 | 36,689 |
+| Gross profit | 9,914 | 11,639 | 10,571 |"""
+
+
+def test_whether_a_margin_held_steady_and_whether_its_profile_improved() -> None:
+    """"historically consistent (not … more than roughly 2%)": each year's gross margin, the largest move between
+    neighbours (1.1 points) against the move allowed; "an improving gross margin profile" is the ratio's trend, not a
+    dollar line (before: neither was read as the gross margin ratio — no "percent" in the question)."""
+    passages = [Passage("S1", STEADY, "h", "HALDEN_2031_10K.pdf", 40)]
+    first = read("Are Halden's gross margins historically consistent (not fluctuating more than roughly 2% each "
+                 "year)?", passages).text.splitlines()[0]
+    assert first.startswith("Yes — the gross margins moved at most 1.1 percentage points from one year to the next "
+                            "over the 3 years found: 21.4% in the fiscal year 2031; 22.5% in the fiscal year 2030; "
+                            "22.4% in the fiscal year 2029"), first
+    strict = read("Are Halden's gross margins consistent (not fluctuating more than 1% each year)?", passages)
+    assert strict.text.startswith("No — "), strict.text
+    profile = read("Does Halden have an improving gross margin profile as of FY2031?", passages).text
+    assert profile.startswith("No — the gross margin fell, 1.1 percentage points: 21.4% in the fiscal year 2031 vs "
+                              "22.5% in the fiscal year 2030"), profile
