@@ -30,7 +30,7 @@ from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.drivers import asked_driver, driver_answer
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.filing_items import asks_filing_items, asks_vote, items_answer, vote_answer
-from chat.models.reader.formulas import formula_answer, textbook_answer
+from chat.models.reader.formulas import formula_answer, textbook_answer, textbook_first
 from chat.models.reader.guidance import asks_guidance, guidance_answer
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
@@ -242,6 +242,8 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
+        if computed is None and textbook_first(question, passages):  # "inventory turnover": never printed as such
+            computed = textbook_answer(question, q, passages)
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

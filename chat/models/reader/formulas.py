@@ -234,6 +234,15 @@ _TEXTBOOK = {
     # the year's net income over the year-end balance (the answer says so; an average balance is asked by name)
     "return on assets": "net income / total assets",
     "return on equity": "net income / total shareholders' equity",
+    # turnovers and days over the year-end balance (the answer says so; an average balance is asked by name)
+    "inventory turnover": "cost of sales / inventories",
+    "fixed asset turnover": "revenue / property and equipment net",
+    "total asset turnover": "revenue / total assets",
+    "days sales outstanding": "accounts receivable / revenue * 365",
+    "days inventory outstanding": "inventories / cost of sales * 365",
+    "days payable outstanding": "accounts payable / cost of sales * 365",
+    # how many times operating income covers the year's interest
+    "interest coverage ratio": "operating income / interest expense",
 }
 _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
@@ -424,6 +433,18 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
     return None
 
 
+#: textbook ratios a filing seldom prints as a line: computed before the ordinary reading, which would take the
+#: words for another line ("inventory turnover" read as revenue, "turnover" being revenue in British usage)
+_SELDOM_PRINTED = ("inventory turnover", "fixed asset turnover", "total asset turnover", "days sales outstanding",
+                   "days inventory outstanding", "days payable outstanding", "interest coverage ratio")
+
+
+def textbook_first(question: str, passages: Sequence[Passage]) -> bool:
+    """The question names a ratio filings seldom print, and no passage prints it by that name."""
+    asked = [key for key in _SELDOM_PRINTED if re.search(rf"(?i)\b{key}\b", question)]
+    return bool(asked) and not any(re.search(rf"(?i)\b{key}\b", p.text) for key in asked for p in passages)
+
+
 def textbook_answer(question: str, q: Question, passages: Sequence[Passage]
                     ) -> tuple[str, list[tuple[str, str]]] | None:
     """A textbook metric the question names without asking to compute it ("What was Acme's free cash flow in
@@ -471,6 +492,8 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
     def shown(value: float, like: Evidence | None = None) -> str:
         if in_money and like is not None:
             return money(value, like, question)
+        if re.match(r"(?i)days\b", name):
+            return f"{value:,.1f} days"
         return f"{value * 100:.1f}%" if percent else f"{value:,.2f}"
 
     years = averaged_years(question, q)

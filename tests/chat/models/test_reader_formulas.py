@@ -454,3 +454,24 @@ def test_free_cash_flow_conversion_from_the_textbook_spelled_as_one_word_too() -
     first = _first("Does Orrery have an improving free cashflow conversion as of FY2031?", flows)
     assert first.startswith("No — the free cash flow conversion fell: 147.2% in the year ended December 31, 2031 vs "
                             "192.1% in the year ended December 31, 2030 (no line of it was found;"), first
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("What was Orrery's inventory turnover in FY2031?",
+     "The inventory turnover was 4.71 (no line of it was found; inventory turnover taken as cost of sales / "
+     "inventories; computed: Cost of revenues $3,300 million (in the year ended December 31, 2031) ÷ Inventories "
+     "$700,000 thousand (as of December 31, 2031))"),
+    ("What is Orrery's interest coverage ratio for FY2031?",
+     "The interest coverage ratio was 12.00 (no line of it was found; interest coverage ratio taken as operating "
+     "income / interest expense;"),
+    ("Compute Orrery's days payable outstanding for FY2031.",
+     "The days payable outstanding was 55.3 days (days payable outstanding taken as accounts payable / cost of sales "
+     "* 365;"),
+])
+def test_textbook_turnovers_days_and_coverage_are_computed_not_read_as_another_line(question: str, lead: str) -> None:
+    """A ratio filings seldom print is computed from its textbook definition, saying so — "inventory turnover" is
+    not the revenue line ("turnover" names revenue in British usage; before: "Net revenues were $6,600 million",
+    sure); days are said in days."""
+    passages = [*_passages(), Passage("S3", WORKING, "o", "ORRERY_10K.pdf", 48)]
+    first = _first(question, passages)
+    assert first.startswith(lead), first
