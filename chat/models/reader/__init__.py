@@ -47,6 +47,7 @@ from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, share_asked, shares_answer, superlative
+from chat.models.reader.year_trend import asks_year_trend, item_question, year_trend_answer
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
 
@@ -128,6 +129,12 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         compared = compare(q, passages)
         if compared is not None:
             return compared[0], compared[1], False, 1.0, "computed"
+    if asks_year_trend(q) and not missing_names(q, passages):
+        item = analyze(item_question(q))  # "a stable trend of dividends?": the row, every year's figure, its moves
+        row = next(iter(gather(item, passages)), None)
+        trend = year_trend_answer(q, row) if row is not None and row.score >= SURE_AT else None
+        if trend is not None:
+            return trend[0], trend[1], False, row.score if row is not None else 1.0, "sure"
     ranked = gather(q, passages)
     if q.language == "en":  # the statement's own page before a table that repeats its figure
         ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]

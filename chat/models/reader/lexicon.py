@@ -81,7 +81,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("cash", "현금", "현금및현금성자산", "現金", "現金及び預金"),
     ("tax", "taxes", "vat", "gst", "sales tax", "부가세", "세금", "消費税", "税"),
     ("date", "dated", "issued", "날짜", "일자", "일시", "거래일", "日付", "日時", "発行日"),
-    ("dividend", "dividends", "배당", "배당금", "配当", "配当金"),
+    ("dividend", "dividends", "dividend distribution", "dividend distributions", "배당", "배당금", "配当", "配当金"),
     # a company's people, counted: "we had 9,200 employees", "the Company employed 93,516 people", "our total
     # workforce was approximately 156,000"
     ("employees", "headcount", "staff", "workforce", "total workforce", "employed",
