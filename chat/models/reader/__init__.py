@@ -41,7 +41,7 @@ from chat.models.reader.officers import asked_office
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
 from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
-from chat.models.reader.ratios import ratio_answer
+from chat.models.reader.ratios import capital_intensity_answer, ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
@@ -249,6 +249,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
+        computed = computed or capital_intensity_answer(question, q, passages)  # capex ÷ revenue, PP&E ÷ assets
         if computed is None and textbook_first(question, passages):  # "inventory turnover": never printed as such
             computed = textbook_answer(question, q, passages)
         if computed is not None:

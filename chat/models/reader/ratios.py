@@ -596,3 +596,36 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
     else:
         lines += [("> " + line).rstrip() for line in table_quote(bottom)]
     return "\n".join(lines), [(top.passage.ref, top.quote_text), (bottom.passage.ref, bottom.quote_text)]
+
+
+#: "Is Acme a capital-intensive business?", "What is Acme's capital intensity?"
+_CAPITAL_INTENSITY = re.compile(r"(?i)\bcapital[- ]intens(?:ive|ity)\b")
+#: the usual measures of capital intensity: (what is measured, over what, as said)
+_INTENSITY_MEASURES = (
+    ("capital expenditure", "revenue", "capital expenditure was {} of revenue"),
+    ("property and equipment net", "total assets", "net property, plant and equipment was {} of total assets"),
+)
+
+
+def capital_intensity_answer(text: str, q: Question, passages: Sequence[Passage]
+                             ) -> tuple[str, list[tuple[str, str]]] | None:
+    """The usual measures of capital intensity for the period asked (else the latest), each computed from its cited
+    cells — or None when neither is found. Filings give no verdict on it; the answer says what the figures are."""
+    if q.language != "en" or not _CAPITAL_INTENSITY.search(text):
+        return None
+    found = [(said, one) for top, bottom, said in _INTENSITY_MEASURES
+             if (one := _computed(q, top, bottom, passages)) is not None]
+    if not found:
+        return None
+    parts = []
+    for said, one in found:
+        assert one.top.table is not None
+        parts.append(f"{said.format(f'{one.value * 100:.1f}%')} {period_phrase(one.top.table, one.top.col, 'en')} "
+                     f"({said_label(one.top)} {one.a_text} ÷ {said_label(one.bottom)} {one.b_text})")
+    refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for _, one in found for ev in (one.top, one.bottom)))
+    lead = (f"The usual measures of capital intensity, computed from the statements: {'; '.join(parts)} {refs}. "
+            f"The filings themselves give no verdict: the larger these shares, the more capital-intensive the "
+            f"business.")
+    lines = [lead, *(("> " + line).rstrip() for line in table_quote(found[0][1].top))]
+    quotes = [(ev.passage.ref, ev.quote_text) for _, one in found for ev in (one.top, one.bottom)]
+    return "\n".join(lines), list(dict.fromkeys(quotes))

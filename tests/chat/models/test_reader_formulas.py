@@ -475,3 +475,16 @@ def test_textbook_turnovers_days_and_coverage_are_computed_not_read_as_another_l
     passages = [*_passages(), Passage("S3", WORKING, "o", "ORRERY_10K.pdf", 48)]
     first = _first(question, passages)
     assert first.startswith(lead), first
+
+
+def test_capital_intensity_is_the_usual_measures_computed_without_a_verdict_the_filing_does_not_give() -> None:
+    """"Is Acme capital-intensive?": capital expenditure ÷ revenue and net PP&E ÷ total assets, each cited (before:
+    an unsure sentence)."""
+    balance = BALANCE + "\n| Total assets | 9,100,000 | 8,400,000 |"
+    passages = [Passage("S1", INCOME, "o", "ORRERY_10K.pdf", 50), Passage("S2", balance, "o", "ORRERY_10K.pdf", 48),
+                Passage("S3", SPENDING, "o", "ORRERY_10K.pdf", 53)]
+    first = _first("Is Orrery a capital-intensive business based on FY2031 data?", passages)
+    assert first.startswith("The usual measures of capital intensity, computed from the statements: capital "
+                            "expenditure was 16.5% of revenue in the year ended December 31, 2031 (Purchases of "
+                            "property and equipment $(1,086) million ÷ Net revenues $6,600 million); net property, "
+                            "plant and equipment was 2.9% of total assets as of December 31, 2031"), first
