@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from chat.models.reader.evidence import of_named
+from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
@@ -89,7 +89,7 @@ def acquisitions_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, 
     asked_years = _years(q)
     counts: Counter[str] = Counter()
     first: dict[str, tuple[int, str, Passage, str]] = {}
-    for rank, p in enumerate(_of_form(q.text, of_named(q, passages))):
+    for rank, p in enumerate(_of_form(q.text, of_company(q, passages))):
         for s, e in sentence_spans(p.text):
             sentence = " ".join(p.text[s:e].split())
             names = _names(sentence)
@@ -118,5 +118,6 @@ def acquisitions_query(question: str) -> str:
     """The sentences that tell acquisitions, searched for: "Acme acquired all outstanding shares acquisition of"."""
     if not asks_acquisitions(question):
         return ""
-    names = analyze(question).strong_names[:1]
+    q = analyze(question)
+    names = (q.strong_names or q.insisted_names or q.names)[:1]
     return " ".join([*names, "acquired all outstanding shares completed acquisition of"])

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chat.models.reader.evidence import of_named
+from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
@@ -106,7 +106,7 @@ def driver_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[t
     if not measure:
         return None
     best: tuple[tuple[float, int, int, int], Passage, str, str] | None = None
-    for rank, p in enumerate(of_named(q, passages)):
+    for rank, p in enumerate(of_company(q, passages)):
         for s, e in sentence_spans(p.text):
             sentence = p.text[s:e]
             flat = " ".join(sentence.split())

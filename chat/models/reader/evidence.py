@@ -402,6 +402,13 @@ def of_named(q: Question, passages: Sequence[Passage], *, every_name: bool = Fal
     return [p for p in passages if all(mentions(n, p) for n in names)] if names else list(passages)
 
 
+def of_company(q: Question, passages: Sequence[Passage]) -> list[Passage]:
+    """The passages of the company the question is about: its strong names, else the name it insists on ("… that Best
+    Buy has done", "the Pepsico AGM": ``Question.insisted_names``); all of them when it names none."""
+    names = q.strong_names or q.insisted_names
+    return [p for p in passages if all(mentions(n, p) for n in names)] if names else list(passages)
+
+
 def _interim_balance(table: Table, col: int) -> bool:
     """Column ``col`` is a point-in-time date that another point-in-time column of the table precedes within the
     same calendar year: a 10-Q's "September 30, 2022" beside the fiscal year-end "June 30, 2022". Asked "the end of

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from chat.models.reader.evidence import of_named
+from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze
 from chat.models.reader.text import display, match_terms, sentence_spans
@@ -37,7 +37,12 @@ def asks_filing_items(question: str) -> bool:
 
 
 def _is_8k(p: Passage) -> bool:
-    return bool(_FILE_8K.search(p.file_name) or re.search(r"(?i)\bFORM\s+8-K\b", p.text[:2000]))
+    """A current report's passage: its file says 8-K, or its cover does ("FORM 8-K … CURRENT REPORT") — not an
+    annual or quarterly report whose exhibit index cites one."""
+    if re.search(r"(?i)(?<![0-9])10[-_ ]?[kq](?![a-z])", p.file_name):
+        return False
+    return bool(_FILE_8K.search(p.file_name)
+                or re.search(r"(?i)\bFORM\s+8-K\b[\s\S]{0,200}?\bCURRENT\s+REPORT\b", p.text[:1500]))
 
 
 def _items(p: Passage) -> list[tuple[str, str, str]]:
@@ -62,7 +67,7 @@ def _items(p: Passage) -> list[tuple[str, str, str]]:
 
 def _reports(q: Question, passages: Sequence[Passage]) -> list[Passage]:
     """The 8-K passages of the company asked about, the best-ranked report's only, by page."""
-    reports = [p for p in of_named(q, passages) if _is_8k(p)]
+    reports = [p for p in of_company(q, passages) if _is_8k(p)]
     if not reports:
         return []
     first = reports[0].document_id or reports[0].file_name
@@ -142,7 +147,7 @@ def vote_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     if not subject:
         return None
     best: tuple[float, int, Passage, re.Match[str]] | None = None
-    for rank, p in enumerate(of_named(q, passages)):
+    for rank, p in enumerate(of_company(q, passages)):
         for m in _MATTER.finditer(p.text):
             covered = len(subject & match_terms(m.group("text"))) / len(subject)
             if covered >= MATTER_SHARE and (best is None or (covered, -rank) > (best[0], -best[1])):

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chat.models.reader.evidence import of_named
+from chat.models.reader.evidence import of_company
 from chat.models.reader.numbers import Amount, all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question
@@ -129,7 +129,7 @@ def guidance_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     """The answer text and its quote, or None when no revision of the measure asked is among the passages."""
     if q.language != "en" or not asks_guidance(q.text):
         return None
-    found = revisions(of_named(q, passages))
+    found = revisions(of_company(q, passages))
     if not found:
         return None
     measure = _measure(q)

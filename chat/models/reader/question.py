@@ -417,8 +417,8 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]], l
         if (m.start() < first_end and len(name.split()) == 1) or not words or any(
                 s <= m.start() < e for s, e in remarks):
             continue
-        if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+[a-z]*|\d+[KQFH]|\d+\w*\d)", name) or any(
-                n in name for n, _, _ in strong):  # "10K", "2Q", "2022": no name ("3M" is one)
+        if re.fullmatch(r"(?:Q[1-4]|FY\d*|H[12]|\d+[a-z]*|\d+[KQFH]|\d+\w*\d|[A-Z])", name) or any(
+                n in name for n, _, _ in strong):  # "10K", "2Q", "2022", "8-K"s "K": no name ("3M" is one)
             continue
         soft.append(" ".join(words))
         # names joined by "and" ("iPad and Mac") are each a name when insisted on

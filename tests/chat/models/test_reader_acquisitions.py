@@ -40,3 +40,13 @@ def test_a_form_asked_keeps_that_forms_documents_and_an_amount_is_no_question_of
     assert not asks_acquisitions("How much did Harbor pay for its acquisitions in 2031?")
     assert "Harbor acquired all outstanding shares completed acquisition of" in \
         search_queries("What acquisitions did Harbor make in 2031?")
+
+
+def test_another_companys_acquisitions_among_the_results_are_not_named() -> None:
+    """"Best Buy"-like names (a plain word in them) are weak names: the company's passages are still the only ones
+    read (before: another filing's "we acquired Blizzard Entertainment, Inc." was listed too)."""
+    other = Passage("S2", "ORBIT GAMES, INC. › Description of Business\nIn 2031 we acquired Comet Studios, Inc. "
+                          "(\"Comet\").", "g", "ORBIT_2029_10K.pdf", 5)
+    passages = [Passage("S1", TEN_K.replace("HARBOR FOODS", "GOOD BUY"), "k", "GOODBUY_2031_10K.pdf", 51), other]
+    answer = read("What are major acquisitions that Good Buy has done in FY2031?", passages)
+    assert "Blue Kettle" in answer.text and "Comet" not in answer.text, answer.text

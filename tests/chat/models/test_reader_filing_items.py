@@ -83,3 +83,12 @@ def test_the_outcome_of_a_vote_is_the_matter_the_question_names_with_its_tally_o
                                   "120,500,000; Against 800,250,000; Abstain 10,000,000; Broker Non-Votes 95,000,000) "
                                   "[P1]."), answer.text
     assert "independent Board Chair" not in answer.text and not answer.declined
+
+
+def test_an_annual_report_citing_a_form_8k_is_no_current_report() -> None:
+    """A 10-K's exhibit index ("… Current Report on Form 8-K …") ranked above the 8-K's cover is not the report: the
+    cover's next page is read (before: the 10-K's pages were taken for the report, and nothing was read)."""
+    exhibits = Passage("S1", "FORM 8-K CURRENT REPORT incorporated by reference: Exhibit 4.1 to the Company's Current "
+                             "Report on Form 8-K filed on June 17, 2029.", "h10k", "HARBOR_2031_10K.pdf", 114)
+    assert pages_to_read("What was the key agenda of Harbor's 8-K filed on March 2, 2031?", [exhibits, _cover()]) \
+        == [("h8k", 2)]
