@@ -133,8 +133,8 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         item = analyze(item_question(q))  # "a stable trend of dividends?": the row, every year's figure, its moves
         row = next(iter(gather(item, passages)), None)
         trend = year_trend_answer(q, row) if row is not None and row.score >= SURE_AT else None
-        if trend is not None:
-            return trend[0], trend[1], False, row.score if row is not None else 1.0, "sure"
+        if trend is not None and row is not None:
+            return trend[0], trend[1], False, row.score, "sure"
     ranked = gather(q, passages)
     if q.language == "en":  # the statement's own page before a table that repeats its figure
         ranked = prefer_statement(ranked, q.statement or implied_statement(q.focus_terms))  # type: ignore[arg-type]
