@@ -252,6 +252,9 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = computed or capital_intensity_answer(question, q, passages)  # capex ÷ revenue, PP&E ÷ assets
         if computed is None and textbook_first(question, passages):  # "inventory turnover": never printed as such
             computed = textbook_answer(question, q, passages)
+            if computed is None:  # an operand not found: no other line is the ratio ("Inventories | (300)" is none)
+                text = decline(q, None, passages)
+                return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "no-operands")
         if computed is not None:
             return Answer(f"{computed[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(computed[1])), False, 1.0,
                           q.language, "computed")

@@ -114,10 +114,11 @@ _VOTE_ASKED = re.compile(r"(?i)\b(?:outcome|result)s?\s+of\s+(?:the\s+)?(?:share
 _VOTE_SUBJECT = re.compile(r"(?i)\bvot(?:e|ing)\s+(?:on|for|regarding|concerning)\s+(?P<subject>[^?]+)|"
                            r"\bproposal\s+(?P<subject2>[^?]+)")
 #: a numbered matter of an Item 5.07 with its tally below: "(8) The shareholder proposal regarding … was defeated:"
-_MATTER = re.compile(r"(?m)^[ \t]*\((?P<n>\d{1,2})\)[ \t]+(?P<text>[^\n]+(?:\n(?![ \t]*(?:\(\d{1,2}\)|For\b|Against\b|"
+_MATTER = re.compile(r"(?m)^[ \t]*\((?P<n>\d{1,2})\)[ \t]+(?P<text>[^\n|]+(?:\n(?![ \t]*(?:\(\d{1,2}\)|\||For\b|"
+                     r"Against\b|"
                      r"Abstain\b|Broker\b|Nominee\b|One\s+Year\b))[^\n]+)*)")
-_TALLY = re.compile(r"(?m)^[ \t]*(?P<what>For|Against|Abstain(?:ed|ions)?|Broker\s+Non-Votes|Withheld)[ \t:]+"
-                    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ \t\r]*$")
+_TALLY = re.compile(r"(?m)^[ \t|]*(?P<what>For|Against|Abstain(?:ed|ions)?|Broker\s+Non-Votes|Withheld)[ \t:|]+"
+                    r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)[ \t|\r]*$")
 _OUTCOME = re.compile(r"(?i)\b(?:was|were)\s+(?:not\s+)?(?:defeated|approved|elected|ratified|adopted|rejected|passed|"
                       r"re-?elected)\b|\b(?:approved|ratified|elected)\b")
 _NOT_SUBJECT = frozenset({"the", "a", "an", "on", "for", "of", "by", "at", "regarding", "vote", "outcome", "what",

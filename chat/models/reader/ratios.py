@@ -197,14 +197,16 @@ def cell(q: Question, item: str, passages: Sequence[Passage]) -> Evidence | None
 def cells(q: Question, item: str, passages: Sequence[Passage]) -> list[Evidence]:
     """Every amount cell of ``item`` for ``q``'s period, best first (see ``cell``)."""
     asked = replace(q, kind="value", focus=item, focus_terms=frozenset(match_terms(item)), parts=())
-    flow = implied_statement(asked.focus_terms) in ("income", "cash")
+    statement = implied_statement(asked.focus_terms)
+    flow = statement in ("income", "cash")
     found: list[Evidence] = []
     for ev in gather(asked, passages)[:LOOK_AT]:
         if ev.score < DECLINE_BELOW:
             break
         amount = ev.row.amount(ev.col) if ev.kind == "cell" and ev.row is not None else None
         if amount is not None and not amount.percent and ev.table is not None and not _in_shares(ev) \
-                and not (flow and _balance_date(ev)) and not another_entitys(ev.table, ev.passage, q.text) \
+                and not (flow and _balance_date(ev)) and not (statement == "balance" and _flow_column(ev)) \
+                and not another_entitys(ev.table, ev.passage, q.text) \
                 and not part_of_group(ev.passage, q.text):
             found.append(ev)  # … nor the guarantors' or the parent's alone ("Balance Sheet for Obligor Group")
     # the item's own group must be in the row: "cash dividends paid" is no "Cash paid for interest" (the words "cash"
@@ -248,6 +250,13 @@ def printed_share(q: Question, top_item: str, bottom_item: str, passages: Sequen
             if amount is not None and not amount.currency:
                 return _Printed(ev, c, amount.value / 100)
     return None
+
+
+def _flow_column(ev: Evidence) -> bool:
+    """The cell's column is a period's ("For the years ended June 30, / 2023"): a balance-sheet item read there is its
+    change in the cash flow statement ("Inventories | 248" under "Changes in operating assets"), not the balance."""
+    assert ev.table is not None
+    return ev.table.columns[ev.col].span is not None
 
 
 def _balance_date(ev: Evidence) -> bool:

@@ -84,7 +84,8 @@ def superlative(question: str) -> Superlative | None:
     measure = " ".join(m.group("measure").split())
     among = ""
     if (group := _AMONG.search(measure)) is not None:  # "the largest investment among the short-term investments"
-        measure, among = measure[: group.start()], _bare_measure(group.group("group"))
+        measure = measure[: group.start()]
+        among = _bare_measure(_POSSESSIVE_NAME.sub("", group.group("group")))  # "MGM's short-term investments"
     change = _CHANGE.match(measure)
     if change is not None:  # "the biggest drop in Q2 2023 year over year revenues (on a percentage basis)"
         measure = " ".join(_ASIDE.sub(" ", change.group("rest")).split())
@@ -102,7 +103,7 @@ _AMONG = re.compile(r"(?i)\s+among\s+(?:all\s+(?:of\s+)?)?(?:the\s+|its\s+|their
 _CONTRIBUTION = re.compile(r"(?i)\bcontributions?\b")
 #: "… for MGM", "… of Acme Corp": the company a measure is asked of, after it
 _OF_NAME = re.compile(r"\s+(?:for|of|at|by)\s+(?:the\s+)?[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)*")
-_DANGLING = re.compile(r"(?i)(?:\s+(?:for|of|at|in|during|by|over|the|a|an|and))+\s*$")
+_DANGLING = re.compile(r"(?i)(?:\s+(?:for|of|at|in|during|by|over|the|a|an|and|as))+\s*$")
 
 
 def _bare_measure(measure: str) -> str:
@@ -294,6 +295,8 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
     measure_text = _measure_words(asked.measure)
     focus = analyze(f"What was {measure_text}?").focus_terms
     measure = set(focus) if focus else match_terms(measure_text)
+    if asked.among:  # "the largest balance among the short-term investments": the group's rows, by its amounts
+        measure = match_terms(asked.among)
     # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
     own = of_named(q, passages, every_name=True)
     found = _candidates(q, measure, own or list(passages), bool(_RATE_MEASURE.search(measure_text)), asked.what,

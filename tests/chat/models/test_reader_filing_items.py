@@ -92,3 +92,14 @@ def test_an_annual_report_citing_a_form_8k_is_no_current_report() -> None:
                              "Report on Form 8-K filed on June 17, 2029.", "h10k", "HARBOR_2031_10K.pdf", 114)
     assert pages_to_read("What was the key agenda of Harbor's 8-K filed on March 2, 2031?", [exhibits, _cover()]) \
         == [("h8k", 2)]
+
+
+def test_a_tally_ingest_wrote_as_a_table_is_read_as_the_tally() -> None:
+    """The tally under a matter as ingest writes it, a Markdown grid ("| For | 120,500,000 |"): the matter's own words
+    stop at the grid and its counts are the tally (before: the grid was glued into the outcome sentence)."""
+    grid = ("(2) The shareholder proposal regarding a report on plastic packaging was defeated:\n| | |\n|---|---|\n"
+            "| For | 120,500,000 |\n| Against | 800,250,000 |\n| Abstain | 10,000,000 |")
+    answer = read("What was the outcome of the vote on the proposal for a report on plastic packaging at Harbor's "
+                  "2031 annual meeting?", [Passage("S1", grid, "h8k", "HARBOR_2031_8K_dated-2031-05-06.pdf", 4)])
+    assert answer.text.startswith("The shareholder proposal regarding a report on plastic packaging was defeated (For "
+                                  "120,500,000; Against 800,250,000; Abstain 10,000,000) [S1]."), answer.text

@@ -477,6 +477,17 @@ def test_textbook_turnovers_days_and_coverage_are_computed_not_read_as_another_l
     assert first.startswith(lead), first
 
 
+def test_a_balance_operand_is_never_the_cash_flow_statements_change_of_it() -> None:
+    """The cash flow statement's "Inventories | (300)" under "Changes in operating assets" is the year's change, no
+    inventories balance: with no balance sheet among the results there is no turnover (before: 3,300 ÷ 300 = 11.00)."""
+    changes = Passage("S0", "ORRERY TOOLS, INC.\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\n| | Year Ended "
+                            "December 31, / 2031 | Year Ended December 31, / 2030 |\n|---|---|---|\n| Changes in "
+                            "operating assets and liabilities: | | |\n| Inventories | (300) | 45 |", "o", "ORRERY_10K.pdf", 53)
+    answer = read("What was Orrery's inventory turnover in FY2031?", [changes, Passage("S1", INCOME, "o",
+                                                                                      "ORRERY_10K.pdf", 50)])
+    assert "11.00" not in answer.text and "turnover was" not in answer.text, answer.text
+
+
 def test_capital_intensity_is_the_usual_measures_computed_without_a_verdict_the_filing_does_not_give() -> None:
     """"Is Acme capital-intensive?": capital expenditure ÷ revenue and net PP&E ÷ total assets, each cited (before:
     an unsure sentence)."""

@@ -290,6 +290,11 @@ def test_the_largest_among_a_named_group_is_read_from_that_sections_rows() -> No
                            "thousand [S1]"), head
     assert "Money market funds" not in answer.text and "4 rows" not in head and "3 rows" in head
     assert search_queries(question)[1].startswith("Harbor short-term investments by type of security")
+    # the group named with its company's possessive, the measure a word no row holds ("balance"): the group's rows
+    balance = read("Which type of security had the largest balance among Harbor's short-term investments as of June "
+                   "30, 2031?", [Passage("S1", INVESTMENTS, "doc-h", "harbor-2031q2-10q.pdf", 11)])
+    assert balance.text.startswith("Corporate bonds had the highest balance among the short-term investments: "
+                                   "$241,000 thousand as of June 30, 2031"), balance.text
 
 
 SEGMENT_REVENUES = """Harbor Aerospace › Results of Operations
