@@ -25,12 +25,14 @@ from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
+from chat.models.reader.ratios import capital_intensity_queries
 from chat.models.reader.registered import registered_query
 from chat.models.reader.segments import segments_query
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
 from chat.models.reader.superlatives import share_query
 from chat.models.reader.text import match_terms
+from chat.models.reader.year_trend import year_trend_query
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
 STATEMENT_WORDS = {
@@ -159,7 +161,8 @@ def search_queries(question: str) -> list[str]:
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
                       business_query(question), segments_query(question), guidance_query(question),
-                      acquisitions_query(question)):
+                      acquisitions_query(question), year_trend_query(question),
+                      *capital_intensity_queries(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
     return queries

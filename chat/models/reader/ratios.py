@@ -616,6 +616,19 @@ _INTENSITY_MEASURES = (
 )
 
 
+def capital_intensity_queries(question: str) -> list[str]:
+    """The statements' lines capital intensity is computed from, searched for: the cash flow statement's capital
+    expenditure and the balance sheet's plant and total assets."""
+    if not _CAPITAL_INTENSITY.search(question):
+        return []
+    from chat.models.reader.question import analyze
+
+    q = analyze(question)
+    name = " ".join((q.strong_names or q.insisted_names or q.names)[:1])
+    return [f"{name} purchases of property and equipment capital expenditures statements of cash flows".strip(),
+            f"{name} property plant and equipment net total assets balance sheets".strip()]
+
+
 def capital_intensity_answer(text: str, q: Question, passages: Sequence[Passage]
                              ) -> tuple[str, list[tuple[str, str]]] | None:
     """The usual measures of capital intensity for the period asked (else the latest), each computed from its cited

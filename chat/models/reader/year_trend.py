@@ -94,3 +94,15 @@ def year_trend_answer(q: Question, best: Evidence) -> tuple[str, list[tuple[str,
     lead = f"{label}: {'; '.join(said)} — {moved} over the {len(cols)} years the table prints [{best.passage.ref}]."
     lines = [lead, *("> " + line for line in header_lines(table, best.passage.text)), "> " + best.quote_text]
     return "\n".join(lines), [(best.passage.ref, best.quote_text)]
+
+
+def year_trend_query(question: str) -> str:
+    """The line's row over several years, searched for where a filing prints it so: "3M dividend distribution
+    selected financial data"."""
+    from chat.models.reader.question import analyze
+
+    q = analyze(question)
+    if not asks_year_trend(q):
+        return ""
+    item = item_question(q).removeprefix("What was ").rstrip("?")
+    return f"{item} selected financial data five-year summary"

@@ -27,3 +27,13 @@ def test_a_stable_trend_is_every_years_figure_and_how_it_moved() -> None:
     grown = _read("Have Harbor's net sales grown every year?")
     assert grown.endswith("— it moved both ways over the 4 years the table prints [S1]."), grown
     assert _read("What were Harbor's net sales in 2031?").startswith("Net sales were $12,765 million in 2031")
+
+
+def test_the_rows_over_the_years_and_the_capital_intensity_lines_are_searched_for() -> None:
+    from chat.models.reader.queries import search_queries
+
+    assert "Harbor's dividend distribution selected financial data five-year summary" in \
+        search_queries("Does Harbor maintain a stable trend of dividend distribution?")
+    intensity = search_queries("Is Harbor a capital-intensive business based on FY2031 data?")
+    assert any(q.startswith("Harbor purchases of property and equipment") for q in intensity)
+    assert any(q.startswith("Harbor property plant and equipment net total assets") for q in intensity)
