@@ -19,6 +19,7 @@ from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question
+from chat.models.reader.ratios import without_periods
 from chat.models.reader.text import display, match_terms, sentence_spans
 
 _CHANGE_WORDS = (r"(?:increase|decrease|reduction|decline|rise|drop|fall|growth|improvement|deterioration|change|"
@@ -86,10 +87,9 @@ def _direction(word: str) -> str:
 
 
 def _without_periods(text: str) -> str:
-    for p in sorted(find_periods(text), key=lambda p: p.start, reverse=True):
-        text = text[: p.start] + " " + text[p.end :]
+    """The measure without its periods, a trailing preposition or a leading possessive name."""
     text = re.sub(r"(?i)\s+(?:in|for|during|over|of|versus|vs\.?|compared\s+(?:to|with))(?:\s+the)?\s*$", "",
-                  text.strip())
+                  without_periods(text))
     text = re.sub(r"^(?:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s?\s+)", "", text.strip())  # "Acme's gross margin"
     return " ".join(text.split())
 

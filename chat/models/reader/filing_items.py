@@ -159,8 +159,8 @@ def vote_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
     statement = " ".join(m.group("text").split()).rstrip(":").strip()
     after = p.text[m.end():]
     following = _MATTER.search(after)
-    tally = [(t.group("what"), t.group("n")) for t in _TALLY.finditer(after[: following.start() if following else
-                                                                            len(after)])]
+    end = following.start() if following else len(after)  # the matter's tally ends where the next matter begins
+    tally = [(t.group("what"), t.group("n")) for t in _TALLY.finditer(after[:end])]
     counted = "; ".join(f"{what} {n}" for what, n in tally)
     if _OUTCOME.search(statement):
         lead = f"{statement}{f' ({counted})' if counted else ''} [{p.ref}]."
@@ -171,7 +171,7 @@ def vote_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         lead = f"The matter “{statement}” received {verdict}: {counted} [{p.ref}]."
     else:
         return None
-    quote = p.text[m.start(): m.end() + (following.start() if following else len(after))].rstrip()
+    quote = p.text[m.start(): m.end() + end].rstrip()
     return f"{lead}\n> {display(quote)} [{p.ref}]", [(p.ref, quote)]
 
 

@@ -32,6 +32,7 @@ from chat.models.reader.periods import Period, find_periods
 from chat.models.reader.question import Question
 from chat.models.reader.statement_titles import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
 from chat.models.reader.statements import implied_statement
+from chat.models.reader.tables import Table
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import row_unit
 
@@ -434,6 +435,12 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     return "\n".join(lines), list(dict.fromkeys(quotes))
 
 
+def _last_header_part(table: Table, col: int) -> str:
+    """The column header's own words, under its period ("SECOND QUARTER / 2023 / Percent to Sales" → "Percent to
+    Sales")."""
+    return " ".join(table.columns[col].header.split("/")[-1].split())
+
+
 def _printed_trend(text: str, q: Question, pair: tuple[Period, Period], sides: tuple[str, str, bool],
                    passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """Both periods' shares as the table prints them ("Percent to Sales" beside each period's amount), or None."""
@@ -445,7 +452,7 @@ def _printed_trend(text: str, q: Question, pair: tuple[Period, Period], sides: t
     verdict, moved = trend_verdict(text, round(now.value * 100, 4), round(before.value * 100, 4))
     name = _metric(text, top_item, bottom_item) if _named(text) else f"{top_item} as a percentage of {bottom_item}"
     change = f", {abs(now.value - before.value) * 100:.1f} percentage points" if moved != "was unchanged" else ""
-    header = " ".join(now.top.table.columns[now.col].header.split("/")[-1].split())
+    header = _last_header_part(now.top.table, now.col)
     refs = "".join(f"[{r}]" for r in dict.fromkeys((now.top.passage.ref, before.top.passage.ref)))
     lead = (f"{verdict} — the {name} {moved}{change}: {now.value * 100:.1f}% "
             f"{period_phrase(now.top.table, now.top.col, 'en')} vs {before.value * 100:.1f}% "
@@ -464,7 +471,7 @@ def _printed_answer(text: str, q: Question, sides: tuple[str, str, bool], printe
     top, (top_item, bottom_item, _) = printed.top, sides
     assert top.table is not None and top.row is not None
     name = _metric(text, top_item, bottom_item) if _named(text) or not q.focus else q.focus
-    header = " ".join(top.table.columns[printed.col].header.split("/")[-1].split())
+    header = _last_header_part(top.table, printed.col)
     lead = (f"The {name} was {printed.value * 100:.1f}% {period_phrase(top.table, top.col, 'en')} (as the table "
             f"prints it in its “{header}” column, beside {said_label(top)} {top.row.cells[top.col].strip()}) "
             f"[{top.passage.ref}].")

@@ -20,6 +20,7 @@ from chat.models.reader.numbers import Unit, all_amounts
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
+from chat.models.reader.ratios import without_periods
 from chat.models.reader.tables import Row, Table, find_tables
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import table_unit
@@ -109,9 +110,7 @@ _DANGLING = re.compile(r"(?i)(?:\s+(?:for|of|at|in|during|by|over|the|a|an|and|a
 def _bare_measure(measure: str) -> str:
     """The measure without the periods and the company it is asked of ("Q22023 revenues" → "revenues",
     "EBITDAR Contribution for MGM during FY2022" → "EBITDAR") — the words its rows are named with."""
-    for p in sorted(find_periods(measure), key=lambda p: p.start, reverse=True):
-        measure = measure[: p.start] + " " + measure[p.end :]
-    measure = _OF_NAME.sub(" ", _CONTRIBUTION.sub(" ", measure))
+    measure = _OF_NAME.sub(" ", _CONTRIBUTION.sub(" ", without_periods(measure)))
     return " ".join(_DANGLING.sub("", " ".join(measure.split())).split())
 
 
@@ -253,11 +252,18 @@ def _change_columns(table: Table, col: int, values: list[int]) -> tuple[int, int
     return -1, -1
 
 
+def _total_row(table: Table, col: int) -> Row | None:
+    """The table's own "Total …" row with a positive figure in ``col``, or None."""
+    return next((r for r in table.rows if re.match(r"(?i)\s*total\b", r.label)
+                 and (a := r.amount(col)) is not None and a.value > 0), None)
+
+
 def _more_than_total(found: _Found) -> bool:
     """The entities' figures add up to more than the table's own total: the rows mix a group with its members
     ("Biopharma" above "Vaccines" above "Prevnar family"), not one breakdown's entities."""
-    total = next((a.value for r in found.table.rows if re.match(r"(?i)\s*total\b", r.label)
-                  and (a := r.amount(found.col)) is not None and a.value > 0), None)
+    row = _total_row(found.table, found.col)
+    amount = row.amount(found.col) if row is not None else None
+    total = amount.value if amount is not None else None
     values = [a.value for _, row in found.entities.values() if (a := row.amount(found.col)) is not None]
     return total is not None and all(v >= 0 for v in values) and sum(values) > TOTAL_SLACK * total
 
@@ -527,8 +533,7 @@ def shares_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[t
     if best is None:
         return None
     table, col = best.table, best.col
-    total_row = next((r for r in table.rows if re.match(r"(?i)\s*total\b", r.label)
-                      and (a := r.amount(col)) is not None and a.value > 0), None)
+    total_row = _total_row(table, col)
     total = total_row.amount(col) if total_row is not None else None
     if total_row is None or total is None:
         return None
