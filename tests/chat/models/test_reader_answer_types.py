@@ -104,3 +104,12 @@ def test_words_that_only_look_like_wh_words_do_not_type_the_question() -> None:
     assert asked_type("HSL은 무엇의 약자인가?", "ko")[0] == "term"
     assert asked_type("등대는 몇 일에 불을 밝혔나?", "ko")[0] == "date"  # a day of the month stays a date
     assert asked_type("언제든 볼 수 있는 것은?", "ko")[0] == "term"
+
+
+def test_a_native_numeral_is_a_word_of_its_own_not_the_end_of_a_verb() -> None:
+    """"포함한 대부분": the "한" ending "포함한" and the "대" of "대부분" are no "한 대" (one vehicle) — before, the
+    sentence counted as holding a number; "한 번", "두 명" still do."""
+    question = "노아의 방주는 총 몇층으로 되어 있었는가?"
+    sentence = "대부분의 기독교(개신교를 포함한 대부분)에서는 상징적 의미로 받아들여진다."
+    assert candidates(sentence, "number", "", question) == []
+    assert candidates("그는 두 명의 동료와 한 번 더 시도했다.", "number", "", "몇 번 시도했는가?") == ["두 명", "한 번"]

@@ -47,3 +47,11 @@ def test_a_question_the_passages_do_not_answer_is_still_declined() -> None:
     answer = read("가온섬 다리가 완공된 해는?", _passages())
     assert answer.declined
     assert answer.quotes == ()
+
+
+def test_a_count_in_the_asked_unit_leads_over_a_sentence_that_restates_the_subject() -> None:
+    """"몇 층" asked: the sentence with "3층" leads over one that restates the subject and its verb (the ``counted``
+    feature; before, the restating sentence led)."""
+    q = analyze("방주는 총 몇층으로 되어 있었는가?")
+    ranked = gather(q, [Passage("S1", "방주는 대부분 나무로 되어 있었다. 배 안은 3층이었다.", "d", "a.pdf", 1)])
+    assert "3층" in choose(q, ranked).quote_text
