@@ -31,7 +31,12 @@ _NOT_THIS = re.compile(r"(?i)\bhow\s+(?:much|many)\b|\bcosts?\b|\bprice\b|\bpaid
 _NAME = r"(?P<name>[A-Z][\w&'’.-]*(?:(?:\s+|,\s+|\s+d/b/a\s+)(?:[A-Z][\w&'’.-]*|of|and|&|de|la))*)"
 _ACQUIRED = re.compile(r"\b(?:acquired|acquisitions?\s+of|purchased|bought)\s+(?:(?:all|substantially\s+all|the\s+"
                        r"remaining|a\s+majority)\s+(?:of\s+)?(?:the\s+)?(?:(?:issued\s+and\s+)?outstanding\s+)?"
-                       r"(?:shares|stock|equity|interests?|assets)\s+(?:\w+\s+){0,2}?of\s+)?" + _NAME)
+                       r"(?:(?:common|ordinary|capital|voting)\s+)?(?:shares|stock|equity|interests?|assets)\s+"
+                       r"(?:(?:not\s+(?:already|previously)\s+owned|held)\s+by\s+(?:[\w&.-]+\s+){1,3}?|(?:\w+\s+){0,2}?)"
+                       r"of\s+)?" + _NAME)
+#: the name an acquisition goes by ("acquired in our Array acquisition", "the Trillium acquisition")
+_NAMED_ACQUISITION = re.compile(r"\b(?:our|the|its)\s+(?:\w+\s+\d{4}\s+)?"
+                                r"(?P<name>[A-Z][\w&'’.-]*(?:\s+[A-Z][\w&'’.-]*){0,3})\s+acquisition\b")
 #: capitalised words after "acquired"/"acquisition of" that name no company
 _NOT_COMPANY = re.compile(r"(?i)^(?:IPR&D|In-?Process|Research|Development|Intangible|Goodwill|Property|Plant|"
                           r"Equipment|Assets?|Businesses|Companies|Company|Entities|Certain|Other|Such|These|Those|"
@@ -41,20 +46,41 @@ _NOT_COMPANY = re.compile(r"(?i)^(?:IPR&D|In-?Process|Research|Development|Intan
 #: where a name ends: a legal suffix's dot is kept ("Ltd.", "Inc.")
 _TRAILING = re.compile(r"(?:,|\s+(?:and|of|&|de|la))+$")
 MOST_NAMED = 6
+#: how many the question asks for ("three main companies acquired", "the 2 largest acquisitions")
+_HOW_MANY = re.compile(r"(?i)\b(two|three|four|five|six|[2-6])\s+(?:(?:main|major|largest|biggest|key|"
+                       r"significant|most\s+\w+)\s+)*(?:companies|acquisitions|businesses)\b")
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _asked_count(question: str) -> int:
+    """The number of acquisitions the question asks for, ``MOST_NAMED`` when it names none."""
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return MOST_NAMED
+    word = m.group(1).lower()
+    return _COUNTS.get(word) or int(word)
 
 
 def asks_acquisitions(question: str) -> bool:
     return bool(_ASKED.search(question)) and not _NOT_THIS.search(question)
 
 
-def _names(sentence: str) -> list[str]:
-    out: list[str] = []
-    for m in _ACQUIRED.finditer(sentence):
+#: a sentence that tells the deal ("we acquired … of Trillium") weighs this much; one that refers back to it by
+#: name ("IPR&D acquired in our Array acquisition") one
+TOLD = 2
+
+
+def _names(sentence: str) -> list[tuple[str, int]]:
+    """The companies ``sentence`` says were acquired, each with its weight (``TOLD`` for the deal told, 1 for a
+    reference to it)."""
+    out: list[tuple[str, int]] = []
+    found = [(m, TOLD) for m in _ACQUIRED.finditer(sentence)] + [(m, 1) for m in _NAMED_ACQUISITION.finditer(sentence)]
+    for m, weight in found:
         name = _TRAILING.sub("", m.group("name").strip()).rstrip(",")
         if name.endswith(".") and not re.search(r"(?i)\b(?:Ltd|Inc|Corp|Co|L\.P|S\.A|N\.V|plc|LLC)\.$", name):
             name = name[:-1]
         if name and not _NOT_COMPANY.match(name) and len(name) > 2:
-            out.append(name)
+            out.append((name, weight))
     return out
 
 
@@ -99,14 +125,14 @@ def acquisitions_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, 
             # a year asked: the sentence names it (a fiscal year may be named by the year before or after it)
             if asked_years and said and not any(abs(y - a) <= 1 for y in said for a in asked_years):
                 continue
-            for name in names:
+            for name, weight in names:
                 key = _key(name)
-                counts[key] += 1
+                counts[key] += weight
                 if key not in first:
                     first[key] = (rank, name, p, p.text[s:e])
     if not first:
         return None
-    ordered = sorted(first, key=lambda k: (-counts[k], first[k][0]))[:MOST_NAMED]
+    ordered = sorted(first, key=lambda k: (-counts[k], first[k][0]))[:_asked_count(q.text)]
     listed = "; ".join(f"{first[k][1]} [{first[k][2].ref}]" for k in ordered)
     lead = f"The documents name {'this acquisition' if len(ordered) == 1 else 'these acquisitions'}: {listed}."
     quotes = [(first[k][2].ref, first[k][3]) for k in ordered]

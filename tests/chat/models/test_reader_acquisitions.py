@@ -50,3 +50,23 @@ def test_another_companys_acquisitions_among_the_results_are_not_named() -> None
     passages = [Passage("S1", TEN_K.replace("HARBOR FOODS", "GOOD BUY"), "k", "GOODBUY_2031_10K.pdf", 51), other]
     answer = read("What are major acquisitions that Good Buy has done in FY2031?", passages)
     assert "Blue Kettle" in answer.text and "Comet" not in answer.text, answer.text
+
+
+PHARMA_K = """NORTHWIND PHARMA INC. › Note 2. Acquisitions › A. Acquisitions
+Tidewell
+On November 17, 2031, we acquired all of the issued and outstanding common stock not already owned by Northwind of
+Tidewell, a clinical stage oncology company, for total consideration of $2.0 billion.
+NORTHWIND PHARMA INC. › Key Activities
+Impairments relate to IPR&D acquired in our Larkspur acquisition, and to rights acquired in our Fennel acquisition.
+For 2029, included a $337 million charge related to our acquisition of Quillon, an asset acquisition."""
+
+
+def test_a_deal_told_outranks_one_referred_to_by_name_and_the_count_asked_is_kept() -> None:
+    """"acquired all of the … common stock not already owned by Northwind of Tidewell" names Tidewell (before: no
+    name); "our Larkspur acquisition" names Larkspur, weighing less than a sentence telling the deal; "three main
+    companies" lists three (before: Quillon alone)."""
+    passages = [Passage("S1", PHARMA_K, "k", "NORTHWIND_2031_10K.pdf", 70)]
+    answer = read("What are three main companies acquired by Northwind mentioned in this 10K report?", passages)
+    lead = answer.text.splitlines()[0]
+    assert lead == "The documents name these acquisitions: Tidewell [S1]; Quillon [S1]; Larkspur [S1].", answer.text
+    assert "Fennel" not in lead
