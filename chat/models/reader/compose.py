@@ -205,7 +205,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
 #: a row whose amount is money spent or lost, whatever its sign: a statement may print it in brackets
 _OUTFLOW = re.compile(
     r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|"
-    r"used\s+(?:in|for|by)|buybacks?|spent|outflows?|impairments?|depreciation|amortization|provision|charges?)\b|비용|손실|원가|지급|費用|損失|原価")
+    r"used\s+(?:in|for|by)|buybacks?|spent|outflows?|impairments?|depreciation|amortization|provision|charges?|"
+    r"additions\s+to\s+property|property(?:,\s+plant)?\s+and\s+equipment\s+additions|capital\s+expenditures?|"
+    r"to\s+acquire|acquisitions?\s+of\s+property)\b|비용|손실|원가|지급|費用|損失|原価")
 
 
 def _size(amount: Amount) -> Amount:

@@ -16,7 +16,10 @@ each other: "CCC is defined as: DIO + DSO - DPO. DIO is defined as: …") is par
 and evaluated whole: every operand found, or no answer at all (None) — the reader then answers or declines as for
 any other question, never with part of a formula. "The change in X between A and B" is the later period's less the
 earlier's; "the N year average <defined name> % margin" is the defined amount over revenue, each year's from its
-own cells, then their mean.
+own cells, then their mean. Any line item asked as a "% margin" ("COGS % margin", "unadjusted operating income %
+margin") is that line over revenue; "<defined name> less capex" subtracts one more line; "the FY2021 - FY2022
+change in <metric>" evaluates the metric in each year and states the later less the earlier (a percentage's in
+percentage points).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from chat.models.reader.ratios import (
     averaged_years,
     cell,
     cell_value,
+    change_periods,
     said_label,
     trend_periods,
     trend_verdict,
@@ -248,6 +252,30 @@ _COMPUTE_ASKED = re.compile(r"(?i)\bunadjusted\b|\bcalculat\w*|\bcomput\w*")
 _ADJUSTED = re.compile(r"(?i)(?<![\w-])adjusted\s+EBITDA")
 
 
+#: "What is Acme's FY2021 COGS % margin?": a line item's share of revenue, the words before "% margin"
+_LINE_MARGIN = re.compile(r"(?i)(?P<before>[^?]*?)\s*(?:%|percent(?:age)?)\s+margin\b")
+#: words that end the item before "% margin": an owner, a period, a verb
+_BEFORE_ITEM = re.compile(r"(?i)^(?:[\w&.\-]+['’]s|FY\s?'?\d{2,4}|(?:19|20)\d\d|Q[1-4]|is|was|the|what|for|of|in|"
+                          r"a|an|and|years?|end|fiscal|average|\d+|two|three|four|five|\d+-years?)$")
+#: an item word that only says the figure is as reported ("unadjusted operating income"): the line as printed
+_AS_REPORTED = re.compile(r"(?i)^unadjusted\s+")
+
+
+def _line_margin(question: str) -> str:
+    """The line item of "<line item> % margin" in the asking sentence ("COGS", "unadjusted operating income"), ''
+    when it asks none; a share of revenue itself ("revenue % margin") is none."""
+    asking = re.split(r"\?", question, maxsplit=1)[0]
+    m = _LINE_MARGIN.search(asking)
+    if m is None:
+        return ""
+    words = m.group("before").split()
+    item: list[str] = []
+    while words and not _BEFORE_ITEM.match(words[-1]) and len(item) < 4:
+        item.insert(0, words.pop())
+    text = _AS_REPORTED.sub("", " ".join(item))
+    return "" if not text or re.fullmatch(r"(?i)(?:net\s+)?(?:revenues?|sales)", text) else text
+
+
 def _definitions(question: str, textbook: bool = False) -> dict[str, Node]:
     """The question's own definitions, then a textbook one it asks to compute without defining (or, ``textbook``,
     names at all)."""
@@ -264,8 +292,10 @@ def _leaf_items(question: str) -> list[str]:
     """The line items of every formula ``question`` writes out (``expressions``) or names from the textbook (the
     pages to read for it), without their periods."""
     defined = _definitions(question, textbook=True)
+    asked = _asked(question, defined)
     out: list[str] = []
-    for tree in defined.values():
+    # the asked formula too: "EBITDA % margin" divides the defined amount by revenue, an operand of its own
+    for tree in [*defined.values(), *([asked[0]] if asked is not None else [])]:
         for term in terms(tree):
             if name_key(term.text) in defined:
                 continue
@@ -301,7 +331,8 @@ def _simple(question: str, q: Question, passages: Sequence[Passage]) -> tuple[st
         lead = f"The {name} was {stated} (computed: {a.text} ÷ {b.text}) {refs(a, b)}."
         return lines(lead, a.cells[0]), quotes(a, b)
     m = _SUM.search(question)
-    if m and not re.search(r"(?i)\bmargin\b|%|\bpercent|\baverage\b|\bratio\b", question[: m.start()]):
+    if m and not re.search(r"(?i)\bmargin\b|%|\bpercent|\baverage\b|\bratio\b", question[: m.start()]) \
+            and not _more_asked(question, m.group("name")):
         a, b = operand(q, m.group("a"), passages), operand(q, m.group("b"), passages)
         if a is None or b is None or not _one_document(a, b):
             return None
@@ -415,22 +446,50 @@ def _in_money(tree: Node, defined: dict[str, Node], seen: frozenset[str] = froze
     return tree.op in "+-" and _in_money(tree.left, defined, seen) and _in_money(tree.right, defined, seen)
 
 
+#: what follows a defined name in the asking sentence: "… EBITDA less capex for Acme"
+_LESS = re.compile(r"(?i)\s+(?P<op>less|minus|plus|-|\+)\s+(?P<item>[A-Za-z&'’-]+(?:\s+[A-Za-z&'’-]+){0,3}?)"
+                   r"(?=\s+(?:for|of|at|in|from|by|during)\b|\s*[?,.(]|\s*$)")
+
+
+def _more_asked(question: str, name: str) -> bool:
+    """The asking sentence wants more than the defined sum: "… EBITDA less capex …" for "Define EBITDA as …"."""
+    asking = re.split(r"\?", question, maxsplit=1)[0]
+    key = name_key(name)
+    m = re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?![\w-])", asking) if key else None
+    return m is not None and _LESS.match(asking[m.end():]) is not None
+
+
+def _name_in(key: str, text: str) -> re.Match[str] | None:
+    """``key`` (a defined name) in ``text``, with the "% margin" that may follow it."""
+    return re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?P<margin>\s*(?:%\s*|percent(?:age)?\s+)?margin\b)?",
+                     text)
+
+
 def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | None:
     """The formula asked for: a defined name in the asking sentence (the longest), or "<name> % margin" (the defined
-    amount over revenue, as a percentage); its name as written; whether it is a percentage."""
+    amount over revenue, as a percentage); its name as written; whether it is a percentage. A question that asks in
+    plain words and names the metric in its instructions ("Roughly how many times has Acme sold its inventory in
+    FY2022? Calculate inventory turnover ratio for the FY2022") asks the metric its instructions name."""
     asking = re.split(r"\?", question, maxsplit=1)[0]
-    for key in sorted(defined, key=len, reverse=True):
-        m = re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?P<margin>\s*(?:%\s*|percent(?:age)?\s+)?margin\b)?",
-                      asking)
-        if m is None:
-            continue
+    keys = sorted(defined, key=len, reverse=True)
+    found = [(key, m) for key in keys for m in [_name_in(key, asking)] if m is not None][:1]
+    if not found and _line_margin(question) == "":
+        found = [(key, m) for key in keys for m in [_name_in(key, question)] if m is not None][:1]
+        asking = question
+    for key, m in found:
         name = " ".join(m.group(0).split())
         if m.group("margin"):
             return Operation("/", defined[key], Term("revenue")), name, True
+        more = _LESS.match(asking[m.end():])
+        if more:  # "EBITDA less capex": the defined amount and one more operand
+            name = f"{name} {more.group('op')} {more.group('item')}"
+            return Operation("-" if more.group("op").lower() in ("less", "minus", "-") else "+", defined[key],
+                             Term(more.group("item"))), name, False
         percent = bool(re.search(r"(?i)%|\bpercent|\bmargin\b|\breturn\s+on\b|\bconversion\b", name)
                        or re.search(r"(?i)\bin\s+(?:units\s+of\s+)?percent", question))
         return defined[key], name, percent
-    return None
+    line = _line_margin(question)  # "COGS % margin": a line item over revenue
+    return (Operation("/", Term(line), Term("revenue")), f"{line} % margin", True) if line else None
 
 
 #: textbook ratios a filing seldom prints as a line: computed before the ordinary reading, which would take the
@@ -464,7 +523,7 @@ def _written_out(question: str, q: Question, passages: Sequence[Passage], textbo
                  ) -> tuple[str, list[tuple[str, str]]] | None:
     """A formula with more than one operation, evaluated whole (see the module docstring), or None."""
     defined = _definitions(question, textbook)
-    asked = _asked(question, defined) if defined else None
+    asked = _asked(question, defined)
     if asked is None:
         return None
     answer = _written_out_in(question, q, defined, asked, passages)
@@ -530,6 +589,26 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
                     f"{period_phrase(second.table, second.col, 'en')} ({taken}computed: {now.text}; {before.text}) "
                     f"{refs(now, before)}.")
             return lines(lead, first), quotes(now, before)
+    between = change_periods(question, q)
+    if between is not None:  # "the FY2021 - FY2022 change in operating income % margin": the later less the earlier
+        now, before = (_evaluate(tree, replace(q, periods=(p,)), passages, defined) for p in between)
+        if now is None or before is None or not now.cells or not before.cells or not _one_document(now, before) \
+                or _same_cell(now.cells[0], before.cells[0]):
+            return None
+        first, second = now.cells[0], before.cells[0]
+        assert first.table is not None and second.table is not None
+        delta = now.value - before.value
+        if percent:
+            change = f"{delta * 100:+.1f} percentage points"
+        elif in_money:
+            change = money(delta, first, question)
+        else:
+            change = f"{delta:+,.2f}"
+        lead = (f"The change in the {name} was {change}: {shown(now.value, first)} "
+                f"{period_phrase(first.table, first.col, 'en')} vs {shown(before.value, second)} "
+                f"{period_phrase(second.table, second.col, 'en')} ({taken}computed: {now.text}; {before.text}) "
+                f"{refs(now, before)}.")
+        return lines(lead, first), quotes(now, before)
     value = _evaluate(tree, q, passages, defined)
     if value is None or not value.cells or not _one_document(value):
         return None

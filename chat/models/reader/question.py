@@ -153,7 +153,7 @@ _EN_FILLER = re.compile(
     r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|(?:its|their) own|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
-    r"file)s?)\b",
+    r"file)s?|unadjusted)\b",  # "unadjusted operating income": the line as printed
     re.IGNORECASE,
 )
 #: money paid out, asked with its verb ("How much cash did Acme spend on share repurchases?", "… return to

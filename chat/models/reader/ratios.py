@@ -384,6 +384,23 @@ def _pair(q: Question) -> tuple[Period, Period] | None:
     return (pair[0], pair[1]) if len(pair) == 2 else None
 
 
+def asked_and_prior(q: Question) -> tuple[Period, Period] | None:
+    """The period asked and the one it is compared with, the later first (the two asked, else the year before)."""
+    return _pair(q)
+
+
+#: a change asked between two periods ("the FY2021 - FY2022 change in operating income % margin")
+_CHANGE_BETWEEN = re.compile(r"(?i)\bchange\s+in\b|\byear[- ]over[- ]year\b|\byoy\b")
+
+
+def change_periods(text: str, q: Question) -> tuple[Period, Period] | None:
+    """For "what is the FY2021 - FY2022 change in X": the two periods asked, the later first; else None (one
+    period, or none, or the question asks no change)."""
+    asking = re.split(r"\?", text, maxsplit=1)[0]
+    dated = [p for p in q.periods if p.year is not None]
+    return _pair(q) if _CHANGE_BETWEEN.search(asking) and len(dated) >= 2 else None
+
+
 def trend_periods(text: str, q: Question) -> tuple[Period, Period] | None:
     """For a yes/no question about a metric's direction ("Has Acme's quick ratio improved between FY2023 and
     FY2022?"): the period asked and the one it is compared with, later first; else None."""

@@ -109,8 +109,10 @@ def registered_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, li
     debt_only = bool(_DEBT_ASKED.search(q.text))
     classes = listed_classes(of_named(q, passages), debt_only=debt_only)
     if not classes:
-        every = listed_classes(of_named(q, passages), debt_only=False) if debt_only else []
-        if not any(c.passage.ref.startswith("P") for c in every):
+        # the covers read whole (a search hit of the same cover may come first: its classes are the read page's)
+        covers = [p for p in of_named(q, passages) if p.ref.startswith("P")]
+        every = listed_classes(covers, debt_only=False) if debt_only else []
+        if not every:
             return None
         # the whole cover read, and no debt class on it: none is registered
         said = "; ".join(f"{c.title} ({', '.join(x for x in (c.symbol, c.exchange) if x)}) [{c.passage.ref}]"

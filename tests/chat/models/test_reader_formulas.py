@@ -499,3 +499,72 @@ def test_capital_intensity_is_the_usual_measures_computed_without_a_verdict_the_
                             "expenditure was 16.5% of revenue in the year ended December 31, 2031 (Purchases of "
                             "property and equipment $(1,086) million ÷ Net revenues $6,600 million); net property, "
                             "plant and equipment was 2.9% of total assets as of December 31, 2031"), first
+
+
+CASH_FLOWS = """ORRERY TOOLS, INC.
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 | Year Ended December 31, / 2029 |
+|---|---|---|---|
+| Depreciation and amortization | 240 | 220 | 200 |
+| Net cash provided by operating activities | 1,500 | 1,300 | 1,000 |
+| Payments to acquire property, plant and equipment | (410) | (380) | (300) |"""
+
+
+def _with_cash() -> list[Passage]:
+    return [*_passages(), Passage("S3", CASH_FLOWS, "o", "ORRERY_10K.pdf", 53)]
+
+
+def test_a_line_items_percent_margin_is_that_line_over_revenue() -> None:
+    """"COGS % margin" (no definition given) is cost of revenues ÷ revenue: 3,300 / 6,600 = 50.0% (before: the cost
+    row alone, "not sure"); "unadjusted operating income % margin" is the operating income as printed: 20.0%."""
+    first = _first("What is Orrery's FY2031 COGS % margin? Calculate what was asked by utilizing the line items "
+                   "clearly shown in the income statement.")
+    assert first.startswith("The COGS % margin was 50.0% (computed: Cost of revenues $3,300 million"), first
+    first = _first("What is Orrery's FY2031 unadjusted operating income % margin?")
+    assert "20.0%" in first and "1,320" in first and "6,600" in first, first
+
+
+def test_the_change_in_a_margin_between_two_years_is_in_percentage_points() -> None:
+    """FY2030 18.0% → FY2031 20.0%: +2.0 percentage points, both years' cells shown (before: FY2031's margin alone)."""
+    first = _first("Based on the information provided primarily in the statement of income, what is the FY2030 - "
+                   "FY2031 change in unadjusted operating income % margin for Orrery? Answer in units of percents and "
+                   "round to one decimal place.")
+    assert first.startswith("The change in the operating income % margin was +2.0 percentage points: 20.0% "), first
+    assert "18.0%" in first and "1,080" in first and "6,000" in first, first
+
+
+def test_a_defined_sum_less_one_more_item_asked() -> None:
+    """"EBITDA less capex", EBITDA defined as operating income + D&A: 1,320 + 240 − 410 = $1,150 million (before:
+    EBITDA alone, $1,560 million); capex is the US GAAP caption "Payments to acquire property, plant and equipment"."""
+    first = _first("What is the FY2031 unadjusted EBITDA less capex for Orrery? Define unadjusted EBITDA as unadjusted "
+                   "operating income + depreciation and amortization [from cash flow statement]. Answer in USD "
+                   "millions.", _with_cash())
+    assert first.startswith("The unadjusted EBITDA less capex was $1,150 million"), first
+    assert "Payments to acquire property, plant and equipment $(410) million" in first, first
+
+
+def test_a_margins_revenue_is_an_operand_to_find_and_unadjusted_is_the_line_as_printed() -> None:
+    """The pages read for "EBITDA % margin" include revenue's statement (before: operating income and D&A only, so
+    a chunk of the income statement without its sales rows left the margin unanswered); "unadjusted operating
+    income" asks the printed line (before: "unadjusted" was a word the row lacked, and the change was not sure)."""
+    from chat.models.reader.formulas import formula_items
+    from chat.models.reader.question import analyze
+
+    assert "revenue" in formula_items("What is the FY2031 unadjusted EBITDA % margin for Orrery? Calculate unadjusted "
+                                      "EBITDA using unadjusted operating income and D&A (from cash flow statement).")
+    q = analyze("What is Orrery's year-over-year change in unadjusted operating income from FY2030 to FY2031?")
+    assert q.focus == "operating income"
+    first = _first("What is Orrery's year-over-year change in unadjusted operating income from FY2030 to FY2031 (in "
+                   "units of percents and round to one decimal place)?")
+    assert first.startswith("Operating income was up 22.2%: $1,320 million"), first
+
+
+def test_a_question_in_plain_words_computes_the_metric_its_instructions_name() -> None:
+    """"Roughly how many times has Orrery sold its inventory in FY2031? Calculate inventory turnover ratio …": the
+    instruction names the metric (before: the asking sentence named none, and it declined): 3,300 / 700 = 4.71."""
+    first = _first("Roughly how many times has Orrery sold its inventory in FY2031? Calculate inventory turnover ratio "
+                   "for the FY2031; if conventional inventory management is not meaningful for the company then state "
+                   "that and explain why.")
+    assert first.startswith("The inventory turnover was 4.71 (inventory turnover taken as cost of sales / "
+                            "inventories;"), first

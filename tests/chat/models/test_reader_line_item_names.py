@@ -28,6 +28,9 @@ from chat.models.reader.text import match_terms
     ("financing cash flow", "Net cash (used in) provided by financing activities"),
     ("financing cash flow", "Cash used by financing activities"),
     ("capital expenditure", "Property, plant and equipment additions"),
+    # the US GAAP taxonomy's caption
+    ("capex", "Payments to acquire property, plant and equipment"),
+    ("capital expenditure", "Acquisition of property and equipment"),
     ("depreciation and amortization expense", "Depreciation and amortization"),
     ("D&A expense", "Depreciation and amortization"),
     ("R&D expense", "Research and development expenses"),
@@ -201,3 +204,20 @@ def test_the_amount_in_the_asked_years_place_of_a_respectively_list() -> None:
                                    "Accumulated amortization"])
 def test_one_of_the_two_words_is_not_depreciation_and_amortization(label: str) -> None:
     assert not match_terms("depreciation and amortization") <= match_terms(label)
+
+
+def test_capex_printed_in_brackets_is_stated_as_its_size() -> None:
+    """"Additions to property, plant and equipment (695)": $695 million spent, said with the brackets noted
+    (before: "$(695) million (-$0.695 billion)")."""
+    table = """SPINDLE CORP
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(Dollars in millions)
+| | YEAR ENDED MAY 31, / 2031 | YEAR ENDED MAY 31, / 2030 |
+|---|---|---|
+| Net cash provided by operations | 6,657 | 2,485 |
+| Additions to property, plant and equipment | (695) | (1,086) |"""
+    answer = read("What is the FY2031 capital expenditure amount (in USD billions) for Spindle?",
+                  [Passage("S1", table, "s", "SPINDLE_2031_10K.pdf", 60)])
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Additions to property, plant and equipment were $695 million ($0.695 billion)"), first
+    assert "(printed in brackets)" in first

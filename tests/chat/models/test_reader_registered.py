@@ -67,3 +67,13 @@ def test_one_filings_cover() -> None:
     later = _p("P2", GRID.replace("1.500% Notes due 2036 | KST36", "2.000% Notes due 2044 | KST44"), doc="doc-l")
     answer = read("Which debt securities are registered under Kestrel's name?", [_p("P1", GRID), later])
     assert "2044" not in answer.text and "2036" in answer.text
+
+
+def test_a_search_hit_of_the_cover_before_the_page_read_still_says_none() -> None:
+    """The cover's chunk came back from the search (S1) and the page was read whole (P1): no debt class on the read
+    page is still "None" (before: the hit's class was the one listed, the read page's was not, and it declined)."""
+    hit = LINES.split("Securities registered pursuant to Section 12(g)")[0]
+    answer = read("Which debt securities are registered to trade on a national securities exchange under Kestrel's "
+                  "name as of 2031?", [_p("S1", hit), _p("P1", LINES)])
+    assert answer.text.startswith("None — the filing's cover lists no debt security under Section 12(b), only: Class "
+                                  "B Common Stock, $5.00 Par Value (KST, New York Stock Exchange) [P1]."), answer.text
