@@ -31,6 +31,7 @@ from chat.models.reader.drivers import asked_driver, driver_answer
 from chat.models.reader.evidence import Evidence, gather
 from chat.models.reader.filing_items import asks_filing_items, asks_vote, items_answer, vote_answer
 from chat.models.reader.formulas import formula_answer, textbook_answer, textbook_first
+from chat.models.reader.growth import growth_answer
 from chat.models.reader.guidance import asks_guidance, guidance_answer
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
@@ -245,11 +246,19 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             per_item = item_questions(question, passages)
             if len(per_item) > 1:  # "basic and diluted earnings per share": each line item answered
                 parts = tuple(analyze(p) for p in per_item)
+    if not q.parts and not missing_names(q, passages) and asked_driver(question) is not None:
+        # what drove a metric's change is a cause, not the metric: the sentence that gives it, when one does (else
+        # the metric itself, computed below, is the closest answer)
+        caused = driver_answer(q, passages)
+        if caused is not None:
+            return Answer(f"{caused[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(caused[1])), False, 1.0,
+                          q.language, "sure")
     if not q.parts and not missing_names(q, passages):
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
         computed = computed or capital_intensity_answer(question, q, passages)  # capex ÷ revenue, PP&E ÷ assets
+        computed = computed or growth_answer(q, passages)  # "a high growth company?": revenue and net income growth
         if computed is None and textbook_first(question, passages):  # "inventory turnover": never printed as such
             computed = textbook_answer(question, q, passages)
             if computed is None:  # an operand not found: no other line is the ratio ("Inventories | (300)" is none)

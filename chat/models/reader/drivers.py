@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
-from chat.models.reader.question import Question
+from chat.models.reader.question import Question, analyze
 from chat.models.reader.ratios import without_periods
 from chat.models.reader.text import display, match_terms, sentence_spans
 
@@ -59,9 +59,11 @@ class Driver:
 
 
 def asked_driver(question: str) -> Driver | None:
-    """What a "what drove …" / "why did …" question asks the cause of, or None."""
+    """What a "what drove …" / "why did …" question asks the cause of, or None. Only the asking sentence is read
+    ("What drove operating margin change as of FY2022 for Acme? If operating margin is not a useful metric …")."""
+    asking = re.split(r"\?", question, maxsplit=1)[0] + ("?" if "?" in question else "")
     for pattern in _ASKED:
-        m = pattern.match(question)
+        m = pattern.match(asking)
         if m is None:
             continue
         subject = " ".join(m.group("subject").split())
@@ -102,9 +104,13 @@ def driver_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[t
     asked = asked_driver(q.text)
     if asked is None:
         return None
-    measure = _terms(asked.measure) - _NOT_MEASURE - set().union(*(match_terms(n) for n in q.names))
+    names = set().union(*(match_terms(n) for n in q.names))
+    measure = _terms(asked.measure) - _NOT_MEASURE - names
     if not measure:
         return None
+    # a margin's change is told of its profit ("operating margin" asked: "Operating profit decreased … due to …")
+    profit = _terms(re.sub(r"(?i)\bmargins?\b", "profit", asked.measure)) - _NOT_MEASURE - names
+    measures = [measure, *([profit] if profit and profit != measure else [])]
     best: tuple[tuple[float, int, int, int], Passage, str, str] | None = None
     for rank, p in enumerate(of_company(q, passages)):
         for s, e in sentence_spans(p.text):
@@ -114,7 +120,7 @@ def driver_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[t
             if cause is None:
                 continue
             said = flat[: cause.start()]
-            covered = len(measure & _terms(said)) / len(measure)
+            covered = max(len(m & _terms(said)) / len(m) for m in measures)
             if covered < SHARE_OF_MEASURE:
                 continue
             moves = "up" if _UP.search(said) else "down" if _DOWN.search(said) else ""
@@ -136,3 +142,14 @@ def _period_fits(q: Question, sentence: str) -> int:
     asked = {p.year for p in q.periods if p.year}
     said = {p.year for p in find_periods(sentence) if p.year}
     return 1 if not asked or not said or asked & said else 0
+
+
+def drivers_query(question: str) -> str:
+    """The sentences that give a change's cause, searched for: "Acme operating margin decreased increased primarily
+    due to driven by"; '' for another question."""
+    asked = asked_driver(question)
+    if asked is None:
+        return ""
+    q = analyze(question)
+    names = (q.strong_names or q.insisted_names or q.names)[:1]
+    return " ".join([*names, asked.measure, "increased decreased primarily due to driven by"])

@@ -20,6 +20,8 @@ from chat.models.reader.balances import asks_paid
 from chat.models.reader.business import business_query
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
 from chat.models.reader.dividends_paid import dividends_query
+from chat.models.reader.drivers import drivers_query
+from chat.models.reader.growth import growth_query
 from chat.models.reader.guidance import guidance_query
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import largest_item_query
@@ -161,7 +163,8 @@ def search_queries(question: str) -> list[str]:
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
                       business_query(question), segments_query(question), guidance_query(question),
-                      acquisitions_query(question), year_trend_query(question),
+                      acquisitions_query(question), year_trend_query(question), drivers_query(question),
+                      growth_query(question),
                       *capital_intensity_queries(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import column_period_score, latest_column, of_named, passage_tables, period_key
@@ -74,15 +74,44 @@ class Superlative:
     direction: str = ""  # the question's word: "biggest", "largest", …
     change_word: str = ""  # the question's word: "drop", "increase", …
     among: str = ""  # "… among the short-term investments": the rows of that group only (a section's or caption's)
+    excluded: str = ""  # "excluding Space, …": a row left out of the comparison
+
+
+#: "(From FY2021 to FY2022,) (excluding Space,) in which segment did net sales proportionally increase the most?"
+_DID_MOST = re.compile(
+    r"^\s*(?:from\s+[^,?]{2,40}?\s+(?:to|through)\s+[^,?]{2,20},\s*)?(?:(?:excluding|except(?:\s+for)?|other\s+than)\s+"
+    r"(?P<excluded>[^,?]{2,40}),\s*)?in\s+(?:which|what)\s+(?P<what>[\w\s&.'’-]{1,60}?)\s+did\s+(?P<measure>[^?]+?)\s+"
+    r"(?:(?P<relative>proportionally|relatively|in\s+percentage\s+terms)\s+)?(?P<word>increase|grow|rise|decrease|"
+    r"decline|drop|fall)\s+(?:the\s+)?(?P<dir>most|least)\b[^?]*\??\s*$",
+    re.IGNORECASE,
+)
+#: "From FY2021 to FY2022, excluding Space, in which …": a row the question leaves out, wherever it says so
+_EXCLUDING = re.compile(r"(?i)\b(?:excluding|except(?:\s+for)?|other\s+than)\s+(?P<excluded>[^,?]{2,40})")
+
+
+def _did_most(question: str) -> Superlative | None:
+    """"In which segment did net sales proportionally increase the most?": the rows' change compared."""
+    m = _DID_MOST.match(question)
+    if m is None:
+        return None
+    measure = _bare_measure(m.group("measure"))
+    if not match_terms(measure):
+        return None
+    word = m.group("word").lower()
+    drop = word.startswith(("decrease", "decline", "drop", "fall"))
+    least = m.group("dir").lower() == "least"
+    return Superlative(" ".join(m.group("what").lower().split()), least, measure, "drop" if drop else "rise",
+                       "smallest" if least else "largest", {"grow": "growth", "rise": "rise", "fall": "fall"}.get(
+                           word, word), excluded=(m.group("excluded") or "").strip())
 
 
 def superlative(question: str) -> Superlative | None:
     """The parts of a "which X had the highest Y" question (English), or None."""
     m = _SUPERLATIVE.match(_OPENING.sub("", question))
     if m is None:
-        return None
+        return _did_most(question)
     what = " ".join(m.group("what").lower().split())
-    measure = " ".join(m.group("measure").split())
+    measure = " ".join(_EXCLUDING.sub(" ", m.group("measure")).split()).rstrip(" ,")
     among = ""
     if (group := _AMONG.search(measure)) is not None:  # "the largest investment among the short-term investments"
         measure = measure[: group.start()]
@@ -94,8 +123,10 @@ def superlative(question: str) -> Superlative | None:
     if not match_terms(measure):
         return None
     kind = ("drop" if change.group("word").lower().startswith(_DROPS) else "rise") if change is not None else ""
+    excluding = _EXCLUDING.search(question)
     return Superlative(what, m.group("dir").lower() in _LOW, measure, kind, m.group("dir").lower(),
-                       change.group("word").lower() if change is not None else "", among)
+                       change.group("word").lower() if change is not None else "", among,
+                       excluding.group("excluded").strip() if excluding else "")
 
 
 #: "… among (all of) the short-term investments": the group whose rows are compared
@@ -436,6 +467,12 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     best = _best(q, asked, passages)
     if best is None:
         return None
+    if asked.excluded:  # "excluding Space": that row is no candidate
+        left_out = match_terms(asked.excluded)
+        kept = {name: found for name, found in best.entities.items() if match_terms(name) != left_out}
+        if len(kept) == len(best.entities) or not kept:
+            return None  # the row to leave out is not among the table's: not the breakdown asked about
+        best = replace(best, entities=kept)
     measure_text = _measure_words(asked.measure)
     table, col = best.table, best.col
     if asked.change:

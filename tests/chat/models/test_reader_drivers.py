@@ -45,3 +45,25 @@ def test_a_sentence_of_the_other_direction_or_without_a_cause_is_no_answer_of_th
     assert "lower freight costs" not in fell.text.splitlines()[0], fell.text
     operating = read("What drove the increase in operating income in fiscal 2031?", passages)
     assert not operating.text.startswith("The documents give the cause"), operating.text
+
+
+def test_a_margins_driver_is_its_profits_cause_and_the_instructions_after_the_question_are_no_part_of_it() -> None:
+    """"What drove operating margin change …? If operating margin is not a useful metric …": the asking sentence is
+    the question (before: no driver was read, and the margin itself was computed); the cause is the one given for
+    operating profit; a search for such sentences is made."""
+    from chat.models.reader.queries import search_queries
+
+    text = """Harbor Foods, Inc. › Consolidated Results of Operations
+| | 2031 | 2030 |
+|---|---|---|
+| Net sales | 3,210 | 2,940 |
+| Operating income | 410 | 366 |
+Operating income in 2031 increased $44 million, or 12%, compared to 2030, primarily due to lower freight costs and
+higher volume."""
+    question = ("What drove operating margin change as of FY2031 for Harbor? If operating margin is not a useful "
+                "metric for a company like this, then please state that and explain why.")
+    assert asked_driver(question) == Driver("operating margin", "")
+    answer = read(question, [Passage("S1", text, "h", "HARBOR_2031_10K.pdf", 40)])
+    assert answer.text.startswith("The documents give the cause: primarily due to lower freight costs and higher "
+                                  "volume [S1]."), answer.text
+    assert "Harbor operating margin increased decreased primarily due to driven by" in search_queries(question)

@@ -328,3 +328,21 @@ def test_each_rows_share_of_the_printed_total_against_the_threshold_asked(questi
     assert head.startswith(lead), head
     assert not answer.declined and ("S1", "| Total | $25,000 | $22,950 |") in answer.quotes
     assert search_queries(question)[1].startswith("Harbor revenue by ")
+
+
+def test_in_which_segment_did_it_grow_the_most_and_a_row_left_out() -> None:
+    """"In which segment did net sales proportionally increase the most?" compares the rows' changes (before: not
+    read as a superlative, and answered unsure with a total row); "excluding Eastlands" leaves that row out."""
+    asked = superlative("From Q1 2023 to Q1 2024, in which Kestrel reporting segment did net sales proportionally "
+                        "increase the most?")
+    assert asked is not None and (asked.what, asked.measure, asked.change) == ("kestrel reporting segment",
+                                                                               "net sales", "rise")
+    answer = read("From Q1 2023 to Q1 2024, in which Kestrel reporting segment did net sales proportionally increase "
+                  "the most?", [_p("S1", SEGMENTS)])
+    assert answer.text.startswith("Eastlands had the largest increase in net sales: +17.9%"), answer.text
+    excluded = read("From Q1 2023 to Q1 2024, excluding Eastlands, in which Kestrel reporting segment did net sales "
+                    "proportionally increase the most?", [_p("S1", SEGMENTS)])
+    assert excluded.text.startswith("Northlands had the largest increase in net sales: +4.7%"), excluded.text
+    assert "Eastlands" not in excluded.text.splitlines()[0]
+    rest = superlative("Which region had the highest net sales, excluding Northlands?")
+    assert rest is not None and (rest.measure, rest.excluded) == ("net sales", "Northlands")
