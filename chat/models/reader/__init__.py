@@ -45,9 +45,11 @@ from chat.models.reader.question import Question, analyze, per_name_questions, s
 from chat.models.reader.ratios import capital_intensity_answer, ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.segments import asks_segments, segments_answer
+from chat.models.reader.sentence_change import sentence_change
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, share_asked, shares_answer, superlative
+from chat.models.reader.text import display
 from chat.models.reader.year_trend import asks_year_trend, item_question, year_trend_answer
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
@@ -146,6 +148,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         return decline(q, closest_of_named(q, ranked) or best, passages), [], True, best.score if best else 0.0, why
     assert best is not None
     lead = choose(q, ranked)  # which sentence is quoted first (the decline above read the best score)
+    if lead.kind == "sentence" and (changed := sentence_change(q, lead.quote_text, lead.passage.ref)):
+        # "14.2% for 2022 and 16.4% for 2021" for the change between the two years: computed from the sentence
+        return (f"{changed}\n> {display(lead.quote_text)} [{lead.passage.ref}]", [(lead.passage.ref, lead.quote_text)],
+                False, best.score, "computed")
     sure = best.score >= SURE_AT
     if sure and (asked_item(q.text) is not None or superlative(q.text) is not None) and lead.kind == "sentence" \
             and not _RANKS.search(lead.quote_text):

@@ -2,7 +2,7 @@
 year asked against the year before, from cited cells, and no verdict of the reader's own. Made-up statements and
 questions written here (none from an evaluation set)."""
 
-# ruff: noqa: E501  (the fixtures are table rows as ingest writes them, one line each)
+
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
