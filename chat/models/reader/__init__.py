@@ -24,7 +24,7 @@ from chat.models.reader.cover_facts import asked_fact
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
-from chat.models.reader.derived import derived_answer
+from chat.models.reader.derived import debt_change_answer, derived_answer
 from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividends_answer
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.drivers import asked_driver, driver_answer
@@ -263,6 +263,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         computed = formula_answer(question, q, passages)  # a metric the question defines: turnover, CAGR, …
         computed = computed or ratio_answer(question, q, passages)  # "current ratio", "X divided by Y": two cells
         computed = computed or derived_answer(question, q, passages)  # a line the statement leaves out
+        computed = computed or debt_change_answer(question, q, passages)  # "has Acme increased its debt?"
         computed = computed or capital_intensity_answer(question, q, passages)  # capex ÷ revenue, PP&E ÷ assets
         computed = computed or growth_answer(q, passages)  # "a high growth company?": revenue and net income growth
         if computed is None and textbook_first(question, passages):  # "inventory turnover": never printed as such

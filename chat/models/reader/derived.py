@@ -203,16 +203,64 @@ def _debt_answer(question: str, q: Question, passages: Sequence[Passage]) -> tup
     where no "Total debt" row of the asked period was found (the ordinary reading answers that)."""
     if frozenset(q.focus_terms) - {"§1"} not in _DEBT_ASKED or not q.periods:
         return None
+    operands = _debt_lines(q, passages)
+    if not operands:
+        return None
+    first = operands[0].cells[0]
+    value = money(sum(o.value for o in operands), first, question)
+    when = period_phrase(first.table, first.col, "en") if first.table is not None else ""
+    said = " + ".join(_said(o) for o in operands)
+    lead = (f"Total debt was {value} {when} (computed: {said}; the balance sheet prints no total debt line) "
+            f"{refs(*operands)}.")
+    return lines(lead, first), quotes(*operands)
+
+
+def debt_change_answer(question: str, q: Question, passages: Sequence[Passage]
+                       ) -> tuple[str, list[tuple[str, str]]] | None:
+    """"Has Acme increased its debt (on its balance sheet) between 2022 and 2021?": the balance sheet's debt lines
+    added at each date (``_debt_lines``), the later against the earlier — or None (one date, or a date's lines not
+    found, or both read from one column)."""
+    if q.language != "en" or q.kind not in ("change", "comparison") or q.parts \
+            or frozenset(q.focus_terms) - {"§1"} not in _DEBT_ASKED:
+        return None
+    dated = sorted({p.year: p for p in q.periods if p.year}.values(), key=lambda p: p.year or 0, reverse=True)
+    if len(dated) != 2:
+        return None
+    each = [_debt_lines(replace(q, kind="value", periods=(p,)), passages) for p in dated]
+    now, before = each
+    if not now or not before or (now[0].cells[0].col, now[0].cells[0].passage.ref) == \
+            (before[0].cells[0].col, before[0].cells[0].passage.ref):
+        return None  # one column read for both dates
+    totals = [sum(o.value for o in lines_) for lines_ in each]
+    first, second = now[0].cells[0], before[0].cells[0]
+    if first.table is None or second.table is None or totals[1] == 0:
+        return None
+    delta = totals[0] - totals[1]
+    verdict = "Yes" if delta > 0 else "No"
+    moved = (f"rose {money(abs(delta), first, question)} ({delta / abs(totals[1]) * 100:+.1f}%)" if delta > 0 else
+             f"fell {money(abs(delta), first, question)} ({delta / abs(totals[1]) * 100:+.1f}%)" if delta < 0
+             else "was unchanged")
+    lead = (f"{verdict} — total debt {moved}: {money(totals[0], first, question)} "
+            f"{period_phrase(first.table, first.col, 'en')} vs {money(totals[1], second, question)} "
+            f"{period_phrase(second.table, second.col, 'en')} (computed: {' + '.join(_said(o) for o in now)}; "
+            f"{' + '.join(_said(o) for o in before)}; the balance sheet prints no total debt line) "
+            f"{refs(*now, *before)}.")
+    return lines(lead, first), quotes(*now, *before)
+
+
+def _debt_lines(q: Question, passages: Sequence[Passage]) -> list[Operand]:
+    """The balance sheet's debt lines at ``q``'s date, each a cited cell; [] when a "Total debt" row of the date
+    was found (the ordinary reading answers) or no balance sheet's long-term debt was."""
     for ev in gather(q, passages)[:PARTS_LOOK_AT]:
         if ev.kind == "cell" and ev.row is not None and _TOTAL_DEBT_ROW.search(" ".join(ev.row.label.split())) \
                 and ev.score > PERIOD_MISSING_CAP + 0.05:
-            return None  # printed: "Total debt 24,942"
+            return []  # printed: "Total debt 24,942"
     long_term = replace(q, focus=_LONG_TERM_DEBT, focus_terms=frozenset(match_terms(_LONG_TERM_DEBT)))
     sheet = next((ev for ev in gather(long_term, passages)[:PARTS_LOOK_AT] if ev.kind == "cell"
                   and ev.table is not None and ev.row is not None and ev.score > PERIOD_MISSING_CAP + 0.05
                   and is_statement_page(ev.passage) and _debt_row(ev.row, ev.col)), None)
     if sheet is None or sheet.table is None:
-        return None
+        return []
     operands: list[Operand] = []
     seen: set[str] = set()
     for like in _sheet_tables(sheet, passages):
@@ -224,15 +272,7 @@ def _debt_answer(question: str, q: Question, passages: Sequence[Passage]) -> tup
                 found = _row_operand(like, row)
                 if found is not None:
                     operands.append(found)
-    if not operands:
-        return None
-    first = operands[0].cells[0]
-    value = money(sum(o.value for o in operands), first, question)
-    when = period_phrase(first.table, first.col, "en") if first.table is not None else ""
-    said = " + ".join(_said(o) for o in operands)
-    lead = (f"Total debt was {value} {when} (computed: {said}; the balance sheet prints no total debt line) "
-            f"{refs(*operands)}.")
-    return lines(lead, first), quotes(*operands)
+    return operands
 
 
 def _sheet_tables(sheet: Evidence, passages: Sequence[Passage]) -> list[Evidence]:

@@ -153,7 +153,10 @@ _EN_FILLER = re.compile(
     r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|(?:its|their) own|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
-    r"file)s?|unadjusted)\b",  # "unadjusted operating income": the line as printed
+    r"file)s?|unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|"
+    r"(?:on|in|from) (?:the |its |their )?(?:consolidated )?balance sheets?|between and(?: the)?|"
+    r"(?:the )?fiscal periods?)\b",  # "unadjusted operating
+    # income": the line as printed; "expect to pay": the figure a table of estimates prints
     re.IGNORECASE,
 )
 #: money paid out, asked with its verb ("How much cash did Acme spend on share repurchases?", "… return to
@@ -190,6 +193,7 @@ _COUNTED_STATE = re.compile(r"\s+(?:were|are|was|is|remained|remain)\s+(?:open|i
 _EN_EDGE = re.compile(
     r"^(?:(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|its|their)\s+)+|"
     r"^(?:have|has|had|hold|holds|held|keep|kept)\s+(?:in|on)\s+|"  # "How much did Acme have in cash …"
+    r"^(?:has|have|had|is|are|did|does|do)\s+(?=(?:its|their)\s)|"  # "Has Acme increased its debt …?"
     r"^(?:spend|spent|pay|paid)\s+(?:on\s+|for\s+)?(?=(?:buying|repurchasing|purchasing)\b)|"  # "… spend buying back"
     r"(?:\s+(?:the|a|an|of|for|in|during|on|at|by|to|from|as|and|was|were|did|does|do|have|"
     r"had|be|been|its|their|it|since|until|through|between|versus|vs))+$",

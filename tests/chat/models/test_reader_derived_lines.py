@@ -235,3 +235,14 @@ def test_a_sentence_that_shares_only_the_word_liability_is_not_about_the_item() 
             "income taxes and other in the Company's Consolidated Balance Sheet.")
     first = _read("What were Kestrel's operating lease liabilities at the end of fiscal 2031?", said)
     assert not first.startswith("The documents say")
+
+
+def test_whether_debt_rose_between_two_dates_is_each_dates_debt_lines_added() -> None:
+    """"Has Kestrel increased its debt on balance sheet between 2031 and the 2030 fiscal period?": 3,810 (6 + 336 +
+    3,468) against 3,840 (44 + 325 + 3,471) — no, it fell $30 million (before: the focus kept "balance sheet …
+    fiscal period" and the answer was a sentence, not sure)."""
+    first = _read("Has Kestrel increased its debt on balance sheet between 2031 and the 2030 fiscal period?",
+                  CURRENT, LONG_TERM, page=57)
+    assert first.startswith("No — total debt fell $30 million (-0.8%): $3,810 million as of May 31, 2031 vs $3,840 "
+                            "million as of May 31, 2030 (computed: "), first
+    assert "Notes payable $325 million" in first and "[S1]" in first and "[S2]" in first

@@ -176,3 +176,13 @@ def test_a_capitalised_statement_title_names_no_company(source: str) -> None:
 ])
 def test_a_when_clause_before_the_question_asks_no_date(question: str, kind: str) -> None:
     assert analyze(question).kind == kind
+
+
+def test_an_estimate_verb_and_where_a_figure_is_printed_are_no_part_of_the_item() -> None:
+    """"expect to pay", "on balance sheet", "the 2021 fiscal period" name no line item (before: "expect" and
+    "balance sheet fiscal period" were words the row had to hold)."""
+    from chat.models.reader.question import analyze
+
+    assert analyze("As of FY2031, how much did Kestrel expect to pay for its retirees in 2033?").focus == "retirees"
+    debt = analyze("Has Kestrel increased its debt on balance sheet between 2031 and the 2030 fiscal period?")
+    assert debt.focus == "debt" and debt.kind == "change"
