@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import asked_column
@@ -79,11 +80,17 @@ def activities_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, li
         amount = row.amount(col)
         return amount.value if amount is not None else 0.0
 
+    # one statement's three lines in one currency: a chunk whose cells print no "$" is the statement's dollars too
+    currency = next((u.currency for k in KINDS if (u := table_unit(lines[k][1], lines[k][3])).currency), "")
+
     def said(kind: str) -> str:
         p, table, row, col = lines[kind]
         amount = row.amount(col)
         assert amount is not None
-        return f"{spoken_value(amount, table_unit(table, col), 'en')} [{p.ref}]"
+        unit = table_unit(table, col)
+        if not unit.currency and currency and unit.word:
+            unit = replace(unit, currency=currency)
+        return f"{spoken_value(amount, unit, 'en')} [{p.ref}]"
 
     top, second, third = sorted(KINDS, key=value, reverse=not low)
     ordered = (top, second, third)

@@ -292,3 +292,19 @@ def test_a_count_is_never_a_movement_column_nor_a_negative_cell() -> None:
     answer = _read("How many stores did Kestrel have at the end of fiscal 2031?", STORE_COUNTS, STORES_SAID,
                    file_name="KESTREL_2031_10K.pdf", company="Kestrel Retail")
     assert "(20)" not in answer and "Closed" not in answer, answer
+
+
+def test_the_three_activities_are_said_in_the_statements_currency_whichever_chunk_prints_it() -> None:
+    """The operating line's chunk prints "$", the others' do not (the caption says "(in millions)"): each is said in
+    dollars (before: "(1,161) million")."""
+    head = ("TERN PLC\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\n"
+            "|  | 2031 | 2030 |\n|---|---|---|\n")
+    passages = [Passage(f"S{i}", head + rows, "doc-1", "TERN_2031_10K.pdf", 50 + i, company="Tern plc")
+                for i, rows in enumerate(("| Net cash provided by operating activities | $ 9,221 | $ 8,183 |",
+                                          "| Net cash used for investing activities | (1,161) | (2,010) |\n"
+                                          "| Net cash used for financing activities | (7,616) | (4,527) |"), 1)]
+    answer = read("Among operations, investing, and financing activities, which brought in the most (or lost the "
+                  "least) cash flow for Tern in FY2031?", passages).text.split("\n")[0]
+    assert answer.startswith("Operating activities brought in the most cash in 2031: $9,221 million [S1] (compared "
+                             "with investing activities $(1,161) million [S2] and financing activities $(7,616) "
+                             "million [S2])."), answer
