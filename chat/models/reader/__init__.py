@@ -23,6 +23,7 @@ from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.cover_facts import asked_fact
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
+from chat.models.reader.customers import asks_concentration, concentration_answer
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
 from chat.models.reader.derived import debt_change_answer, derived_answer
 from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividends_answer
@@ -112,6 +113,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         revised = guidance_answer(q, passages)  # "by how much did Acme raise its EPS guidance?": "(previously …)"
         if revised is not None:
             return revised[0], revised[1], False, 1.0, "computed"
+    if asks_concentration(q.text) and not missing_names(q, passages):
+        concentrated = concentration_answer(q, passages)  # "customer concentration?": the sentence of their share
+        if concentrated is not None:
+            return concentrated[0], concentrated[1], False, 1.0, "sure"
     if asked_driver(q.text) is not None and not missing_names(q, passages):
         caused = driver_answer(q, passages)  # "what drove the decrease in gross margin?": the sentence's "due to …"
         if caused is not None:

@@ -19,6 +19,7 @@ from chat.models.reader.auditors import asks_auditor
 from chat.models.reader.balances import asks_paid
 from chat.models.reader.business import business_query
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
+from chat.models.reader.customers import concentration_query
 from chat.models.reader.dividends_paid import dividends_query
 from chat.models.reader.drivers import drivers_query
 from chat.models.reader.growth import growth_query
@@ -164,7 +165,7 @@ def search_queries(question: str) -> list[str]:
                       dividends_query(question), registered_query(question, analyze(question).names),
                       business_query(question), segments_query(question), guidance_query(question),
                       acquisitions_query(question), year_trend_query(question), drivers_query(question),
-                      growth_query(question),
+                      growth_query(question), concentration_query(question),
                       *capital_intensity_queries(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
