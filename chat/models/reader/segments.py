@@ -28,7 +28,13 @@ from chat.models.reader.text import display, sentence_spans
 
 #: the question asks which segments there are, or how many …
 _ASKED = re.compile(r"(?i)\b(?:what|which|name|list|identify)\b[^?]{0,80}?\bsegments\b"
-                    r"|\bhow\s+many\b[^?]{0,60}?\bsegments?\b|\bsegments?\s+(?:does|do|did)\b")
+                    r"|\bhow\s+many\b[^?]{0,60}?\bsegments?\b|\bsegments?\s+(?:does|do|did)\b|" + r"(?P<geo>"
+                    r"\b(?:what|which)\b[^?]{0,40}?\b(?:geograph(?:y|ies)|regions|geographic\s+(?:areas|markets))\b"
+                    r"[^?]{0,60}?\boperat\w*)")
+#: a segment named for a place: the listing answers "what are the geographies Acme operates in"
+_PLACE = re.compile(r"(?i)\b(?:america|americas|europe|european|asia|asian|pacific|china|greater\s+china|japan|"
+                    r"africa|middle\s+east|latin|emea|apac|apla|lacc|international|domestic|u\.?s\.?|united\s+"
+                    r"states|canada|mexico|india|region|regions|countries|north|south|east|west)\b")
 #: … not a figure of one ("What were the segments' revenues?", "Which segment had the highest …")
 _NOT_THIS = re.compile(r"(?i)\b(?:revenues?|sales|income|profits?|loss(?:es)?|margins?|earnings|ebit\w*|assets?|"
                        r"growth|expenses?|costs?|cash|employees|highest|lowest|largest|smallest|biggest|most|least|"
@@ -149,6 +155,8 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     if q.language != "en" or not asks_segments(q.text):
         return None
     asked = _asked_kind(q.text)
+    asked_m = _ASKED.search(q.text)
+    places = asked_m is not None and bool(asked_m.group("geo"))  # geographies asked: segments named for places
     found: list[tuple[tuple[int, int, int, int, int, int, int], Passage, str, tuple[str, int, str]]] = []
     for rank, p in enumerate(of_named(q, passages)):
         first_line = p.text.split("\n", 1)[0]
@@ -168,6 +176,8 @@ def segments_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
             kind, count, items = listed
             stated = _stated_list(items)
             names = [n for n in re.split(r";\s*", stated) if n] if ";" in stated else _items(items)
+            if places and sum(bool(_PLACE.search(n)) for n in names) * 2 < len(names):
+                continue  # geographies asked: a listing of business lines names none
             words = sum(len(n.split()) for n in names) / len(names)
             abbreviated = all(_ABBREVIATION.match(n) for n in names)
             # the chunk ends inside the sentence ("… Rotary and Mission Systems (RMS)" + the next chunk's "and Space.")

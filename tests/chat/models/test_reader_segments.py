@@ -94,3 +94,21 @@ def test_bullets_with_descriptions_state_the_names_and_a_heading_path_is_no_subj
     assert first == "Kestrel has 3 reportable segments: Drones; Flight Software; Kestrel Capital [S2].", first
     (ref, quote), = answer.quotes
     assert ref == "S2" and quote.endswith("finances customers' purchases of drones.") and "forty countries." in quote
+
+
+def test_the_geographies_a_company_operates_in_are_its_segments_named_for_places() -> None:
+    """"What are the geographies that Kestrel primarily operates in?": the listing whose segments are places (before:
+    no segment question, a results sentence quoted); a listing of business lines is no answer to it."""
+    assert asks_segments("What are the geographies that Kestrel primarily operates in as of FY2031?")
+    places = ("KESTREL INC. › Note 16 — Operating Segments\nThe Company's reportable operating segments are: North "
+              "America; Europe, Middle East & Africa (EMEA); Greater China; and Asia Pacific & Latin America (APLA).")
+    lines_ = ("KESTREL INC. › Note 18 — Segment Information\nWe operate in three reportable segments: Drones, Flight "
+              "Software (KFS) and Kestrel Capital.")
+    answer = read("What are the geographies that Kestrel primarily operates in as of FY2031?",
+                  [_p("S1", lines_), _p("S2", places)])
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Kestrel's reportable operating segments are: North America; Europe, Middle East & Africa "
+                            "(EMEA); Greater China; and Asia Pacific & Latin America (APLA) [S2]."), first
+    business_only = read("What are the geographies that Kestrel primarily operates in as of FY2031?",
+                         [_p("S1", lines_)])
+    assert "Drones" not in business_only.text.splitlines()[0] or business_only.why != "sure", business_only.text
