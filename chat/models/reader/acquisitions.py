@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, subject_of
 from chat.models.reader.text import display, sentence_spans
 
 _ASKED = re.compile(r"(?i)\b(?:what|which|list|name|identify|any|were\s+there)\b[^?]{0,80}?\b(?:acquisitions|"
@@ -144,6 +144,4 @@ def acquisitions_query(question: str) -> str:
     """The sentences that tell acquisitions, searched for: "Acme acquired all outstanding shares acquisition of"."""
     if not asks_acquisitions(question):
         return ""
-    q = analyze(question)
-    names = (q.strong_names or q.insisted_names or q.names)[:1]
-    return " ".join([*names, "acquired all outstanding shares completed acquisition of"])
+    return f"{subject_of(question)} acquired all outstanding shares completed acquisition of".strip()

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, subject_of
 from chat.models.reader.text import display, sentence_spans
 
 _ASKED = re.compile(r"(?i)\bcustomer\s+concentration\b|\bconcentration\s+of\s+(?:its\s+|our\s+)?customers\b|"
@@ -78,7 +78,6 @@ def concentration_query(question: str) -> str:
     """The sentences of customer shares, searched for."""
     if not asks_concentration(question):
         return ""
-    q = analyze(question)
-    name = " ".join((q.strong_names or q.insisted_names or q.names)[:1])
+    name = subject_of(question)
     return f"{name} customers accounted for % of total revenues net sales no single customer significant customers" \
         .strip()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, subject_of
 from chat.models.reader.ratios import without_periods
 from chat.models.reader.text import display, match_terms, sentence_spans
 
@@ -150,6 +150,4 @@ def drivers_query(question: str) -> str:
     asked = asked_driver(question)
     if asked is None:
         return ""
-    q = analyze(question)
-    names = (q.strong_names or q.insisted_names or q.names)[:1]
-    return " ".join([*names, asked.measure, "increased decreased primarily due to driven by"])
+    return f"{subject_of(question)} {asked.measure} increased decreased primarily due to driven by".strip()

@@ -16,7 +16,7 @@ from dataclasses import replace
 from chat.models.reader.compose import period_phrase, table_quote
 from chat.models.reader.formulas import Operand, operand
 from chat.models.reader.passage import Passage
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, subject_of
 from chat.models.reader.ratios import asked_and_prior
 
 _ASKED = re.compile(r"(?i)\b(?:high|fast|rapid)[- ]growth\b|\bgrowth\s+(?:company|business|stock|profile)\b|"
@@ -73,6 +73,5 @@ def growth_query(question: str) -> str:
     """The income statement's top and bottom lines, searched for."""
     if not asks_growth(question):
         return ""
-    q = analyze(question)
-    name = " ".join((q.strong_names or q.insisted_names or q.names)[:1])
+    name = subject_of(question)
     return f"{name} consolidated statements of income total revenue net income".strip()

@@ -735,6 +735,13 @@ _TWO_NAMES = re.compile(
 )
 
 
+def subject_of(question: str) -> str:
+    """The company a question is about, for a search's words: its strong name, else the one it insists on, else its
+    first name ('' when it names none)."""
+    q = analyze(question)
+    return " ".join((q.strong_names or q.insisted_names or q.names)[:1])
+
+
 def per_name_questions(question: str) -> list[str]:
     """``question`` itself, or — when it names two companies or documents ("Apple and Microsoft", "Apple vs.
     Amazon") — one question per name, the pair replaced by that name: the local model searches each, and the

@@ -645,10 +645,9 @@ def capital_intensity_queries(question: str) -> list[str]:
     expenditure and the balance sheet's plant and total assets."""
     if not _CAPITAL_INTENSITY.search(question):
         return []
-    from chat.models.reader.question import analyze
+    from chat.models.reader.question import subject_of
 
-    q = analyze(question)
-    name = " ".join((q.strong_names or q.insisted_names or q.names)[:1])
+    name = subject_of(question)
     return [f"{name} purchases of property and equipment capital expenditures statements of cash flows".strip(),
             f"{name} property plant and equipment net total assets balance sheets".strip()]
 
