@@ -153,10 +153,12 @@ _EN_FILLER = re.compile(
     r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
     r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|(?:its|their) own|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
-    r"file)s?|unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|"
+    r"file)s?|"
+    # "unadjusted operating income": the line as printed; "expect to pay": the figure a table of estimates prints;
+    # "its debt on balance sheet between 2022 and the 2021 fiscal period": where it is printed, and when
+    r"unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|"
     r"(?:on|in|from) (?:the |its |their )?(?:consolidated )?balance sheets?|between and(?: the)?|"
-    r"(?:the )?fiscal periods?)\b",  # "unadjusted operating
-    # income": the line as printed; "expect to pay": the figure a table of estimates prints
+    r"(?:the )?fiscal periods?)\b",
     re.IGNORECASE,
 )
 #: money paid out, asked with its verb ("How much cash did Acme spend on share repurchases?", "… return to
