@@ -215,8 +215,11 @@ def _size(amount: Amount) -> Amount:
     return replace(amount, value=abs(amount.value), raw=amount.raw.strip("()-−– "))
 
 
-#: a row whose sign is its result ("Operating income (loss)", "Net gain (loss)"): a bracket there is a loss
-_SIGNED_RESULT = re.compile(r"(?i)\b(?:income|earnings|profit|gains?|margin|result|surplus)\b")
+#: a row whose sign is its result ("Operating income (loss)", "Net gain (loss)"): a bracket there is a loss — or,
+#: of a cost that may be recovered ("Restructuring … (recoveries) costs (26.5)", "Income tax (benefit) expense"), a
+#: recovery, never an amount spent
+_SIGNED_RESULT = re.compile(r"(?i)\b(?:income|earnings|profit|gains?|margin|result|surplus|recover(?:y|ies)|"
+                            r"credits?|benefits?|reversals?)\b")
 
 
 def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, prior: Amount) -> str:

@@ -435,6 +435,21 @@ def _expanded_terms(tree: Node, defined: dict[str, Node], seen: frozenset[str] =
     return out
 
 
+def _used_keys(raw_name: str, tree: Node, defined: dict[str, Node]) -> set[str]:
+    """The defined names an answer's formula uses: the longest one its asked name holds ("unadjusted EBITDA less
+    capex" uses the question's own "unadjusted EBITDA", not the textbook "EBITDA"), and those its terms name."""
+    named = [k for k in defined if re.search(r"(?i)(?<![\w-])" + re.escape(k) + r"(?![\w-])", raw_name)]
+    used = {max(named, key=len)} if named else set()
+    todo = [tree, *(defined[k] for k in used)]
+    while todo:
+        for term in terms(todo.pop()):
+            key = name_key(term.text)
+            if key in defined and key not in used:
+                used.add(key)
+                todo.append(defined[key])
+    return used
+
+
 def _in_money(tree: Node, defined: dict[str, Node], seen: frozenset[str] = frozenset()) -> bool:
     """The formula adds and subtracts amounts only (EBITDA, free cash flow): its result is an amount, said in the
     cells' currency and scale, not a bare ratio."""
@@ -543,8 +558,9 @@ def _written_out_in(question: str, q: Question, defined: dict[str, Node], asked:
     tree, raw_name, percent = asked
     name = _name(raw_name, "result")
     own = definitions(question)
+    used = _used_keys(raw_name, tree, defined)
     taken = "".join(f"{key.upper() if ' ' not in key else key} taken as {text}; " for key, text in _TEXTBOOK.items()
-                    if key in defined and key not in own)  # a textbook definition says so
+                    if key in used and key not in own)  # a textbook definition the answer used says so
 
     in_money = not percent and _in_money(tree, defined)
 

@@ -542,6 +542,7 @@ def test_a_defined_sum_less_one_more_item_asked() -> None:
                    "millions.", _with_cash())
     assert first.startswith("The unadjusted EBITDA less capex was $1,150 million"), first
     assert "Payments to acquire property, plant and equipment $(410) million" in first, first
+    assert "taken as" not in first  # the question's own definition, not the textbook's, was used
 
 
 def test_a_margins_revenue_is_an_operand_to_find_and_unadjusted_is_the_line_as_printed() -> None:

@@ -221,3 +221,20 @@ CONSOLIDATED STATEMENTS OF CASH FLOWS
     first = answer.text.splitlines()[0]
     assert first.startswith("Additions to property, plant and equipment were $695 million ($0.695 billion)"), first
     assert "(printed in brackets)" in first
+
+
+def test_a_recovery_printed_in_brackets_keeps_its_sign() -> None:
+    """"Restructuring, impairment, and other exit (recoveries) costs (26.5)": a net recovery, said with its brackets
+    (before: "$26.5 million … (printed in brackets)", as if spent)."""
+    table = """SPINDLE CORP
+CONSOLIDATED STATEMENTS OF EARNINGS
+(In millions)
+| | Fiscal Year / 2031 | Fiscal Year / 2030 |
+|---|---|---|
+| Net sales | $ 18,992.8 | $ 18,127.0 |
+| Restructuring, impairment, and other exit (recoveries) costs | (26.5) | 170.4 |"""
+    answer = read("What is the quantity of restructuring costs directly outlined in Spindle's income statements for "
+                  "FY2031?", [Passage("S1", table, "s", "SPINDLE_2031_10K.pdf", 50)])
+    first = answer.text.splitlines()[0]
+    assert first.startswith("Restructuring, impairment, and other exit (recoveries) costs was $(26.5) million"), first
+    assert "printed in brackets" not in first
