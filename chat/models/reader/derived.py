@@ -237,9 +237,8 @@ def debt_change_answer(question: str, q: Question, passages: Sequence[Passage]
         return None
     delta = totals[0] - totals[1]
     verdict = "Yes" if delta > 0 else "No"
-    moved = (f"rose {money(abs(delta), first, question)} ({delta / abs(totals[1]) * 100:+.1f}%)" if delta > 0 else
-             f"fell {money(abs(delta), first, question)} ({delta / abs(totals[1]) * 100:+.1f}%)" if delta < 0
-             else "was unchanged")
+    moved = (f"{'rose' if delta > 0 else 'fell'} {money(abs(delta), first, question)} "
+             f"({delta / abs(totals[1]) * 100:+.1f}%)") if delta else "was unchanged"
     lead = (f"{verdict} — total debt {moved}: {money(totals[0], first, question)} "
             f"{period_phrase(first.table, first.col, 'en')} vs {money(totals[1], second, question)} "
             f"{period_phrase(second.table, second.col, 'en')} (computed: {' + '.join(_said(o) for o in now)}; "

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from chat.models.reader.evidence import of_company
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
-from chat.models.reader.question import Question, subject_of
+from chat.models.reader.question import Question, asking_sentence, subject_of
 from chat.models.reader.ratios import without_periods
 from chat.models.reader.text import display, match_terms, sentence_spans
 
@@ -61,7 +61,7 @@ class Driver:
 def asked_driver(question: str) -> Driver | None:
     """What a "what drove …" / "why did …" question asks the cause of, or None. Only the asking sentence is read
     ("What drove operating margin change as of FY2022 for Acme? If operating margin is not a useful metric …")."""
-    asking = re.split(r"\?", question, maxsplit=1)[0] + ("?" if "?" in question else "")
+    asking = asking_sentence(question) + ("?" if "?" in question else "")
     for pattern in _ASKED:
         m = pattern.match(asking)
         if m is None:

@@ -35,7 +35,7 @@ from chat.models.reader.expressions import Node, Number, Operation, Term, defini
 from chat.models.reader.numbers import Amount, Unit, asked_scale, format_amount
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
-from chat.models.reader.question import Question
+from chat.models.reader.question import Question, asking_sentence
 from chat.models.reader.ratios import (
     OUTFLOW,
     averaged_years,
@@ -264,7 +264,7 @@ _AS_REPORTED = re.compile(r"(?i)^unadjusted\s+")
 def _line_margin(question: str) -> str:
     """The line item of "<line item> % margin" in the asking sentence ("COGS", "unadjusted operating income"), ''
     when it asks none; a share of revenue itself ("revenue % margin") is none."""
-    asking = re.split(r"\?", question, maxsplit=1)[0]
+    asking = asking_sentence(question)
     m = _LINE_MARGIN.search(asking)
     if m is None:
         return ""
@@ -438,7 +438,7 @@ def _expanded_terms(tree: Node, defined: dict[str, Node], seen: frozenset[str] =
 def _used_keys(raw_name: str, tree: Node, defined: dict[str, Node]) -> set[str]:
     """The defined names an answer's formula uses: the longest one its asked name holds ("unadjusted EBITDA less
     capex" uses the question's own "unadjusted EBITDA", not the textbook "EBITDA"), and those its terms name."""
-    named = [k for k in defined if re.search(r"(?i)(?<![\w-])" + re.escape(k) + r"(?![\w-])", raw_name)]
+    named = [k for k in defined if _name_in(k, raw_name, whole=True)]
     used = {max(named, key=len)} if named else set()
     todo = [tree, *(defined[k] for k in used)]
     while todo:
@@ -468,16 +468,16 @@ _LESS = re.compile(r"(?i)\s+(?P<op>less|minus|plus|-|\+)\s+(?P<item>[A-Za-z&'’
 
 def _more_asked(question: str, name: str) -> bool:
     """The asking sentence wants more than the defined sum: "… EBITDA less capex …" for "Define EBITDA as …"."""
-    asking = re.split(r"\?", question, maxsplit=1)[0]
+    asking = asking_sentence(question)
     key = name_key(name)
-    m = re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?![\w-])", asking) if key else None
+    m = _name_in(key, asking, whole=True) if key else None
     return m is not None and _LESS.match(asking[m.end():]) is not None
 
 
-def _name_in(key: str, text: str) -> re.Match[str] | None:
-    """``key`` (a defined name) in ``text``, with the "% margin" that may follow it."""
-    return re.search(r"(?i)(?<![\w-])" + re.escape(key) + r"(?P<margin>\s*(?:%\s*|percent(?:age)?\s+)?margin\b)?",
-                     text)
+def _name_in(key: str, text: str, *, whole: bool = False) -> re.Match[str] | None:
+    """``key`` (a defined name) in ``text``, with the "% margin" that may follow it; ``whole``: as a whole word."""
+    return re.search(r"(?i)(?<![\w-])" + re.escape(key) + (r"(?![\w-])" if whole else "")
+                     + r"(?P<margin>\s*(?:%\s*|percent(?:age)?\s+)?margin\b)?", text)
 
 
 def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | None:
@@ -485,7 +485,7 @@ def _asked(question: str, defined: dict[str, Node]) -> tuple[Node, str, bool] | 
     amount over revenue, as a percentage); its name as written; whether it is a percentage. A question that asks in
     plain words and names the metric in its instructions ("Roughly how many times has Acme sold its inventory in
     FY2022? Calculate inventory turnover ratio for the FY2022") asks the metric its instructions name."""
-    asking = re.split(r"\?", question, maxsplit=1)[0]
+    asking = asking_sentence(question)
     keys = sorted(defined, key=len, reverse=True)
     found = [(key, m) for key in keys for m in [_name_in(key, asking)] if m is not None][:1]
     if not found and _line_margin(question) == "":

@@ -737,6 +737,12 @@ _TWO_NAMES = re.compile(
 )
 
 
+def asking_sentence(question: str) -> str:
+    """The question up to its first question mark: what is asked, without the instructions that may follow it ("…?
+    If operating margin is not a useful metric, then state that …")."""
+    return question.split("?", 1)[0]
+
+
 def subject_of(question: str) -> str:
     """The company a question is about, for a search's words: its strong name, else the one it insists on, else its
     first name ('' when it names none)."""

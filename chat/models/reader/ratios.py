@@ -29,7 +29,7 @@ from chat.models.reader.evidence import (
 from chat.models.reader.numbers import absolute
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period, find_periods
-from chat.models.reader.question import Question
+from chat.models.reader.question import Question, asking_sentence
 from chat.models.reader.statement_titles import LOOK_AT, SAME_FIGURE_SHARE, is_statement_page
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.tables import Table
@@ -371,7 +371,7 @@ _TREND = re.compile(r"(?i)^\s*(?:does|do|did|has|have|is|are|was|were)\b.*\b(?:i
 _UP_ASKED = re.compile(r"(?i)\b(?:improv\w*|increas\w*|grow\w*|grew|ris(?:e|en|ing)|rose|higher)\b")
 
 
-def _pair(q: Question) -> tuple[Period, Period] | None:
+def asked_and_prior(q: Question) -> tuple[Period, Period] | None:
     """The period asked and the one it is compared with (the later first): the two asked, else the year before."""
     dated = [p for p in q.periods if p.year is not None]
     if len(dated) >= 2:
@@ -384,11 +384,6 @@ def _pair(q: Question) -> tuple[Period, Period] | None:
     return (pair[0], pair[1]) if len(pair) == 2 else None
 
 
-def asked_and_prior(q: Question) -> tuple[Period, Period] | None:
-    """The period asked and the one it is compared with, the later first (the two asked, else the year before)."""
-    return _pair(q)
-
-
 #: a change asked between two periods ("the FY2021 - FY2022 change in operating income % margin")
 _CHANGE_BETWEEN = re.compile(r"(?i)\bchange\s+in\b|\byear[- ]over[- ]year\b|\byoy\b")
 
@@ -396,15 +391,15 @@ _CHANGE_BETWEEN = re.compile(r"(?i)\bchange\s+in\b|\byear[- ]over[- ]year\b|\byo
 def change_periods(text: str, q: Question) -> tuple[Period, Period] | None:
     """For "what is the FY2021 - FY2022 change in X": the two periods asked, the later first; else None (one
     period, or none, or the question asks no change)."""
-    asking = re.split(r"\?", text, maxsplit=1)[0]
+    asking = asking_sentence(text)
     dated = [p for p in q.periods if p.year is not None]
-    return _pair(q) if _CHANGE_BETWEEN.search(asking) and len(dated) >= 2 else None
+    return asked_and_prior(q) if _CHANGE_BETWEEN.search(asking) and len(dated) >= 2 else None
 
 
 def trend_periods(text: str, q: Question) -> tuple[Period, Period] | None:
     """For a yes/no question about a metric's direction ("Has Acme's quick ratio improved between FY2023 and
     FY2022?"): the period asked and the one it is compared with, later first; else None."""
-    return _pair(q) if _TREND.search(text) else None
+    return asked_and_prior(q) if _TREND.search(text) else None
 
 
 def trend_verdict(text: str, now: float, before: float) -> tuple[str, str]:
@@ -420,7 +415,7 @@ def _trend_answer(text: str, q: Question, sides: tuple[str, str, bool], passages
     """The ratio in the asked period and in the one it is compared with (the second period asked, else the year
     before), each from its own cited cells, and whether it went the way the question asks — or None."""
     top_item, bottom_item, percent = sides
-    pair = _pair(q)
+    pair = asked_and_prior(q)
     if pair is None:
         return None
     if percent:
