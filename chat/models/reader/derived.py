@@ -138,9 +138,21 @@ def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     when = period_phrase(first.table, first.col, "en")
     name = " ".join(item_phrase(q.focus).split())
     verb = "were" if name.endswith("s") else "was"
-    lead = (f"{name[0].upper() + name[1:]} {verb} {value} {when} (computed: {_said(current)} + {_said(noncurrent)}; "
+    said = [_said(current), _said(noncurrent)]
+    if parts["current"].label.strip() == parts["noncurrent"].label.strip():
+        # "Deferred revenue" under "Current liabilities:" and under "Long-term liabilities:": each named with its
+        # heading
+        said = [_under(part, row) for part, row in zip(said, (parts["current"], parts["noncurrent"]), strict=True)]
+    lead = (f"{name[0].upper() + name[1:]} {verb} {value} {when} (computed: {said[0]} + {said[1]}; "
             f"no line prints the two together) {refs(current, noncurrent)}.")
     return lines(lead, current.cells[0]), quotes(current, noncurrent)
+
+
+def _under(said: str, row: Row) -> str:
+    """``said`` ("Deferred revenue $117 million") with the row's section heading after its label."""
+    label = re.sub(r":\s.*\d.*$", "", " ".join(row.label.split()))
+    heading = " ".join(row.section.split()).rstrip(":")
+    return f"{label} ({heading}){said[len(label):]}" if heading and said.startswith(label) else said
 
 
 #: the current section's closing line ("Total current liabilities"): a plain-named line below it is non-current
@@ -158,7 +170,7 @@ def _part_rows(rows: list[Row], asked: frozenset[str], col: int) -> dict[str, Ro
     for row in rows:
         if _item(row.label) != asked or row.amount(col) is None:
             continue
-        part = part_of(row.label)
+        part = part_of(row.label) or part_of(row.section)  # "Long-term liabilities: Deferred revenue"
         if part and part not in parts:
             parts[part] = row
         elif not part:

@@ -479,9 +479,13 @@ _ITEM_GLUE = frozenset("net total has have had".split())
 PART_WORDS = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|portions?|net\s+of|less|of|due|within|one|"
                         r"year|after)\b")
 NONCURRENT = re.compile(r"(?i)\bnon[-\s]?current\b|\blong[-\s]term\b|\b(?:net\s+of|less)\s+current\s+portion\b")
-_CURRENT = re.compile(r"(?i)\bcurrent\b")
+_CURRENT = re.compile(r"(?i)\bcurrent\b|\bshort[-\s]term\b")
 #: a question that asks one part itself
 PART_ASKED = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term|portion)\b")
+
+
+#: the part of a balance sheet's item a question asks in its focus ("short-term debt", "deferred revenue (current)")
+_SECTION_PART = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term)\b")
 
 
 def stripped_item(label: str) -> frozenset[str]:
@@ -508,10 +512,12 @@ def asked_whole(q: Question) -> frozenset[str]:
     return frozenset() if any(t.startswith("§") for t in asked) and _NAMES_PART.search(q.focus) else asked
 
 
-def part_line_of_whole(q: Question, label: str) -> bool:
-    """``label`` is the current or the non-current line of the item asked whole."""
+def part_line_of_whole(q: Question, label: str, section: str = "") -> bool:
+    """``label`` is the current or the non-current line of the item asked whole (its part said in the label, or by
+    its section heading ``section`` — given where the label is printed under both: "Long-term liabilities:
+    Deferred revenue")."""
     asked = asked_whole(q)
-    return bool(asked) and bool(part_of(label)) and stripped_item(label) == asked
+    return bool(asked) and bool(part_of(label) or part_of(section)) and stripped_item(label) == asked
 
 
 #: a row that names "other" of the asked item ("Total other comprehensive income" for comprehensive income) counts
@@ -689,6 +695,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     part_asked = _part_of_year_asked(q)
     # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
     asked_part = part_of(q.text) if q.language == "en" else ""
+    said_part = _SECTION_PART.search(q.focus) if asked_part else None
+    asked_part_words = said_part.group(0) if said_part else asked_part
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
@@ -714,6 +722,13 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         own = match_terms(row.label) if row.label.strip() else match_terms(row.section) | _TOTAL
         if stubless:  # "Votes For | Votes Against" over one row of counts: the caption says what the row is
             own, row_terms = set(caption_terms), set(caption_terms)
+        if asked_part and not part_of(row.label) and part_of(row.section) == asked_part:
+            # the part asked ("deferred revenue (current)", "long-term debt") and said by the row's section heading
+            # ("Current liabilities: Deferred revenue", "Long-term liabilities: Debt"): the row is that part
+            # — said in the question's words ("short-term" for "Current liabilities:")
+            part_named = match_terms(f"{asked_part_words} {row.label}") & plain
+            if part_named - match_terms(asked_part_words):
+                row_terms, own = row_terms | part_named, own | part_named
         if implied_cash and (plain - _CASH - _PAID) & row_terms:  # the row names the item itself
             paid = _PAID if any(a is not None and a.value < 0 for a in (row.amount(c) for c in values)) \
                 else frozenset()
@@ -759,7 +774,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, row.label)
-        if asked_part and part_of(row.label) not in ("", asked_part):
+        if asked_part and (part_of(row.label) or part_of(row.section)) not in ("", asked_part):
             row_score *= OTHER_PART  # the current part asked: "Operating lease liabilities - noncurrent" is the other
         if unasked_adjustment(row.label, table.caption, q.text):
             row_score *= NOT_AS_REPORTED  # "net earnings" asked: the reported figure, not "Adjusted Net Earnings"
@@ -864,7 +879,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score, PERCENT_FOR_MONEY_CAP)  # "Tax benefit for share-based compensation expense"
         if q.language == "en" and _other_of(q, row.label):
             score *= OTHER_QUALIFIED  # comprehensive income asked: "Total other comprehensive income (loss)"
-        if q.language == "en" and q.kind == "value" and part_line_of_whole(q, row.label):
+        if q.language == "en" and q.kind == "value" and part_line_of_whole(
+                q, row.label, row.section if repeated[row.label.lower()] > 1 else ""):
             # operating lease liabilities asked: "Long-term operating lease liabilities" is their non-current part
             score = min(score, PERCENT_FOR_MONEY_CAP)
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)

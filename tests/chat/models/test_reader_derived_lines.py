@@ -230,6 +230,42 @@ def test_total_asked_of_a_current_and_noncurrent_pair_is_their_sum() -> None:
     assert "$906 million" in total and "$111 million" in total and "$795 million" in total
 
 
+SECTIONED = """KESTREL OUTFITTERS, INC.
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+|  | December 2, 2031 | December 3, 2030 |
+|---|---|---|
+| Current liabilities: |  |  |
+| Trade payables | $379 | $312 |
+| Debt | 500 | — |
+| Deferred revenue | 5,297 | 4,733 |
+| Total current liabilities | 8,128 | 6,932 |
+| Long-term liabilities: |  |  |
+| Debt | 3,629 | 4,123 |
+| Deferred revenue | 117 | 145 |
+| Total liabilities | 13,114 | 12,444 |"""
+
+RECOGNISED = ("During the year ended December 2, 2031, approximately $4.72 billion of revenue was recognized that was "
+              "included in the balance of deferred revenue as of December 3, 2030.")
+
+
+def test_a_part_the_section_heading_says_is_the_part_asked_and_both_parts_are_the_whole() -> None:
+    """"Current liabilities: Deferred revenue" is the current deferred revenue, however the question says the part
+    ("(current)", "short-term", "non-current", "long-term"); asked the whole, the two lines are added, each named
+    with its heading; a line printed under one heading only is the item itself."""
+    assert _read("What is Kestrel's FY2031 deferred revenue (current)?", SECTIONED, RECOGNISED).startswith(
+        "Deferred revenue (current) was $5,297 million")
+    assert _read("What is Kestrel's non-current deferred revenue as of FY2031?", SECTIONED, RECOGNISED).startswith(
+        "Long-term liabilities deferred revenue was $117 million")
+    assert "$500 million" in _read("What was Kestrel's short-term debt as of FY2031?", SECTIONED)
+    assert "$3,629 million" in _read("What was Kestrel's long-term debt as of FY2031?", SECTIONED)
+    whole = _read("What is Kestrel's FY2031 deferred revenue?", SECTIONED, RECOGNISED)
+    assert whole.startswith("Deferred revenue was $5,414 million as of December 2, 2031 (computed: Deferred revenue "
+                            "(Current liabilities) $5,297 million + Deferred revenue (Long-term liabilities) "
+                            "$117 million")
+    assert _read("What were Kestrel's FY2031 trade payables?", SECTIONED).startswith("Trade payables were $379 million")
+
+
 def test_a_sentence_that_shares_only_the_word_liability_is_not_about_the_item() -> None:
     said = ("As of January 31, 2031, the indemnification liability recorded was $0.7 billion and included in deferred "
             "income taxes and other in the Company's Consolidated Balance Sheet.")
