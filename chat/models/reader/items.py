@@ -47,7 +47,7 @@ _AUXILIARY = re.compile(r"(?i)\s+(?:did|does|do|has|have|had|is|was|were|will|wo
 
 def _a_row(phrase: str, passages: Sequence[Passage]) -> bool:
     """The joined phrase is itself a row's label ("Total liabilities and stockholders' equity"), or names an amount
-    a sentence states."""
+    or a count a sentence states."""
     phrase = _AUXILIARY.split(phrase)[0]  # "cash and short-term investments did Acme hold": the items
     want = re.sub(r"[^a-z0-9]+", " ", phrase.lower()).strip()
     if not want:
@@ -56,7 +56,9 @@ def _a_row(phrase: str, passages: Sequence[Passage]) -> bool:
     words = r"[^a-z0-9]+".join(re.escape(w) for w in want.split())
     stated = re.compile(rf"(?i)\$\s?[\d.,]+\s*(?:million|billion|thousand)?\s+(?:of|in)\s+(?:our\s+|total\s+)?"
                         rf"{words}\b|\b{words}\s+(?:of|was|were|totaled|totalled|totaling|totalling|amounted\s+to)\s+"
-                        rf"(?:approximately\s+)?\$")
+                        rf"(?:approximately\s+)?\$|"
+                        # … or a count of it: "we employed approximately 566,000 full-time and part-time employees"
+                        rf"\b\d[\d,.]*\s+(?:(?:million|thousand)\s+)?{words}\b")
     for p in passages:
         if stated.search(p.text):
             return True
@@ -70,6 +72,9 @@ def _a_row(phrase: str, passages: Sequence[Passage]) -> bool:
 def _in_brackets(text: str, at: int) -> bool:
     return text.count("(", 0, at) > text.count(")", 0, at)
 
+
+#: a hyphenated qualifier ("full-time", "part-time", "fixed-rate"): no item of its own
+_COMPOUND = re.compile(r"[A-Za-z]+-[A-Za-z]+")
 
 _FORMULA_JOIN = re.compile(r"(?i)\bas\s+the\s+numerator\s+and\b|\bas\s+the\s+denominator\s+and\b|\bbetween\s+"
                            r"(?:FY|fiscal\s+)?'?\d{2,4}\s+and\s+(?:FY|fiscal\s+)?'?\d{2,4}\b")
@@ -113,4 +118,8 @@ def item_questions(question: str, passages: Sequence[Passage] = ()) -> list[str]
     if _a_row(question[left_start:end], passages):
         return [question]
     head, tail = question[:left_start], question[end:]
+    words = right.split()
+    if _COMPOUND.fullmatch(left.strip()) and len(words) > 1 and _COMPOUND.fullmatch(words[0]):
+        # "full-time and part-time employees": two qualifiers of one noun, each asked with it
+        return [f"{head}{left.strip()} {' '.join(words[1:])}{tail}", f"{head}{right}{tail}"]
     return [f"{head}{left}{tail}", f"{head}{right}{tail}"]

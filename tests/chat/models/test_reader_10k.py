@@ -244,6 +244,21 @@ def test_two_line_items_joined_by_and_are_each_answered_unless_the_and_is_part_o
     assert "$7,455 million" in answer.text and "$5,520 million" in answer.text, answer.text
 
 
+def test_a_count_of_two_qualified_groups_a_sentence_states_together_is_one_question() -> None:
+    """"full-time and part-time employees": a sentence that counts them together answers the question whole;
+    without one, each qualifier is asked with the noun ("full-time employees"), never alone."""
+    from chat.models.reader.items import item_questions
+
+    asked = "How many full-time and part-time employees did Kestrel Retail have at the end of 2024?"
+    said = _p("S1", "Kestrel Retail Inc. › Human Capital\nWe employed approximately 56,600 full-time and part-time "
+                    "employees as of December 31, 2024.", 5)
+    assert item_questions(asked, [said]) == [asked]
+    assert item_questions(asked) == [
+        "How many full-time employees did Kestrel Retail have at the end of 2024?",
+        "How many part-time employees did Kestrel Retail have at the end of 2024?"]
+    assert read(asked, [said]).text.startswith("The documents say 56,600")
+
+
 SEGMENTS = """Subscription revenue by reportable segment for fiscal 2024, 2023 and 2022 is as follows:
 (dollars in millions)
 | (dollars in millions) | 2024 | 2023 | 2022 |
