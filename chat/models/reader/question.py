@@ -151,7 +151,8 @@ _EN_FILLER = re.compile(
     r"(?:fiscal )?(?:quarter|year|period)(?! (?:ended|ending)\b)|(?:at|as of) (?:the )?(?:quarter|year|period)[- ]end|"
     r"(?:at|as of|by) (?:the )?(?:end|close) of|as of|"
     r"(?:(?:in|during|for|over) )?(?:the )?first (?:three|six|nine|twelve|3|6|9|12) months(?: of)?|"
-    r"in (?:its|their|the) (?:[\w-]+ )?(?:10-q|10-k|report|filing|statement)s?|(?:its|their) own|"
+    r"(?:(?:as )?(?:reported|stated|shown|disclosed|presented) )?in (?:its|their|the) (?:[\w-]+ )?"
+    r"(?:10-q|10-k|report|filing|statement|release)s?|(?:its|their) own|"
     r"(?:of|on|in|from|for) (?:this|the|that|my|our) (?:receipt|invoice|bill|document|report|statement|filing|page|"
     r"file)s?|"
     # "unadjusted operating income": the line as printed; "expect to pay": the figure a table of estimates prints;
@@ -375,6 +376,13 @@ def _company_part(text: str, name: str, start: int, end: int) -> tuple[str, int,
     return (parts[-1], at + 1, end) if at >= 0 else (name, start, end)
 
 
+def _alias_end(text: str, end: int) -> int:
+    """Where a company's name that ends at ``end`` ends with its other name in brackets after it ("Block
+    (Square)")."""
+    m = _ALIAS_AFTER.match(text, end)
+    return m.end() if m else end
+
+
 def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]], list[str]]:
     """(strong names, soft names, the strong names' spans, names insisted on — see ``Question.insisted_names``)."""
     strong: list[tuple[str, int, int]] = []
@@ -398,6 +406,8 @@ def _en_names(text: str) -> tuple[list[str], list[str], list[tuple[int, int]], l
                 continue  # a line item capitalised ("… of Revenue has been deferred"), not a company
             strong.append((name.rstrip(".").strip(), m.start(), m.end()))
     strong = [_company_part(text, n, s, e) for n, s, e in strong]
+    # "Block (Square)": the company's other name in brackets right after it is part of its span, not the item's
+    strong = [(n, s, _alias_end(text, e)) for n, s, e in strong]
     strong = [
         (n, s, e)
         for n, s, e in strong
@@ -498,6 +508,8 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
 
 #: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
 #: a remark in brackets on the company's other name ("Block (formerly known as Square)"): no words of the item
+#: a proper name in brackets right after a company's name ("Block (Square)", "Alphabet (Google)")
+_ALIAS_AFTER = re.compile(r"\s*\((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0,3}\)")
 _NAME_REMARK = re.compile(r"\((?:formerly|previously|now|f/k/a|fka|also\s+known|a\.k\.a\.?|aka)\b[^()]*\)",
                           re.IGNORECASE)
 #: the verb a subject left at the front ("how much did Acme | generate in cash flow from operating activities"):

@@ -186,3 +186,21 @@ def test_an_estimate_verb_and_where_a_figure_is_printed_are_no_part_of_the_item(
     assert analyze("As of FY2031, how much did Kestrel expect to pay for its retirees in 2033?").focus == "retirees"
     debt = analyze("Has Kestrel increased its debt on balance sheet between 2031 and the 2030 fiscal period?")
     assert debt.focus == "debt" and debt.kind == "change"
+
+
+@pytest.mark.parametrize("question", [
+    "What was Kestrel's adjusted EBIT for fiscal 2031 according to its earnings release?",
+    "What was Kestrel's adjusted EBIT for fiscal 2031 as reported in its 10-K?",
+    "What was Kestrel's adjusted EBIT for fiscal 2031 as stated in the press release?",
+    "How much adjusted EBIT did Kestrel (Osprey) report in fiscal 2031?",
+])
+def test_where_a_figure_is_reported_and_the_companys_other_name_are_no_part_of_the_item(question: str) -> None:
+    """"according to its earnings release", "as reported in its 10-K": the source, not the item's words; "Kestrel
+    (Osprey)": the company's other name in brackets (before: "earnings release", "(Osprey) report" were words a row
+    had to hold, and a row of the item itself was left unsure)."""
+    q = analyze(question)
+    assert q.focus == "adjusted EBIT" and q.strong_names == ("Kestrel",)
+    table = ("KESTREL › Non-GAAP reconciliation\n($ in millions)\n|  | Year ended June 30, / 2031 | Year ended June 30, "
+             "/ 2030 |\n|---|---|---|\n| Net income | 1,048 | 805 |\n| Adjusted EBIT | 1,608 | 1,701 |")
+    answer = read(question, [Passage("S1", table, "doc-1", "kestrel-2031.pdf", 9, company="Kestrel Corp.")])
+    assert answer.text.startswith("Adjusted EBIT was $1,608 million"), answer.text
