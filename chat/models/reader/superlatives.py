@@ -75,6 +75,25 @@ class Superlative:
     change_word: str = ""  # the question's word: "drop", "increase", …
     among: str = ""  # "… among the short-term investments": the rows of that group only (a section's or caption's)
     excluded: str = ""  # "excluding Space, …": a row left out of the comparison
+    outlier: bool = False  # "Were there any nominees who had substantially more votes against than the others?"
+
+
+#: "Were there any board nominees who had substantially more votes against (joining) than the other nominees?",
+#: "Did any segment have far lower sales than the others?": whether the top row stands apart from the rest
+_OUTLIER = re.compile(
+    r"^\s*(?:(?:were|was|is|are)\s+there\s+any|did\s+any|do\s+any|does\s+any|has\s+any|have\s+any)\s+"
+    r"(?P<what>[a-z][\w\s&.'’-]{0,60}?)\s+(?:(?:who|that|which)\s+)?(?:had|has|have|received|receive|got|get|saw|see|"
+    r"showed|show|drew|draw|recorded|record|reported|report|generated|generate|earned|earn)\s+(?:a\s+)?"
+    r"(?:(?:substantially|significantly|much|many|far|notably|considerably|materially|markedly|a\s+lot)\s+)?"
+    r"(?P<dir>more|fewer|less|higher|lower|larger|smaller|greater|bigger)\s+(?P<measure>[^?]+?)\s+than\s+"
+    r"(?:(?:all|any|each)\s+(?:of\s+)?)?(?:the\s+)?(?:other|others|rest)\b[^?]*\??\s*$",
+    re.IGNORECASE,
+)
+#: the top row stands apart when it is at least this many times the next one (or, lowest asked, at most its
+#: inverse)
+OUTLIER_RATIO = 1.5
+#: a verb left at the measure's end ("votes against joining"): what the measure was for, no word of its column
+_MEASURE_VERB = re.compile(r"(?i)\s+\w+ing\b.*$")
 
 
 #: "(From FY2021 to FY2022,) (excluding Space,) in which segment did net sales proportionally increase the most?"
@@ -105,11 +124,27 @@ def _did_most(question: str) -> Superlative | None:
                            word, word), excluded=(m.group("excluded") or "").strip())
 
 
+def _outlier(question: str) -> Superlative | None:
+    """"Were there any nominees who had substantially more votes against than the other nominees?": the rows
+    compared, and whether the top one stands apart."""
+    m = _OUTLIER.match(question)
+    if m is None:
+        return None
+    measure = _bare_measure(m.group("measure"))
+    bare = _MEASURE_VERB.sub("", measure)  # "votes against joining": the votes against
+    measure = bare if match_terms(bare) else measure
+    if not match_terms(measure):
+        return None
+    low = m.group("dir").lower() in ("fewer", "less", "lower", "smaller")
+    return Superlative(" ".join(m.group("what").lower().split()), low, measure,
+                       direction="lowest" if low else "highest", outlier=True)
+
+
 def superlative(question: str) -> Superlative | None:
     """The parts of a "which X had the highest Y" question (English), or None."""
     m = _SUPERLATIVE.match(_OPENING.sub("", question))
     if m is None:
-        return _did_most(question)
+        return _did_most(question) or _outlier(question)
     what = " ".join(m.group("what").lower().split())
     measure = " ".join(_EXCLUDING.sub(" ", m.group("measure")).split()).rstrip(" ,")
     among = ""
@@ -496,10 +531,35 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     refs = "".join(dict.fromkeys(f"[{p.ref}]" for _, (p, _) in ordered))
     lead = (f"{top_name} had the {word} {measure_text}{among}: {spoken_value(top_amount, unit, 'en')} {period}"
             f"{share} [{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}; {others}).")
+    if asked.outlier:
+        lead = _outlier_lead(asked, ordered, col, unit, measure_text, top_p.ref, refs) or lead
     lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
     quotes = [(src.ref, src.text[row.line[0] : row.line[1]]) for _, (src, row) in ordered]
     lines += ["> " + text for _, text in quotes]
     return "\n".join(lines), quotes
+
+
+def _outlier_lead(asked: Superlative, ordered: list[tuple[str, tuple[Passage, Row]]], col: int, unit: Unit,
+                  measure_text: str, top_ref: str, refs: str) -> str:
+    """"Yes — Richard A. Johnson had 16,105,005 votes against, 2.7 times the next highest (…)" or "No — …", or ""
+    when the figures do not allow the comparison (fewer than three rows, a zero or negative figure)."""
+    amounts = [(name, amount) for name, (_, row) in ordered if (amount := row.amount(col)) is not None]
+    if len(amounts) < 3 or any(amount.value <= 0 for _, amount in amounts):
+        return ""
+    (top_name, top), (next_name, second) = amounts[0], amounts[1]
+    times = second.value / top.value if asked.low else top.value / second.value
+    word = "lowest" if asked.low else "highest"
+    said = {name: spoken_value(amount, unit, "en") for name, amount in amounts}
+    ends = (said[amounts[-1][0]], said[next_name])
+    rest = f"the other {len(amounts) - 1} between {' and '.join(ends[::-1] if asked.low else ends)}"
+    if times >= OUTLIER_RATIO:
+        apart = (f"the next lowest ({next_name} {said[next_name]}) {times:.1f} times as many" if asked.low else
+                 f"{times:.1f} times the next highest ({next_name} {said[next_name]})")
+        return (f"Yes — {top_name} had {said[top_name]} {measure_text} [{top_ref}], {apart}; "
+                f"{rest} (compared across the {len(amounts)} rows of the table {refs}).")
+    return (f"No — the {word}, {top_name} with {said[top_name]} {measure_text} [{top_ref}], is within "
+            f"{times:.1f} times the next ({next_name} {said[next_name]}); {rest} (compared across the "
+            f"{len(amounts)} rows of the table {refs}).")
 
 
 def _share_of_group(asked: Superlative, best: _Found, top: float, unit: Unit) -> str:

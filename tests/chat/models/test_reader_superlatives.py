@@ -346,3 +346,31 @@ def test_in_which_segment_did_it_grow_the_most_and_a_row_left_out() -> None:
     assert "Eastlands" not in excluded.text.splitlines()[0]
     rest = superlative("Which region had the highest net sales, excluding Northlands?")
     assert rest is not None and (rest.measure, rest.excluded) == ("net sales", "Northlands")
+
+
+VOTES_HEAD = ("Kestrel Corp. › Item 5.07. Submission of Matters to a Vote of Security Holders.\nProposal 1. The votes "
+              "were cast for the election of directors as set forth below:\n| Name | Votes For | Votes Against | "
+              "Abstentions | Broker Non-Votes |\n|---|---|---|---|---|\n")
+VOTES_ONE = VOTES_HEAD + ("| Ann B. Carter | 59,657,810 | 294,935 | 10,714,238 | 6,884,223 |\n"
+                          "| Ben D. Fowler | 54,760,830 | 5,184,437 | 10,721,716 | 6,884,223 |\n"
+                          "| Cal E. Grant | 54,484,293 | 16,105,005 | 77,685 | 6,884,223 |\n")
+VOTES_TWO = VOTES_HEAD + ("| Dee F. Hart | 55,123,930 | 4,827,808 | 10,715,245 | 6,884,223 |\n"
+                          "| Eli G. Irwin | 53,876,257 | 6,074,467 | 10,716,259 | 6,884,223 |\n")
+
+
+def test_whether_one_row_stands_apart_from_the_others() -> None:
+    """"Were there any nominees who had substantially more votes against than the others?": the rows of the table
+    (cut in two chunks) compared — yes when the top one is at least 1.5 times the next, with the figures; no
+    otherwise (before: a sentence about the bylaws, unsure)."""
+    asked = "Were there any board member nominees who had substantially more votes against joining than the other " \
+            "nominees?"
+    parsed = superlative(asked)
+    assert parsed is not None and parsed.outlier and parsed.measure == "votes against" and not parsed.low
+    passages = [_p("S1", VOTES_ONE), _p("S2", VOTES_TWO)]
+    first = read(asked, passages).text.split("\n")[0]
+    assert first.startswith("Yes — Cal E. Grant had 16,105,005 votes against [S1], 2.7 times the next highest "
+                            "(Eli G. Irwin 6,074,467); the other 4 between 294,935 and 6,074,467"), first
+    fewer = read("Did any nominee receive far fewer votes against than the other nominees?", passages).text
+    assert fewer.startswith("Yes — Ann B. Carter had 294,935 votes against"), fewer
+    more_for = read("Did any nominee receive many more votes for than the other nominees?", passages).text
+    assert more_for.startswith("No — the highest, Ann B. Carter with 59,657,810 votes"), more_for
