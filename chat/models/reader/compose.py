@@ -286,7 +286,7 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
 _YES_NO = re.compile(r"(?i)^\s*(?:did|does|do|has|have|had|is|are|was|were)\b")
 _UP_WORDS = re.compile(r"(?i)\b(?:grow\w*|grew|increas\w*|ris(?:e|en|es|ing)|rose|improv\w*|higher|gain\w*)\b")
 _DOWN_WORDS = re.compile(r"(?i)\b(?:declin\w*|decreas\w*|drop\w*|f(?:a|e)ll\w*|lower|shr[iu]nk\w*|reduc\w*|"
-                         r"los[st]\w*)\b")
+                         r"los[st]\w*|worsen\w*|deteriorat\w*)\b")
 _CHANGE_WORDS = re.compile(r"(?i)\bchang\w*\b")
 
 

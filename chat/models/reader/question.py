@@ -40,7 +40,8 @@ _EN_KIND: tuple[tuple[Kind, re.Pattern[str]], ...] = (
         "change",
         re.compile(
             r"\b(?:chang(?:e|ed|es)|increas(?:e|ed|es)|decreas(?:e|ed|es)|grow(?:th|n)?|grew|"
-            r"declin(?:e|ed|es)|drop(?:ped)?|r[io]se|fell|fall|up or down|year[- ]over[- ]year|yoy)\b",
+            r"declin(?:e|ed|es)|drop(?:ped)?|r[io]se|fell|fall|up or down|year[- ]over[- ]year|yoy|"
+            r"improv(?:e|ed|es)|worsen(?:ed|s)?|deteriorat(?:e|ed|es))\b",
             re.IGNORECASE,
         ),
     ),
@@ -143,6 +144,7 @@ _EN_FILLER = re.compile(
     r"the (?:amount|value|number|level|figure|size) of|(?:the )?percent(?:age)? (?:chang(?:e|ed)|increase|decrease|"
     r"growth|decline)(?: (?:in|of))?|(?:the )?(?:rate of )?growth(?: rate)?(?: (?:in|of))?|"
     r"compare[sd]? (?:to|with|against)(?! (?:the )?same\b)|chang(?:e|ed)|increas(?:e|ed)|decreas(?:e|ed)|grow|"
+    r"improv(?:e|ed)|worsen(?:ed)?|deteriorat(?:e|ed)|"
     r"grew|decline[ds]?|year[- ]over[- ]year|yoy|compared (?:to|with) (?:the )?(?:prior|previous|last) (?:year|"
     r"quarter|period)|by how much|(?:the )?(?:fiscal )?(?:quarter|year|three months|six months|nine months|"
     r"period) (?:ended|ending)|(?:in|for|during|over) (?:the|this|that|its|their) (?:latest |most recent |current )?"

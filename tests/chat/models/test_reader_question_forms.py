@@ -204,3 +204,18 @@ def test_where_a_figure_is_reported_and_the_companys_other_name_are_no_part_of_t
              "/ 2030 |\n|---|---|---|\n| Net income | 1,048 | 805 |\n| Adjusted EBIT | 1,608 | 1,701 |")
     answer = read(question, [Passage("S1", table, "doc-1", "kestrel-2031.pdf", 9, company="Kestrel Corp.")])
     assert answer.text.startswith("Adjusted EBIT was $1,608 million"), answer.text
+
+
+def test_improve_and_worsen_ask_a_change_and_its_direction() -> None:
+    """"Did operating income improve?" asks the change, answered yes or no by its direction (before: "improve" was
+    a word the row had to hold, and the reader was left unsure)."""
+    assert analyze("Did Kestrel's operating income improve in fiscal 2031?").focus == "operating income"
+    assert analyze("Has Kestrel's operating income worsened in fiscal 2031?").kind == "change"
+    table = ("KESTREL CORP. › CONSOLIDATED STATEMENTS OF INCOME\n($ in millions)\n|  | Year ended May 31, / 2031 | "
+             "Year ended May 31, / 2030 |\n|---|---|---|\n| Revenues | 44,538 | 37,403 |\n"
+             "| Operating income | 6,937 | 3,115 |")
+    passages = [Passage("S1", table, "doc-1", "kestrel-10k.pdf", 59, company="Kestrel Corp.")]
+    assert read("Did Kestrel's operating income improve in fiscal 2031?", passages).text.startswith(
+        "Yes — operating income was up 122.7%")
+    assert read("Did Kestrel's operating income worsen in fiscal 2031?", passages).text.startswith(
+        "No — operating income was up 122.7%")
