@@ -51,6 +51,7 @@ from chat.models.reader.statement_pages import period_not_covered, prefer_statem
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, share_asked, shares_answer, superlative
 from chat.models.reader.text import display
+from chat.models.reader.year_end import asks_year_end, year_end_answer
 from chat.models.reader.year_trend import asks_year_trend, item_question, year_trend_answer
 
 __all__ = ["Answer", "Passage", "Question", "analyze", "read"]
@@ -113,6 +114,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         revised = guidance_answer(q, passages)  # "by how much did Acme raise its EPS guidance?": "(previously …)"
         if revised is not None:
             return revised[0], revised[1], False, 1.0, "computed"
+    if asks_year_end(q.text) and not missing_names(q, passages):
+        ended = year_end_answer(q, passages)  # "when did Acme's fiscal 2023 end?": the cover's "year ended …"
+        if ended is not None:
+            return ended[0], ended[1], False, 1.0, "sure"
     if asks_concentration(q.text) and not missing_names(q, passages):
         concentrated = concentration_answer(q, passages)  # "customer concentration?": the sentence of their share
         if concentrated is not None:

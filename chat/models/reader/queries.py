@@ -35,6 +35,7 @@ from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
 from chat.models.reader.superlatives import share_query
 from chat.models.reader.text import match_terms
+from chat.models.reader.year_end import year_end_query
 from chat.models.reader.year_trend import year_trend_query
 
 #: how each statement is titled in a filing (the usual US GAAP titles, two spellings each)
@@ -165,7 +166,7 @@ def search_queries(question: str) -> list[str]:
                       dividends_query(question), registered_query(question, analyze(question).names),
                       business_query(question), segments_query(question), guidance_query(question),
                       acquisitions_query(question), year_trend_query(question), drivers_query(question),
-                      growth_query(question), concentration_query(question),
+                      growth_query(question), concentration_query(question), year_end_query(question),
                       *capital_intensity_queries(question)):
             if extra and all(extra.lower() != seen.lower() for seen in queries):
                 queries.append(extra)
