@@ -353,6 +353,43 @@ def _gross_answer(question: str, q: Question, passages: Sequence[Passage]) -> tu
     return lines(lead, top), quotes(revenue, cost)
 
 
+#: a label that says its per-share figures aside, one per year ("Cash dividends declared ($2.04, $2.02, and $1.96
+#: per share)"): its cells are the amounts, the per-share figures are the label's
+_PER_SHARE_ASIDE = re.compile(r"(?i)\((?P<list>\s*\$?\s*\d[\d.]*(?:\s*,?\s*(?:and\s+)?\$?\s*\d[\d.]*)+)\s+per\s+"
+                              r"(?:common\s+)?share\s*\)")
+_PER_SHARE_ASKED = re.compile(r"(?i)\bper\s+(?:common\s+)?share\b|\bDPS\b")
+#: how many of the best pieces of evidence are looked at for such a row
+_ASIDE_LOOK_AT = 3
+
+
+def _per_share_aside_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """A per-share figure asked whose row prints the amounts and says the per-share figures in its label, one per
+    year column ("Cash dividends declared ($2.04, $2.02, and $1.96 per share) | (1,244.5) | (1,246.4) | (1,195.8)"):
+    the label's figure of the asked column."""
+    if not _PER_SHARE_ASKED.search(q.text):
+        return None
+    for ev in gather(q, passages)[:_ASIDE_LOOK_AT]:
+        if ev.kind != "cell" or ev.table is None or ev.row is None or ev.score <= PERIOD_MISSING_CAP + 0.05:
+            continue
+        aside = _PER_SHARE_ASIDE.search(ev.row.label)
+        if aside is None:
+            continue
+        figures = re.findall(r"\d[\d.]*", aside.group("list"))
+        held = [c for c in range(len(ev.table.columns)) if ev.row.amount(c) is not None]
+        if len(figures) != len(held) or ev.col not in held:
+            return None  # the label's figures are not one per column: which is the asked year's is not known
+        figure = figures[held.index(ev.col)]
+        currency = "$" if "$" in aside.group("list") else ""
+        label = " ".join(ev.row.label[: aside.start()].split())
+        said = ", ".join(f"{currency}{f}" for f in figures)
+        verb = "were" if re.search(r"[^s]s\b", label) else "was"
+        lead = (f"{label} {verb} {currency}{figure} per "
+                f"share {period_phrase(ev.table, ev.col, 'en')} [{ev.passage.ref}] (the row's label gives {said} "
+                f"per share, one for each of its {len(figures)} years; its cells are the total amounts).")
+        return lines(lead, ev), [(ev.passage.ref, ev.quote_text)]
+    return None
+
+
 #: a gross margin asked as a share of revenue: the ratio's reading (``ratios``), not the money
 _PERCENT_ASKED = re.compile(r"(?i)%|\bpercent|\bratio\b|\bas a (?:share|proportion)\b")
 
@@ -365,7 +402,7 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
     if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
     parts = _parts_answer(question, q, passages) or _debt_answer(question, q, passages) \
-        or _gross_answer(question, q, passages)
+        or _gross_answer(question, q, passages) or _per_share_aside_answer(q, passages)
     if parts is not None:
         return parts
     for item, whole, rest in _DERIVED:

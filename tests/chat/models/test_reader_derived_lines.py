@@ -282,3 +282,22 @@ def test_whether_debt_rose_between_two_dates_is_each_dates_debt_lines_added() ->
     assert first.startswith("No — total debt fell $30 million (-0.8%): $3,810 million as of May 31, 2031 vs $3,840 "
                             "million as of May 31, 2030 (computed: "), first
     assert "Notes payable $325 million" in first and "[S1]" in first and "[S2]" in first
+
+
+EQUITY_STATEMENT = """KESTREL OUTFITTERS, INC.
+Consolidated Statements of Total Equity
+In Millions, Except per Share Data
+|  | Fiscal Year / 2031 | Fiscal Year / 2030 | Fiscal Year / 2029 |
+|---|---|---|---|
+| Net earnings attributable to Kestrel | 2,707.3 | 2,339.8 | 2,181.2 |
+| Cash dividends declared ($2.04, $2.02, and $1.96 per share) | (1,244.5) | (1,246.4) | (1,195.8) |"""
+
+
+def test_a_per_share_figure_said_in_the_rows_label_is_the_asked_years_of_them() -> None:
+    """The row prints the dividends' amounts and says the per-share figures in its label, one per year: asked per
+    share, the asked year's figure of the label, not the amount (before: "$(1,244.5)")."""
+    first = _read("What was the dividend per share declared by Kestrel in fiscal 2030?", EQUITY_STATEMENT)
+    assert first.startswith("Cash dividends declared were $2.02 per share"), first
+    assert "1,246.4" not in first.split("(the row")[0]
+    amount = _read("How much were Kestrel's cash dividends declared in fiscal 2030?", EQUITY_STATEMENT)
+    assert "1,246.4" in amount and "$2.02 per share" not in amount, amount
