@@ -145,7 +145,8 @@ def superlative(question: str) -> Superlative | None:
     m = _SUPERLATIVE.match(_OPENING.sub("", question))
     if m is None:
         return _did_most(question) or _outlier(question)
-    what = " ".join(m.group("what").lower().split())
+    # "which segment of Lockheed Martin …": the kind of entity, not whose ("type of security" stays)
+    what = re.sub(r"\s+(?:of|at|for|within)\s+[A-Z].*$", "", " ".join(m.group("what").split())).lower()
     measure = " ".join(_EXCLUDING.sub(" ", m.group("measure")).split()).rstrip(" ,")
     among = ""
     if (group := _AMONG.search(measure)) is not None:  # "the largest investment among the short-term investments"
@@ -494,14 +495,93 @@ def _said_period(table: Table, col: int) -> str:
     return period_phrase(table, col, "en")
 
 
+#: a header's part that says the period, not an entity ("Three Months Ended", "Fiscal Year", "% Change")
+_PERIOD_PART = re.compile(r"(?i)\b(?:months?|weeks?|quarters?|years?|ended|ending|fiscal|as\s+of|change|"
+                          r"unaudited|restated|actual|reported|in\s+(?:millions|thousands|billions))\b|%")
+
+
+def _column_name(header: str) -> str:
+    """A column's entity: its header without the parts that are periods ("2022 / Aeronautics" → "Aeronautics")."""
+    parts = [part.strip() for part in header.split("/")]
+    return " ".join(part for part in parts if part and not find_periods(part) and not re.fullmatch(r"[\d\s]+", part)
+                    and not _PERIOD_PART.search(part))
+
+
+@dataclass(frozen=True, slots=True)
+class _Across:
+    passage: Passage
+    table: Table
+    row: Row
+    cols: tuple[tuple[str, int], ...]  # (entity, column)
+
+
+def _across_columns(q: Question, asked: Superlative, passages: Sequence[Passage]) -> _Across | None:
+    """A breakdown printed the other way round: one column per entity ("2022 / Aeronautics | 2022 / MFC | … | 2022 /
+    Total") and a row of the measure ("Total net sales"); the columns of the period asked (else the latest), the
+    total's left out. The first such table of the passages, in their order."""
+    if asked.change or asked.among or asked.outlier:
+        return None
+    measure_text = _measure_words(asked.measure)
+    focus = analyze(f"What was {measure_text}?").focus_terms
+    measure = set(focus) if focus else match_terms(measure_text)
+    own = of_named(q, passages, every_name=True) or list(passages)
+    for p, tables in zip(own, passage_tables(own), strict=True):
+        for table in tables:
+            named = [(_column_name(col.header), c) for c, col in enumerate(table.columns) if not col.is_change]
+            named = [(name, c) for name, c in named if name and not _TOTAL.match(name)]
+            keys = {period_key(table.columns[c].periods) for _, c in named}
+            keys.discard(None)
+            if len(named) < 2 or not keys:
+                continue
+            if q.periods:
+                named = [(name, c) for name, c in named if column_period_score(q, table, c) > 0]
+            else:
+                latest = max(k for k in keys if k is not None)
+                named = [(name, c) for name, c in named if period_key(table.columns[c].periods) == latest]
+            if len(named) < 2 or len({name for name, _ in named}) < len(named):
+                continue
+            rows = [row for row in table.rows if measure <= match_terms(f"{row.label}")
+                    and all(row.amount(c) is not None for _, c in named)]
+            if rows:
+                row = max(rows, key=lambda r: bool(re.match(r"(?i)\s*total\b", r.label)))
+                return _Across(p, table, row, tuple(named))
+    return None
+
+
+def _highest_across(asked: Superlative, found: _Across | None) -> tuple[str, list[tuple[str, str]]] | None:
+    """The entity column whose cell of the measure's row is the highest (lowest), every other one's shown."""
+    if found is None:
+        return None
+
+    def value(item: tuple[str, int]) -> float:
+        amount = found.row.amount(item[1])
+        return amount.value if amount is not None else 0.0
+
+    ordered = sorted(found.cols, key=value, reverse=not asked.low)
+    (top_name, top_col), ref = ordered[0], found.passage.ref
+    unit = table_unit(found.table, top_col)
+    said = {name: spoken_value(amount, unit, "en") for name, c in ordered if (amount := found.row.amount(c))}
+    others = "; ".join(f"{name} {said[name]}" for name, _ in ordered[1:])
+    word = "lowest" if asked.low else "highest"
+    lead = (f"{top_name} had the {word} {_measure_words(asked.measure)}: {said[top_name]} "
+            f"{_said_period(found.table, top_col)} [{ref}] (compared across the {len(ordered)} columns of the "
+            f"table, one per {asked.what}: {others}).")
+    quote = found.passage.text[found.row.line[0] : found.row.line[1]]
+    lines = [" ".join(lead.split()), *("> " + line for line in header_lines(found.table, found.passage.text)),
+             "> " + quote]
+    return "\n".join(lines), [(ref, quote)]
+
+
 def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer text and its quotes, or None when no breakdown table of the measure is among the passages."""
     asked = superlative(q.text)
     if asked is None or q.language != "en":
         return None
     best = _best(q, asked, passages)
-    if best is None:
-        return None
+    across = _across_columns(q, asked, passages)
+    if best is None or (across is not None and across.table == best.table):
+        # no breakdown by rows, or the one found has its entities as columns (its rows another split of them)
+        return _highest_across(asked, across)
     if asked.excluded:  # "excluding Space": that row is no candidate
         left_out = match_terms(asked.excluded)
         kept = {name: found for name, found in best.entities.items() if match_terms(name) != left_out}
