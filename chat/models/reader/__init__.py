@@ -23,6 +23,7 @@ from chat.models.reader.compose import NOTE, compose
 from chat.models.reader.cover_facts import asked_fact
 from chat.models.reader.coverage import beyond_documents, coverage_note
 from chat.models.reader.covers import company_names, cover_check_applies, foreign_documents
+from chat.models.reader.crossed import crossed_answer
 from chat.models.reader.customers import asks_concentration, concentration_answer
 from chat.models.reader.decline import SURE_AT, decline, decline_reason, missing_names, no_amount_offered
 from chat.models.reader.derived import debt_change_answer, derived_answer
@@ -134,6 +135,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         ranked_rows = highest(q, passages)  # "which region had the highest net sales?": a breakdown's rows
         if ranked_rows is not None:
             return ranked_rows[0], ranked_rows[1], False, 1.0, "computed"
+    if q.names and not missing_names(q, passages):
+        crossed = crossed_answer(q, passages)  # "votes against did Ann Carter receive?": her row, that column
+        if crossed is not None:
+            return crossed[0], crossed[1], False, 1.0, "sure"
     if share_asked(q.text) is not None and not missing_names(q, passages):
         shares = shares_answer(q, passages)  # "any segment more than 20% of revenue?": each row's share of the total
         if shares is not None:

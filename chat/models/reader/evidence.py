@@ -484,6 +484,10 @@ _CURRENT = re.compile(r"(?i)\bcurrent\b|\bshort[-\s]term\b")
 PART_ASKED = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term|portion)\b")
 
 
+#: a row's label that says when, not what: the heading above it names the item ("Cash and cash equivalents: End of
+#: period", "Balance at beginning of year")
+_WHEN_LABEL = re.compile(r"(?i)^\s*(?:(?:balance|balances)\s+(?:at|as\s+of)\s+)?(?:the\s+)?(?:beginning|end|start|"
+                         r"close)\s+of\s+(?:the\s+)?(?:period|year|quarter|fiscal\s+year)\b|^\s*balances?\b")
 #: the part of a balance sheet's item a question asks in its focus ("short-term debt", "deferred revenue (current)")
 _SECTION_PART = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term)\b")
 
@@ -793,11 +797,13 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
-        if counted and row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
-                and not set(terms(row.label)) & asked_words:
+        if row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
+                and not set(terms(row.label)) & asked_words and (counted or not _WHEN_LABEL.search(row.label)):
             # a row the section heading alone names the item for, its own label naming another thing: "Diluted
-            # shares: Stock options and restricted stock units 23,378" is a part of the diluted count — never sure
-            # ("Weighted-average shares: Diluted 493" is the count: its label is a word of the question's)
+            # shares: Stock options and restricted stock units 23,378" is a part of the diluted count, "Cash paid
+            # during the period for: Interest paid 821" is interest — never sure ("Weighted-average shares: Diluted
+            # 493" is the count: its label is a word of the question's; "Cash and cash equivalents: End of period"
+            # is the cash, its label saying when)
             row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's

@@ -192,6 +192,10 @@ _TRAILING_VERB = re.compile(
     r"open|close|acquire|remodel|relocate)$",  # "How many stores did Acme close …": the count's movement column
     re.IGNORECASE,
 )
+#: "How many votes against did Ann Carter receive at the annual meeting?": what the subject received, and where — no
+#: words of the item
+_RECEIVED = re.compile(r"\s+(?:did|does|do|has|have|had|will|would)\s+(?:receive|get|obtain|gain|garner|win)\b.*$",
+                       re.IGNORECASE)
 #: "How many stores were open at …": the state of the things counted, no word of their line ("Total Stores")
 _COUNTED_STATE = re.compile(r"\s+(?:were|are|was|is|remained|remain)\s+(?:open|in\s+operation|operating|in\s+service)$",
                             re.IGNORECASE)
@@ -538,7 +542,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = _NAME_REMARK.sub(" ", body)
     body = STATEMENT_FILLER.sub(" ", " ".join(body.split()))
     body = re.sub(r"[?,;:]", " ", body)
-    body = _LEADING_FLOW_VERB.sub("", body.strip())
+    body = _LEADING_FLOW_VERB.sub("", _RECEIVED.sub("", body.strip()))
     for _ in range(3):
         body = _COUNTED_STATE.sub("", _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split()))))
     return _THERE_A_CHANGE.sub("", body).strip()

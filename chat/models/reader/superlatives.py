@@ -241,11 +241,25 @@ def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
     caption = match_terms(table.caption)
     rows = [r for r in table.rows if measure <= (caption | match_terms(r.section)) and not _TOTAL.match(r.label)
             and not measure & match_terms(r.label) and r.label.strip()]
-    if len(rows) < 2 and any(measure <= _header_terms(c.header) for c in table.columns):
+    if len(rows) < 2 and (any(measure <= _header_terms(c.header) for c in table.columns)
+                          or _partial_column(table, measure) is not None):
         # the measure is a column's ("2018 / Net Sales | 2018 / Oper. Income"): the rows are the entities
         rows = [r for r in table.rows if r.label.strip() and not _TOTAL.match(r.label)
                 and not measure & match_terms(r.label)]
     return [(r.label, r) for r in rows] if len(rows) >= 2 else []
+
+
+def _partial_column(table: Table, measure: set[str], cols: Sequence[int] | None = None) -> int | None:
+    """A column that names part of the measure, its other words said above the table ("Against" under "Submission
+    of Matters to a Vote"): the one with most of the measure's words and fewest others, when it is one."""
+    heads = {c: _header_terms(table.columns[c].header)
+             for c in (range(len(table.columns)) if cols is None else cols) if not table.columns[c].is_change}
+    keys = {c: (len(h & measure), -len(h - measure)) for c, h in heads.items() if h & measure}
+    if not keys:
+        return None
+    top = max(keys.values())
+    best = [c for c, key in keys.items() if key == top]
+    return best[0] if len(best) == 1 else None
 
 
 def _value_columns(table: Table, measure: set[str], rate: bool) -> list[int]:
@@ -256,6 +270,9 @@ def _value_columns(table: Table, measure: set[str], rate: bool) -> list[int]:
     named = [c for c in cols if measure <= _header_terms(table.columns[c].header)]
     if named:
         return named
+    partial = _partial_column(table, measure, cols)
+    if partial is not None:
+        return [partial]
     # a column that names another line item ("Net Sales" beside the operating income asked) is that item's
     return [c for c in cols if not {t for t in _header_terms(table.columns[c].header) if t.startswith("§")} - measure]
 
@@ -385,8 +402,11 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
                 period_key(f.table.columns[f.col].periods) or (0, 0, 0), len(f.entities), -f.rank)
 
     chosen = max(found, key=rank_key)
-    if q.periods and column_period_score(q, chosen.table, chosen.col) <= 0:
-        return None  # FY2022 asked: a breakdown of another period only ("three months ended June 30, 2023")
+    if q.periods and column_period_score(q, chosen.table, chosen.col) <= 0 \
+            and any(column.periods for column in chosen.table.columns):
+        # FY2022 asked: a breakdown of another period only ("three months ended June 30, 2023"); a table whose
+        # columns say no period (a meeting's votes) is the document's own
+        return None
     return chosen
 
 

@@ -322,3 +322,24 @@ def test_an_items_tax_effect_and_its_other_part_are_not_the_item() -> None:
                        COMPENSATION).startswith("The documents say")
     first = _answer("What was Herons Nest's total comprehensive income in FY2031?", COMPREHENSIVE)
     assert first.startswith("Comprehensive income was $5,502 million")
+
+
+SUPPLEMENTAL = """KESTREL CORP. AND SUBSIDIARY COMPANIES
+CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS
+(MILLIONS)
+| (MILLIONS) | Six Months Ended / July 2, 2031 | Six Months Ended / July 3, 2030 |
+|---|---|---|
+| Cash and cash equivalents: |  |  |
+| End of period | 2,853 | 1,944 |
+| Cash paid/(received) during the period for: |  |  |
+| Interest paid | 821 | 771 |
+| Interest rate hedges | 31 | (10) |"""
+
+
+def test_a_row_the_heading_alone_names_the_item_for_is_another_item_unless_its_label_says_when() -> None:
+    """"Cash paid during the period for: Interest paid 821" is interest, not the cash asked (before: "Interest paid
+    cash was $821 million", sure); "Cash and cash equivalents: End of period 2,853" is the cash."""
+    first = _answer("How much cash did Kestrel have at July 2, 2031?", SUPPLEMENTAL)
+    assert "2,853" in first and not first.startswith("Interest"), first
+    without = SUPPLEMENTAL.replace("| Cash and cash equivalents: |  |  |\n| End of period | 2,853 | 1,944 |\n", "")
+    assert not _answer("How much cash did Kestrel have at July 2, 2031?", without).startswith("Interest paid")

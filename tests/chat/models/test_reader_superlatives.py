@@ -389,6 +389,18 @@ def test_a_breakdown_with_one_column_per_entity_is_compared_across_its_columns()
     assert asked is not None and asked.what == "segment"
     first = read("Which segment of Kestrel had the highest net sales in 2031?", [_p("S1", ACROSS)]).text
     assert first.startswith("Harbor had the highest net sales: $26,665 million in 2031 [S1] (compared across the 3 "
-                            "columns of the table, one per segment: Delta $16,455 million; Ridge $11,687 million)"), first
+                            "columns of the table, one per segment: Delta $16,455 million; Ridge $11,687 million)"), \
+        first
     assert read("Which segment of Kestrel had the lowest net sales in 2031?", [_p("S1", ACROSS)]).text.startswith(
         "Ridge had the lowest net sales")
+
+
+def test_a_column_that_names_part_of_the_measure_and_a_year_no_column_says() -> None:
+    """"most votes against in 2031" over "| Nominee | For | Against | Abstain | Broker Non-Votes |": the "Against"
+    column (the heading says the votes), the meeting's table though no column names the year (before: declined)."""
+    head = VOTES_HEAD.replace("| Votes For | Votes Against | Abstentions | Broker Non-Votes |",
+                              "| For | Against | Abstain | Broker Non-Votes |")
+    rows = ("| Ann B. Carter | 59,657,810 | 294,935 | 10,714,238 | 6,884,223 |\n"
+            "| Ben D. Fowler | 54,760,830 | 5,184,437 | 10,721,716 | 6,884,223 |\n")
+    first = read("Which Kestrel director nominee received the most votes against in 2031?", [_p("S1", head + rows)])
+    assert first.text.startswith("Ben D. Fowler had the highest votes against: 5,184,437"), first.text
