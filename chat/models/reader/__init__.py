@@ -48,6 +48,7 @@ from chat.models.reader.ratios import capital_intensity_answer, ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.sentence_change import sentence_change
+from chat.models.reader.signers import asks_signers, signers_answer
 from chat.models.reader.statement_pages import period_not_covered, prefer_statement, same_figure
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import highest, share_asked, shares_answer, superlative
@@ -115,6 +116,10 @@ def _answer_one(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tup
         revised = guidance_answer(q, passages)  # "by how much did Acme raise its EPS guidance?": "(previously …)"
         if revised is not None:
             return revised[0], revised[1], False, 1.0, "computed"
+    if asks_signers(q.text) and not missing_names(q, passages):
+        signed = signers_answer(q, passages)  # "who signed Acme's 8-K?": the signature block's "/s/" names
+        if signed is not None:
+            return signed[0], signed[1], False, 1.0, "sure"
     if asks_year_end(q.text) and not missing_names(q, passages):
         ended = year_end_answer(q, passages)  # "when did Acme's fiscal 2023 end?": the cover's "year ended …"
         if ended is not None:
