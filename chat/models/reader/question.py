@@ -159,7 +159,7 @@ _EN_FILLER = re.compile(
     r"file)s?|"
     # "unadjusted operating income": the line as printed; "expect to pay": the figure a table of estimates prints;
     # "its debt on balance sheet between 2022 and the 2021 fiscal period": where it is printed, and when
-    r"unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|"
+    r"unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|(?:came|come|comes|coming)\s+from|"
     r"(?:on|in|from) (?:the |its |their )?(?:consolidated )?balance sheets?|between and(?: the)?|"
     r"(?:the )?fiscal periods?)\b",
     re.IGNORECASE,

@@ -219,3 +219,9 @@ def test_improve_and_worsen_ask_a_change_and_its_direction() -> None:
         "Yes — operating income was up 122.7%")
     assert read("Did Kestrel's operating income worsen in fiscal 2031?", passages).text.startswith(
         "No — operating income was up 122.7%")
+
+
+def test_where_an_amount_came_from_names_no_word_of_the_item() -> None:
+    """"revenue came from footwear": the revenue of footwear (before: "came" was a word the row had to hold)."""
+    q = analyze("How much of Kestrel's revenue came from footwear in fiscal 2031?")
+    assert q.focus == "revenue footwear" and "came" not in q.focus_terms
