@@ -484,6 +484,9 @@ _CURRENT = re.compile(r"(?i)\bcurrent\b|\bshort[-\s]term\b")
 PART_ASKED = re.compile(r"(?i)\b(?:non[-\s]?current|current|long[-\s]term|short[-\s]term|portion)\b")
 
 
+#: a row that adds up every segment ("Reportable segment net revenues", "Total segments", "Consolidated …")
+_ALL_SEGMENTS = re.compile(r"(?i)^\s*(?:total\s+)?(?:reportable\s+segments?|segments?\s+total|total\s+segments?|"
+                           r"consolidated)\b")
 #: a row's label that says when, not what: the heading above it names the item ("Cash and cash equivalents: End of
 #: period", "Balance at beginning of year")
 _WHEN_LABEL = re.compile(r"(?i)^\s*(?:(?:balance|balances)\s+(?:at|as\s+of)\s+)?(?:the\s+)?(?:beginning|end|start|"
@@ -797,6 +800,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if _names_a_part(q, row.section, repeated[row.label.lower()] > 1) or (
                 not (focus - plain) & own and _a_part_of_its_total(q, table, row)):
             row_score *= PART_ROW
+        if focus != plain and (focus - plain) & match_terms(row.section) and not (focus - plain) & own \
+                and _ALL_SEGMENTS.match(row.label):
+            # "MGM China's net revenues": "Reportable segment net revenues" under its heading is every segment's
+            row_score *= MODIFIER_ONLY
         if row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
                 and not set(terms(row.label)) & asked_words and (counted or not _WHEN_LABEL.search(row.label)):
             # a row the section heading alone names the item for, its own label naming another thing: "Diluted
@@ -1418,6 +1425,10 @@ _YEAR_AFTER = re.compile(r"(?i)(?:\s*\([^()]{0,80}\))?[^,;$(]{0,30}?\b(?:in|for|
 _RESTATED = re.compile(r"(?i)(?:(?<=million)|(?<=billion)|(?<=thousand)|(?<=\d))\s*\(\s*[$€£¥][^()]{0,80}\)")
 
 
+#: where a sentence turns to the period it compares with
+_COMPARED = re.compile(r"(?i),?\s+\b(?:(?:as\s+)?compared\s+(?:to|with)|versus|vs\.)\s+")
+
+
 def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """``candidates`` less those followed by another year than the asked one, which the sentence also states ("did
     not pay any dividends in 2022 and 2021 compared with $1.2 billion paid in 2020": no amount of 2022)."""
@@ -1427,6 +1438,18 @@ def _of_the_asked_year(q: Question, sentence: str, candidates: list[tuple[int, s
     asked = str(years.pop())
     kept = [(s, raw) for s, raw in candidates
             if not ((m := _YEAR_AFTER.match(sentence, s + len(raw))) and m.group(1) != asked)]
+    # a comparison ("For the year ended December 31, 2022, we generated net income of $1,316 million, compared to
+    # net income of $1,906 million … for the year ended December 31, 2021"): the amounts of the side that names the
+    # asked year, where the other side names another year only
+    sides = _COMPARED.split(sentence, maxsplit=1)
+    if len(sides) == 2:
+        cut = len(sides[0])
+        years_of = [{p.year for p in find_periods(side) if p.year is not None} for side in sides]
+        own_side = [i for i, ys in enumerate(years_of) if int(asked) in ys]
+        if len(own_side) == 1 and years_of[1 - own_side[0]] - {int(asked)}:
+            side = [c for c in kept if (c[0] < cut) == (own_side[0] == 0)]
+            if side:
+                return side
     # clauses listing each year's amount ("in 2022 were affected by $100 million …; … $36 million … in 2021; …
     # $96 million …"): the amounts of the clause that names the asked year
     clauses = [(m.start(), m.end()) for m in re.finditer(r"[^;]+", sentence)]

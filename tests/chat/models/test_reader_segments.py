@@ -112,3 +112,31 @@ def test_the_geographies_a_company_operates_in_are_its_segments_named_for_places
     business_only = read("What are the geographies that Kestrel primarily operates in as of FY2031?",
                          [_p("S1", lines_)])
     assert "Drones" not in business_only.text.splitlines()[0] or business_only.why != "sure", business_only.text
+
+
+BY_SEGMENT = """KESTREL RESORTS › Results of Operations
+Net Revenues by Segment
+The following table presents a detail by segment of net revenues:
+(In thousands)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Macau |  |  |
+| Casino revenue | 565,671 | 2,609,806 |
+| Non-casino revenue | 91,032 | 295,616 |
+|  | 656,703 | 2,905,422 |
+| Reportable segment net revenues | 4,869,659 | 12,286,257 |"""
+
+
+def test_a_segments_figure_is_its_own_total_not_every_segments_under_its_heading() -> None:
+    """A chunk that ends with the all-segments total under the last segment's heading: asked that segment's net
+    revenues, its own (unlabelled) total row, not "Reportable segment net revenues" (before: 4,869,659)."""
+    note = ("KESTREL RESORTS › NOTE 17 — SEGMENT INFORMATION\nThe following tables present the Company's segment "
+            "information:\n(In thousands)\n|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |\n"
+            "|---|---|---|\n| Harbor Macau |  |  |\n| Reportable segment net revenues | 4,869,659 | 12,286,257 |\n"
+            "| Corporate and other | 292,423 | 613,415 |")
+    passages = [Passage("S1", note, "doc-1", "kestrel-10k.pdf", 101, company="Kestrel Resorts"),
+                Passage("S2", BY_SEGMENT, "doc-1", "kestrel-10k.pdf", 44, company="Kestrel Resorts")]
+    first = read("What were Harbor Macau's net revenues in 2031?", passages).text.split("\n")[0]
+    assert "656,703" in first and "4,869,659" not in first, first
+    alone = read("What were Harbor Macau's net revenues in 2031?", passages[:1])
+    assert not (alone.why == "sure" and "4,869,659" in alone.text.split("\n")[0]), alone.text
