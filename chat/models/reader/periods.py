@@ -61,7 +61,7 @@ _HALF = re.compile(
     re.IGNORECASE,
 )
 _FISCAL = re.compile(
-    rf"\bFY\s?'?(?P<a>{_YEAR}|\d{{2}})\b|\bfiscal\s+(?:year\s+)?(?P<b>{_YEAR})\b|"
+    rf"\bFY\s?'?(?P<a>{_YEAR}|\d{{2}})\b|\bfiscal\s+(?:year\s+)?(?P<b>{_YEAR}\b|'\d{{2}}\b)|"
     rf"(?P<c>{_YEAR})\s?(?:회계\s?연도|사업\s?연도|年度)",
     re.IGNORECASE,
 )

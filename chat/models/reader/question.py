@@ -161,9 +161,17 @@ _EN_FILLER = re.compile(
     # "its debt on balance sheet between 2022 and the 2021 fiscal period": where it is printed, and when
     r"unadjusted|(?:expect(?:s|ed)?|anticipat(?:es|ed)?|plan(?:s|ned)?)\s+to|(?:came|come|comes|coming)\s+from|"
     r"(?:on|in|from) (?:the |its |their )?(?:consolidated )?balance sheets?|between and(?: the)?|"
-    r"(?:the )?fiscal periods?)\b",
+    r"(?:the )?fiscal periods?|(?:latest|most recent(?:ly)?)(?: reported)?)\b",
     re.IGNORECASE,
 )
+#: an instruction that opens the question ("Show me …", "Tell me …", "Give me the …")
+_IMPERATIVE = re.compile(r"^(?:please\s+)?(?:show|tell|give|list|find|get|provide)(?:\s+me)?(?:\s+the)?\s+",
+                         re.IGNORECASE)
+#: what a company "earned" or "made", asked with no item ("How much did Acme earn in FY22?"): its net income
+_EARNED = re.compile(r"(?i)(?:earn|earned|make|made)(?:\s+in\s+(?:profits?|net\s+income))?|profits?")
+#: a search-box question that opens with the company's name ("Corning net income 2022?", "General Mills operating
+#: profit FY22"): the capitalised words before the first word in lower case
+_KEYWORD_OWNER = re.compile(r"^(?P<name>[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+(?=[a-z])")
 #: money paid out, asked with its verb ("How much cash did Acme spend on share repurchases?", "… return to
 #: shareholders through dividends"): the verb says which way the cash went, the words after it name the line item
 #: ("cash … generate from / use in operating activities" keeps its words: they are the item's own)
@@ -528,7 +536,7 @@ _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|thei
 def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
-    body = _EN_LEAD.sub("", body.rstrip("?").strip())
+    body = _EN_LEAD.sub("", _IMPERATIVE.sub("", body.strip().rstrip("?.").strip()))
     body = _CASH_OUT.sub(" ", body).strip()
     body = re.sub(r"(?i)\b(?:(?:for|in|during)\s+)?(?:the\s+)?full[\s-]years?\b", " ", body)  # a span, not an item
     body = _EN_FILLER.sub(" ", body)
@@ -545,7 +553,22 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = _LEADING_FLOW_VERB.sub("", _RECEIVED.sub("", body.strip()))
     for _ in range(3):
         body = _COUNTED_STATE.sub("", _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split()))))
-    return _THERE_A_CHANGE.sub("", body).strip()
+    body = _THERE_A_CHANGE.sub("", body).strip()
+    return "net income" if _EARNED.fullmatch(body) else body
+
+
+def keyword_owned(text: str) -> str:
+    """A search-box question that opens with the company's name, as the reader reads it: "Corning net income
+    2022?" → "Corning's net income 2022?" (a question's opening word is otherwise no name); ``text`` itself when it
+    opens with a question word, an instruction, a line item or a period."""
+    m = _KEYWORD_OWNER.match(text)
+    if m is None or _EN_ASK.match(text) or _IMPERATIVE.match(text):
+        return text
+    name = m.group("name")
+    if name.split()[0] in _QUESTION_WORDS or name.lower().rstrip(".") in EN_CAPS_GENERIC or find_periods(name) \
+            or any(t.startswith("§") for t in match_terms(name)) or re.search(r"['’]s?$", name):
+        return text
+    return f"{name}'s {text[m.end():]}"
 
 
 def _ko_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
@@ -715,7 +738,7 @@ def analyze(text: str) -> Question:
     lang = detect_language(text)
     clean = " ".join(text.split())
     if lang == "en":
-        clean = _CHANGE_IN_CASH.sub("net cash flow", clean)
+        clean = _CHANGE_IN_CASH.sub("net cash flow", keyword_owned(clean))
     splitter = _EN_SPLIT if lang == "en" else _CJK_SPLIT
     pieces = [p.strip() for p in splitter.split(clean) if p and p.strip() and re.search(r"\w", p)]
     asks = [p for p in pieces if _is_ask(p, lang)]

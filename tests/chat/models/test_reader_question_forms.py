@@ -225,3 +225,31 @@ def test_where_an_amount_came_from_names_no_word_of_the_item() -> None:
     """"revenue came from footwear": the revenue of footwear (before: "came" was a word the row had to hold)."""
     q = analyze("How much of Kestrel's revenue came from footwear in fiscal 2031?")
     assert q.focus == "revenue footwear" and "came" not in q.focus_terms
+
+
+@pytest.mark.parametrize(("question", "name", "focus"), [
+    ("Corning net income 2031?", "Corning", "net income"),
+    ("General Mills operating profit FY31", "General Mills", "operating profit"),
+    ("Show General Mills' operating profit for fiscal year '31.", "General Mills", "operating profit"),
+    ("How much did Kestrel earn in FY31?", "Kestrel", "net income"),
+    ("What is Kestrel's latest reported backlog?", "Kestrel", "backlog"),
+])
+def test_search_box_and_instruction_forms_name_the_company_and_the_item(question: str, name: str, focus: str) -> None:
+    """A question typed as into a search box ("Corning net income 2031?") names the company with its opening word;
+    "Show …", "earn", "latest reported", "fiscal year '31" are read as a user means them (before: no company named —
+    so another company's figure answered — and "show", "earn", "latest reported" were words of the item)."""
+    q = analyze(question)
+    assert q.strong_names == (name,) and q.focus == focus and q.focus_terms
+    assert q.periods or "latest" in question
+
+
+def test_a_comparison_sentences_amount_of_the_asked_year_is_on_that_years_side() -> None:
+    """"For 2031, … $1,316 million …, compared to … $1,906 million … for 2030": each year's amount is on its own side
+    of "compared to" (before: 2030 asked, $1,316 million)."""
+    text = ("Kestrel Inc. › Overview\nFor the year ended December 31, 2031, we generated net income attributable to "
+            "Kestrel Incorporated of $1,316 million, or $1.54 per diluted share, compared to net income attributable "
+            "to Kestrel Incorporated of $1,906 million, or $1.28 per diluted share, for the year ended December 31, "
+            "2030.")
+    passages = [Passage("S1", text, "doc-1", "kestrel-10k.pdf", 24, company="Kestrel Inc.")]
+    assert read("What was Kestrel's net income in 2030?", passages).text.startswith("The documents say $1,906 million")
+    assert read("What was Kestrel's net income in 2031?", passages).text.startswith("The documents say $1,316 million")
