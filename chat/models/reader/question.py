@@ -169,6 +169,9 @@ _IMPERATIVE = re.compile(r"^(?:please\s+)?(?:show|tell|give|list|find|get|provid
                          re.IGNORECASE)
 #: what a company "earned" or "made", asked with no item ("How much did Acme earn in FY22?"): its net income
 _EARNED = re.compile(r"(?i)(?:earn|earned|make|made)(?:\s+in\s+(?:profits?|net\s+income))?|profits?")
+#: a question word or an auxiliary anywhere: a sentence, not a search box's words
+_SENTENCE_WORDS = re.compile(r"(?i)\b(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|has|"
+                             r"have|had|can|could|will|would|should|we|i|you|if)\b")
 #: a search-box question that opens with the company's name ("Corning net income 2022?", "General Mills operating
 #: profit FY22"): the capitalised words before the first word in lower case
 _KEYWORD_OWNER = re.compile(r"^(?P<name>[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})\s+(?=[a-z])")
@@ -562,10 +565,11 @@ def keyword_owned(text: str) -> str:
     2022?" → "Corning's net income 2022?" (a question's opening word is otherwise no name); ``text`` itself when it
     opens with a question word, an instruction, a line item or a period."""
     m = _KEYWORD_OWNER.match(text)
-    if m is None or _EN_ASK.match(text) or _IMPERATIVE.match(text):
-        return text
+    if m is None or _EN_ASK.match(text) or _IMPERATIVE.match(text) or _SENTENCE_WORDS.search(text):
+        return text  # a sentence ("Roughly how many times has Acme …", "If Acme went bankrupt, how much …")
     name = m.group("name")
     if name.split()[0] in _QUESTION_WORDS or name.lower().rstrip(".") in EN_CAPS_GENERIC or find_periods(name) \
+            or re.search(r"ly$", name.split()[0]) \
             or any(t.startswith("§") for t in match_terms(name)) or re.search(r"['’]s?$", name):
         return text
     return f"{name}'s {text[m.end():]}"
