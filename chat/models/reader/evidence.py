@@ -654,6 +654,23 @@ _OF_SEGMENT = re.compile(
     # "Segment Results of Operations Flexibles Segment (in millions)": the caption's last line names the segment
     r"\s(?P<last>[A-Z][\w&'’.\-]*(?:\s+[A-Z][\w&'’.\-]*){0,3})\s+Segment"
     r"\s*\(?\s*(?:\$\s*)?in\s+(?:millions|thousands|billions)\)?\s*$")
+#: a caption of whose results a table holds ("Space's operating results included the following", "Aeronautics'
+#: net sales"): a segment's, unless the name is the filer's
+_OWNER_RESULTS = re.compile(r"['’]s?\s+(?:operating\s+)?(?:results|net\s+sales|revenues?|performance|business)\b")
+
+
+def _results_owner(caption: str) -> str:
+    """The name a caption says the table's results are of ("Space's operating results …" → "Space"): the
+    capitalised words (not a heading's all-capitals) right before the possessive; "" when none."""
+    m = _OWNER_RESULTS.search(caption)
+    if m is None:
+        return ""
+    words: list[str] = []
+    for word in reversed(caption[: m.start()].split()):
+        if not word[:1].isupper() or word.isupper() or len(words) == 3:
+            break
+        words.insert(0, word)
+    return " ".join(words)
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 
@@ -690,6 +707,13 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     segment_terms = match_terms(of_segment.group("name") or of_segment.group("heading") or of_segment.group("last")) \
         if of_segment else set()
     segment_terms -= _GENERIC_SEGMENT
+    owner = _results_owner(table.caption)  # "Space's operating results included the following"
+    owner_terms = (match_terms(owner) - _GENERIC_SEGMENT) if owner else set()
+    if owner_terms and not owner_terms <= company and not segment_terms:
+        segment_terms = owner_terms
+    # a segment's table the question does not name the segment of: its rows are the segment's, not the company's
+    other_segments = bool(segment_terms) and not segment_terms & (set(q.terms) | focus) and not (
+        segment_terms <= company)
     values = [c for c, col in enumerate(table.columns) if not col.is_change]
     change_col = next((c for c, col in enumerate(table.columns) if col.is_change), -1)
     out: list[Evidence] = []
@@ -814,6 +838,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
+        if other_segments:
+            # Lockheed's backlog asked: "Space's operating results: Backlog at year-end" is a segment's — never sure
+            row_score *= MODIFIER_ONLY
         if tax_effects and _DEFERRED_TAX.search(f"{table.caption} {row.section}"):
             row_score *= DEFERRED_TAX_ROW  # D&A asked: the deferred tax liability's "Depreciation and amortization"
         if _CURRENT_PART.search(row.label) and not _CURRENT_ASKED.search(q.text):

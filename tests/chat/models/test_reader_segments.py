@@ -140,3 +140,21 @@ def test_a_segments_figure_is_its_own_total_not_every_segments_under_its_heading
     assert "656,703" in first and "4,869,659" not in first, first
     alone = read("What were Harbor Macau's net revenues in 2031?", passages[:1])
     assert not (alone.why == "sure" and "4,869,659" in alone.text.split("\n")[0]), alone.text
+
+
+SPACE_RESULTS = """KESTREL CORPORATION
+Space’s operating results included the following (in millions):
+|  | 2031 |  | 2030 |  |
+|---|---|---|---|---|
+| Net sales | $11,814 |  | $11,880 |  |
+| Operating profit | 1,134 |  | 1,149 |  |
+| Backlog at year-end | $25,516 |  | $25,148 |  |"""
+
+
+def test_a_segments_results_table_answers_for_that_segment_not_the_company() -> None:
+    """"Space's operating results included the following": its rows are the Space segment's — asked the company's
+    backlog, never sure (before: "Backlog at year-end was $25,516 million", sure); asked the segment's, its figure."""
+    passages = [Passage("S1", SPACE_RESULTS, "doc-1", "kestrel-10k.pdf", 47, company="Kestrel Corporation")]
+    assert read("What was Kestrel's backlog at year-end 2031?", passages).why != "sure"
+    segment = read("What was the backlog of Kestrel's Space segment at year-end 2031?", passages)
+    assert segment.why == "sure" and "$25,516 million" in segment.text.split("\n")[0]
