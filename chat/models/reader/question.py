@@ -523,16 +523,16 @@ def _cjk_names(text: str, lang: Language) -> tuple[list[str], list[str], list[tu
     return [n for n, _, _ in strong], soft, spans
 
 
-#: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
 #: a remark in brackets on the company's other name ("Block (formerly known as Square)"): no words of the item
-#: a proper name in brackets right after a company's name ("Block (Square)", "Alphabet (Google)")
-_ALIAS_AFTER = re.compile(r"\s*\((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0,3}\)")
 _NAME_REMARK = re.compile(r"\((?:formerly|previously|now|f/k/a|fka|also\s+known|a\.k\.a\.?|aka)\b[^()]*\)",
                           re.IGNORECASE)
+#: a proper name in brackets right after a company's name ("Block (Square)", "Alphabet (Google)")
+_ALIAS_AFTER = re.compile(r"\s*\((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0,3}\)")
 #: the verb a subject left at the front ("how much did Acme | generate in cash flow from operating activities"):
 #: the item follows it
 _LEADING_FLOW_VERB = re.compile(r"^(?:generate|generated|produce|produced|bring|brought)\s+(?:in\s+)?(?=\w)",
                                 re.IGNORECASE)
+#: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
 _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
 
 

@@ -381,10 +381,15 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
     return [f for f in out.values() if len(f.entities) >= fewest and (change or not _more_than_total(f))]
 
 
+def _measure_terms(measure_text: str) -> set[str]:
+    """The measure's terms as a question's item ("votes against" → vote, against)."""
+    focus = analyze(f"What was {measure_text}?").focus_terms
+    return set(focus) if focus else match_terms(measure_text)
+
+
 def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: int = 2) -> _Found | None:
     measure_text = _measure_words(asked.measure)
-    focus = analyze(f"What was {measure_text}?").focus_terms
-    measure = set(focus) if focus else match_terms(measure_text)
+    measure = _measure_terms(measure_text)
     if asked.among:  # "the largest balance among the short-term investments": the group's rows, by its amounts
         measure = match_terms(asked.among)
     # the named company's tables only ("Which of Pfizer's products …": not another filing's among the results)
@@ -541,9 +546,7 @@ def _across_columns(q: Question, asked: Superlative, passages: Sequence[Passage]
     total's left out. The first such table of the passages, in their order."""
     if asked.change or asked.among or asked.outlier:
         return None
-    measure_text = _measure_words(asked.measure)
-    focus = analyze(f"What was {measure_text}?").focus_terms
-    measure = set(focus) if focus else match_terms(measure_text)
+    measure = _measure_terms(_measure_words(asked.measure))
     own = of_named(q, passages, every_name=True) or list(passages)
     for p, tables in zip(own, passage_tables(own), strict=True):
         for table in tables:
@@ -560,7 +563,7 @@ def _across_columns(q: Question, asked: Superlative, passages: Sequence[Passage]
                 named = [(name, c) for name, c in named if period_key(table.columns[c].periods) == latest]
             if len(named) < 2 or len({name for name, _ in named}) < len(named):
                 continue
-            rows = [row for row in table.rows if measure <= match_terms(f"{row.label}")
+            rows = [row for row in table.rows if measure <= match_terms(row.label)
                     and all(row.amount(c) is not None for _, c in named)]
             if rows:
                 row = max(rows, key=lambda r: bool(re.match(r"(?i)\s*total\b", r.label)))
