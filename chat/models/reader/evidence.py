@@ -829,12 +829,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "MGM China's net revenues": "Reportable segment net revenues" under its heading is every segment's
             row_score *= MODIFIER_ONLY
         if row.section and focus & row_terms and not focus & own and not _TOTAL & own and own \
-                and not set(terms(row.label)) & asked_words and (counted or not _WHEN_LABEL.search(row.label)):
+                and not set(terms(row.label)) & asked_words and (
+                    counted or (len(row.label.split()) > 1 and not _WHEN_LABEL.search(row.label))):
             # a row the section heading alone names the item for, its own label naming another thing: "Diluted
             # shares: Stock options and restricted stock units 23,378" is a part of the diluted count, "Cash paid
             # during the period for: Interest paid 821" is interest — never sure ("Weighted-average shares: Diluted
             # 493" is the count: its label is a word of the question's; "Cash and cash equivalents: End of period"
-            # is the cash, its label saying when)
+            # is the cash, its label saying when; a one-word label qualifies its heading, "Net income per share:
+            # Basic")
             row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's

@@ -343,3 +343,8 @@ def test_a_row_the_heading_alone_names_the_item_for_is_another_item_unless_its_l
     assert "2,853" in first and not first.startswith("Interest"), first
     without = SUPPLEMENTAL.replace("| Cash and cash equivalents: |  |  |\n| End of period | 2,853 | 1,944 |\n", "")
     assert not _answer("How much cash did Kestrel have at July 2, 2031?", without).startswith("Interest paid")
+    # a one-word label qualifies its heading: "Net income per common share: Diluted" is the diluted EPS
+    eps = ("KESTREL CORP. › CONSOLIDATED STATEMENTS OF INCOME\n|  | Fiscal 2031 | Fiscal 2030 |\n|---|---|---|\n"
+           "| Net income per common share: |  |  |\n| Basic | $24.17 | $18.09 |\n| Diluted | $24.01 | $17.98 |")
+    passages = [Passage("S1", eps, "doc-1", "kestrel-10k.pdf", 6, company="Kestrel Corp.")]
+    assert read("What was the EPS of Kestrel in fiscal 2031?", passages).why == "sure"
