@@ -38,12 +38,19 @@ from chat.models.reader.guidance import asks_guidance, guidance_answer
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.items import item_questions
 from chat.models.reader.largest_items import asked_item, largest_item_answer
-from chat.models.reader.names import mentions
+from chat.models.reader.names import mentions, owner_words
 from chat.models.reader.nil import nil_answer, none_stated_answer
 from chat.models.reader.officers import asked_office
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
-from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
+from chat.models.reader.question import (
+    Question,
+    analyze,
+    keyword_owned,
+    per_name_questions,
+    search_box_head,
+    spelled_out,
+)
 from chat.models.reader.ratios import capital_intensity_answer, ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
 from chat.models.reader.segments import asks_segments, segments_answer
@@ -255,6 +262,11 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
             text = not_found(q.language, question, selection)
             return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "document-not-found")
         passages = selection.passages
+    head = search_box_head(question)
+    if head and (head in owner_words(passages) or not any(
+            re.search(rf"(?i)\b{re.escape(head)}\b", f"{p.text} {p.file_name}") for p in passages)):
+        # "nike revenue fy21": the documents' owner, or a word no document holds — a company's name either way
+        question = keyword_owned(head[0].upper() + question.strip()[1:])
     q = _company_insisted(analyze(question))
     if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
         foreign = foreign_documents(company_names(q, passages), passages)

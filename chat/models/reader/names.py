@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Sequence
 
 from chat.models.reader.passage import Passage
 from retrieval.owners import abbreviates, core_name
@@ -47,6 +48,11 @@ def _owners(passage: Passage, identity: bool) -> list[str]:
     stem = re.split(r"[_\-\s](?=[^_\-\s]*\d)", re.sub(r"\.\w{1,5}$", "", passage.file_name), maxsplit=1)[0]
     owners = [stem.replace("_", " ")] + (passage.company.splitlines() if identity else [])
     return [owner for owner in owners if owner.strip()]
+
+
+def owner_words(passages: Sequence[Passage]) -> set[str]:
+    """The words, in lower case, of the companies the passages' documents belong to (file names and identities)."""
+    return {w.lower() for p in passages for owner in _owners(p, True) for w in re.findall(r"[A-Za-z][\w&-]*", owner)}
 
 
 def _initialism_of(name: str, passage: Passage, identity: bool) -> bool:

@@ -575,6 +575,27 @@ def keyword_owned(text: str) -> str:
     return f"{name}'s {text[m.end():]}"
 
 
+#: a kind of document, not a company ("receipt date?", "invoice total")
+_DOCUMENT_WORD = re.compile(r"(?:receipts?|invoices?|bills?|documents?|reports?|filings?|statements?|pages?|files?|"
+                            r"forms?|tables?|notes?|exhibits?|schedules?|letters?|contracts?|agreements?|proxy|slides?|"
+                            r"releases?|transcripts?|orders?|tickets?|purchases?|payments?|stores?|shops?)")
+
+
+def search_box_head(text: str) -> str:
+    """The opening word of a search-box question typed in lower case ("nike revenue fy21" → "nike") — a company's
+    name if its documents are named so, or if no document holds the word at all (``read`` decides) —; "" for a
+    sentence, a capitalised opening or a word of the item ("total", "cash", "revenue")."""
+    m = re.match(r"([a-z][a-z&\-]{2,})\s+\S", text.strip())
+    if m is None or _SENTENCE_WORDS.search(text) or _IMPERATIVE.match(text.strip()):
+        return ""
+    head = m.group(1)
+    if head in EN_CAPS_GENERIC or any(t.startswith("§") for t in match_terms(head)) or find_periods(head) \
+            or head in MONTHS or _FINANCE_ABBREVIATION.fullmatch(head) or _DOCUMENT_WORD.fullmatch(head) \
+            or RECEIPT_WORDS.search(head):
+        return ""  # ("receipt date?": the document asked of, no company)
+    return head
+
+
 def _ko_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     words: list[str] = []

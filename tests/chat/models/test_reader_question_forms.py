@@ -253,3 +253,19 @@ def test_a_comparison_sentences_amount_of_the_asked_year_is_on_that_years_side()
     passages = [Passage("S1", text, "doc-1", "kestrel-10k.pdf", 24, company="Kestrel Inc.")]
     assert read("What was Kestrel's net income in 2030?", passages).text.startswith("The documents say $1,906 million")
     assert read("What was Kestrel's net income in 2031?", passages).text.startswith("The documents say $1,316 million")
+
+
+def test_a_search_box_question_typed_in_lower_case_names_the_company_its_documents_are_named_for() -> None:
+    """"kestrel revenue fy31": the documents' owner is the company (its word no part of the item); over another
+    company's documents, which hold no such word, declined (before: another filing's figure, sure)."""
+    table = ("KESTREL INC. › CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n|  | Year Ended May 31, / 2031 | "
+             "Year Ended May 31, / 2030 |\n|---|---|---|\n| Revenues | $44,538 | $37,403 |\n"
+             "| Sales through Kestrel Direct | 1,956 | 1,620 |")
+    own = [Passage("S1", table, "doc-1", "KESTREL_2031_10K.pdf", 59, company="Kestrel Inc.")]
+    assert read("kestrel revenue fy31", own).text.startswith("Revenues were $44,538 million")
+    other = [Passage("S1", table.replace("KESTREL INC.", "OSPREY INC.").replace("Kestrel Direct", "Osprey Direct"),
+                     "doc-2", "OSPREY_2031_10K.pdf", 59, company="Osprey Inc.")]
+    assert read("kestrel revenue fy31", other).declined
+    annual = [Passage("S1", "Osprey Inc. › Overview\nOur annual revenue was $37,403 million in fiscal 2030.", "doc-2",
+                      "OSPREY_2031_10K.pdf", 30, company="Osprey Inc.")]
+    assert not read("annual revenue fy30", annual).declined  # a word the documents hold is no company
