@@ -32,16 +32,11 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", text)}
 
 
-def _named_row(table: Table, names: Sequence[str]) -> tuple[Row, str] | None:
+def _named_row(table: Table, names: Sequence[str]) -> Row | None:
     """The one row whose label holds every word of one of ``names`` (a name of two words at least)."""
-    found: list[tuple[Row, str]] = []
-    for name in names:
-        words = _words(name)
-        if len(words) < 2:
-            continue
-        found += [(row, name) for row in table.rows if words <= _words(row.label)]
-    rows = {id(row) for row, _ in found}
-    return found[0] if len(rows) == 1 else None
+    found = [row for name in names if len(words := _words(name)) >= 2
+             for row in table.rows if words <= _words(row.label)]
+    return found[0] if len({id(row) for row in found}) == 1 else None
 
 
 def _header_measure(header: str) -> set[str]:
@@ -66,10 +61,9 @@ def crossed_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list[
         return None
     for p, tables in zip(own, passage_tables(own), strict=True):
         for table in tables:
-            named = _named_row(table, names)
-            if named is None:
+            row = _named_row(table, names)
+            if row is None:
                 continue
-            row, _ = named
             context = match_terms(f"{table.caption} {p.text[: p.text.find(chr(10))]}")
             cols = [(c, _header_measure(col.header)) for c, col in enumerate(table.columns) if not col.is_change]
             # (a header of other words beside the measure's — "Broker Non-Votes" for the votes — is another measure)

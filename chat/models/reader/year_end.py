@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from chat.models.reader.evidence import of_company
-from chat.models.reader.fiscal_names import names_by_start
+from chat.models.reader.fiscal_names import by_start, names_by_start
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period
 from chat.models.reader.question import Question, subject_of
@@ -31,7 +31,6 @@ _ASKED = re.compile(
     r"(?:fiscal|financial)\s+(?:year|(?:19|20)\d\d)\b[^?]*\b(?:end|ended|close|closed|conclude|concluded)\b|"
     r"\b(?:end(?:ing)?|closing)\s+date\s+of\b[^?]*\b(?:fiscal|financial)\s+(?:year|(?:19|20)\d\d)\b|"
     r"^\s*(?:when|what\s+date)\b[^?]*\b(?:fiscal|financial)\s+year[- ]end\b")
-_YEAR_ASKED = re.compile(r"(?i)\b(?:fiscal|financial|FY)\s*(?:year\s+)?'?((?:19|20)\d\d|\d\d)\b")
 #: "For the fiscal year ended January 28, 2023", "52 weeks ended January 28, 2023", "Fiscal Years Ended / January 28,
 #: 2023" (a table's heading), "for the fiscal years ended May 29, 2022, May 30, 2021, and May 31, 2020"
 _ENDED = re.compile(r"(?i)\b(?:(?:fiscal\s+)?years?|(?:52|53|fifty[- ]two|fifty[- ]three)[- ]weeks?)\s+ended\b")
@@ -62,14 +61,6 @@ def _rule(passages: Sequence[Passage]) -> tuple[Passage, str] | None:
                 s, e = _clip(p.text, (s, e), m.start(), m.end())
                 return p, display(p.text[s:e]).strip()
     return None
-
-
-def _asked_year(question: str) -> int | None:
-    m = _YEAR_ASKED.search(question)
-    if m is None:
-        return None
-    year = int(m.group(1))
-    return year + 2000 if year < 100 else year
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +121,12 @@ def year_end_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
         return None
     own = of_company(q, passages) or list(passages)
     ends = _ends(own)
-    year = _asked_year(q.text)
-    if year is not None and re.search(r"(?i)\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b", q.text) \
-            and _by_start(own, ends):
-        year += 1  # the company's own "fiscal 2022", named by its start: the year that ended early in 2023
+    asked = next((p for p in q.periods if p.year is not None), None)
+    if asked is not None and _by_start(own, ends):
+        # the company's own "fiscal 2022", named by its start: the year that ended early in 2023 (an analyst's
+        # "FY2022" stays as asked)
+        asked = next(p for p in by_start(q).periods if p.year is not None)
+    year = asked.year if asked is not None else None
     chosen = [e for e in ends if year is None or e.when.year == year]
     rule = _rule(own)
     if not chosen:
@@ -149,8 +142,7 @@ def year_end_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
         lead = (f"The fiscal year ends on {month_day} (the latest year the documents cover ended on {month_day}, "
                 f"{when.year}) [{p.ref}].")
     else:
-        asked = re.search(r"(?i)\b(?:fiscal|financial|FY)\s*(?:year\s+)?'?(?:19|20)?\d\d\b", q.text)
-        named = " ".join(asked.group(0).split()) if asked else f"fiscal {year}"
+        named = " ".join(asked.text.split()) if asked is not None else f"fiscal {year}"
         name = q.strong_names[0] if q.strong_names else ""
         whose = (f"{name}'" if name.endswith("s") else f"{name}'s") if name else "The"
         lead = f"{whose} {named} ended on {when:%B} {when.day}, {when.year} [{p.ref}]."
