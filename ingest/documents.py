@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,7 @@ from ingest.page_text import page_text
 from ingest.pipeline import ChunkIndexer
 from ingest.queue import JobQueue
 from ingest.results import analysis_key, meta_key, page_png_key, segment_key, workflow_prefix
-from ingest.steps.identity import COVER_PAGES, IDENTITY_READ, document_identity
+from ingest.steps.identity import COVER_PAGES, IDENTITY_READ, document_identity, with_listed_symbols
 from store.audit import AuditLog
 from store.blobs import BlobStore
 from store.config import Settings
@@ -247,9 +247,21 @@ class Documents:
                 break
         if not segments:
             return None  # not segmented yet: its workflow stores the identity when it chunks (or deleted since)
-        identity = document_identity([page_text(seg) for seg in segments])
+        identity = with_listed_symbols(document_identity([page_text(seg) for seg in segments]),
+                                       self._page_texts(workflow_id))
         self.store.backfill_document_identity(project_id, document_id, identity)
         return identity
+
+    def _page_texts(self, workflow_id: str) -> Iterator[str]:
+        """Every stored page's text, first to last, read one at a time (``with_listed_symbols`` reads them only
+        while the cover has named no symbol)."""
+        page = 1
+        while True:
+            try:
+                yield page_text(self._json(segment_key(workflow_id, page)))
+            except NotFound:
+                return
+            page += 1
 
     async def read_page(self, user_id: str, document_id: str, page: int) -> PageContent:
         """The page's text with its tables as Markdown (caption, header, rows) — ``ingest.page_text``."""

@@ -192,7 +192,7 @@ class PipelineSteps:
         after the keyword write keeps the document searchable and only fills the vectors (same chunk ids).
         ``searchable()`` is called once the document is keyword-searchable (the pipeline starts its rendering)."""
         from ingest.steps.chunk import chunk_segments
-        from ingest.steps.identity import cover_identity
+        from ingest.steps.identity import cover_identity, with_listed_symbols
 
         claim = job.claim
         job.check()
@@ -207,6 +207,8 @@ class PipelineSteps:
             overlap_tokens=self.settings.ingest.chunk_overlap_tokens, language=job.language,
             root=str(identity.get("company") or ""),
         )
+        # no symbol on the cover (an older 10-K): the sentence that says where its stock trades, read off the chunks
+        identity = with_listed_symbols(identity, (chunk.text for chunk in chunks))
         await asyncio.to_thread(self.store.record_step, claim, "chunking", "completed", done=len(chunks),
                                 total=len(chunks))
         self._hit("chunking", len(chunks))

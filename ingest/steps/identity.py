@@ -10,7 +10,12 @@ written once, on its cover, in forms that filings share by regulation, not by wo
   text rows: the all-capitals token beside the class title and the exchange);
 - the line above "(Former name, former address and former fiscal year, if changed since last report)" unless it
   says there is none;
-- a press release's dateline: "Acme Widgets Inc. (NYSE: ACME) today reported …".
+- a press release's dateline: "Acme Widgets Inc. (NYSE: ACME) today reported …";
+- where the cover has no 12(b) table with symbols (10-Ks before 2019), the sentence anywhere in the document
+  that says where the company's own shares trade: "Our common stock is traded on the NASDAQ Global Select Market
+  under the symbol “NFLX”", "The Company's ticker symbol is MMM" (``listed_symbols``, read over every chunk at
+  chunking time) — only a sentence about our / the Company's / the registrant's stock, not a spun-off company's
+  ("… Viatris, which is traded under the symbol “VTRS”") nor notes' symbols ("under the symbols “GIS23A” …").
 
 And the latest date the document speaks of, ``period_end`` (ISO) with ``period_kind``: an SEC cover's "For the
 fiscal year ended December 31, 2022" (``year``) / "For the quarterly period ended July 1, 2023" (``quarter``),
@@ -29,15 +34,15 @@ document tools show it beside every passage (``company="…"``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
 from ingest.page_text import page_text
 
 #: which reading of the cover an identity comes from: 2 added the period (``period_end``/``period_kind``), 3 the
-#: registrant of a text layer broken at every word
-IDENTITY_READ = 3
+#: registrant of a text layer broken at every word, 4 the listing sentence's symbol (``listed_symbols``)
+IDENTITY_READ = 4
 #: the first pages read for a cover (a filing's cover is page 1; a wrapper page may push it to page 2)
 COVER_PAGES = 2
 #: a name longer than this (characters / words) is a sentence, not a name
@@ -64,6 +69,23 @@ _CLASS_WORD = re.compile(r"(?:class|series)\s*$", re.I)
 # "Acme Inc. (NYSE: ACME)", "(Nasdaq: ACME)", "(NYSE American: ACME)"
 _DATELINE = re.compile(r"\(\s*(?:NYSE(?:\s+American|\s+MKT|\s+Arca)?|NASDAQ|Nasdaq|AMEX|TSX|LSE|ASX)\s*:\s*"
                        r"([A-Z]{1,5}(?:\.[A-Z]{1,2})?)\s*\)")
+#: whose stock a listing sentence is about: ours, the Company's / registrant's, or a name's ("3M's", "NIKE's")
+_OWNER = r"(?P<owner>\b(?:our|its)|\bthe\s+(?:company|registrant)['’]s|\b[a-z0-9][\w.&-]*['’]s)"
+#: within one sentence (a full stop only before a digit: "par value $.01")
+_IN_SENTENCE = r"(?:[^.!?]|\.(?=\d))"
+_SYMBOL = r"[\"“”'‘’]?(?-i:(?P<symbol>[A-Z]{1,5}(?:\.[A-Z]{1,2})?))(?![\w-])"
+#: "Our common stock is traded on the NYSE under the symbol “GIS.”", "3M's stock ticker symbol is MMM", "The
+#: NYSE ticker symbol for Corning Incorporated is “GLW”"
+_LISTINGS = tuple(re.compile(p, re.I) for p in (
+    _OWNER + r"\s+(?:class\s+[a-z]\s+)?(?:common\s+stock|common\s+shares|ordinary\s+shares|shares|stock)\b"
+    + _IN_SENTENCE + r"{0,200}?\bunder\s+the\s+(?:(?:nyse|nasdaq)\s+)?(?:ticker\s+|trading\s+|stock\s+)?symbol\s+"
+    + _SYMBOL,
+    _OWNER + r"\s+(?:common\s+)?(?:stock\s+)?(?:ticker|trading)\s+symbol\s+is\s+" + _SYMBOL,
+    r"\b(?:ticker|trading)\s+symbol\s+for\s+(?P<owner>the\s+company|[a-z0-9][^.!?]{0,60}?)\s+is\s+" + _SYMBOL,
+))
+_SELF = re.compile(r"(?i)^(?:our|its|the\s+(?:company|registrant)['’]s|the\s+company)$")
+
+
 #: the legal-form words a comma or a full stop inside a company's name stands before or in
 _SUFFIXES = frozenset({"inc", "co", "corp", "ltd", "llc", "l.p", "lp", "n.v", "s.a", "plc", "ag", "se"})
 _NAME_WORD = re.compile(r"^(?:[A-Z0-9][\w.&'’,-]*|&|and|of|the|de|du)$")
@@ -282,6 +304,38 @@ def document_identity(page_texts: Sequence[str]) -> dict[str, Any]:
     former = [f for f in _former_names(lines) if f != company]
     if former:
         out["former_names"] = former
+    return out
+
+
+def listed_symbols(texts: Iterable[str], company: str = "") -> list[str]:
+    """The company's own trading symbols as a listing sentence says them (see the module docstring), in the order
+    the texts give them; ``[]`` for none. The stock is ours / the Company's, or that of a name ``company`` (the
+    cover's registrant) holds ("NIKE's" for "NIKE, Inc.")."""
+    own = {w.lower() for w in re.findall(r"[\w&-]+", company)}
+    out: list[str] = []
+    for text in texts:
+        flat = " ".join(text.split())
+        for pattern in _LISTINGS:
+            for m in pattern.finditer(flat):
+                owner, symbol = m.group("owner"), m.group("symbol")
+                named = re.sub(r"['’]s$", "", owner).lower()
+                if not _SELF.match(owner) and not (named and set(re.findall(r"[\w&-]+", named)) <= own):
+                    continue  # another company's stock ("Mylan's", "Viatris, which is traded under …")
+                if symbol not in _NOT_SYMBOL and symbol not in out:
+                    out.append(symbol)
+                if len(out) >= MAX_TICKERS:
+                    return out
+    return out
+
+
+def with_listed_symbols(identity: Mapping[str, Any], texts: Iterable[str]) -> dict[str, Any]:
+    """``identity`` with the listing sentence's symbols as its tickers when its cover named none (a filing's
+    or a press release's own symbols come first)."""
+    out = dict(identity)
+    if not out.get("tickers"):
+        symbols = listed_symbols(texts, str(out.get("company") or ""))
+        if symbols:
+            out["tickers"] = symbols
     return out
 
 

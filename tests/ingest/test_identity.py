@@ -7,7 +7,14 @@ import pytest
 from ingest.documents import Documents
 from ingest.pipeline import Pipeline
 from ingest.results import original_key
-from ingest.steps.identity import IDENTITY_READ, cover_identity, document_identity, identity_names
+from ingest.steps.identity import (
+    IDENTITY_READ,
+    cover_identity,
+    document_identity,
+    identity_names,
+    listed_symbols,
+    with_listed_symbols,
+)
 from ingest.worker import Worker
 from store.errors import NotFound
 from store.workflows import NewDocument
@@ -245,3 +252,71 @@ async def test_a_listing_reads_again_an_identity_an_older_reading_stored(
     listed = await documents.document_summaries("alice", [pid])
     assert listed[0]["identity"]["company"] == IDENTITY["company"]
     assert store.document_identity(pid, c.document_id)[0] == IDENTITY  # kept
+
+
+# made-up listing sentences, in the forms 10-Ks word them (Item 1 / Item 5)
+@pytest.mark.parametrize(("text", "company", "symbols"), [
+    ("Our common stock is traded on the Nasdaq Global Select Market under the symbol “NWND.” Holders", "", ["NWND"]),
+    ("The principal market for our common stock is the New York Stock Exchange where it trades under the symbol NW. "
+     "As of February 1, 2031", "", ["NW"]),
+    ("Our Class A common stock began trading on the NYSE under the symbol “TTOY” on May 3, 2029 .", "", ["TTOY"]),
+    ("Our ordinary shares are traded on the NYSE under the ticker symbol FBKM, and our depositary instruments are "
+     "traded on another exchange under the symbol FBK.", "", ["FBKM"]),
+    ("The Company’s ticker symbol is NWT. As used herein", "NORTHWIND TRADERS COMPANY", ["NWT"]),
+    ("Northwind’s stock ticker symbol is NWT and is listed on the New York Stock Exchange, Inc.",
+     "NORTHWIND TRADERS COMPANY", ["NWT"]),
+    ("The NYSE ticker symbol for Northwind Traders Company is “NWT”. As of December 31", "NORTHWIND TRADERS COMPANY",
+     ["NWT"]),
+    ("Common Stock, par value $.01 per share. Our common stock is traded under the symbol NWT.", "", ["NWT"]),
+    # someone else's stock, notes, a word in lower case: no symbol of the company's
+    ("The NYSE ticker symbol for Adatum Corporation is “ADTM”.", "NORTHWIND TRADERS COMPANY", []),
+    ("Adatum’s common stock is traded under the symbol ADTM.", "NORTHWIND TRADERS COMPANY", []),
+    ("the spun-off business, an independent publicly traded company, which is traded under the symbol “SPUN”.", "",
+     []),
+    ("Our Notes are listed on the New York Stock Exchange under the symbols “NWT31,” “NWT33A”.", "", []),
+    ("Our stock is sold under the symbol of quality.", "", []),
+])
+def test_the_sentence_that_says_where_the_companys_stock_trades(text: str, company: str, symbols: list[str]) -> None:
+    assert listed_symbols([text], company) == symbols
+
+
+def test_the_listing_sentence_only_when_the_cover_names_no_symbol() -> None:
+    later = ["Item 5. Market for Registrant's Common Equity",
+             "Our common stock is traded on the New York Stock Exchange under the symbol “NWT.”"]
+    assert with_listed_symbols({"company": "Northwind"}, later) == {"company": "Northwind", "tickers": ["NWT"]}
+    assert with_listed_symbols({"company": "Northwind", "tickers": ["NWTX"]}, later)["tickers"] == ["NWTX"]
+    assert with_listed_symbols({}, ["no listing here"]) == {}
+
+
+OLDER_COVER = ["FORM 10-K", "For the fiscal year ended December 31, 2029", "Commission file number 1-9999",
+               "NORTHWIND TRADERS COMPANY", "State of Incorporation: Delaware"]
+LISTING_PAGE = ["Item 5. Market for the Registrant's Common Equity",
+                "Our common stock is traded on the New York Stock Exchange under the symbol \"NWT.\" As of February 1,",
+                "2030, there were 1,234 shareholders of record."]
+
+
+async def test_an_older_10k_gets_its_symbol_from_the_listing_sentence(
+        settings, store, items, blobs, queue, indexer, clock) -> None:
+    """A 10-K before 2019 prints no symbols on its cover: the pipeline stores the one its Item 5 says, so a
+    question that names the company by its ticker ("What was NWT's revenue?") finds its documents; a document an
+    older reading stored without it gets it on its next lookup."""
+    pid = store.create_project("alice", "P")["project_id"]
+    data = text_pdf([OLDER_COVER, ["Contents"], LISTING_PAGE])
+    key = original_key(pid, "d", ".pdf")
+    blobs.put(key, data)
+    c = store.create_workflow(NewDocument(
+        owner="alice", project_id=pid, file_name="nwt.pdf", file_type="application/pdf", file_kind="pdf",
+        file_key=key, file_uri="blob://" + key, size=len(data), sha256="d" * 64, page_count=3, language="en",
+        priority="high"))
+    queue.send({"workflow_id": c.workflow_id, "document_id": c.document_id, "project_id": pid}, priority="high")
+    pipeline = Pipeline(settings, store, blobs, indexer)
+    assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
+        == "completed"
+    stored = store.document_identity(pid, c.document_id)[0]
+    assert stored["company"] == "NORTHWIND TRADERS COMPANY" and stored["tickers"] == ["NWT"]
+    items.update(f"PROJ#{pid}", f"DOC#{c.document_id}", set={"identity": {"company": "NORTHWIND TRADERS COMPANY",
+                                                                          "read": IDENTITY_READ - 1}})
+    documents = Documents(settings, store=store, blobs=blobs, queue=queue, index=indexer)
+    shown = await documents.document_identities("alice", {c.document_id: pid})
+    assert shown[c.document_id]["tickers"] == ["NWT"]
+    assert store.document_identity(pid, c.document_id)[0]["tickers"] == ["NWT"]  # kept

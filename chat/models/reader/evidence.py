@@ -730,6 +730,15 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     asked_part_words = said_part.group(0) if said_part else asked_part
     ratio_asked = _asks_ratio(q)
     investee_table = another_entitys(table, p, q.text)
+    # the line items the focus names by the lexicon ("revenue", "net income"), "total" aside, and the words of the
+    # passage's heading path ("Netflix, Inc. › 5. Commitments and Contingencies") the rows are under
+    item_groups = {t for t in plain if t.startswith("§")} - _TOTAL
+    heading = p.text.split("\n", 1)[0]
+    heading_terms = match_terms(heading)
+    # … and the focus's words those names were made of ("non-current … liabilities": "liability" — a label may
+    # print a lexicon phrase's words apart, "Operating lease liabilities, non-current")
+    item_words = set(terms(q.focus)) - plain - {"total"}
+    plans_table = fair_value_levels(table, p, q.text)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
@@ -838,8 +847,18 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # is the cash, its label saying when; a one-word label qualifies its heading, "Net income per share:
             # Basic")
             row_score *= MODIFIER_ONLY
+        if item_groups and not item_groups & (row_terms | caption_terms | heading_terms) and own - focus - _TOTAL \
+                and not item_words & set(terms(f"{row.section} {row.label} {table.caption} {heading}")):
+            # "total streaming revenue" asked: "Total streaming content obligations" shares its qualifier and the
+            # "total" but names another thing, and no revenue — nor does its table's caption or heading — never
+            # sure (a row that is only the part asked, "Optical Communications", is that part's item)
+            row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
+        if plans_table:
+            # the pension plans' "Cash and cash equivalents $412" (Level 1) is the plans', not the company's
+            # balance — never sure
+            row_score *= PLANS_TABLE
         if other_segments:
             # Lockheed's backlog asked: "Space's operating results: Backlog at year-end" is a segment's — never sure
             row_score *= MODIFIER_ONLY
@@ -971,6 +990,30 @@ OTHER_ENTITY = 0.6
 _DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax|\btax\s+effects?\s+of\s+(?:the\s+)?temporary")
 DEFERRED_TAX_ROW = 0.6
 _TAX_ASKED = re.compile(r"(?i)\bdeferred\b|\btax")
+
+
+#: a table of assets measured at fair value, by the hierarchy's levels ("Fair Value Measurements Using Inputs
+#: Considered as / Level 1 / 2018") or of a benefit plan's assets by class: what a pension trust holds, or the part
+#: of an item carried at fair value — not the company's balance ("3M's cash and cash equivalents at the end of
+#: 2018" is the balance sheet's $2,853 million, not the plans' "Cash and cash equivalents | $412" at Level 1)
+_FAIR_VALUE_LEVELS = re.compile(r"(?i)\blevel\s+[123]\b|\bfair\s+value\s+measurements?\s+using\b|"
+                                r"\bplan\s+assets\b|\basset\s+class\b")
+_FAIR_VALUE_ASKED = re.compile(r"(?i)\bfair\s+value|\blevel\s+[123]\b|\bplan\s+assets?\b|\bpension|"
+                               r"\bpostretirement|\bbenefit\s+plans?\b|\basset\s+class")
+
+
+#: … its rows count this much for a question that asks about neither (below ``decline.SURE_AT`` even for a row
+#: that names the item exactly)
+PLANS_TABLE = 0.4
+
+
+def fair_value_levels(table: Table, passage: Passage, question: str) -> bool:
+    """``table`` prints assets by the fair value hierarchy's levels or a plan's assets by class (its caption,
+    columns or its passage's heading say so) and ``question`` asks about neither."""
+    heading = passage.text.split("\n", 1)[0]
+    header = " ".join(c.header for c in table.columns)
+    return bool(_FAIR_VALUE_LEVELS.search(f"{heading} {table.caption} {header}")) \
+        and not _FAIR_VALUE_ASKED.search(question)
 
 
 def another_entitys(table: Table, passage: Passage, question: str) -> bool:
@@ -1232,6 +1275,8 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
             return min(dates)[3]
     if q.kind in ("value", "change"):
         periods = find_periods(sentence)
+        moved = _moved(q.text)
+        movement_asked = bool(moved or MOVEMENT.search(q.text))
         # a statement's line item asked ("revenue from X", "net income"), no rate: an amount of money, never a
         # length of time
         money_item = (q.language == "en" and (bool(implied_statement(q.focus_terms)) or _money_named(q))
@@ -1279,6 +1324,11 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
                 continue  # compensation expense asked: "20 million shares … available for grant" is no expense
             if not priced and asks_count(q) and _NOT_THE_COUNT.search(" ".join(sentence[:s].split()[-4:])):
                 continue  # "fewer than 300 employees", "the net addition of approximately 11,100 employees"
+            moved_before = MOVEMENT.search(" ".join(sentence[:s].split()[-2:])) if asks_count(q) else None
+            if not priced and moved_before and (not movement_asked or (
+                    moved and not moved_before.group(0).lower().startswith(moved))):
+                continue  # "… opened 47 new stores, relocated 12 stores": stores moved in the period, not the count
+                # at its end — nor, "open" asked, the ones relocated
             if q.language == "en" and not tail and _counts_other(q, sentence, e, priced):
                 continue  # "89 million restricted stock units were excluded from … diluted earnings per share"
             if tail and asks_count(q) and tail.group(0).strip() in _OTHER_COUNTS \
@@ -1300,6 +1350,8 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
             restated = [(m.start(), m.end()) for m in _RESTATED.finditer(sentence)]
             candidates = [c for c in candidates if not any(a < c[0] < b for a, b in restated)] or candidates
             money = [c for c in money if c in candidates]
+        if asks_count(q) and not money and (kinds := _kinds_summed(q, sentence)):
+            return kinds  # "1,200 large-format and 400 small-format stores": every store asked, both kinds
         # "… $981.3 million, $768.3 million and $570.0 million …", "… operated 815, 795, and 782 warehouses …"
         respective = _respective(q, sentence, money if len(money) >= 2 else candidates)
         if respective:
@@ -1547,6 +1599,27 @@ def _of_the_asked_span(q: Question, sentence: str, candidates: list[tuple[int, s
 _RESPECTIVELY = re.compile(r"(?i)\brespectively\b")
 #: how well a listed period must agree with the asked one to pick its amount (a neighbouring year agrees 0.4)
 RESPECTIVE_FIT = 0.5
+
+
+#: counts of two kinds of one thing: "approximately 1,200 large-format and 400 small-format stores"
+_KINDS = re.compile(r"(?i)(?<![\w$.,])(?P<about>(?:approximately|about|nearly|over|around)\s+)?"
+                    r"(?P<a>\d{1,3}(?:,\d{3})+|\d+)\s+(?P<ka>[a-z][\w-]*)\s+and\s+(?P<b>\d{1,3}(?:,\d{3})+|\d+)\s+(?P<kb>[a-z][\w-]*)\s+"
+                    r"(?P<noun>[a-z]\w*)")
+
+
+def _kinds_summed(q: Question, sentence: str) -> str:
+    """A count asked of all of a thing ("How many stores did Acme have?") that the sentence gives as two kinds'
+    counts ("1,200 large-format and 400 small-format stores"): their sum, both stated — "1,600 in total (1,200
+    large-format + 400 small-format)"; "" when the sentence has no such pair, or the question names a kind."""
+    for m in _KINDS.finditer(" ".join(sentence.split())):
+        if not set(terms(m.group("noun"))) & q.terms:
+            continue
+        if {*terms(m.group("ka")), *terms(m.group("kb"))} & q.terms:
+            return ""  # "How many small-format stores …": that kind's count
+        a, b = (int(m.group(k).replace(",", "")) for k in ("a", "b"))
+        about = "about " if m.group("about") else ""
+        return f"{about}{a + b:,} in total ({m.group('a')} {m.group('ka')} + {m.group('b')} {m.group('kb')})"
+    return ""
 
 
 def _respective(q: Question, sentence: str, money: list[tuple[int, str]]) -> str:

@@ -84,7 +84,7 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out
     (spaces, hyphens and "&"/"and" aside: "Wal-Mart" is Walmart), as its ticker, as its initials ("J&J", "JnJ" for
     the file or the identity's "Johnson & Johnson"), or (a name of several words, maybe garbled by OCR) with most
-    of its words."""
+    of its words; a name with its legal form ("3M Co") as one without it."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
     if identity:
@@ -100,6 +100,9 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
         return True
     if _initialism_of(name, passage, identity):
         return True
+    core = " ".join(core_name(name))
+    if core and core.lower() != needle:  # "3M Co", "Acme Corp." as "3M", "Acme"
+        return mentions(core, passage, identity=identity)
     words = list(dict.fromkeys(w for w in re.findall(r"[^\W_]{2,}", needle) if w not in _JOINING))
     if len(words) < 2:
         return False

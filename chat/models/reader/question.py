@@ -267,6 +267,10 @@ _JA_NOT_FOCUS = re.compile(r"^(?:前年|前期|同期)比?$|増加|減少|増減
 #: "at the end of fiscal 2019": when the period is, not a word the answer's sentence has to hold (a sentence says
 #: "As of May 26, 2019, …")
 _AT_THE_END = re.compile(r"(?i)\b(?:at|as\s+of|by)\s+(?:the\s+)?(?:end|close)\s+of\b")
+#: "How many stores did Acme operate …", "… does Acme own": a verb of having what is counted, which a filing says
+#: as "We had 1,138 stores" or "Total stores" — no word the answer must hold (a verb that says what happened to
+#: them, "opened", "closed", "delivered", is the question's)
+_HELD = re.compile(r"(?i)^(how\s+many\b.*?\b(?:did|does|do)\b.*?\s)(?:operate|run|own|maintain|hold|keep)\b")
 _UNIT = re.compile(
     r"\bin (?:millions|thousands|billions)\b|\bpercent(?:age)?\b|%|\b(?:dollars|usd|won|yen)\b|"
     r"억\s?원|백만\s?원|천\s?원|百万円|千円|만\s?원",
@@ -724,7 +728,7 @@ def _one(text: str, lang: Language) -> Question:
         kind=kind,
         focus=focus,
         focus_terms=frozenset(_focus_terms(focus, lang)),
-        terms=frozenset(match_terms(_EN_LEAD.sub("", _AT_THE_END.sub(" ", cue_free).strip()))),
+        terms=frozenset(match_terms(_EN_LEAD.sub("", _AT_THE_END.sub(" ", _HELD.sub(r"\1", cue_free)).strip()))),
         names=tuple(dict.fromkeys(_each([*strong, *soft]))),
         strong_names=tuple(dict.fromkeys(_each(strong))),
         insisted_names=tuple(dict.fromkeys(insisted)),

@@ -348,3 +348,42 @@ def test_a_row_the_heading_alone_names_the_item_for_is_another_item_unless_its_l
            "| Net income per common share: |  |  |\n| Basic | $24.17 | $18.09 |\n| Diluted | $24.01 | $17.98 |")
     passages = [Passage("S1", eps, "doc-1", "kestrel-10k.pdf", 6, company="Kestrel Corp.")]
     assert read("What was the EPS of Kestrel in fiscal 2031?", passages).why == "sure"
+
+
+PLAN_ASSETS = """| (Millions) Asset Class | Fair Value Measurements Using Inputs Considered as / Level 1 / 2031 | \
+Fair Value Measurements Using Inputs Considered as / Level 1 / 2030 | Fair Value Measurements Using Inputs Considered \
+as / Level 2 / 2031 | Fair Value Measurements Using Inputs Considered as / Level 2 / 2030 | Fair Value at Dec. 31, / \
+2031 | Fair Value at Dec. 31, / 2030 |
+|---|---|---|---|---|---|---|
+| Cash and Cash Equivalents |  |  |  |  |  |  |
+| Cash and cash equivalents | $377 | $145 | $6 | $11 | $383 | $156 |
+| Total Cash and Cash Equivalents | $377 | $145 | $2 | $(402) | $1,024 | $731 |"""
+
+
+def test_a_plans_assets_by_fair_value_level_are_not_the_companys_balance() -> None:
+    """A pension note's table of its plans' assets by the fair value hierarchy ("Level 1") names "Cash and cash
+    equivalents" exactly as the balance sheet does: the company's cash is the balance sheet's, and the plans' table
+    alone is never a sure answer for it."""
+    text = _answer("What were Herons Nest's cash and cash equivalents at the end of 2031?", PLAN_ASSETS, BALANCE)
+    assert text.startswith("Cash and cash equivalents were $1,210 million") and "[S2]" in text
+    alone = _answer("What were Herons Nest's cash and cash equivalents at the end of 2031?", PLAN_ASSETS)
+    assert alone.startswith("I'm not sure")
+
+
+OBLIGATIONS = """Herons Nest Foods, Inc. › 5. Commitments and Contingencies
+The expected timing of payments for these streaming content obligations is as follows:
+(in thousands)
+|  | As of December 31, / 2031 | As of December 31, / 2030 |
+|---|---|---|
+| Less than one year | $7,446,947 | $6,200,611 |
+| Due after one year | 10,247,695 | 8,278,876 |
+| Total streaming content obligations | $17,694,642 | $14,479,487 |"""
+
+
+def test_a_row_that_shares_the_items_qualifier_but_names_another_thing_is_no_answer() -> None:
+    """"total streaming revenue" asked: "Total streaming content obligations" has the "total" and the "streaming" but
+    is an obligation — its label, caption and heading name no revenue: never a sure answer."""
+    text = _answer("What was Herons Nest's total streaming revenue in 2031?", OBLIGATIONS)
+    assert not text.startswith("Total streaming content obligations")
+    assert _answer("What were Herons Nest's total streaming content obligations at the end of 2031?",
+                   OBLIGATIONS).startswith("Total streaming content obligations were $17,694,642 thousand")

@@ -62,3 +62,34 @@ def test_a_row_that_counts_the_shares_wins_over_the_dollar_row_of_its_table() ->
     first = answer.splitlines()[0]
     assert "352,874" in first and "[S1]" in first, answer
     assert "56,547" not in first, answer
+
+
+def test_a_verb_of_having_what_is_counted_is_no_word_the_answer_must_hold() -> None:
+    """"How many stores did Quillon operate …?" is answered by "We had 412 stores at the end of fiscal 2031" —
+    "operate", "own", "run" say only that the company has them; "open" or "close" say what happened to them."""
+    stores = Passage("S1", "Store Development\nWe had 412 stores at the end of fiscal 2031 throughout our Domestic "
+                     "and International segments.", "q1", "QUILLON_2031_10K.pdf", 5)
+    for verb in ("operate", "own", "run", "have"):
+        a = read(f"How many stores did Quillon {verb} at the end of fiscal 2031?", [stores])
+        assert a.text.startswith("The documents say 412"), (verb, a.text)
+    assert "open" in analyze("How many stores did Quillon open in fiscal 2031?").terms
+
+
+def test_stores_moved_in_the_period_are_not_the_count_and_two_kinds_are_summed() -> None:
+    """"How many stores did Quillon operate at the end of fiscal 2031?": not the 12 it relocated that year, and where
+    the filing counts two kinds ("1,200 large-format and 400 small-format stores") their sum, both shown — unless the
+    question asks one kind."""
+    moves = Passage("S1", "During fiscal 2031, the Company opened 47 new stores, relocated 12 stores, and remodeled 20 "
+                    "stores.", "q1", "QUILLON_2031_10K.pdf", 3)
+    count = Passage("S2", "At the end of the fourth quarter of fiscal 2031, the Company operated 1,355 stores totaling "
+                    "14.2 million square feet.", "q1", "QUILLON_2031_10K.pdf", 3)
+    a = read("How many stores did Quillon operate at the end of fiscal 2031?", [moves, count])
+    assert a.text.startswith("The documents say 1,355") and "[S2]" in a.text
+    opened = read("How many new stores did Quillon open in fiscal 2031?", [moves, count])
+    assert opened.text.startswith("The documents say 47")
+    kinds = Passage("S1", "We had approximately 1,200 large-format and 400 small-format stores at the end of fiscal "
+                    "2031 throughout our Domestic and International segments.", "q1", "QUILLON_2031_10K.pdf", 5)
+    total = read("How many stores did Quillon have in total at the end of fiscal 2031?", [kinds])
+    assert total.text.startswith("The documents say about 1,600 in total (1,200 large-format + 400 small-format)")
+    small = read("How many small-format stores did Quillon have at the end of fiscal 2031?", [kinds])
+    assert small.text.startswith("The documents say 400")

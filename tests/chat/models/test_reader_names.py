@@ -290,3 +290,13 @@ def test_a_company_named_before_per_or_using_is_the_company_and_another_companys
         assert q.strong_names == ("Quillon Marine",)
         assert "quillon" not in q.focus.lower()
         assert read(question, _tarn()).declined  # Tarn's filing says nothing of Quillon
+
+
+def test_a_name_with_its_legal_form_is_the_company_without_it() -> None:
+    """"What was Tarn Co's revenue?" over a filing that writes "Tarn Devices Inc." or a file named TARN: the legal
+    form the user adds is no word the passages must hold."""
+    cover = Passage("S1", INCOME, "t1", "annual-report-2020.pdf", 52, company="TARN DEVICES INC.")
+    assert mentions("Tarn Co", cover) and mentions("Tarn Corp.", cover) and mentions("Tarn Inc", cover)
+    assert not mentions("Quillon Co", cover)
+    a = read("What was Tarn Co's total revenue in 2020?", [cover])
+    assert not a.declined and "8,410" in a.text
