@@ -661,16 +661,24 @@ _OWNER_RESULTS = re.compile(r"['’]s?\s+(?:operating\s+)?(?:results|net\s+sales
 
 def _results_owner(caption: str) -> str:
     """The name a caption says the table's results are of ("Space's operating results …" → "Space"): the
-    capitalised words (not a heading's all-capitals) right before the possessive; "" when none."""
+    capitalised words (not a heading's all-capitals) right before the possessive — or a segment's initials there
+    ("RMS' operating results …" → "RMS"); "" when none."""
     m = _OWNER_RESULTS.search(caption)
     if m is None:
         return ""
     words: list[str] = []
     for word in reversed(caption[: m.start()].split()):
-        if not word[:1].isupper() or word.isupper() or len(words) == 3:
+        initials = not words and word.isupper() and word.isalpha() and len(word) <= INITIALS_CHARS
+        if not word[:1].isupper() or (word.isupper() and not initials) or len(words) == 3:
             break
         words.insert(0, word)
+        if initials:
+            break
     return " ".join(words)
+
+
+#: an all-capitals word at most this long right before a results caption's possessive is a segment's initials
+INITIALS_CHARS = 5
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 

@@ -158,3 +158,17 @@ def test_a_segments_results_table_answers_for_that_segment_not_the_company() -> 
     assert read("What was Kestrel's backlog at year-end 2031?", passages).why != "sure"
     segment = read("What was the backlog of Kestrel's Space segment at year-end 2031?", passages)
     assert segment.why == "sure" and "$25,516 million" in segment.text.split("\n")[0]
+
+
+def test_a_segment_named_by_its_initials_in_a_results_caption_is_a_segment_too() -> None:
+    """"RMS’ operating results included the following": the segment's initials before the possessive — its backlog
+    is not the company's (before: "Backlog at year-end was $34,949 million", sure); asked by its initials, it is."""
+    text = SPACE_RESULTS.replace("Space’s", "RMS’").replace("$25,516", "$34,949")
+    passages = [Passage("S1", text, "doc-1", "kestrel-10k.pdf", 47, company="Kestrel Corporation")]
+    assert read("What was Kestrel's backlog at year-end 2031?", passages).why != "sure"
+    segment = read("What was the backlog of Kestrel's RMS segment at year-end 2031?", passages)
+    assert segment.why == "sure" and "$34,949 million" in segment.text.split("\n")[0]
+    # a heading's capitals are no segment: "KESTREL CORPORATION’S operating results" are the company's
+    whole = SPACE_RESULTS.replace("Space’s", "KESTREL CORPORATION’S")
+    assert read("What was Kestrel's backlog at year-end 2031?",
+                [Passage("S1", whole, "doc-1", "kestrel-10k.pdf", 47, company="Kestrel Corporation")]).why == "sure"
