@@ -19,6 +19,7 @@ A document counts as named when the query holds:
 - a short form in capitals cut from the name's words in order ("AMEX" for American Express, "JPM" for JPMorgan
   Chase) — at least three letters, a part of one word at least two of them (bare initials are left to the
   tickers: "EPS", "ROE" or "GAAP" are a finance word's initials, not a company's);
+- a one-word name without the "Co" it glues to itself ("Pepsi" for PepsiCo), capitalised;
 - the head of its file name before the first part with a digit, when the file name writes it in capitals
   ("BESTBUY_2023_10K.pdf", "JOHNSON_JOHNSON_2023_8K.pdf", "3M_2018_10K.pdf"), as one to three capitalised
   words of the query run together ("Best Buy", "Johnson & Johnson", "3M").
@@ -180,7 +181,22 @@ def names_document(query: str, file_name: str, identity: Mapping[str, Any] | Non
         return True
     if _initials_in(query, [c for c in cores if "and" in (w.lower() for w in c[1:-1])]):
         return True
+    if _glued_in(query_words, [*(c[0] for c in cores if len(c) == 1), head]):
+        return True
     return bool(head) and _head_in(query, head)
+
+
+#: the legal form some companies glue to their one-word name ("PepsiCo", "SYSCO"): a question may leave it off
+_GLUED = ("co", "corp")
+#: … leaving at least this many letters
+GLUED_STEM = 4
+
+
+def _glued_in(query_words: Sequence[str], names: Sequence[str]) -> bool:
+    """A capitalised query word is a one-word name without the "Co" glued to it ("Pepsi" for PepsiCo)."""
+    stems = {n.lower()[: -len(g)] for n in names for g in _GLUED
+             if n.isalpha() and n.lower().endswith(g) and len(n) - len(g) >= GLUED_STEM}
+    return any(w[:1].isupper() and w.lower() in stems for w in query_words)
 
 
 def named_documents(query: str, docs: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -52,6 +52,9 @@ def test_a_file_name_head_counts_only_in_capitals(file_name: str, head: str) -> 
     # a short form cut from the name's words
     ("Does AMEX have an improving operating margin?", "doc.pdf", {"company": "American Express Company"}),
     ("Which of JPM's segments had the lowest net revenue?", "doc.pdf", {"company": "JPMorgan Chase & Co."}),
+    # a one-word name without the "Co" glued to it
+    ("What was Pepsi's net revenue in Q1?", "doc.pdf", {"company": "PepsiCo, Inc."}),
+    ("Pepsi net revenue", "PEPSICO_2031Q1_EARNINGS.pdf", {}),
 ])
 def test_a_query_names_the_documents_owner(query: str, file_name: str, identity: dict[str, object] | None) -> None:
     assert names_document(query, file_name, identity)
@@ -72,6 +75,8 @@ def test_a_query_names_the_documents_owner(query: str, file_name: str, identity:
     ("ASC 842 lease accounting", "doc.pdf", {"company": "Ascena Retail Group, Inc."}),
     ("AE revenue", "doc.pdf", {"company": "American Express Company"}),  # bare initials: a ticker's case
     ("AMEXO revenue", "doc.pdf", {"company": "American Express Company"}),
+    ("pepsi net revenue", "doc.pdf", {"company": "PepsiCo, Inc."}),  # one word in lower case is a word
+    ("Dis revenue", "doc.pdf", {"company": "DisCo Holdings"}),  # too short a stem
 ])
 def test_no_owner_is_read_into_ordinary_words(query: str, file_name: str, identity: dict[str, object] | None) -> None:
     assert not names_document(query, file_name, identity)

@@ -67,6 +67,14 @@ def _initialism_of(name: str, passage: Passage, identity: bool) -> bool:
     return any(len(_initials(owner)) >= 2 and _initials(owner) == letters for owner in owners)
 
 
+def _glued_co(needle: str, passage: Passage, identity: bool) -> bool:
+    """The company's name with "Co" glued to it ("PepsiCo", file "PEPSICO_…") asked without it ("Pepsi")."""
+    if len(needle) < 4 or not needle.isalpha():
+        return False
+    return any("".join(core_name(owner)).lower() in (needle + "co", needle + "corp")
+               for owner in _owners(passage, identity))
+
+
 def _ticker_of(name: str, token: str) -> bool:
     letters = re.sub(r"[^A-Z]", "", name.upper())
     if not letters or token[0] != letters[0]:
@@ -84,7 +92,8 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     """``name`` is in the passage's text, file name or document identity (``Passage.company``) — written out
     (spaces, hyphens and "&"/"and" aside: "Wal-Mart" is Walmart), as its ticker, as its initials ("J&J", "JnJ" for
     the file or the identity's "Johnson & Johnson"), or (a name of several words, maybe garbled by OCR) with most
-    of its words; a name with its legal form ("3M Co") as one without it."""
+    of its words; a name with its legal form ("3M Co") as one without it, and one without the "Co" the company
+    glues to it ("Pepsi" for PepsiCo)."""
     needle = name.lower()
     haystack = passage.text.lower() + "\n" + passage.file_name.lower()
     if identity:
@@ -99,6 +108,8 @@ def mentions(name: str, passage: Passage, *, identity: bool = True) -> bool:
     if any(_ticker_of(name, t) for t in _TICKER.findall(passage.file_name)):
         return True
     if _initialism_of(name, passage, identity):
+        return True
+    if _glued_co(needle, passage, identity):
         return True
     core = " ".join(core_name(name))
     if core and core.lower() != needle:  # "3M Co", "Acme Corp." as "3M", "Acme"

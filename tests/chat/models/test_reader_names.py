@@ -300,3 +300,13 @@ def test_a_name_with_its_legal_form_is_the_company_without_it() -> None:
     assert not mentions("Quillon Co", cover)
     a = read("What was Tarn Co's total revenue in 2020?", [cover])
     assert not a.declined and "8,410" in a.text
+
+
+def test_a_one_word_name_asked_without_the_co_glued_to_it() -> None:
+    """"Tarnco" files as TARNCO; a user asks about "Tarn": the company, not a name no passage holds."""
+    unnamed = INCOME.replace("Tarn Devices Inc.\n", "")  # a statement's page that does not print the name
+    statement = Passage("S1", unnamed, "t1", "TARNCO_2020_10K.pdf", 52)
+    assert mentions("Tarn", statement)
+    assert mentions("Tarn", Passage("S1", unnamed, "t1", "annual-report.pdf", 52, company="TarnCo, Inc."))
+    assert not mentions("Tar", Passage("S1", unnamed, "t1", "annual-report.pdf", 52, company="TarCo, Inc."))
+    assert not read("What was Tarn's total revenue in 2020?", [statement]).declined
