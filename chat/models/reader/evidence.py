@@ -136,7 +136,8 @@ _REFERENCE = re.compile(r"(?i)\b(?:notes?|items?|sections?|parts?|pages?|exhibit
                         r"chapters?|figures?|tables?|appendix|no\.|orders?|acts?|laws?|bills?|resolutions?|forms?|topics?|"
                         r"standards?)\s*$")
 #: what asks a percentage (a ratio or a rate may be a plain number: "current ratio 0.95", "exchange rate 1.08")
-_PERCENT_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b")
+_PERCENT_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|"
+                            r"\b(?:what|which)\s+(?:share|proportion|portion|fraction)\s+of\b")
 #: a question about a receipt: evidence from a passage that prints no receipt fields counts this much
 NOT_A_RECEIPT = 0.5
 _TOTAL_WORD = re.compile(r"(?i)\btotal\b|합계|合計|총액")

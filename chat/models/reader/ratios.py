@@ -308,6 +308,8 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
     a, b = cell_value(top), cell_value(bottom)  # in ones: "$(1,246) million ÷ $10,208,580 thousand"
     if a is None or b is None or b[0] == 0:
         return None
+    if a[0] == b[0] and " ".join(top.row.label.lower().split()) == " ".join(bottom.row.label.lower().split()):
+        return None  # the whole's own line found for the part (a search hit and its page read): no share of it
     a_value = abs(a[0]) if OUTFLOW.search(top_item) else a[0]  # capex "(1,486,843)": an outflow's brackets are
     b_value = abs(b[0]) if OUTFLOW.search(bottom_item) else b[0]  # no sign of it
     return _Computed(top, bottom, a_value / b_value, a[1], b[1])

@@ -294,3 +294,15 @@ def test_whether_a_margin_held_steady_and_whether_its_profile_improved() -> None
     profile = read("Does Halden have an improving gross margin profile as of FY2031?", passages).text
     assert profile.startswith("No — the gross margin fell, 1.1 percentage points: 21.4% in the fiscal year 2031 vs "
                               "22.5% in the fiscal year 2030"), profile
+
+
+def test_a_part_no_table_holds_is_no_share_of_the_whole_and_a_sentence_says_it() -> None:
+    """"What share of Halden's net sales came from Halden U.S.?" asks a percentage: where only the whole's line was
+    found, its share of itself is no answer; a sentence that states the segment's share is (before: its "$3.4
+    billion" of net sales)."""
+    page = [Passage("S1", OPERATIONS, "h", "HALDEN_10K.pdf", 44), Passage("P1", OPERATIONS, "h", "HALDEN_10K.pdf", 44)]
+    question = "What share of Halden's net sales came from Halden U.S. in fiscal 2022?"
+    assert "100.0%" not in read(question, page).text.split("\n")[0]
+    segment = Passage("S2", "Halden U.S. Segment\nHalden U.S. had net sales of $3.4 billion for fiscal 2022, "
+                      "representing 66% of our fiscal 2022 consolidated net sales.", "h", "HALDEN_10K.pdf", 30)
+    assert read(question, [*page, segment]).text.startswith("The documents say 66%")
