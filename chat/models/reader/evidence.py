@@ -1145,6 +1145,9 @@ def _field_evidence(q: Question, p: Passage, fields: list[Field], w: dict[str, f
             cov *= 0.97 if field.rank == 1 or asked_minor else MINOR_FIELD_FACTOR
         if field.amount is not None and field.amount.percent and _asks_money(q):
             cov = min(cov * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)  # "Comparable Sales Increased 15.6%": no sales
+        if field.amount is not None and (field.amount.currency or field.amount.percent) and asks_count(q):
+            # "How many shares did Acme repurchase?": "Share repurchases approximately $900 million" is what they cost
+            cov = min(cov * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
         if _unpaid_for_cash(q, field.label):
             cov = min(cov, YESNO_OFF_FOCUS_CAP)  # cash paid asked: "Income tax expense $101" is the expense
         if field.amount is not None and _RANGE_VALUE.search(field.value):
@@ -1391,6 +1394,7 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
         heading = sentence.rfind("›") + 1  # a heading path's names ("Acme, Inc. › News Release") are not the answer
         spaced = re.sub(r"\b(?:[A-Z] ){3,}[A-Z]\b", lambda m: " " * len(m.group(0)), sentence)  # "N E W S": a banner
         asked_words = set(re.findall(r"\w+", q.text.lower()))
+        found: list[tuple[int, int, str]] = []
         for m in re.finditer(r"\b[A-Z][\w&.\-]*(?:\s+(?:[A-Z][\w&.\-]*|of|and|&)){0,4}", spaced):
             name = m.group(0).rstrip(" .")
             if m.start() < heading or name.rstrip(".").lower() in _LEGAL_FORMS or len(name.split()[0]) < 2:
@@ -1403,8 +1407,27 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
             if office and not person_name(name):
                 continue  # the CFO asked: "Corning Cable Systems" of "… appointed CFO of Corning Cable Systems"
             if m.start() > 0 and name.lower() not in q.text.lower():
-                return name
+                found.append((m.start(), m.end(), name))
+        return _nearest_the_asked(q, spaced, found)
     return ""
+
+
+def _nearest_the_asked(q: Question, sentence: str, found: list[tuple[int, int, str]]) -> str:
+    """Of the names a sentence holds, the one nearest the words the question asks about ("Who became the
+    non-executive chair?" over "Mary N. Dillon Appointed as CEO … Dona D. Young to Become Non-Executive Chair" is
+    Dona D. Young); the first when the sentence holds none of those words."""
+    if not found:
+        return ""
+    names = {t for n in q.names for t in terms(n)}
+    asked = [t for t in terms(item_phrase(q.focus)) if t not in names and len(t) > 2]
+    # "Become Non-Executive Chair" names what was asked, not who; "who" asks a person ("Effective February" none)
+    found = [f for f in found if not set(terms(f[2])) & set(asked)] or found
+    if re.match(r"(?i)\s*who\b", q.text):
+        found = [f for f in found if person_name(f[2])] or found
+    at = [m.start() for t in asked for m in re.finditer(r"(?i)\b" + re.escape(t), sentence)]
+    if not at:
+        return found[0][2]
+    return min(found, key=lambda f: (min(min(abs(a - f[0]), abs(a - f[1])) for a in at), f[0]))[2]
 
 
 #: an amount not yet recognised: unrecognised compensation cost, an unamortised discount

@@ -342,7 +342,13 @@ def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) 
         return "value"
     if "§13" in focus_groups and len(re.findall(r"\w+", text)) <= 8:
         return "date"  # a short question that names a date: "receipt date?", "Date of purchase?"
+    if lang == "en" and _DATE_HEAD.match(focus):
+        return "date"  # "What was the effective date of her appointment …?": a date of something
     return "other"
+
+
+#: a focus whose head is a date: "effective date of …", "the record date for …", "date of the merger"
+_DATE_HEAD = re.compile(r"(?i)^(?:the\s+)?(?:[a-z]+\s+){0,2}date\s+(?:of|for|on)\b")
 
 
 def _strip_spans(text: str, spans: list[tuple[int, int]]) -> str:

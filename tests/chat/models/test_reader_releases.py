@@ -308,3 +308,30 @@ def test_the_three_activities_are_said_in_the_statements_currency_whichever_chun
     assert answer.startswith("Operating activities brought in the most cash in 2031: $9,221 million [S1] (compared "
                              "with investing activities $(1,161) million [S2] and financing activities $(7,616) "
                              "million [S2])."), answer
+
+
+HEADLINE = ("Quillon, Inc. › N E W S R E L E A S E JANE Q. ARDEN APPOINTED AS CEO, EFFECTIVE SEPTEMBER 1, 2031 Tomas "
+            "R. Vey to Become Non-Executive Chair, Effective February 1, 2032 NEW YORK, August 19, 2031 – Quillon, "
+            "Inc. (NYSE: QLN) today announced that Ann Carter will retire as President and Chief Executive Officer, "
+            "effective September 1, 2031.")
+
+
+def test_a_release_headline_answers_who_took_which_office_and_when() -> None:
+    """A succession release's headline names two people and two offices: "Who became the non-executive chair?" is
+    the name beside that office (before: the first name of the headline), and "What was the effective date of …"
+    asks a date (before: the headline quoted, no date said)."""
+    passages = [Passage("S1", HEADLINE, "q", "QUILLON_2031_8K.pdf", 1)]
+    chair = read("Who became Quillon's non-executive chair?", passages)
+    assert chair.text.startswith("The documents say Tomas R. Vey"), chair.text
+    assert analyze("What was the effective date of Jane Arden's appointment as Quillon CEO?").kind == "date"
+    date = read("What was the effective date of Jane Arden's appointment as Quillon CEO?", passages)
+    assert date.text.startswith("The documents say SEPTEMBER 1, 2031"), date.text
+
+
+def test_a_count_asked_is_not_the_money_a_key_figures_line_gives() -> None:
+    """"How many shares did Quillon repurchase?" beside "Share repurchases approximately $900 million" (a release's
+    key figures): that is what they cost — never a sure count."""
+    figures = Passage("S1", "Fiscal 2031 Highlights\nShare repurchases approximately $900 million\n"
+                      "Net sales $10.2 billion", "q", "QUILLON_2031Q4_EARNINGS.pdf", 2)
+    answer = read("How many shares did Quillon repurchase in fiscal 2031?", [figures])
+    assert answer.why != "sure" and "$900 million" not in answer.text.split("\n")[0]
