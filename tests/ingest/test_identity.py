@@ -138,15 +138,17 @@ IDENTITY = {"company": "Contoso Widgets, Inc.", "tickers": ["CTSO", "CTSO.B"], "
 SHOWN = {k: v for k, v in IDENTITY.items() if k != "read"}  # what a lookup returns: the storage mark left out
 
 
-def _submit(store, blobs, queue):
+def _submit(store, blobs, queue, pages=None, file_name="q1.pdf"):
+    """A made-up filing (by default the 10-Q cover and a page of results) uploaded and queued."""
+    pages = pages or [QUARTERLY_COVER.splitlines()[:20], ["Net sales were 1,234 in the quarter."]]
     pid = store.create_project("alice", "P")["project_id"]
-    data = text_pdf([QUARTERLY_COVER.splitlines()[:20], ["Net sales were 1,234 in the quarter."]])
+    data = text_pdf(pages)
     key = original_key(pid, "d", ".pdf")
     blobs.put(key, data)
     c = store.create_workflow(NewDocument(
-        owner="alice", project_id=pid, file_name="q1.pdf", file_type="application/pdf", file_kind="pdf",
-        file_key=key, file_uri="blob://" + key, size=len(data), sha256="c" * 64, page_count=2, language="en",
-        priority="high"))
+        owner="alice", project_id=pid, file_name=file_name, file_type="application/pdf", file_kind="pdf",
+        file_key=key, file_uri="blob://" + key, size=len(data), sha256="c" * 64, page_count=len(pages),
+        language="en", priority="high"))
     queue.send({"workflow_id": c.workflow_id, "document_id": c.document_id, "project_id": pid}, priority="high")
     return pid, c
 
@@ -300,15 +302,7 @@ async def test_an_older_10k_gets_its_symbol_from_the_listing_sentence(
     """A 10-K before 2019 prints no symbols on its cover: the pipeline stores the one its Item 5 says, so a
     question that names the company by its ticker ("What was NWT's revenue?") finds its documents; a document an
     older reading stored without it gets it on its next lookup."""
-    pid = store.create_project("alice", "P")["project_id"]
-    data = text_pdf([OLDER_COVER, ["Contents"], LISTING_PAGE])
-    key = original_key(pid, "d", ".pdf")
-    blobs.put(key, data)
-    c = store.create_workflow(NewDocument(
-        owner="alice", project_id=pid, file_name="nwt.pdf", file_type="application/pdf", file_kind="pdf",
-        file_key=key, file_uri="blob://" + key, size=len(data), sha256="d" * 64, page_count=3, language="en",
-        priority="high"))
-    queue.send({"workflow_id": c.workflow_id, "document_id": c.document_id, "project_id": pid}, priority="high")
+    pid, c = _submit(store, blobs, queue, [OLDER_COVER, ["Contents"], LISTING_PAGE], "nwt.pdf")
     pipeline = Pipeline(settings, store, blobs, indexer)
     assert await Worker(store=store, queue=queue, pipeline=pipeline, settings=settings, clock=clock).run_once() \
         == "completed"

@@ -660,6 +660,10 @@ _OF_SEGMENT = re.compile(
 _OWNER_RESULTS = re.compile(r"['’]s?\s+(?:operating\s+)?(?:results|net\s+sales|revenues?|performance|business)\b")
 
 
+#: an all-capitals word at most this long right before a results caption's possessive is a segment's initials
+INITIALS_CHARS = 5
+
+
 def _results_owner(caption: str) -> str:
     """The name a caption says the table's results are of ("Space's operating results …" → "Space"): the
     capitalised words (not a heading's all-capitals) right before the possessive — or a segment's initials there
@@ -677,9 +681,6 @@ def _results_owner(caption: str) -> str:
             break
     return " ".join(words)
 
-
-#: an all-capitals word at most this long right before a results caption's possessive is a segment's initials
-INITIALS_CHARS = 5
 _GENERIC_SEGMENT = match_terms("consolidated operating segment segments total company")
 
 
