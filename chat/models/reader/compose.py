@@ -180,7 +180,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         # a grid without a label column ("Votes For | Votes Against"): the column names the figure
         subject, period = " ".join(table.columns[ev.col].header.replace(" / ", " ").split()), ""
     prior = row.amount(ev.prior_col) if ev.prior_col >= 0 else None
-    if q.kind in ("change", "comparison") and prior is not None:
+    if q.kind in ("change", "comparison") and prior is not None and not (
+            q.kind == "change" and len(q.periods) < 2 and _CHANGE_ROW.search(row.label)):
+        # … but "comparable sales change in Q2" of a row that is the change ("Comparable sales % change"): its figure
         return _change_sentence(q, ev, subject, amount, prior)
     if lang == "ko":
         lead = f"{period} " if period else ""
@@ -202,6 +204,8 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     return f"{_cap(subject)} {verb} {value}{tail}{note} [{ref}]."
 
 
+#: a row whose figure is itself a change: "Comparable sales % change", "Organic revenue growth"
+_CHANGE_ROW = re.compile(r"(?i)%\s*change|\bpercent(?:age)?\s+change|\bchange\s+(?:in|%)|\bgrowth\b")
 #: a row whose amount is money spent or lost, whatever its sign: a statement may print it in brackets
 _OUTFLOW = re.compile(
     r"(?i)\b(?:expenses?|costs?|loss(?:es)?|payments?|paid|purchases?|repurchases?|repurchased|"

@@ -749,6 +749,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     # print a lexicon phrase's words apart, "Operating lease liabilities, non-current")
     item_words = set(terms(q.focus)) - plain - {"total"}
     plans_table = fair_value_levels(table, p, q.text)
+    # a table that counts things in every column ("Total Stores at End of Second Quarter", "Stores Opened"): its
+    # "Pacific Sales" row is a store brand's count, no revenue — for an amount of money asked
+    counts_table = bool(values_headers := [table.columns[c].header for c in range(len(table.columns))
+                                           if not table.columns[c].is_change]) \
+        and all(_COUNTED_THING.search(h) for h in values_headers) and not asks_count(q) and _asks_money(q)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
@@ -865,10 +870,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= MODIFIER_ONLY
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
+        if counts_table:
+            row_score *= OTHER_TABLE  # a count of stores, never an amount of money
         if plans_table:
             # the pension plans' "Cash and cash equivalents $412" (Level 1) is the plans', not the company's
             # balance — never sure
-            row_score *= PLANS_TABLE
+            row_score *= OTHER_TABLE
         if other_segments:
             # Lockheed's backlog asked: "Space's operating results: Backlog at year-end" is a segment's — never sure
             row_score *= MODIFIER_ONLY
@@ -1012,9 +1019,9 @@ _FAIR_VALUE_ASKED = re.compile(r"(?i)\bfair\s+value|\blevel\s+[123]\b|\bplan\s+a
                                r"\bpostretirement|\bbenefit\s+plans?\b|\basset\s+class")
 
 
-#: … its rows count this much for a question that asks about neither (below ``decline.SURE_AT`` even for a row
-#: that names the item exactly)
-PLANS_TABLE = 0.4
+#: … its rows, and a table of counts' ("Total Stores at End of Second Quarter") for money asked, count this much for
+#: a question that asks about neither (below ``decline.SURE_AT`` even for a row that names the item exactly)
+OTHER_TABLE = 0.4
 
 
 def fair_value_levels(table: Table, passage: Passage, question: str) -> bool:

@@ -115,3 +115,22 @@ def test_a_change_in_a_table_printed_oldest_first_is_against_the_year_just_befor
     a = read("By how much did Ostrel's net sales grow in 2031?",
              [Passage("S1", table, "o1", "OSTREL_2031_10K.pdf", 37)])
     assert "30.8%" in a.text.split("\n")[0] and "135,987" in a.text.split("\n")[0], a.text
+
+
+COMPS = """Quillon Stores, Inc. › Domestic Segment Performance Summary
+|  | Three Months Ended / July 29, 2031 | Three Months Ended / July 30, 2030 |
+|---|---|---|
+| Revenue | $8,770 | $9,478 |
+| Comparable sales % change | (6.3)% | (12.7)% |"""
+
+
+def test_a_row_that_is_the_change_asked_is_read_not_differenced() -> None:
+    """"What was Quillon's Domestic comparable sales change in Q2 fiscal 2031?": the row is the change — -6.3%
+    (before: "up 6.4 percentage points: -6.3% vs -12.7%", a change of the change)."""
+    a = read("What was Quillon's Domestic comparable sales change in Q2 fiscal 2031?",
+             [Passage("S1", COMPS, "q", "QUILLON_2031Q2_10Q.pdf", 20)])
+    assert a.text.startswith("Comparable sales % change was -6.3%"), a.text
+    # a change of an amount row is still computed
+    revenue = read("What was the change in Quillon's revenue in the quarter ended July 29, 2031?",
+                   [Passage("S1", COMPS, "q", "QUILLON_2031Q2_10Q.pdf", 20)])
+    assert "down" in revenue.text.split("\n")[0] and "$8,770" in revenue.text

@@ -93,3 +93,29 @@ def test_stores_moved_in_the_period_are_not_the_count_and_two_kinds_are_summed()
     assert total.text.startswith("The documents say about 1,600 in total (1,200 large-format + 400 small-format)")
     small = read("How many small-format stores did Quillon have at the end of fiscal 2031?", [kinds])
     assert small.text.startswith("The documents say 400")
+
+
+STORE_COUNTS = """Quillon Stores, Inc. › Store Count
+|  | Fiscal 2031 / Total Stores at Beginning of Second Quarter | Fiscal 2031 / Stores Opened | Fiscal 2031 / \
+Stores Closed | Fiscal 2031 / Total Stores at End of Second Quarter |
+|---|---|---|---|---|
+| Quillon Domestic | 906 | - | (3) | 903 |
+| Pacific Sales | 20 | - | - | 20 |"""
+
+
+def test_a_table_of_store_counts_is_no_revenue() -> None:
+    """"What was Quillon's revenue for the second quarter of fiscal 2031?": a store-count table's "Pacific Sales" row
+    (a store brand, 20 stores) is no revenue, however well its columns name the quarter (before: "Pacific Sales were
+    20", sure); the statement's revenue row answers."""
+    income = Passage("S2", """Quillon Stores, Inc. › Condensed Consolidated Statements of Earnings
+($ in millions)
+|  | Three Months Ended / July 29, 2031 | Three Months Ended / July 30, 2030 |
+|---|---|---|
+| Revenue | $9,583 | $10,329 |""", "q", "QUILLON_2031Q2_10Q.pdf", 4)
+    counts = Passage("S1", STORE_COUNTS, "q", "QUILLON_2031Q2_10Q.pdf", 17)
+    a = read("What was Quillon's revenue for the second quarter of fiscal 2031?", [counts, income])
+    assert a.text.startswith("Revenue was $9,583 million"), a.text
+    alone = read("What was Quillon's revenue for the second quarter of fiscal 2031?", [counts])
+    assert alone.why != "sure"
+    assert read("How many Pacific Sales stores did Quillon have at the end of the second quarter of fiscal 2031?",
+                [counts]).text.startswith("Pacific Sales")
