@@ -53,6 +53,7 @@ from chat.models.reader.question import (
 )
 from chat.models.reader.ratios import capital_intensity_answer, ratio_answer
 from chat.models.reader.registered import asks_registered, registered_answer
+from chat.models.reader.rivals import company_comparison, rival_questions
 from chat.models.reader.segments import asks_segments, segments_answer
 from chat.models.reader.sentence_change import sentence_change
 from chat.models.reader.signers import asks_signers, signers_answer
@@ -268,7 +269,13 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         # "nike revenue fy21": the documents' owner, or a word no document holds — a company's name either way
         question = keyword_owned(head[0].upper() + question.strip()[1:])
     q = _company_insisted(analyze(question))
-    if selector.empty and cover_check_applies(q):  # a company's amount: the filings of others left out
+    rivals = rival_questions(question) if not q.parts and selector.empty else []
+    if rivals:  # "Which had higher net income in 2022, Boeing or Lockheed Martin?": each company's figure, compared
+        compared = company_comparison(question, passages)
+        if compared is not None:
+            return Answer(f"{compared[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(compared[1])), False, 1.0,
+                          q.language, "computed")
+    if selector.empty and cover_check_applies(q) and not rivals:  # a company's amount: the filings of others left out
         foreign = foreign_documents(company_names(q, passages), passages)
         passages = [p for p in passages if p.document_id not in foreign]
     beyond = beyond_documents(q, passages) if selector.empty else []
@@ -276,7 +283,9 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         text = f"{decline(q, None, passages)} {coverage_note(q, beyond)}"
         return Answer(f"{text}\n\n{NOTE[q.language]}", (), True, 0.0, q.language, "period-not-covered")
     parts = q.parts or (q,)
-    if not q.parts and q.kind != "comparison" and not selector.names:
+    if rivals:  # no figure of one of them: what was found for each, no verdict
+        parts = tuple(analyze(r) for r in rivals)
+    elif not q.parts and q.kind != "comparison" and not selector.names:
         per_name = per_name_questions(question)
         if len(per_name) > 1:  # "net sales of Apple and Amazon": each company answered on its own
             parts = tuple(analyze(p) for p in per_name)

@@ -66,7 +66,7 @@ _HEAD_END = re.compile(
     r"related|attributable|excluding|including)\b)")
 
 
-def _plural(subject: str) -> bool:
+def plural(subject: str) -> bool:
     """Whether the line item's head noun is plural: "Payments for dividends" were, "Cash used in investing
     activities" was."""
     cut = _HEAD_END.search(subject)
@@ -190,7 +190,7 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
     if lang in ("ja", "zh"):
         lead = f"{period}の" if period else ""
         return f"{lead}{subject}は{value}です [{ref}]。"
-    verb = "were" if _plural(subject) else "was"
+    verb = "were" if plural(subject) else "was"
     tail = f" {period}" if period else ""
     moved = table.columns[ev.col].header.split(" / ")[-1].strip()
     if q.kind not in ("change", "comparison") and MOVEMENT.search(moved) and not amount.percent:
@@ -273,7 +273,7 @@ def _change_sentence(q: Question, ev: Evidence, subject: str, current: Amount, p
         return (
             f"{subject}は{prior_period}の{prior_text}から{cur_period}の{cur_text}へ{how} [{ref}]（表の数値から計算）。"
         )
-    verb = "were" if _plural(subject) else "was"
+    verb = "were" if plural(subject) else "was"
     direction = "up" if diff > 0 else "down" if diff < 0 else "unchanged"
     change = f"{direction} {pct_text}" if diff and pct_text else direction
     extra = f"; the table shows {ev.row.cells[ev.change_col]}" if stated is not None else ""

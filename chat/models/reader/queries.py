@@ -30,6 +30,7 @@ from chat.models.reader.officers import asked_office
 from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
 from chat.models.reader.ratios import capital_intensity_queries
 from chat.models.reader.registered import registered_query
+from chat.models.reader.rivals import rival_questions
 from chat.models.reader.segments import segments_query
 from chat.models.reader.statements import implied_statement
 from chat.models.reader.superlatives import search_query as superlative_query
@@ -153,9 +154,13 @@ def breakdown_query(question: str) -> str:
 
 
 def search_queries(question: str) -> list[str]:
-    """The searches for ``question``: one per company it names (``per_name_questions``), and for a statement
-    line item also the statement-words query and, for a narrowed one, the breakdown query."""
+    """The searches for ``question``: one per company it names (``per_name_questions``; a comparison of two
+    companies' figure, ``rivals``: each company's plain question and its statement-words query), and for a
+    statement line item also the statement-words query and, for a narrowed one, the breakdown query."""
     question = spelled_out(question)
+    rivals = rival_questions(question)
+    if rivals:  # "Which had higher net income, Boeing or Lockheed Martin?": each company's line, in its statement
+        return list(dict.fromkeys([*rivals, *(s for r in rivals if (s := statement_query(r)))]))
     queries = per_name_questions(question)
     breakdown = superlative_query(question) or share_query(question)
     if breakdown:  # "which region had the highest net sales?": the breakdown by region
