@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from chat.models.reader import Passage, read
-from chat.models.reader.compose import _plural
+from chat.models.reader.compose import plural
 from chat.models.reader.question import analyze
 
 
@@ -81,12 +81,12 @@ def test_the_later_filing_answers_though_its_row_was_renamed() -> None:
 
 
 def test_the_verb_agrees_with_the_items_head_noun() -> None:
-    assert _plural("Payments for dividends and dividend equivalents")
-    assert _plural("Repurchases of common stock")
-    assert _plural("Greater China net sales")
-    assert not _plural("Cash used in investing activities")
-    assert not _plural("Provision for income taxes")
-    assert not _plural("Net income")
+    assert plural("Payments for dividends and dividend equivalents")
+    assert plural("Repurchases of common stock")
+    assert plural("Greater China net sales")
+    assert not plural("Cash used in investing activities")
+    assert not plural("Provision for income taxes")
+    assert not plural("Net income")
 
 
 _FIRST_ROWS = """Ospreyline Devices, Inc.
