@@ -192,10 +192,15 @@ _GLUED = ("co", "corp")
 GLUED_STEM = 4
 
 
+def glued_stems(names: Iterable[str]) -> set[str]:
+    """The one-word names without the "Co" glued to them, in lower case ("PepsiCo" → "pepsi")."""
+    return {n.lower()[: -len(g)] for n in names for g in _GLUED
+            if n.isalpha() and n.lower().endswith(g) and len(n) - len(g) >= GLUED_STEM}
+
+
 def _glued_in(query_words: Sequence[str], names: Sequence[str]) -> bool:
     """A capitalised query word is a one-word name without the "Co" glued to it ("Pepsi" for PepsiCo)."""
-    stems = {n.lower()[: -len(g)] for n in names for g in _GLUED
-             if n.isalpha() and n.lower().endswith(g) and len(n) - len(g) >= GLUED_STEM}
+    stems = glued_stems(names)
     return any(w[:1].isupper() and w.lower() in stems for w in query_words)
 
 

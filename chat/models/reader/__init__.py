@@ -271,7 +271,7 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
     q = _company_insisted(analyze(question))
     rivals = rival_questions(question) if not q.parts and selector.empty else []
     if rivals:  # "Which had higher net income in 2022, Boeing or Lockheed Martin?": each company's figure, compared
-        compared = company_comparison(question, passages)
+        compared = company_comparison(question, rivals, passages)
         if compared is not None:
             return Answer(f"{compared[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(compared[1])), False, 1.0,
                           q.language, "computed")

@@ -751,9 +751,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     plans_table = fair_value_levels(table, p, q.text)
     # a table that counts things in every column ("Total Stores at End of Second Quarter", "Stores Opened"): its
     # "Pacific Sales" row is a store brand's count, no revenue — for an amount of money asked
-    counts_table = bool(values_headers := [table.columns[c].header for c in range(len(table.columns))
-                                           if not table.columns[c].is_change]) \
-        and all(_COUNTED_THING.search(h) for h in values_headers) and not asks_count(q) and _asks_money(q)
+    headers = [col.header for col in table.columns if not col.is_change]
+    counts_table = bool(headers) and all(_COUNTED_THING.search(h) for h in headers) and not asks_count(q) \
+        and _asks_money(q)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not _TAX_ASKED.search(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))

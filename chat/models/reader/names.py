@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from chat.models.reader.passage import Passage
-from retrieval.owners import abbreviates, core_name
+from retrieval.owners import abbreviates, core_name, glued_stems
 
 #: share of a several-word name's words a passage must hold to mention it
 NAME_WORDS_PRESENT = 0.6
@@ -69,10 +69,7 @@ def _initialism_of(name: str, passage: Passage, identity: bool) -> bool:
 
 def _glued_co(needle: str, passage: Passage, identity: bool) -> bool:
     """The company's name with "Co" glued to it ("PepsiCo", file "PEPSICO_…") asked without it ("Pepsi")."""
-    if len(needle) < 4 or not needle.isalpha():
-        return False
-    return any("".join(core_name(owner)).lower() in (needle + "co", needle + "corp")
-               for owner in _owners(passage, identity))
+    return needle in glued_stems("".join(core_name(owner)) for owner in _owners(passage, identity))
 
 
 def _ticker_of(name: str, token: str) -> bool:

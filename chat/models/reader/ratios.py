@@ -297,7 +297,7 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
     """Both sides' cells for ``q``'s period and their quotient, or None (a side not found, two periods, two
     documents, a zero denominator)."""
     top, bottom = cell(q, top_item, passages), cell(q, bottom_item, passages)
-    if top is None or bottom is None or (top.quote == bottom.quote and top.passage.ref == bottom.passage.ref):
+    if top is None or bottom is None:
         return None
     assert top.row is not None and bottom.row is not None and top.table is not None and bottom.table is not None
     if not _one_period(q, top, bottom):
@@ -309,7 +309,7 @@ def _computed(q: Question, top_item: str, bottom_item: str, passages: Sequence[P
     if a is None or b is None or b[0] == 0:
         return None
     if a[0] == b[0] and " ".join(top.row.label.lower().split()) == " ".join(bottom.row.label.lower().split()):
-        return None  # the whole's own line found for the part (a search hit and its page read): no share of it
+        return None  # one line found for both sides (the same cell, or a search hit and its page read): no ratio
     a_value = abs(a[0]) if OUTFLOW.search(top_item) else a[0]  # capex "(1,486,843)": an outflow's brackets are
     b_value = abs(b[0]) if OUTFLOW.search(bottom_item) else b[0]  # no sign of it
     return _Computed(top, bottom, a_value / b_value, a[1], b[1])

@@ -61,20 +61,19 @@ def rival_questions(question: str) -> list[str]:
     return out
 
 
-def company_comparison(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
-    """The answer lines and quotes for a comparison of two companies' figure, or None (see the module docstring)."""
-    asked = rival_questions(question)
-    if not asked:
-        return None
+def company_comparison(question: str, asked: Sequence[str], passages: Sequence[Passage]
+                       ) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quotes for a comparison of two companies' figure — ``asked``: its
+    ``rival_questions`` —, or None (see the module docstring)."""
     m = _COMPARED.search(question)
-    assert m is not None
+    if m is None or len(asked) != 2:
+        return None
     found: list[tuple[str, Evidence, float, str]] = []
-    item = ""
+    item = analyze(asked[0]).focus
     for one in asked:
         q = analyze(one)
-        item = q.focus
         own = of_named(q, passages)
-        ev = cell(q, item, own) if own and q.strong_names else None
+        ev = cell(q, q.focus, own) if own and q.strong_names else None
         value = cell_value(ev) if ev is not None else None
         if ev is None or value is None:
             return None
