@@ -209,3 +209,36 @@ def named_documents(query: str, docs: Sequence[Mapping[str, Any]]) -> list[str]:
     names, in their order."""
     return [str(d["document_id"]) for d in docs
             if d.get("document_id") and names_document(query, str(d.get("file_name") or ""), d.get("identity"))]
+
+
+#: a year a query asks about: "2022", "FY2022", "fiscal 2022", "FY22"
+_ASKED_YEAR = re.compile(r"(?i)(?<![\w.$])(?:(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<short>\d\d)|"
+                         r"(?:FY\s?)?(?P<year>(?:19|20)\d\d))(?![\w.,]\d|\d)")
+
+
+def asked_years(query: str) -> set[int]:
+    """The years ``query`` writes ("… in fiscal 2022", "FY21", "as of December 31, 2019")."""
+    out: set[int] = set()
+    for m in _ASKED_YEAR.finditer(query):
+        out.add(int(m.group("year")) if m.group("year") else 2000 + int(m.group("short")))
+    return out
+
+
+def _period_year(identity: Mapping[str, Any] | None) -> int | None:
+    end = str((identity or {}).get("period_end") or "")
+    return int(end[:4]) if re.match(r"(?:19|20)\d\d-", end) else None
+
+
+def dated_documents(query: str, docs: Sequence[Mapping[str, Any]], named: Sequence[str]) -> list[str]:
+    """Of the ``named`` documents (``named_documents``), those whose period — the year their cover says they end
+    (``identity.period_end``) — is a year ``query`` asks about: "Corning's Display Technologies net sales in 2022"
+    over Corning's 10-Ks for 2020, 2021 and 2022 is the 2022 one's (the older ones print "2022" in their outlook,
+    and their segment tables rank as high). Empty when the query asks no year, or every named document (or none)
+    is of one."""
+    years = asked_years(query)
+    if not years:
+        return []
+    wanted = set(named)
+    out = [str(d["document_id"]) for d in docs
+           if str(d.get("document_id")) in wanted and _period_year(d.get("identity")) in years]
+    return out if len(out) < len(wanted) else []

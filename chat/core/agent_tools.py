@@ -29,7 +29,7 @@ from chat.core.tools import validate_tool_input
 from chat.models.catalog import LIST_DOCUMENTS, format_document_list, rank
 from chat.models.tool_format import format_page, format_search_results, parse_results, tool_result_text
 from ingest.pii.masking import mask_all
-from retrieval.owners import named_documents
+from retrieval.owners import dated_documents, named_documents
 from retrieval.types import SearchFilter
 from store.errors import DocchatError, InvalidInput, NotFound
 from store.logging import get_logger
@@ -202,11 +202,17 @@ class ToolRunner:
             raise NotFound("there are no projects to search; upload documents first")
         # one embedding and one index query over all the projects, however many (issue 13 item 9)
         flt = SearchFilter.for_projects(projects, scope.document_ids)  # the index filters by document too
-        named = await self._named_documents(scope, projects, query)
+        named, dated = await self._named_documents(scope, projects, query)
         hits: list[Any] = []
-        if named:  # "Boeing's tax rate": Boeing's documents first, the rest only to fill up (``retrieval.owners``)
-            hits = list(await self.retriever.search(query, SearchFilter.for_projects(projects, named),
+        if dated:  # "Corning's net sales in 2022": the named company's filing of that year first
+            hits = list(await self.retriever.search(query, SearchFilter.for_projects(projects, dated),
                                                     k=self.search_k))[: self.search_k]
+        if named and len(hits) < self.search_k:
+            # "Boeing's tax rate": Boeing's documents first, the rest only to fill up (``retrieval.owners``)
+            seen = {h.chunk_id for h in hits}
+            hits += [h for h in await self.retriever.search(query, SearchFilter.for_projects(projects, named),
+                                                            k=self.search_k) if h.chunk_id not in seen]
+            hits = hits[: self.search_k]
         if len(hits) < self.search_k:
             seen = {h.chunk_id for h in hits}
             hits += [h for h in await self.retriever.search(query, flt, k=self.search_k) if h.chunk_id not in seen]
@@ -221,13 +227,15 @@ class ToolRunner:
         refs.next_s = first + len(hits)
         return text, len(hits)
 
-    async def _named_documents(self, scope: ToolScope, projects: tuple[str, ...], query: str) -> tuple[str, ...]:
+    async def _named_documents(self, scope: ToolScope, projects: tuple[str, ...], query: str
+                               ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The documents of the search's scope whose owner ``query`` names (``retrieval.owners``) — empty when it
-        names none, or every one of them (then there is nothing to search first). The listing behind it is kept
-        ``OWNER_LISTING_TTL_S`` seconds; a listing that fails names nothing (the search runs as before)."""
+        names none, or every one of them (then there is nothing to search first) — and of those, the ones of a
+        year the query asks (``owners.dated_documents``). The listing behind it is kept ``OWNER_LISTING_TTL_S``
+        seconds; a listing that fails names nothing (the search runs as before)."""
         lister = getattr(self.ingest, "document_summaries", None)
         if lister is None:
-            return ()
+            return (), ()
         key = (scope.user_id, projects)
         cached = self._listings.get(key)
         if cached is None or time.monotonic() - cached[0] > OWNER_LISTING_TTL_S:
@@ -235,7 +243,7 @@ class ToolRunner:
                 listed = await cast(DocumentCatalog, self.ingest).document_summaries(scope.user_id, projects)
             except DocchatError as exc:
                 log.warning("owner_listing_failed", error_type=type(exc).__name__)
-                return ()
+                return (), ()
             docs = [{"document_id": str(d.get("document_id", "")), "file_name": str(d.get("file_name", "")),
                      "identity": d.get("identity") if isinstance(d.get("identity"), Mapping) else None}
                     for d in listed]
@@ -244,10 +252,11 @@ class ToolRunner:
             cached = self._listings[key] = (time.monotonic(), docs)
         docs = [d for d in cached[1] if scope.allows(str(d["document_id"]))]
         named = named_documents(query, docs)
+        dated = dated_documents(query, docs, named) if named else []
         if not named or len(named) == len(docs):
-            return ()
-        log.debug("search_named_documents", named=len(named), documents=len(docs))
-        return tuple(named)
+            return (), tuple(dated)
+        log.debug("search_named_documents", named=len(named), dated=len(dated), documents=len(docs))
+        return tuple(named), tuple(dated)
 
     async def _list_documents(self, scope: ToolScope, query: str, project_id: Any) -> tuple[str, int]:
         lister = getattr(self.ingest, "document_summaries", None)

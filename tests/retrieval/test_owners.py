@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.owners import core_name, file_head, named_documents, names_document
+from retrieval.owners import asked_years, core_name, dated_documents, file_head, named_documents, names_document
 
 BOEING = {"company": "THE BOEING COMPANY"}
 BEST_BUY = {"company": "BEST BUY CO., INC.", "tickers": ["BBY"]}
@@ -90,3 +90,16 @@ def test_named_documents_keeps_the_listing_order_and_every_document_of_the_owner
     assert named_documents("Boeing legal proceedings 2022", docs) == ["a", "c"]
     assert named_documents("Compare Boeing and Lockheed Martin backlog", docs) == ["a", "b", "c"]
     assert named_documents("backlog at year end", docs) == []
+
+
+def test_the_years_a_query_asks_and_the_filings_of_those_years() -> None:
+    assert asked_years("Net sales in fiscal 2019 vs FY22 (as of December 31, 2020)?") == {2019, 2020, 2022}
+    assert asked_years("revenue of $2,019 million, up 2.5%") == set()
+    docs = [{"document_id": f"d{y}", "file_name": f"ACME_{y}_10K.pdf",
+             "identity": {"company": "Acme Corp", "period_end": f"{y}-06-30"}} for y in (2021, 2022)]
+    docs.append({"document_id": "old", "file_name": "ACME_10K.pdf", "identity": {"company": "Acme Corp"}})
+    named = named_documents("Acme net sales in fiscal 2022", docs)
+    assert named == ["d2021", "d2022", "old"]
+    assert dated_documents("Acme net sales in fiscal 2022", docs, named) == ["d2022"]
+    assert dated_documents("Acme net sales", docs, named) == []  # no year asked
+    assert dated_documents("Acme net sales in 2019", docs, named) == []  # no filing of that year

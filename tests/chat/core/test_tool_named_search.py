@@ -96,3 +96,35 @@ async def test_a_failed_listing_leaves_the_search_as_it_was() -> None:
     runner = ToolRunner(retriever=retriever, ingest=_Ingest(fail=True), search_k=4)
     assert await _docs_found(runner, "Has Boeing reported any legal battles?") == ["lmt", "lmt", "lmt", "boeing"]
     assert retriever.filters == [None]
+
+
+class _Yearly(_Ingest):
+    """One company's 10-Ks for three years (their covers' periods) beside another company's filing."""
+
+    DOCS = [{"document_id": f"glw{y}", "file_name": f"CORNING_{y}_10K.pdf",
+             "identity": {"company": "CORNING INCORPORATED", "period_end": f"{y}-12-31", "period_kind": "year"}}
+            for y in (2020, 2021, 2022)] + [DOCS[0]]
+
+    async def document_summaries(self, user_id: str, project_ids: Sequence[str]) -> list[dict[str, Any]]:
+        self.listed += 1
+        return [{"project_id": "p1", "status": "ready", "summary": None, **d} for d in self.DOCS]
+
+
+async def test_the_filing_of_the_year_asked_comes_first_then_the_companys_others(
+        monkeypatch: Any) -> None:
+    monkeypatch.setitem(CHUNKS, "glw2020", 3)
+    monkeypatch.setitem(CHUNKS, "glw2021", 3)
+    monkeypatch.setitem(CHUNKS, "glw2022", 2)
+    retriever = _Retriever()
+    runner = ToolRunner(retriever=retriever, ingest=_Yearly(), search_k=4)
+    # the older 10-Ks rank first on their own ("2022 Corporate Outlook"): the 2022 one's passages come first
+    found = await _docs_found(runner, "What were Corning's Display Technologies net sales in 2022?")
+    assert found == ["glw2022", "glw2022", "glw2020", "glw2020"]
+    assert retriever.filters == [("glw2022",), ("glw2020", "glw2021", "glw2022")]
+    retriever.filters.clear()
+    # "fiscal 2021" and "FY20" are years too; a question of no year searches the company's documents as before
+    assert (await _docs_found(runner, "Corning net sales fiscal 2021 vs FY20"))[:2] == ["glw2020", "glw2020"]
+    assert retriever.filters[0] == ("glw2020", "glw2021")
+    retriever.filters.clear()
+    await _docs_found(runner, "What are Corning's segments?")
+    assert retriever.filters == [("glw2020", "glw2021", "glw2022")]
