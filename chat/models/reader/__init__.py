@@ -43,6 +43,7 @@ from chat.models.reader.nil import nil_answer, none_stated_answer
 from chat.models.reader.officers import asked_office
 from chat.models.reader.passage import Answer, Passage
 from chat.models.reader.period_changes import period_change_answer
+from chat.models.reader.periods_apart import period_questions, periods_apart_answer
 from chat.models.reader.question import (
     Question,
     analyze,
@@ -275,6 +276,12 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         if compared is not None:
             return Answer(f"{compared[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(compared[1])), False, 1.0,
                           q.language, "computed")
+    apart = period_questions(q) if selector.empty and not rivals else []
+    if apart:  # "How did Acme's net sales change from fiscal 2019 to fiscal 2022?": two filings' tables
+        changed_apart = periods_apart_answer(q, apart, passages)
+        if changed_apart is not None:
+            return Answer(f"{changed_apart[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(changed_apart[1])), False,
+                          1.0, q.language, "computed")
     if selector.empty and cover_check_applies(q) and not rivals:  # a company's amount: the filings of others left out
         foreign = foreign_documents(company_names(q, passages), passages)
         passages = [p for p in passages if p.document_id not in foreign]

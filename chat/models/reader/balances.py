@@ -149,10 +149,16 @@ def flow_only_factor(question: str, sentence: str, stated: str) -> float:
     return CHANGE_ONLY if _FLOW_WORDS.search(before) else 1.0
 
 
+#: a cash flow statement's row of what moved a balance without a flow of cash: "Effect of exchange rate changes
+#: on cash and cash equivalents"
+_EFFECT_ON = re.compile(r"(?i)^\s*(?:net\s+)?effects?\s+of\b[^|]*?\bon\b")
+
+
 def flow_row(question: str, label: str) -> bool:
-    """A statement row of a flow ("Repayment of long-term debt", "Proceeds from issuance of …") for a balance
-    asked in a question that names no flow."""
-    return bool(_FLOW_WORDS.search(label)) and not _FLOW_WORDS.search(question)
+    """A statement row of a flow ("Repayment of long-term debt", "Proceeds from issuance of …", "Effect of
+    exchange rate changes on cash") for a balance asked in a question that names no flow."""
+    return bool(_FLOW_WORDS.search(label) or _EFFECT_ON.search(label)) and not (
+        _FLOW_WORDS.search(question) or re.search(r"(?i)effects?", question))
 
 
 #: a per-share figure: "Diluted earnings per share", a row under an "Earnings per common share––basic:" heading

@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 from chat.models.extractive import Language, terms
-from chat.models.reader.balances import STRUCTURAL_SECTION
+from chat.models.reader.balances import STRUCTURAL_SECTION, balance_end
 from chat.models.reader.evidence import MOVEMENT, Evidence
 from chat.models.reader.numbers import (
     Amount,
@@ -160,6 +160,11 @@ def table_quote(ev: Evidence) -> list[str]:
     return [*header_lines(ev.table, ev.passage.text), ev.quote_text]
 
 
+#: "in the year ended December 31, 2018": the day a period ends
+_PERIOD_ENDED = re.compile(r"in the (?:\w+\s+){0,3}?(?:year|years|quarter|period|months|weeks) ended "
+                           r"(?P<date>\w+ \d{1,2}, \d{4})$")
+
+
 def _cell_sentence(q: Question, ev: Evidence) -> str:
     table, row, lang, ref = ev.table, ev.row, q.language, ev.passage.ref
     assert table is not None and row is not None
@@ -176,6 +181,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         converted = rescaled(amount, unit, q.scale, whole=True)
         value = f"{value} ({converted})" if converted else value
     period = period_phrase(table, ev.col, lang)
+    ended = _PERIOD_ENDED.match(period) if lang == "en" and balance_end(row.label) == "end" else None
+    if ended:  # "Cash … at end of period" of the year ended December 31, 2018: the balance as of that day
+        period = f"as of {ended.group('date')}"
     if not subject.strip() and not table.columns[ev.col].periods:
         # a grid without a label column ("Votes For | Votes Against"): the column names the figure
         subject, period = " ".join(table.columns[ev.col].header.replace(" / ", " ").split()), ""

@@ -8,6 +8,7 @@ period; a contradicting period caps the score below the decline threshold), the 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -549,6 +550,21 @@ def _with_others(q: Question, sentence: str) -> bool:
     return bool(words) and bool(re.search(rf"(?i)\b{re.escape(words[-1])}\s+and\s+(?:other|related)\b", sentence))
 
 
+def row_with_others(q: Question, label: str) -> bool:
+    """``label`` names the asked item and then, joined by "and", another thing the question does not ask ("Cash,
+    cash equivalents and marketable securities" for the cash and cash equivalents, "Accounts payable and accrued
+    liabilities" for the accounts payable): the row is their sum, not the item."""
+    asked = [w for w in re.findall(r"[a-z]+", item_phrase(q.focus).lower()) if w not in ("total", "the")]
+    if not asked:
+        return False
+    m = re.search(rf"(?i)\b{re.escape(asked[-1])}\s+(?:and|&)\s+([a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}})",
+                  label)
+    if m is None:
+        return False
+    joined = set(terms(m.group(1)))  # "dividend equivalents" joined to "dividends" name the same thing
+    return bool(joined) and not joined & set(terms(" ".join(asked))) and not joined & set(terms(q.text))
+
+
 def _no_money(sentence: str) -> bool:
     """The sentence's figures (at least one) are all percentages or bare numbers — ratios, counts — none an amount
     of money (a currency or a scale word: "$423 million", "2.1 billion")."""
@@ -868,6 +884,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "total" but names another thing, and no revenue — nor does its table's caption or heading — never
             # sure (a row that is only the part asked, "Optical Communications", is that part's item)
             row_score *= MODIFIER_ONLY
+        if q.language == "en" and q.kind == "value" and row_with_others(q, row.label):
+            row_score *= MODIFIER_ONLY  # the cash asked: "Less: Cash, cash equivalents and marketable securities"
         if investee_table:
             row_score *= OTHER_ENTITY  # ViiV's "Net income 2,040" is an investee's, not Pfizer's
         if counts_table:
@@ -935,6 +953,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         ends = change_ends(q)
         if ends and len(same_span) > 1:  # the prior column is the one of the earlier period asked
             prior = max(same_span, key=lambda c: (column_period_score(q, table, c, (ends[1],)), -c))
+        if ends and prior >= 0 and not states_change and _years_apart(table, col, prior) not in (
+                None, (ends[0].year or 0) - (ends[1].year or 0)) \
+                and column_period_score(q, table, col, ends[:1]) == 1.0 \
+                and column_period_score(q, table, prior, ends[1:]) < 1.0:
+            # fiscal 2019 asked beside fiscal 2022: the table's 2020 (a "neighbour" of 2019 by fiscal naming) is
+            # three years from none of them — its later figure only, never sure (the earlier year is another
+            # filing's: ``periods_apart``)
+            prior, score = -1, min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind in ("change", "comparison") and prior < 0 and change_col < 0 and not states_change:
             score *= 0.8
         cell = row.amount(col)
@@ -965,6 +991,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
     return out
+
+
+def _years_apart(table: Table, col: int, prior: int) -> int | None:
+    """How many years column ``col``'s period is after column ``prior``'s (None when either has no one year)."""
+    years = [{p.year for p in table.columns[c].periods if p.year is not None} for c in (col, prior)]
+    return years[0].pop() - years[1].pop() if all(len(y) == 1 for y in years) else None
 
 
 def period_key(periods: Sequence[Period]) -> tuple[int, int, int] | None:
@@ -1372,6 +1404,8 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
             money = [c for c in money if c in candidates]
         if asks_count(q) and not money and (kinds := _kinds_summed(q, sentence)):
             return kinds  # "1,200 large-format and 400 small-format stores": every store asked, both kinds
+        if asks_count(q) and not money and (whole := _whole_or_part(q, sentence, candidates)):
+            return whole  # "2.2 million associates worldwide, with 1.5 million in the U.S. and 0.7 million …"
         # "… $981.3 million, $768.3 million and $570.0 million …", "… operated 815, 795, and 782 warehouses …"
         respective = _respective(q, sentence, money if len(money) >= 2 else candidates)
         if respective:
@@ -1660,6 +1694,53 @@ def _kinds_summed(q: Question, sentence: str) -> str:
         about = "about " if m.group("about") else ""
         return f"{about}{a + b:,} in total ({m.group('a')} {m.group('ka')} + {m.group('b')} {m.group('kb')})"
     return ""
+
+
+#: rounding within which counts add up to their total ("more than 2.2 million": 1.5 + 0.7 million)
+PARTS_SLACK = 0.02
+#: words after a part's count that say which part it is, read up to this many
+PART_NAME_WORDS = 5
+
+
+def _whole_or_part(q: Question, sentence: str, candidates: list[tuple[int, str]]) -> str:
+    """A count asked where the sentence gives a whole and its parts ("more than 2.2 million associates worldwide,
+    with 1.5 million in the U.S. and 0.7 million internationally"): the whole — the count the others add up to —
+    or, where the question names a part (a word the sentence says after that part's count only: "How many
+    associates did Acme employ in the U.S.?"), that part's count. "" when no count is the others' sum."""
+    values: list[tuple[float, int, str]] = []
+    for start, text in candidates:
+        found = all_amounts(text)
+        if found and not found[0][2].percent:
+            values.append((found[0][2].value, start, text))
+    if not 3 <= len(values) <= 6:
+        return ""
+    asked = _plain_words(q.text)
+    for total, _, text in values:
+        others = [v for v in values if v[2] != text and v[0] < total]
+        for size in range(2, len(others) + 1):
+            for parts in itertools.combinations(others, size):
+                if abs(sum(v for v, _, _ in parts) - total) > PARTS_SLACK * total:
+                    continue
+                # the words after each part's count, but those said after the whole's too ("associates"): which
+                # part it is ("in the U.S.", "internationally")
+                whole_at = next(start for _, start, t in values if t == text)
+                said_of_whole = _plain_words(" ".join(sentence[whole_at + len(text):].split()[:PART_NAME_WORDS]))
+                named = [(len((_plain_words(" ".join(sentence[start + len(part):].split()[:PART_NAME_WORDS]))
+                               - said_of_whole) & asked), part) for _, start, part in parts]
+                best = max(named)
+                if best[0] and [n for n, _ in named].count(best[0]) == 1:
+                    return best[1]  # the part the question names: "… in the U.S." → "1.5 million"
+                return "" if best[0] else text
+    return ""
+
+
+def _plain_words(text: str) -> set[str]:
+    """The words of ``text`` in lower case, without the joining ones ("in", "the", "and"): "U.S." is "u.s"."""
+    return {w.lower().rstrip(".") for w in re.findall(r"[A-Za-z][\w.'’-]*", text)} - _JOINING_WORDS
+
+
+_JOINING_WORDS = frozenset({"in", "the", "and", "of", "with", "a", "an", "at", "our", "its", "their", "or", "for",
+                            "to", "by", "as"})
 
 
 def _respective(q: Question, sentence: str, money: list[tuple[int, str]]) -> str:

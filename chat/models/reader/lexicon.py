@@ -83,8 +83,8 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("date", "dated", "issued", "날짜", "일자", "일시", "거래일", "日付", "日時", "発行日"),
     ("dividend", "dividends", "dividend distribution", "dividend distributions", "배당", "배당금", "配当", "配当金"),
     # a company's people, counted: "we had 9,200 employees", "the Company employed 93,516 people", "our total
-    # workforce was approximately 156,000"
-    ("employees", "headcount", "staff", "workforce", "total workforce", "employed",
+    # workforce was approximately 156,000", "2.2 million employees ("associates")" — what retailers call them
+    ("employees", "headcount", "staff", "workforce", "total workforce", "employed", "associates",
      "직원", "임직원", "종업원", "従業員", "社員"),
     ("price", "cost", "가격", "금액", "단가", "価格", "金額", "値段"),
 )

@@ -221,6 +221,21 @@ def _months(m: re.Match[str]) -> int | None:
     return NUMBER_WORDS.get(raw) or int(raw)
 
 
+#: "Years ended December 31", "For the Three Months Ended March 31": the day a table's periods end, its years
+#: printed in the columns below
+_ENDED_ON = re.compile(rf"(?i)\bended\s+(?P<mon>{_MONTH})\s+(?P<day>\d{{1,2}})\b(?!,?\s*(?:{_YEAR}|\d))")
+
+
+def ended_on(text: str) -> tuple[int, int] | None:
+    """The month and day ``text`` (a table's caption) says its periods end on without a year ("Years ended
+    December 31" → (12, 31)); None when it says none, or more than one."""
+    found = {(MONTHS.get(m.group("mon").lower().rstrip(".")), int(m.group("day"))) for m in _ENDED_ON.finditer(text)}
+    if len(found) != 1:
+        return None
+    month, day = found.pop()
+    return (month, day) if month and 1 <= day <= 31 else None
+
+
 def span_months(text: str) -> int | None:
     """``three months ended`` → 3, ``year ended`` → 12, ``13 weeks ended`` → 3 (None when no span is stated)."""
     spans = spans_in(text)

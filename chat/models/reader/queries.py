@@ -27,6 +27,7 @@ from chat.models.reader.guidance import guidance_query
 from chat.models.reader.headquarters import asks_headquarters
 from chat.models.reader.largest_items import largest_item_query
 from chat.models.reader.officers import asked_office
+from chat.models.reader.periods_apart import search_apart
 from chat.models.reader.question import Question, analyze, per_name_questions, spelled_out
 from chat.models.reader.ratios import capital_intensity_queries
 from chat.models.reader.registered import registered_query
@@ -166,7 +167,10 @@ def search_queries(question: str) -> list[str]:
     if breakdown:  # "which region had the highest net sales?": the breakdown by region
         return [question, breakdown]
     if len(queries) == 1:
-        for extra in (statement_query(question), breakdown_query(question), headcount_query(question),
+        # two periods years apart ("… from fiscal 2019 to fiscal 2022"): each period's line, in its own filing
+        apart = search_apart(analyze(question))
+        for extra in (statement_query(question), *(statement_query(a) for a in apart),
+                      breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),
                       business_query(question), segments_query(question), guidance_query(question),

@@ -30,10 +30,15 @@ _SUPERLATIVE = re.compile(
     r"(?P<what>[a-z][\w\s-]{0,40}?)\s+"
     r"(?:had|has|have|was|were|is|are|saw|showed|generated|reported|recorded|made|earned|brought\s+in|"
     r"contributed|posted|delivered|received|attracted|represented|accounted\s+for|held|took|drew)\s+(?:the\s+)?"
-    r"(?P<dir>highest|largest|biggest|greatest|most|lowest|smallest|least|fewest)\s+(?P<measure>[^?]+?)\s*\??\s*$",
+    r"(?P<dir>highest|largest|biggest|greatest|most|lowest|smallest|least|fewest|"
+    # "Which of Acme's two segments had the higher net sales?": of two, the higher is the highest
+    r"higher|larger|bigger|greater|lower|smaller)\s+(?P<measure>[^?]+?)\s*\??\s*$",
     re.IGNORECASE,
 )
-_LOW = {"lowest", "smallest", "least", "fewest"}
+_LOW = {"lowest", "smallest", "least", "fewest", "lower", "smaller"}
+#: a comparative's superlative, said in the answer
+_SUPERLATIVE_OF = {"higher": "highest", "larger": "largest", "bigger": "biggest", "greater": "greatest",
+                   "lower": "lowest", "smaller": "smallest"}
 #: "For Acme, which region …": the company named before the question's own words
 _OPENING = re.compile(r"(?i)^\s*(?:for|at|in|within)\s+[^,?]{1,60},\s*")
 #: the measure's change asked ("drop in revenues", "percentage increase in net sales")
@@ -59,6 +64,12 @@ _ENTITY_QUERY = {"region": ("reportable segment", "geographic"), "segment": ("re
 #: a row of a class of customers ("U.S. customers", "Non-U.S. customers"): a split of one segment's revenue by
 #: where its customers are, no segment, region or product of the company's
 _CUSTOMERS = re.compile(r"(?i)\bcustomers?\b")
+#: a row that reconciles the entities' figures to the company's, no entity of its own: "Pension FAS/CAS service
+#: cost adjustment", "Unallocated items, eliminations and other", "Allocated to business segments"
+_RECONCILING = re.compile(r"(?i)\b(?:adjustments?|(?:un)?allocated|eliminations?|reconcil\w*|inter-?segment)\b")
+#: a measure that is a loss ("loss from operations", "net losses"), not the earnings it is the negative of
+_LOSS_MEASURE = re.compile(r"(?i)\bloss(?:es)?\b")
+_GAIN_WORDS = re.compile(r"(?i)\b(?:income|earnings|profits?|gains?)\b")
 #: rounding the entities' sum may exceed their total by
 TOTAL_SLACK = 1.02
 _TOTAL = re.compile(r"(?i)^\s*(?:total|consolidated|all\s+other|other|eliminations?|"
@@ -143,6 +154,8 @@ def _outlier(question: str) -> Superlative | None:
 def superlative(question: str) -> Superlative | None:
     """The parts of a "which X had the highest Y" question (English), or None."""
     m = _SUPERLATIVE.match(_OPENING.sub("", question))
+    if m is not None and m.group("dir").lower() in _SUPERLATIVE_OF and re.search(r"(?i)\bor\b", m.group("measure")):
+        m = None  # "… the higher revenue, Commercial Airplanes or Defense?": two options named, compared as such
     if m is None:
         return _did_most(question) or _outlier(question)
     # "which segment of Lockheed Martin …": the kind of entity, not whose ("type of security" stays)
@@ -160,7 +173,8 @@ def superlative(question: str) -> Superlative | None:
         return None
     kind = ("drop" if change.group("word").lower().startswith(_DROPS) else "rise") if change is not None else ""
     excluding = _EXCLUDING.search(question)
-    return Superlative(what, m.group("dir").lower() in _LOW, measure, kind, m.group("dir").lower(),
+    direction = m.group("dir").lower()
+    return Superlative(what, direction in _LOW, measure, kind, _SUPERLATIVE_OF.get(direction, direction),
                        change.group("word").lower() if change is not None else "", among,
                        excluding.group("excluded").strip() if excluding else "")
 
@@ -179,6 +193,24 @@ def _bare_measure(measure: str) -> str:
     "EBITDAR Contribution for MGM during FY2022" → "EBITDAR") — the words its rows are named with."""
     measure = _OF_NAME.sub(" ", _CONTRIBUTION.sub(" ", without_periods(measure)))
     return " ".join(_DANGLING.sub("", " ".join(measure.split())).split())
+
+
+#: words of a place: a region's, a country's row ("North America", "Greater China", "EMEA", "Rest of World")
+_PLACE = re.compile(
+    r"(?i)\b(?:america[s]?|north\w*|south\w*|east\w*|west\w*|central|europe\w*|asia\w*|pacific|africa\w*|middle\s+east|china|"
+    r"japan|india|latin|emea|apac|apj|amer|international|domestic|u\.?\s?s\.?|united\s+(?:states|kingdom)|"
+    r"canada|mexico|brazil|germany|france|korea|australia|world|global|countr\w+|regions?|markets?|"
+    r"overseas|foreign|emerging|developed)\b")
+#: the kinds of entity that are places
+_PLACES_ASKED = ("region", "country", "geograph", "area", "market")
+
+
+def _places_fit(what: str, found: _Found) -> bool:
+    """A breakdown by place asked ("Which region …"): its caption says so, or a row names a place — a product
+    breakdown ("Footwear", "Apparel", "Equipment") is none. Any breakdown fits any other kind asked."""
+    if not what or not what.split()[-1].startswith(_PLACES_ASKED):
+        return True
+    return _entity_fits(what, found.table) or any(_PLACE.search(n) for n in found.entities)
 
 
 def _entity_fits(what: str, table: Table) -> bool:
@@ -359,6 +391,7 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
     and columns) is one again. ``among``: only the rows of the group so named (their section's or the caption's
     words)."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
+    asked_words = q.text
     for rank, (p, tables) in enumerate(zip(passages, passage_tables(passages), strict=True)):
         for table in tables:
             entities = _entities(table, measure)
@@ -374,8 +407,12 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
             for name, row in entities:
                 if among and not among <= match_terms(row.section) | match_terms(table.caption):
                     continue  # "among the short-term investments": not a cash equivalent's row
+                if _RECONCILING.search(name) and not _RECONCILING.search(asked_words):
+                    continue  # "Pension FAS/CAS service cost adjustment", "Unallocated items": no segment's row
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
                 held = _change_of(found, row) is not None if change else _single(row, col, rate)
+                if not rate and not change and _NOT_AMOUNT_HEADER.search(f"{row.section} {row.label}"):
+                    held = False  # "Constant Currency Growth %", "FX %": a rate's row, no amount of the measure
                 if held and (not by_customer or _CUSTOMERS.search(what)):
                     found.entities.setdefault(name, (p, row))
     return [f for f in out.values() if len(f.entities) >= fewest and (change or not _more_than_total(f))]
@@ -396,6 +433,7 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
     own = of_named(q, passages, every_name=True)
     found = _candidates(q, measure, own or list(passages), bool(_RATE_MEASURE.search(measure_text)), asked.what,
                         bool(asked.change), fewest, frozenset(match_terms(asked.among)))
+    found = [f for f in found if _places_fit(asked.what, f)]  # "which region": not the product breakdown
     if not found:
         return None
 
@@ -620,13 +658,16 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
         amount = item[1][1].amount(col)
         return amount.value if amount is not None else 0.0
 
-    ordered = sorted(best.entities.items(), key=value, reverse=not asked.low)
+    # "the largest loss from operations" of a "(Loss)/earnings" table, losses in brackets: the most negative
+    losses = bool(_LOSS_MEASURE.search(measure_text)) and not _GAIN_WORDS.search(measure_text) \
+        and any(value(item) < 0 for item in best.entities.items())
+    ordered = sorted(best.entities.items(), key=value, reverse=asked.low if losses else not asked.low)
     unit = table_unit(table, col)
     top_name, (top_p, top_row) = ordered[0]
     top_amount = top_row.amount(col)
     assert top_amount is not None
     period = _said_period(table, col)
-    word = "lowest" if asked.low else "highest"
+    word = ("smallest" if asked.low else "largest") if losses else "lowest" if asked.low else "highest"
     among = f" among the {asked.among}" if asked.among else ""
     share = _share_of_group(asked, best, top_amount.value, unit)
     others = "; ".join(f"{name} {spoken_value(amount, unit, 'en')}" for name, (_, row) in ordered[1:]

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
-from chat.models.reader.periods import Period, find_periods, span_months, spans_in
+from chat.models.reader.periods import Period, ended_on, find_periods, span_months, spans_in
 from chat.models.reader.quarters import number_quarters
 from chat.models.reader.text import lines_with_offsets
 
@@ -103,7 +103,8 @@ def _quarter_of_year(periods: tuple[Period, ...]) -> tuple[Period, ...]:
                                 text=f"{part.text} {y.text}"),)
 
 
-def _column(header: str, caption_span: int | None, caption_year: int | None = None) -> Column:
+def _column(header: str, caption_span: int | None, caption_year: int | None = None,
+            caption_end: tuple[int, int] | None = None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
     # (a numeric date, "3/25/2023", has no space around its slashes)
     periods = tuple(find_periods(re.sub(r"(\d{1,2})(?:,\s*/\s*|\s+/\s*|\s*/\s+)((?:19|20)\d\d)\b", r"\1, \2", header)))
@@ -112,6 +113,11 @@ def _column(header: str, caption_span: int | None, caption_year: int | None = No
         # "| | First-Quarter |" under "First-Quarter 2023 Results": the caption's year is the quarter's
         periods = tuple(dataclasses.replace(p, year=caption_year) for p in periods)
         header = f"{header} {caption_year}"
+    if caption_end and periods and all(p.year is not None and p.month is None and p.quarter is None
+                                       and p.half is None for p in periods):
+        # "2018" under "Years ended December 31": the year ended December 31, 2018 (a balance at that date is
+        # the cash flow statement's "Cash … at end of period" there)
+        periods = tuple(dataclasses.replace(p, month=caption_end[0], day=caption_end[1]) for p in periods)
     span = span_months(header) or caption_span
     if any(p.quarter for p in periods) and not re.search(r"(?i)\bmonths?\b", header):
         span = 3  # "Fiscal Year Ended January 31, 2020 / Q2": a quarter of that year, not the year
@@ -129,8 +135,8 @@ def _caption_before(text: str, lines: list[tuple[int, int]], index: int, limit: 
         s, e = lines[j]
         line = text[s:e]
         gap = text[e : lines[j + 1][0]]
-        if line.startswith("|") or (out and "\n\n" in gap) or split_row(line) is not None:
-            break
+        if line.startswith("|") or (out and "\n\n" in gap) or (split_row(line) is not None and not ended_on(line)):
+            break  # a row of a flattened table above it — not "Years ended December 31", whose "31" is a day
         if out and line.endswith((".", "。")):
             break
         out.insert(0, line)
@@ -219,7 +225,7 @@ def markdown_tables(text: str) -> list[Table]:
                 value_headers, [(cells[1:] + [""] * len(value_headers))[: len(value_headers)] for cells in body_cells])
             caption_years = {p.year for p in find_periods(caption) if p.year}
             caption_year = caption_years.pop() if len(caption_years) == 1 else None
-            columns = _numbered(tuple(_column(h, caption_span, caption_year) for h in value_headers))
+            columns = _numbered(tuple(_column(h, caption_span, caption_year, ended_on(caption)) for h in value_headers))
             rows: list[Row] = []
             section = ""
             year = ""  # a year printed as a row heading over its rows ("| 2017 | | |"), "" before any

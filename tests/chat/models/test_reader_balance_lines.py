@@ -387,3 +387,33 @@ def test_a_row_that_shares_the_items_qualifier_but_names_another_thing_is_no_ans
     assert not text.startswith("Total streaming content obligations")
     assert _answer("What were Herons Nest's total streaming content obligations at the end of 2031?",
                    OBLIGATIONS).startswith("Total streaming content obligations were $17,694,642 thousand")
+
+
+CASH_FLOWS_BY_YEAR = """HERONS NEST FOODS, INC.
+Consolidated Statement of Cash Flows
+Years ended December 31
+(Millions)
+| (Millions) | 2031 | 2030 | 2029 |
+|---|---|---|---|
+| Effect of exchange rate changes on cash and cash equivalents | (160) | 156 | (33) |
+| Net increase (decrease) in cash and cash equivalents | (200) | 655 | 600 |
+| Cash and cash equivalents at beginning of year | 3,053 | 2,398 | 1,798 |
+| Cash and cash equivalents at end of period | $2,853 | $3,053 | $2,398 |"""
+
+NET_DEBT = """Financial Condition and Liquidity
+The Company's net debt position is as follows:
+| (Millions) | December 31, / 2031 | December 31, / 2030 | 2031 versus 2030 |
+|---|---|---|---|
+| Total debt | $14,622 | $13,949 | $673 |
+| Less: Cash, cash equivalents and marketable securities | 3,270 | 4,156 | (886) |
+| Net debt | $11,352 | $9,793 | $1,559 |"""
+
+
+def test_a_years_caption_dates_its_columns_and_a_row_of_the_item_and_others_is_no_balance() -> None:
+    # "Years ended December 31" over "2031 | 2030": the cash at the end of 2031 is the statement's last line,
+    # not the net-debt table's cash together with marketable securities
+    table = find_tables(CASH_FLOWS_BY_YEAR)[0]
+    assert [(p.year, p.month, p.day) for p in table.columns[0].periods] == [(2031, 12, 31)]
+    first = _answer("What were Herons Nest's cash and cash equivalents as of December 31, 2031?", NET_DEBT,
+                    CASH_FLOWS_BY_YEAR)
+    assert first.startswith("Cash and cash equivalents at end of period were $2,853 million as of December 31, 2031")

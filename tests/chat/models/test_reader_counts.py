@@ -119,3 +119,22 @@ def test_a_table_of_store_counts_is_no_revenue() -> None:
     assert alone.why != "sure"
     assert read("How many Pacific Sales stores did Quillon have at the end of the second quarter of fiscal 2031?",
                 [counts]).text.startswith("Pacific Sales")
+
+
+WORKFORCE = """Human Capital
+As of the end of fiscal 2031, Quillon Devices, Inc. and our subsidiaries employed more than 2.2 million employees \
+("associates") worldwide, with 1.5 million associates in the U.S. and 0.7 million associates internationally."""
+
+
+def test_a_whole_and_its_parts_in_one_sentence_the_whole_unless_a_part_is_asked() -> None:
+    passages = [Passage("S1", WORKFORCE, "doc-q", "quillon-10k.pdf", 12, company="Quillon Devices, Inc.")]
+
+    def first(question: str) -> str:
+        return read(question, passages).text.split("\n")[0]
+
+    # retailers' "associates" are their employees; the count of all of them is the one the others add up to
+    assert first("How many associates did Quillon employ as of fiscal 2031?").startswith(
+        "The documents say 2.2 million employees")
+    assert first("How many associates did Quillon employ in the U.S. as of fiscal 2031?").startswith(
+        "The documents say 1.5 million")
+    assert first("How many employees did Quillon have internationally?").startswith("The documents say 0.7 million")

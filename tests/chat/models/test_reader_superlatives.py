@@ -404,3 +404,70 @@ def test_a_column_that_names_part_of_the_measure_and_a_year_no_column_says() -> 
             "| Ben D. Fowler | 54,760,830 | 5,184,437 | 10,721,716 | 6,884,223 |\n")
     first = read("Which Kestrel director nominee received the most votes against in 2031?", [_p("S1", head + rows)])
     assert first.text.startswith("Ben D. Fowler had the highest votes against: 5,184,437"), first.text
+
+
+SEGMENT_RESULTS = """Loss From Operations
+The following table summarizes Loss from operations:
+(Dollars in millions)
+| | Years ended December 31, / 2031 | Years ended December 31, / 2030 |
+|---|---|---|
+| Airliners | ($2,370) | ($6,475) |
+| Defense Systems | (3,544) | 1,544 |
+| Aftermarket Services | 2,727 | 2,017 |
+| Leasing | 29 | 106 |
+| Pension service cost adjustment | 849 | 882 |
+| Unallocated items, eliminations and other | (1,532) | (1,267) |
+| Loss from operations | ($3,547) | ($2,902) |"""
+
+PENSION_ALLOCATION = """Business Environment and Trends
+Net periodic pension benefit cost included in loss from operations was:
+(Dollars in millions)
+| | Years ended December 31, / 2031 | Years ended December 31, / 2030 |
+|---|---|---|
+| Allocated to business segments | ($852) | ($885) |
+| Pension service cost adjustment | 849 | 882 |"""
+
+
+def test_the_largest_loss_is_the_most_negative_segment_not_a_reconciling_item() -> None:
+    answer = read("Which of Kestrel's segments had the largest loss from operations in 2031?",
+                  [_p("S1", PENSION_ALLOCATION, page=26), _p("S2", SEGMENT_RESULTS, page=25)]).text
+    first = answer.split("\n")[0]
+    assert first.startswith("Defense Systems had the largest loss from operations: $(3,544) million")
+    assert "Pension" not in first and "Unallocated" not in first
+    # the smallest loss asked: the least negative of the segments' losses, and the earnings order otherwise
+    assert read("Which segment had the highest loss from operations in 2030?",
+                [_p("S2", SEGMENT_RESULTS)]).text.startswith("Airliners had the largest loss from operations")
+
+
+BY_LINE = """CONSOLIDATED OPERATING RESULTS
+REVENUES (Dollars in millions)
+| | FISCAL 2031 | FISCAL 2030 |
+|---|---|---|
+| Kestrel Brand Revenues by: | | |
+| Footwear | $28,021 | $23,305 |
+| Apparel | 12,865 | 10,953 |
+| Equipment | 1,382 | 1,280 |"""
+
+
+def test_a_region_asked_is_never_read_off_a_product_breakdown() -> None:
+    answer = read("Which region had the highest revenues for Kestrel in fiscal 2031?", [_p("S1", BY_LINE)]).text
+    assert not answer.startswith("Footwear")  # the product lines are no regions
+    assert read("Which product line had the highest revenues in fiscal 2031?",
+                [_p("S1", BY_LINE)]).text.startswith("Footwear had the highest revenues: $28,021 million")
+
+
+GROWTH_COMPONENTS = """Components of Fiscal 2031 Net Sales growth
+| ($ million) | Twelve Months Ended June 30 / Northlands | Twelve Months Ended June 30 / Southlands |
+|---|---|---|
+| Constant Currency Growth % | 4 | 5 |
+| FX % | (4) | (1) |"""
+
+
+def test_the_higher_of_the_segments_and_no_growth_rate_read_as_an_amount() -> None:
+    answer = read("Which of Kestrel's segments had the higher net sales in the three months ended March 30, 2024?",
+                  [_p("S1", SEGMENTS)]).text
+    assert answer.startswith("Northlands had the highest net sales: $3,120 million"), answer
+    # a table of growth rates by segment holds no segment's net sales ("Constant Currency Growth % … 5")
+    rates = read("Which of Kestrel's segments had the higher net sales in fiscal 2031?",
+                 [_p("S1", GROWTH_COMPONENTS)]).text
+    assert "Constant Currency Growth % had" not in rates and "FX % had" not in rates
