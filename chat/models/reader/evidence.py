@@ -993,6 +993,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     return out
 
 
+#: a company fact asked (its CEO, auditor, seat), the sentence names no holder and is another company's document's:
+#: no answer — under ``decline.DECLINE_BELOW``
+FOREIGN_FACT_CAP = 0.2
+
+
+def _owner_only(p: Passage) -> Passage:
+    """The passage with its text left out: whose document it is, by its file name and identity only."""
+    return replace(p, text="", lines=())
+
+
 def _years_apart(table: Table, col: int, prior: int) -> int | None:
     """How many years column ``col``'s period is after column ``prior``'s (None when either has no one year)."""
     years = [{p.year for p in table.columns[c].periods if p.year is not None} for c in (col, prior)]
@@ -1985,8 +1995,15 @@ def _sentence_evidence(
                 and not _LIMIT.search(q.text):
             # the repurchases asked: "… authorized to repurchase up to $1.5 billion" is a limit, not what was spent
             score = min(score, YESNO_OFF_FOCUS_CAP)
-        if not span and (asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q)):
+        company_fact = asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q)
+        if not span and company_fact:
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
+        if company_fact and q.names and not any(mentions(n, _owner_only(p)) for n in q.names) and (
+                not span or not all(mentions(n, p) for n in q.names)):
+            # … in another company's filing: "Prior to joining Corning, Ms. Mullins served as chief information
+            # officer for Lockheed Martin" names no CEO of Lockheed's, "William J. Hornbuckle … Chief Executive
+            # Officer" is MGM's — below the decline threshold
+            score = min(score, FOREIGN_FACT_CAP)
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
@@ -2112,9 +2129,13 @@ def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int
         found = [ev for ev in found
                  if not (ev.kind == "sentence" and ev.quote[0] < quote[1] and quote[0] < ev.quote[1])]
         factor = name_factor(q, p, table=bool(fact))
-        if q.names and not any(_own_document(n, p, by_identity=by_identity) for n in q.names):
+        foreign = bool(q.names) and not any(_own_document(n, p, by_identity=by_identity) for n in q.names)
+        if foreign:
             factor = min(factor, OTHER_COMPANY)  # "Where is Amazon headquartered?": Netflix's "Our headquarters …"
         score = sure * factor + (stated_date_rank(name) if fact == "shares" else 0.02 / (1 + rank))
+        if foreign and not any(mentions(n, p) for n in q.names):
+            score = min(score, FOREIGN_FACT_CAP)  # Lockheed's CEO asked: MGM's "William J. Hornbuckle … Chief
+            # Executive Officer", in a filing that never names Lockheed, is no answer at all
         if office and _filed_later(q, p):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
         found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))

@@ -297,3 +297,14 @@ def test_each_class_is_said_where_no_total_is_printed() -> None:
     two = ("As of February 18, 2032, the number of shares of the registrant's Class A common stock outstanding was "
            "389,826,763 and the number of shares of the registrant's Class B common stock outstanding was 62,171,003.")
     assert [c for _, c in shares_stated(two)] == ["389,826,763 and 62,171,003 shares as of February 18, 2032"]
+
+
+def test_no_other_companys_officer_or_passing_mention_answers_who_leads_the_company() -> None:
+    # Osprey Works' CEO asked of a project that holds only Kestrel's filings: Kestrel's CEO, and a Kestrel
+    # director's biography that mentions Osprey Works, are no answer — the reader declines
+    roster = Passage("S1", "Name Age Position\nTom B. Finch 54 President and Chief Executive Officer", "doc-k",
+                     "KESTREL_2031_10K.pdf", 70, company="KESTREL MACHINE WORKS COMPANY")
+    bio = Passage("S2", "Prior to joining Kestrel, Ms. Dale served as chief information officer for Osprey Works.",
+                  "doc-k", "KESTREL_2031_10K.pdf", 12, company="KESTREL MACHINE WORKS COMPANY")
+    answer = read("Who is the chief executive officer of Osprey Works?", [roster, bio])
+    assert answer.declined and "Tom B. Finch" not in answer.text.splitlines()[0], answer.text
