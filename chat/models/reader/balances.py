@@ -104,9 +104,12 @@ _PART_BEFORE = re.compile(r"(?i)\b(?:includ(?:e|es|ed|ing)|of\s+which)\s+(?:an?\
 def part_only_factor(sentence: str, stated: str = "") -> float:
     """``PART_ONLY`` for a sentence whose amount is what the item includes ("include $3.3 billion of …"), or whose
     amount to state (``stated``) is a named part ("inventory included a benefit of $64"), else 1."""
-    if _PART_AMOUNT.search(sentence) and not _LEVEL_AMOUNT.search(sentence):
-        return PART_ONLY
     at = sentence.find(stated) if stated else -1
+    part = _PART_AMOUNT.search(sentence)
+    if part and not _LEVEL_AMOUNT.search(sentence) and not 0 <= at < part.start():
+        # (the amount to state before the parts it includes is the whole: "a workforce of approximately 116,000
+        # employees, including approximately 61,000 engineers …")
+        return PART_ONLY
     if at > 0 and _PART_BEFORE.search(sentence, max(0, at - 80), at):
         return PART_ONLY
     return 1.0

@@ -2016,8 +2016,10 @@ def _sentence_evidence(
             if balance_asked_of(q):
                 flow = flow_only_factor(q.text, sentence, span)  # "net proceeds … of $1.3 billion": no balance
                 score = score if flow == 1.0 else min(score * flow, YESNO_OFF_FOCUS_CAP)
-                if _with_others(q, sentence):
-                    score = min(score, YESNO_OFF_FOCUS_CAP)  # "$6.9 billion of goodwill and other intangible assets"
+                if _with_others(q, sentence) or row_with_others(q, sentence):
+                    # "$6.9 billion of goodwill and other intangible assets", "$3.3 billion of cash, cash
+                    # equivalents and marketable securities": the item with others, never sure
+                    score = min(score, YESNO_OFF_FOCUS_CAP)
         if len(sentence) < 15:
             score -= 0.05
         score = score * name_factor(q, p) + 0.02 / (1 + rank)

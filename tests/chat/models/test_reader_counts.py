@@ -138,3 +138,12 @@ def test_a_whole_and_its_parts_in_one_sentence_the_whole_unless_a_part_is_asked(
     assert first("How many associates did Quillon employ in the U.S. as of fiscal 2031?").startswith(
         "The documents say 1.5 million")
     assert first("How many employees did Quillon have internationally?").startswith("The documents say 0.7 million")
+
+
+def test_the_whole_stated_before_the_parts_it_includes_is_the_count() -> None:
+    human_capital = Passage(
+        "S1", "QUILLON DEVICES, INC. › Human Capital\nAs of December 31, 2031, we had a highly skilled workforce made "
+        "up of approximately 116,000 employees, including approximately 60,000 engineers, scientists and information "
+        "technology professionals.", "doc-q", "quillon-10k.pdf", 6, company="Quillon Devices, Inc.")
+    answer = read("How many employees did Quillon have at the end of 2031?", [human_capital])
+    assert answer.text.startswith("The documents say 116,000 employees"), answer.text  # before: unsure
