@@ -212,33 +212,58 @@ def named_documents(query: str, docs: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 #: a year a query asks about: "2022", "FY2022", "fiscal 2022", "FY22"
-_ASKED_YEAR = re.compile(r"(?i)(?<![\w.$])(?:(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<short>\d\d)|"
-                         r"(?:FY\s?)?(?P<year>(?:19|20)\d\d))(?![\w.,]\d|\d)")
+_ASKED_YEAR = re.compile(r"(?i)(?<![\w.$])(?:(?P<fiscal>FY\s?'?|fiscal\s+(?:year\s+)?)(?P<short>\d\d)|"
+                         r"(?P<fy>FY\s?|fiscal\s+(?:year\s+)?)?(?P<year>(?:19|20)\d\d))(?![\w.,]\d|\d)")
+#: a quarter or half asked ("Q2 of FY2023", "the second quarter"): a fiscal year's part, which may end the year before
+_PART_OF_YEAR = re.compile(r"(?i)\bQ[1-4]\b|\b[1-4]Q\b|\bquarter|\bhalf\b|\bH[12]\b|\bsix\s+months|\bnine\s+months")
 
 
 def asked_years(query: str) -> set[int]:
     """The years ``query`` writes ("… in fiscal 2022", "FY21", "as of December 31, 2019")."""
-    out: set[int] = set()
+    return {year for year, _ in _years_asked(query)}
+
+
+def _years_asked(query: str) -> list[tuple[int, bool]]:
+    """(year, whether it is a fiscal year's — "FY2023", "fiscal 2023", or a quarter of one) for each year asked."""
+    part = bool(_PART_OF_YEAR.search(query))
+    out: list[tuple[int, bool]] = []
     for m in _ASKED_YEAR.finditer(query):
-        out.add(int(m.group("year")) if m.group("year") else 2000 + int(m.group("short")))
+        year = int(m.group("year")) if m.group("year") else 2000 + int(m.group("short"))
+        out.append((year, bool(m.group("fiscal") or m.group("fy")) or part))
     return out
 
 
-def _period_year(identity: Mapping[str, Any] | None) -> int | None:
+def _period_of(identity: Mapping[str, Any] | None) -> tuple[int, str] | None:
+    """(the year its period ends, its kind — "year", "quarter", "report" …) by the document's cover."""
     end = str((identity or {}).get("period_end") or "")
-    return int(end[:4]) if re.match(r"(?:19|20)\d\d-", end) else None
+    if not re.match(r"(?:19|20)\d\d-", end):
+        return None
+    return int(end[:4]), str((identity or {}).get("period_kind") or "")
+
+
+def _of_year(period: tuple[int, str] | None, asked: list[tuple[int, bool]]) -> bool:
+    """The document's period is a year asked: the same calendar year, or — a fiscal year or its quarter asked — a
+    year the company's naming may give it: a fiscal year named for the year it began in ends the next year (a
+    retailer's fiscal 2022 ends in January 2023), and a quarter of fiscal 2023 may end in 2022 (a June year's)."""
+    if period is None:
+        return False
+    year, kind = period
+    for want, fiscal in asked:
+        if year == want or (fiscal and year == want + 1) or (fiscal and kind != "year" and year == want - 1):
+            return True
+    return False
 
 
 def dated_documents(query: str, docs: Sequence[Mapping[str, Any]], named: Sequence[str]) -> list[str]:
     """Of the ``named`` documents (``named_documents``), those whose period — the year their cover says they end
-    (``identity.period_end``) — is a year ``query`` asks about: "Corning's Display Technologies net sales in 2022"
-    over Corning's 10-Ks for 2020, 2021 and 2022 is the 2022 one's (the older ones print "2022" in their outlook,
-    and their segment tables rank as high). Empty when the query asks no year, or every named document (or none)
-    is of one."""
-    years = asked_years(query)
-    if not years:
+    (``identity.period_end``) — is a year ``query`` asks about (``_of_year``): "Corning's Display Technologies net
+    sales in 2022" over Corning's 10-Ks for 2020, 2021 and 2022 is the 2022 one's (the older ones print "2022" in
+    their outlook, and their segment tables rank as high). Empty when the query asks no year, or every named
+    document (or none) is of one."""
+    asked = _years_asked(query)
+    if not asked:
         return []
     wanted = set(named)
     out = [str(d["document_id"]) for d in docs
-           if str(d.get("document_id")) in wanted and _period_year(d.get("identity")) in years]
+           if str(d.get("document_id")) in wanted and _of_year(_period_of(d.get("identity")), asked)]
     return out if len(out) < len(wanted) else []

@@ -138,6 +138,11 @@ def _bbox_from_list(raw: Any) -> dict[str, float] | None:
     return {"page": int(page), "x0": x0, "y0": y0, "x1": x1, "y1": y1}
 
 
+#: of a search's results, at least one in this many are left to the named company's filings of other years than
+#: the one asked
+OTHER_YEARS_SHARE = 3
+
+
 class ToolRunner:
     """Runs the tools. With a ``masker`` (given when the model is a remote one), what a tool result shows the
     model — passage and page text, file names — is masked; the sources kept for citations (the owner's view)
@@ -204,9 +209,10 @@ class ToolRunner:
         flt = SearchFilter.for_projects(projects, scope.document_ids)  # the index filters by document too
         named, dated = await self._named_documents(scope, projects, query)
         hits: list[Any] = []
-        if dated:  # "Corning's net sales in 2022": the named company's filing of that year first
-            hits = list(await self.retriever.search(query, SearchFilter.for_projects(projects, dated),
-                                                    k=self.search_k))[: self.search_k]
+        if dated:  # "Corning's net sales in 2022": the named company's filing of that year first — not all of the
+            # results: a year's naming may mislead (``owners.dated_documents``), its other filings keep a share
+            first = self.search_k - self.search_k // OTHER_YEARS_SHARE
+            hits = list(await self.retriever.search(query, SearchFilter.for_projects(projects, dated), k=first))[:first]
         if named and len(hits) < self.search_k:
             # "Boeing's tax rate": Boeing's documents first, the rest only to fill up (``retrieval.owners``)
             seen = {h.chunk_id for h in hits}

@@ -96,10 +96,28 @@ def test_the_years_a_query_asks_and_the_filings_of_those_years() -> None:
     assert asked_years("Net sales in fiscal 2019 vs FY22 (as of December 31, 2020)?") == {2019, 2020, 2022}
     assert asked_years("revenue of $2,019 million, up 2.5%") == set()
     docs = [{"document_id": f"d{y}", "file_name": f"ACME_{y}_10K.pdf",
-             "identity": {"company": "Acme Corp", "period_end": f"{y}-06-30"}} for y in (2021, 2022)]
+             "identity": {"company": "Acme Corp", "period_end": f"{y}-06-30", "period_kind": "year"}}
+            for y in (2021, 2022)]
     docs.append({"document_id": "old", "file_name": "ACME_10K.pdf", "identity": {"company": "Acme Corp"}})
     named = named_documents("Acme net sales in fiscal 2022", docs)
     assert named == ["d2021", "d2022", "old"]
     assert dated_documents("Acme net sales in fiscal 2022", docs, named) == ["d2022"]
     assert dated_documents("Acme net sales", docs, named) == []  # no year asked
     assert dated_documents("Acme net sales in 2019", docs, named) == []  # no filing of that year
+
+
+def test_a_fiscal_year_asked_takes_the_filings_its_naming_may_give_it() -> None:
+    def doc(doc_id: str, end: str, kind: str) -> dict[str, object]:
+        return {"document_id": doc_id, "file_name": f"ACME_{doc_id}.pdf",
+                "identity": {"company": "Acme Corp", "period_end": end, "period_kind": kind}}
+
+    # a June year: the second quarter of fiscal 2023 ended December 31, 2022
+    june = [doc("10q", "2022-12-31", "quarter"), doc("10k23", "2023-06-30", "year"), doc("10k21", "2021-06-30", "year")]
+    named = [str(d["document_id"]) for d in june]
+    assert dated_documents("Acme's restructuring liability as of Q2 of FY2023", june, named) == ["10q", "10k23"]
+    assert dated_documents("Acme net sales in 2022", june, named) == ["10q"]
+    # a retailer names its fiscal 2022 for the year it began in: it ended January 28, 2023
+    retail = [doc("fy21", "2022-01-29", "year"), doc("fy22", "2023-01-28", "year"), doc("fy16", "2017-01-28", "year")]
+    named = [str(d["document_id"]) for d in retail]
+    assert dated_documents("Acme revenue in fiscal 2022", retail, named) == ["fy21", "fy22"]
+    assert dated_documents("Acme revenue in 2023", retail, named) == ["fy22"]

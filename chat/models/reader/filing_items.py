@@ -102,7 +102,9 @@ def pages_to_read(question: str, passages: Sequence[Passage]) -> list[tuple[str,
         return []
     have = {p.page for p in reports}
     following = min(have) + 1
-    return [] if following in have else [(reports[0].document_id, following)]
+    # a search hit of that page may hold only its exhibits or a heading path's "Item 8.01 …": the page read whole
+    read = {p.page for p in reports if p.ref.startswith("P")}
+    return [] if following in read else [(reports[0].document_id, following)]
 
 
 #: "what was the outcome of the shareholder vote on X", "was the proposal on X approved", "how many votes against X"

@@ -103,3 +103,15 @@ def test_a_tally_ingest_wrote_as_a_table_is_read_as_the_tally() -> None:
                   "2031 annual meeting?", [Passage("S1", grid, "h8k", "HARBOR_2031_8K_dated-2031-05-06.pdf", 4)])
     assert answer.text.startswith("The shareholder proposal regarding a report on plastic packaging was defeated (For "
                                   "120,500,000; Against 800,250,000; Abstain 10,000,000) [S1]."), answer.text
+
+
+def test_search_hits_of_the_next_page_without_its_items_still_have_the_page_read() -> None:
+    # the search found the items' page, but only its exhibit list and a chunk under the "Item 8.01 …" heading path
+    exhibits = Passage("S2", "HARBOR FOODS, INC.\nItem 9.01 Financial Statements and Exhibits.\n(d) Exhibits. 99.1 "
+                       "Press release dated March 2, 2031.", "h8k", "HARBOR_2031_8K_dated-2031-03-02.pdf", 2)
+    tail = Passage("S3", "HARBOR FOODS, INC. › Item 8.01 Other Events.\nper share, payable on April 15, 2031.", "h8k",
+                   "HARBOR_2031_8K_dated-2031-03-02.pdf", 2)
+    question = "What was the key agenda of Harbor's 8-K filed on March 2, 2031?"
+    assert pages_to_read(question, [_cover(), exhibits, tail]) == [("h8k", 2)]  # before: [] (a hit of page 2)
+    read_page = Passage("P1", ITEMS, "h8k", "HARBOR_2031_8K_dated-2031-03-02.pdf", 2)
+    assert pages_to_read(question, [_cover(), exhibits, tail, read_page]) == []
