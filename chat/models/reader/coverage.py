@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 
 from chat.models.reader.names import mentions
@@ -82,5 +83,10 @@ def coverage_note(q: Question, passages: Sequence[Passage]) -> str:
     if not dated:
         return ""
     asked = " or ".join(dict.fromkeys(p.text for p in q.periods if p.year is not None))
-    return (f"The documents found for {q.strong_names[0]} are dated {'; '.join(dated)} and do not cover "
+    name = q.strong_names[0]
+    if not any(mentions(name, replace(p, text="", lines=())) for p in passages):
+        # none is the company's own (its file name, its cover's identity): they only mention it
+        return (f"No document of {name}'s was found; those that mention it are dated {'; '.join(dated)} and do "
+                f"not cover {asked or 'the period asked'}.")
+    return (f"The documents found for {name} are dated {'; '.join(dated)} and do not cover "
             f"{asked or 'the period asked'}.")

@@ -540,7 +540,7 @@ def _other_of(q: Question, label: str) -> bool:
     words = [w for w in re.findall(r"[a-z]+", item_phrase(q.focus).lower()) if w not in ("total", "net", "the")]
     if not words or "other" in words or re.search(r"(?i)\bother\b", q.text):
         return False
-    return bool(re.search(r"(?i)\bother\s+" + r"\W+".join(map(re.escape, words[:2])) + r"\b", label))
+    return bool(re.search(r"(?i)\bother\s+(?:net\s+)?" + r"\W+".join(map(re.escape, words[:2])) + r"\b", label))
 
 
 def _with_others(q: Question, sentence: str) -> bool:
@@ -765,6 +765,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     # print a lexicon phrase's words apart, "Operating lease liabilities, non-current")
     item_words = set(terms(q.focus)) - plain - {"total"}
     plans_table = fair_value_levels(table, p, q.text)
+    name_words = {t for n in q.names for t in match_terms(n)}  # "MGM China": a part's name the question gives
+    # the label column's header ("| Capital expenditures: | Year Ended … |"): what the rows without a heading are
+    stub = p.text[table.header[0]:table.header[1]].split("\n")[0].strip().strip("|").split("|")[0].strip() \
+        if table.header is not None and table.markdown else ""
     # a table that counts things in every column ("Total Stores at End of Second Quarter", "Stores Opened"): its
     # "Pacific Sales" row is a store brand's count, no revenue — for an amount of money asked
     headers = [col.header for col in table.columns if not col.is_change]
@@ -896,6 +900,21 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= OTHER_TABLE
         if other_segments:
             # Lockheed's backlog asked: "Space's operating results: Backlog at year-end" is a segment's — never sure
+            row_score *= MODIFIER_ONLY
+        # the words that qualify the asked line item ("Las Vegas Strip Resorts" of "… net revenues"): none where the
+        # item has no lexicon name ("technology and content")
+        qualifier_words = {t for t in focus if not t.startswith("§")} - _TOTAL if item_groups else set()
+        label_terms = match_terms(row.label)
+        if q.language == "en" and qualifier_words and qualifier_words <= match_terms(row.section) \
+                and not qualifier_words & label_terms and not _TOTAL & label_terms \
+                and (label_terms - focus or re.fullmatch(r"(?i)\s*other\s*", row.label)):
+            # "Las Vegas Strip Resorts net revenues" asked: "Las Vegas Strip Resorts: / Casino revenue", "Rooms",
+            # "Other" are its parts — never sure
+            row_score *= MODIFIER_ONLY
+        section_items = {t for t in match_terms(row.section or stub) if t.startswith("§")} - _TOTAL
+        if q.language == "en" and item_groups and section_items and not section_items & focus \
+                and not {t for t in label_terms if t.startswith("§")} and label_terms & (qualifier_words | name_words):
+            # … and "Capital expenditures: / Las Vegas Strip Resorts" is the part's capital spending — never sure
             row_score *= MODIFIER_ONLY
         if tax_effects and _DEFERRED_TAX.search(f"{table.caption} {row.section}"):
             row_score *= DEFERRED_TAX_ROW  # D&A asked: the deferred tax liability's "Depreciation and amortization"
@@ -2215,9 +2234,26 @@ def _named_by_start(q: Question, passages: Sequence[Passage], tables: Sequence[S
 
 
 def _carries(table: Table, name: str) -> bool:
-    """A row of ``table`` is labelled with ``name``'s words ("MGM China | 174,720 | …")."""
+    """A row of ``table`` is labelled with ``name``'s words ("MGM China | 174,720 | …"), or is the unlabelled total
+    under a heading of them ("MGM China: / … / | | 740,955 |")."""
     name_terms = match_terms(name)
-    return bool(name_terms) and any(name_terms <= match_terms(row.label) for row in table.rows)
+    return bool(name_terms) and any(name_terms <= match_terms(row.label if row.label.strip() else row.section)
+                                    for row in table.rows)
+
+
+#: words of a row label that name no part: the whole, a basis, a kind of figure
+_NO_PART_WORDS = frozenset({"total", "consolidated", "net", "same-store", "same", "store", "reported", "adjusted",
+                            "segment", "segments", "reportable", "company", "operating", "and", "of", "the", "other"})
+
+
+def _another_part(label: str, parts: Sequence[str], focus_terms: frozenset[str]) -> bool:
+    """The row names a part other than the ones asked: capitalised words beside the item's ("Regional Operations
+    net revenues" when MGM China's net revenues are asked), none of them the asked part's."""
+    asked = {t for name in parts for t in match_terms(name)}
+    words = [w for w in re.findall(r"[A-Za-z][\w&'’-]*", label)
+             if w.lower() not in _NO_PART_WORDS and not match_terms(w) <= set(focus_terms)]
+    named = [w for w in words if w[0].isupper()]
+    return bool(named) and not any(match_terms(w) & asked for w in named)
 
 
 def _part_names(q: Question, passages: Sequence[Passage], tables: Sequence[Sequence[Table]]) -> list[str]:
@@ -2262,6 +2298,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
             if parts and not any(_carries(table, name) for name in parts):
                 # "MGM China's net revenue": the consolidated statement's total is not that part's
                 cells = [replace(ev, score=ev.score * QUALIFIER_MISSED) for ev in cells]
+            if parts:
+                # … nor is "Regional Operations net revenues" under a heading that names MGM China
+                cells = [replace(ev, score=ev.score * MODIFIER_ONLY)
+                         if ev.row is not None and _another_part(ev.row.label, parts, q.focus_terms) else ev
+                         for ev in cells]
             found.extend(cells)
         fields = [f for f in find_fields(p.text) if f.line not in table_lines]
         found.extend(_field_evidence(q, p, fields, w, rank))

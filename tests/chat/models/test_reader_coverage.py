@@ -83,3 +83,12 @@ def test_a_decline_names_the_closest_passage_of_the_company_asked() -> None:
                     "fabrikam-10k.pdf", 30, company="Fabrikam Corp")
     answer = read("What is the FY2016 retention ratio of Contoso Widgets?", [other, own])
     assert answer.declined and "annual-report.pdf" in answer.text and "fabrikam" not in answer.text, answer.text
+
+
+def test_documents_that_only_mention_the_company_are_said_to_be_no_document_of_its() -> None:
+    mention = Passage("S1", "We rely on Contoso's cloud services to stream our content.", "d2", "FABRIKAM_2015_10K.pdf",
+                      30, company="Fabrikam Corp", period_end="2015-12-31")
+    answer = read("What were Contoso's cloud net sales in 2017?", [mention])
+    assert answer.declined and answer.why == "period-not-covered"
+    # before: "The documents found for Contoso are dated December 31, 2015 (FABRIKAM_2015_10K.pdf) …"
+    assert "No document of Contoso's was found; those that mention it are dated December 31, 2015" in answer.text

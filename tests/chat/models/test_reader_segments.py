@@ -172,3 +172,51 @@ def test_a_segment_named_by_its_initials_in_a_results_caption_is_a_segment_too()
     whole = SPACE_RESULTS.replace("Space’s", "KESTREL CORPORATION’S")
     assert read("What was Kestrel's backlog at year-end 2031?",
                 [Passage("S1", whole, "doc-1", "kestrel-10k.pdf", 47, company="Kestrel Corporation")]).why == "sure"
+
+
+PROPERTIES = """KESTREL INC. › NOTE 17 — SEGMENT INFORMATION
+(In thousands)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Resorts |  |  |
+| Casino revenue | 728,254 | 1,296,170 |
+| Rooms | 662,813 | 1,863,521 |
+| Other | 31,014 | 64,834 |
+|  | 2,245,785 | 5,831,051 |"""
+
+CAPEX_BY_SEGMENT = """KESTREL INC. › NOTE 17 — SEGMENT INFORMATION
+(In thousands)
+| Capital expenditures: | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Resorts | $87,511 | $285,863 |
+| Inland Operations | 65,107 | 170,413 |"""
+
+BY_PROPERTY = """KESTREL INC. › NOTE 17 — SEGMENT INFORMATION
+Net revenues (In thousands)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Resorts | $2,245,785 | $5,831,051 |
+| Inland Operations | 3,301,940 | 4,106,730 |"""
+
+RECONCILIATION = """KESTREL INC. › Inland Operations
+(In thousands)
+|  | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Harbor Resorts net revenues | $2,245,785 | $5,831,051 |
+| Acquisitions | (114,949) | (59,097) |
+| Harbor Resorts same-store net revenues | $2,130,836 | $5,771,954 |"""
+
+
+def test_a_parts_figure_is_its_own_total_not_its_parts_another_items_or_another_parts() -> None:
+    def first(question: str, *texts: str) -> str:
+        return read(question, [_p(f"S{i}", t, page=100 + i) for i, t in enumerate(texts, 1)]).text.split("\n")[0]
+
+    # the part's own total, not its "Other" line nor its capital spending
+    assert first("What were Kestrel's Harbor Resorts net revenues in 2031?", CAPEX_BY_SEGMENT, PROPERTIES).startswith(
+        "Harbor Resorts net revenues were $2,245,785 thousand"), first(
+        "What were Kestrel's Harbor Resorts net revenues in 2031?", CAPEX_BY_SEGMENT, PROPERTIES)
+    # "Harbor Resorts net revenues" under a heading that names Inland Operations is no figure of Inland's, nor is
+    # Inland's capital spending
+    inland = first("What were Inland Operations' net revenues in 2031?", RECONCILIATION, CAPEX_BY_SEGMENT,
+                   BY_PROPERTY)
+    assert inland.startswith("Inland Operations net revenues were $3,301,940 thousand"), inland
