@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from chat.models.reader.evidence import of_named
 from chat.models.reader.names import mentions
@@ -173,7 +172,7 @@ def business_answer(q: Question, passages: Sequence[Passage]) -> tuple[str, list
     found: list[tuple[tuple[int, int, int, int], Passage, str]] = []
     for p in of_named(q, passages):
         # "we" and "the Company" are the named company only in its own document (its file name or identity)
-        own_document = all(mentions(n, replace(p, text="")) for n in q.strong_names)
+        own_document = all(mentions(n, p.owner_only()) for n in q.strong_names)
         names = _subject_names(q.names, p.company) if own_document else list(q.names)
         said_by = describes if own_document else _named_describes
         for s, e in sentence_spans(p.text):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date
 
 from chat.models.reader.names import mentions
@@ -84,7 +83,7 @@ def coverage_note(q: Question, passages: Sequence[Passage]) -> str:
         return ""
     asked = " or ".join(dict.fromkeys(p.text for p in q.periods if p.year is not None))
     name = q.strong_names[0]
-    if not any(mentions(name, replace(p, text="", lines=())) for p in passages):
+    if not any(mentions(name, p.owner_only()) for p in passages):
         # none is the company's own (its file name, its cover's identity): they only mention it
         return (f"No document of {name}'s was found; those that mention it are dated {'; '.join(dated)} and do "
                 f"not cover {asked or 'the period asked'}.")

@@ -66,7 +66,7 @@ def _owners_part(name: str, passages: Sequence[Passage]) -> bool:
     words = name.split()
     if len(words) < 2:
         return False
-    owners = [replace(p, text="") for p in passages]
+    owners = [p.owner_only() for p in passages]
     if any(mentions(name, o) for o in owners):
         return False
     leads = [" ".join(words[:k]) for k in range(1, len(words))]

@@ -1017,11 +1017,6 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
 FOREIGN_FACT_CAP = 0.2
 
 
-def _owner_only(p: Passage) -> Passage:
-    """The passage with its text left out: whose document it is, by its file name and identity only."""
-    return replace(p, text="", lines=())
-
-
 def _years_apart(table: Table, col: int, prior: int) -> int | None:
     """How many years column ``col``'s period is after column ``prior``'s (None when either has no one year)."""
     years = [{p.year for p in table.columns[c].periods if p.year is not None} for c in (col, prior)]
@@ -2017,7 +2012,7 @@ def _sentence_evidence(
         company_fact = asks_auditor(q) or asked_office(q) or asks_headquarters(q) or asked_fact(q)
         if not span and company_fact:
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
-        if company_fact and q.names and not any(mentions(n, _owner_only(p)) for n in q.names) and (
+        if company_fact and q.names and not any(mentions(n, p.owner_only()) for n in q.names) and (
                 not span or not all(mentions(n, p) for n in q.names)):
             # … in another company's filing: "Prior to joining Corning, Ms. Mullins served as chief information
             # officer for Lockheed Martin" names no CEO of Lockheed's, "William J. Hornbuckle … Chief Executive
@@ -2125,7 +2120,7 @@ def _own_document(name: str, p: Passage, *, by_identity: bool) -> bool:
     company's. A document without one may name it in its text, as the name is written ("Square", "SQUARE": "87
     million square feet" names no Square, Inc.)."""
     if p.company or by_identity:
-        return mentions(name, replace(p, text=""))
+        return mentions(name, p.owner_only())
     return bool(re.search(rf"(?<!\w)(?:{re.escape(name)}|{re.escape(name.upper())})(?!\w)", p.text))
 
 
@@ -2263,7 +2258,7 @@ def _part_names(q: Question, passages: Sequence[Passage], tables: Sequence[Seque
     ("What was MGM China's net revenue?") is not answered by a table of the whole ("Revenues … 3,592,216")."""
     out = []
     for name in q.strong_names:
-        if any(_carries(t, name) and not mentions(name, replace(p, text=""))
+        if any(_carries(t, name) and not mentions(name, p.owner_only())
                for p, ts in zip(passages, tables, strict=True) for t in ts):
             out.append(name)
     return out
@@ -2282,7 +2277,7 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
         words = WordMatcher(q.language, question_words(q.text, q.language, (*KO_CUES, *JA_CUES)), lines)
     office = asked_office(q)
     named_kind = bool(office or asks_auditor(q) or asks_headquarters(q) or asked_fact(q))
-    by_identity = named_kind and any(mentions(n, replace(p, text="")) for n in q.names for p in passages)
+    by_identity = named_kind and any(mentions(n, p.owner_only()) for n in q.names for p in passages)
     out: list[Evidence] = []
     every_table = passage_tables(passages)
     by_start_docs = _named_by_start(q, passages, every_table)

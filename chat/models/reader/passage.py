@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chat.models.extractive import Language
 
@@ -26,6 +26,10 @@ class Passage:
     def __post_init__(self) -> None:
         if not self.text and self.lines:
             object.__setattr__(self, "text", "\n".join(self.lines))
+
+    def owner_only(self) -> Passage:
+        """The passage without its text (nor OCR lines): whose document it is, by its file name and identity."""
+        return replace(self, text="", lines=())
 
 
 @dataclass(frozen=True, slots=True)
