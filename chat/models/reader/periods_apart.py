@@ -52,7 +52,7 @@ def period_questions(q: Question) -> list[str]:
     if not item or not analyze(f"What was {item}?").focus_terms:
         return []
     name = q.strong_names[0] if q.strong_names else ""
-    whose = f"{name}{'’' if name.endswith('s') else '’s'} ".replace("’", "'") if name else ""
+    whose = (f"{name}' " if name.endswith("s") else f"{name}'s ") if name else ""  # "General Mills' net sales"
     return [f"What was {whose}{item} {_when(period)}?" for period in (ends[1], ends[0])]
 
 

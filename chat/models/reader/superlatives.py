@@ -391,7 +391,6 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
     and columns) is one again. ``among``: only the rows of the group so named (their section's or the caption's
     words)."""
     out: dict[tuple[str, int, tuple[str, ...]], _Found] = {}
-    asked_words = q.text
     for rank, (p, tables) in enumerate(zip(passages, passage_tables(passages), strict=True)):
         for table in tables:
             entities = _entities(table, measure)
@@ -407,7 +406,7 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
             for name, row in entities:
                 if among and not among <= match_terms(row.section) | match_terms(table.caption):
                     continue  # "among the short-term investments": not a cash equivalent's row
-                if _RECONCILING.search(name) and not _RECONCILING.search(asked_words):
+                if _RECONCILING.search(name) and not _RECONCILING.search(q.text):
                     continue  # "Pension FAS/CAS service cost adjustment", "Unallocated items": no segment's row
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
                 held = _change_of(found, row) is not None if change else _single(row, col, rate)
