@@ -19,7 +19,7 @@ from chat.models.reader.evidence import Evidence, change_ends, column_period_sco
 from chat.models.reader.numbers import percent_change
 from chat.models.reader.passage import Passage
 from chat.models.reader.periods import Period
-from chat.models.reader.question import Question, analyze
+from chat.models.reader.question import Question, analyze, item_without
 from chat.models.reader.ratios import cell, cell_value, said_label
 
 #: years apart from which the two periods are searched for each on its own: a 10-K's balance sheet prints two years
@@ -30,11 +30,8 @@ _FRAMING = re.compile(r"(?i)\b(?:change|changed|grow|grew|growth|increase|increa
 
 
 def _item(q: Question) -> str:
-    """The line item asked: the focus without the change words, the company's name and a dangling preposition."""
-    item = _FRAMING.sub(" ", q.focus)
-    for name in q.names:
-        item = re.sub(r"(?i)\b" + re.escape(name) + r"(?:['’]s)?\b", " ", item)
-    return re.sub(r"(?i)^(?:(?:in|of|for|at|the)\s+)+|(?:\s+(?:in|of|for|at|the))+$", "", " ".join(item.split()))
+    """The item asked, without the question's change words (``question.item_without``)."""
+    return item_without(q, _FRAMING)
 
 
 def _when(period: Period) -> str:

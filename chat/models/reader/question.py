@@ -826,6 +826,16 @@ def subject_of(question: str) -> str:
     return " ".join((q.strong_names or q.insisted_names or q.names)[:1])
 
 
+def item_without(q: Question, framing: re.Pattern[str]) -> str:
+    """The line item a question asks about: its focus without the ``framing`` words (a comparison's, a change's),
+    the companies' names and a dangling preposition ("net income" of "Boeing's higher net income")."""
+    item = framing.sub(" ", q.focus)
+    for name in q.names:
+        item = re.sub(r"(?i)\b" + re.escape(name) + r"(?:['’]s)?\b", " ", item)
+    return re.sub(r"(?i)^(?:(?:in|of|for|at|and|the)\s+)+|(?:\s+(?:in|of|for|at|and|the))+$", "",
+                  " ".join(item.split()))
+
+
 def per_name_questions(question: str) -> list[str]:
     """``question`` itself, or — when it names two companies or documents ("Apple and Microsoft", "Apple vs.
     Amazon") — one question per name, the pair replaced by that name: the local model searches each, and the

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from chat.models.reader.compose import plural, table_quote
 from chat.models.reader.evidence import Evidence, of_named
 from chat.models.reader.passage import Passage
-from chat.models.reader.question import Question, analyze, per_name_questions
+from chat.models.reader.question import Question, analyze, item_without, per_name_questions
 from chat.models.reader.ratios import cell, cell_value
 
 #: what a comparison between two companies asks: which is higher or lower, or a comparison
@@ -27,12 +27,9 @@ _NOT_ITEM = re.compile(r"(?i)\b(?:higher|more|larger|greater|bigger|lower|less|f
                        r"which|had|have|has|did|does|compare)\b")
 
 
-def _item(question: Question) -> str:
-    """The item compared: the focus without the comparative, the companies' names and a dangling preposition."""
-    item = _NOT_ITEM.sub(" ", question.focus)
-    for name in question.names:
-        item = re.sub(r"(?i)\b" + re.escape(name) + r"(?:['’]s)?\b", " ", item)
-    return re.sub(r"(?i)^(?:(?:in|of|for|at|and)\s+)+|(?:\s+(?:in|of|for|at|and))+$", "", " ".join(item.split()))
+def _item(q: Question) -> str:
+    """The item asked, without the question's comparative (``question.item_without``)."""
+    return item_without(q, _NOT_ITEM)
 
 
 #: where the question puts its period ("at the end of 2022", "in fiscal 2021", "as of June 30, 2023")

@@ -9,21 +9,16 @@ from chat.models.reader.periods_apart import period_questions, search_apart
 from chat.models.reader.queries import search_queries
 from chat.models.reader.question import analyze
 
-INCOME_2032 = """Consolidated Statements of Earnings
-GENERAL OATS, INC. AND SUBSIDIARIES
-(In Millions)
-|  | Fiscal Year / 2032 | Fiscal Year / 2031 | Fiscal Year / 2030 |
-|---|---|---|---|
-| Net sales | $18,992.8 | $18,127.0 | $17,626.6 |
-| Cost of sales | 12,590.6 | 11,678.7 | 11,496.7 |"""
 
-INCOME_2029 = """Consolidated Statements of Earnings
-GENERAL OATS, INC. AND SUBSIDIARIES
-(In Millions)
-|  | Fiscal Year / 2029 | Fiscal Year / 2028 | Fiscal Year / 2027 |
-|---|---|---|---|
-| Net sales | $16,865.2 | $15,740.4 | $15,619.8 |
-| Cost of sales | 11,108.4 | 10,304.8 | 10,056.0 |"""
+def _income(years: tuple[int, int, int], sales: str, cost: str) -> str:
+    """The company's statement of earnings for three fiscal years, latest first."""
+    head = " | ".join(f"Fiscal Year / {y}" for y in years)
+    return ("Consolidated Statements of Earnings\nGENERAL OATS, INC. AND SUBSIDIARIES\n(In Millions)\n"
+            f"|  | {head} |\n|---|---|---|---|\n| Net sales | {sales} |\n| Cost of sales | {cost} |")
+
+
+INCOME_2032 = _income((2032, 2031, 2030), "$18,992.8 | $18,127.0 | $17,626.6", "12,590.6 | 11,678.7 | 11,496.7")
+INCOME_2029 = _income((2029, 2028, 2027), "$16,865.2 | $15,740.4 | $15,619.8", "11,108.4 | 10,304.8 | 10,056.0")
 
 
 def _passages() -> list[Passage]:
