@@ -67,6 +67,8 @@ _CUSTOMERS = re.compile(r"(?i)\bcustomers?\b")
 #: a row that reconciles the entities' figures to the company's, no entity of its own: "Pension FAS/CAS service
 #: cost adjustment", "Unallocated items, eliminations and other", "Allocated to business segments"
 _RECONCILING = re.compile(r"(?i)\b(?:adjustments?|(?:un)?allocated|eliminations?|reconcil\w*|inter-?segment)\b")
+#: a row of rates, not amounts: "Constant Currency Growth %", "FX %" ("Emerging Growth Businesses" is a segment)
+_RATE_ROW = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bbps\b")
 #: a measure that is a loss ("loss from operations", "net losses"), not the earnings it is the negative of
 _LOSS_MEASURE = re.compile(r"(?i)\bloss(?:es)?\b")
 _GAIN_WORDS = re.compile(r"(?i)\b(?:income|earnings|profits?|gains?)\b")
@@ -410,7 +412,7 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
                     continue  # "Pension FAS/CAS service cost adjustment", "Unallocated items": no segment's row
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
                 held = _change_of(found, row) is not None if change else _single(row, col, rate)
-                if not rate and not change and _NOT_AMOUNT_HEADER.search(f"{row.section} {row.label}"):
+                if not rate and not change and _RATE_ROW.search(f"{row.section} {row.label}"):
                     held = False  # "Constant Currency Growth %", "FX %": a rate's row, no amount of the measure
                 if held and (not by_customer or _CUSTOMERS.search(what)):
                     found.entities.setdefault(name, (p, row))

@@ -471,3 +471,13 @@ def test_the_higher_of_the_segments_and_no_growth_rate_read_as_an_amount() -> No
     rates = read("Which of Kestrel's segments had the higher net sales in fiscal 2031?",
                  [_p("S1", GROWTH_COMPONENTS)]).text
     assert "Constant Currency Growth % had" not in rates and "FX % had" not in rates
+
+
+def test_a_segment_named_for_growth_is_still_a_segment() -> None:
+    table = """Segment Net Sales (in millions)
+| | Year ended December 31, / 2031 | Year ended December 31, / 2030 |
+|---|---|---|
+| Optical Links | $5,023 | $4,349 |
+| Emerging Growth Businesses | 6,662 | 1,243 |"""
+    assert read("Which of Kestrel's segments had the highest net sales in 2031?", [_p("S1", table)]).text.startswith(
+        "Emerging Growth Businesses had the highest net sales: $6,662 million")
