@@ -209,6 +209,32 @@ def asks_paid(question: str) -> bool:
     return bool(_ASKS_PAID.search(question))
 
 
+#: the items a filing discloses the cash paid for apart from their expense (its supplemental cash flow lines):
+#: asked what was paid, the expense ("Provision for income taxes", "Interest expense") is not the answer
+_SUPPLEMENTAL_ITEMS = re.compile(r"(?i)\b(?:income\s+tax(?:es)?|taxes|interest)\b")
+
+
+def supplemental_item(focus: str) -> bool:
+    """``focus`` is interest or income taxes: what a filing's supplemental cash flow lines say was paid."""
+    return bool(_SUPPLEMENTAL_ITEMS.search(focus))
+
+
+def paid_item_row(focus: str, label: str, section: str = "") -> bool:
+    """The row (or sentence) says the item of ``focus`` was paid, each of its words singular or plural: "Cash
+    income tax payments, net of refunds", "Income taxes paid", "Cash paid for income taxes" for income taxes, "Cash
+    interest payments" for interest — or its section heading says so ("Cash paid during the year for: / Income
+    taxes"). Not "Dividends paid to noncontrolling interest": the item there qualifies another payment."""
+    words = re.findall(r"[a-z]+", focus.lower())
+    if not words:
+        return False
+    stems = [w[:-2] if w.endswith("es") and w[:-2].endswith(("x", "s", "ch", "sh")) else w.rstrip("s") for w in words]
+    item = r"\s+".join(rf"{re.escape(s)}(?:e?s)?" for s in stems)
+    if re.search(rf"(?i)\b{item}\s+(?:payments?|paid)\b|\b(?:paid|payments?)\s+(?:for|of|on)\s+{item}\b", label):
+        return True
+    return bool(re.search(r"(?i)\b(?:paid|payments?)\b(?:\s+\w+){0,4}\s+for\b", section)
+                and re.match(rf"(?i)\s*{item}\b", label))
+
+
 def paid_row_factor(question: str, label: str) -> float:
     """``NOT_PAID`` for a row that does not say it was paid when the question asks what was paid,
     ``UNPAID`` for one that says it was not ("Dividends declared and not paid"), else 1."""

@@ -86,6 +86,10 @@ _SPAN_WORD = re.compile(r"(?i)full(?:-year)?|years?|quarters?|months?|weeks?")
 _AUXILIARY = re.compile(r"(?i)\b(?:did|does|do|has|have|had|will|would|can|could)\b")
 
 
+#: a heading that only groups the rows below it ("Business Segments", "Geographic areas"): no qualifier of a row
+_GROUPING_WORDS = match_terms("business operating reportable segment segments geographic areas regions divisions")
+
+
 def subject_of(q: Question, ev: Evidence) -> str:
     """The row label, with the question's words for what the row label leaves implicit (``iPhone`` + revenue)."""
     label = ev.label
@@ -101,6 +105,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
                  and not (section_terms - match_terms(ev.row.label)) & match_terms(q.text))
              or ev.row.section.lower().strip(" :") in ev.row.label.lower()  # "Assets:" / "Total current assets"
              or STRUCTURAL_SECTION.search(ev.row.section) or _NOT_A_QUALIFIER.search(ev.row.section)
+             or match_terms(ev.row.section) <= _GROUPING_WORDS
              or len(ev.row.section.split()) > 8)
     ):
         # "Net sales:" / "Operating expenses:" name the measure, "Denominator:" / "Financing activities:" the

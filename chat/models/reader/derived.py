@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from chat.models.reader.balances import asks_equity, both_sides_total
-from chat.models.reader.compose import period_phrase
+from chat.models.reader.compose import period_phrase, plural, subject_of
 from chat.models.reader.evidence import PERIOD_MISSING_CAP, Evidence, asked_whole, gather, part_of, stripped_item
 from chat.models.reader.formulas import Operand, lines, money, operand, quotes, refs
 from chat.models.reader.passage import Passage
@@ -43,7 +43,7 @@ from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.ratios import cell, cell_value
 from chat.models.reader.split_items import SPLIT_ITEM, asks_split_item
 from chat.models.reader.statement_titles import is_statement_page
-from chat.models.reader.tables import Row, find_tables
+from chat.models.reader.tables import Row, across_sections, find_tables
 from chat.models.reader.text import match_terms
 from chat.models.reader.units import table_unit
 
@@ -111,6 +111,34 @@ def _summed_answer(question: str, q: Question, passages: Sequence[Passage]
 
 #: how many of the best cells are looked at for the item's lines
 PARTS_LOOK_AT = 12
+
+
+def _sections_answer(question: str, q: Question, passages: Sequence[Passage]
+                     ) -> tuple[str, list[tuple[str, str]]] | None:
+    """An item a table prints only by its parts, the same line under each part's heading ("Domestic: / Consumer
+    Electronics", "International: / Consumer Electronics"), asked with no part named: their sum, each cell cited."""
+    cells = [ev for ev in gather(q, passages)[:3] if ev.kind == "cell" and ev.table is not None
+             and ev.row is not None and ev.row.section and ev.score > PERIOD_MISSING_CAP + 0.05]
+    if not cells:
+        return None
+    first = cells[0]
+    assert first.table is not None and first.row is not None
+    rows = across_sections(first.table, first.row, set(q.terms) | set(q.focus_terms))
+    if rows is None:
+        return None
+    operands = [_row_operand(first, r) for r in rows]
+    if any(o is None for o in operands):
+        return None
+    parts = [o for o in operands if o is not None]
+    value = money(sum(o.value for o in parts), first, question)
+    when = period_phrase(first.table, first.col, "en")
+    subject = subject_of(q, replace(first, label=first.row.label, row=replace(first.row, section="")))
+    verb = "were" if plural(subject) else "was"
+    said = " + ".join(f"{r.section.strip(' :')} {said_value}" for r, o in zip(rows, parts, strict=True)
+                      if (said_value := (cell_value(o.cells[0]) or (0.0, ""))[1]))
+    lead = (f"{subject[0].upper() + subject[1:]} {verb} {value} {when} (computed: {said}; the table prints it by "
+            f"{'segment' if re.search('(?i)segment', first.table.caption) else 'part'}) {refs(*parts)}.")
+    return lines(lead, first), quotes(*parts)
 
 
 def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
@@ -402,7 +430,8 @@ def derived_answer(question: str, q: Question, passages: Sequence[Passage]) -> t
     if asks_split_item(q.focus):
         return _summed_answer(question, q, passages)
     parts = _parts_answer(question, q, passages) or _debt_answer(question, q, passages) \
-        or _gross_answer(question, q, passages) or _per_share_aside_answer(q, passages)
+        or _gross_answer(question, q, passages) or _per_share_aside_answer(q, passages) \
+        or _sections_answer(question, q, passages)
     if parts is not None:
         return parts
     for item, whole, rest in _DERIVED:

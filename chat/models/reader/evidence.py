@@ -40,9 +40,11 @@ from chat.models.reader.balances import (
     changes_section,
     flow_only_factor,
     flow_row,
+    paid_item_row,
     paid_row_factor,
     part_only_factor,
     per_share_factor,
+    supplemental_item,
 )
 from chat.models.reader.cover_facts import (
     COVER_SCORE,
@@ -82,12 +84,14 @@ from chat.models.reader.tables import (
     find_tables,
     with_document_currency,
     with_document_scale,
+    with_page_header,
     with_page_scale,
 )
 from chat.models.reader.text import (
     IMPLIED_GROUPS,
     bullets_heading,
     coverage,
+    header_terms,
     headings_above,
     join_split_letters,
     match_terms,
@@ -379,8 +383,9 @@ def passage_tables(passages: Sequence[Passage]) -> list[list[Table]]:
     """Each passage's tables, read as their page and document state them: a grid cut from its caption takes the
     unit its page's other chunk ends with, one that states no unit its document's one scale, and a scaled one that
     shows no currency its document's one currency."""
-    every_table = with_page_scale([find_tables(p.text) for p in passages], [p.text for p in passages],
-                                  [(p.document_id, p.page) if p.document_id and p.page else None for p in passages])
+    pages = [(p.document_id, p.page) if p.document_id and p.page else None for p in passages]
+    texts = [p.text for p in passages]
+    every_table = with_page_header(with_page_scale([find_tables(t) for t in texts], texts, pages), texts, pages)
     documents = [p.document_id or p.file_name or p.ref for p in passages]
     return with_document_currency(with_document_scale(every_table, documents), documents)
 
@@ -776,6 +781,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         and _asks_money(q)
     flows_only = balance_asked and not (plain & _CASH) and _in_statement("cash", p, [table])
     tax_effects = not _TAX_ASKED.search(q.text)
+    paid_asked = q.language == "en" and bool(q.focus) and asks_paid(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     asked_words = set(terms(item_phrase(q.focus))) if q.focus else set()
     # a count asked (the diluted share count): the rows under its heading may be what it adds up
@@ -790,6 +796,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     # "cash dividends paid" of the cash flow statement: each of its lines is cash, each outflow paid — its
     # "Dividends — common and preferred" says neither word
     implied_cash = bool(_CASH & plain and plain - _CASH - _PAID) and _in_statement("cash", p, [table])
+    # the names of a part the question gives within the item asked ("Safety and Industrial segment operating
+    # income"), not the filer's own — one figure asked ("Compare iPad and Mac net sales" names two)
+    part_names = [n for name in q.names if (n := match_terms(name) - _GENERIC_SEGMENT) and n <= focus
+                  and not n <= company] if q.kind == "value" else []
+    # the line items each column's header names ("Oper. Income"), "total" aside
+    column_items = {c: {t for t in header_terms(table.columns[c].header) if t.startswith("§")} - _TOTAL
+                    for c in values}
+    # … of them, those naming the item's amount, not a share of it ("Percent to Sales" names the base)
+    item_columns = {c for c in values if item_groups and item_groups <= column_items[c]
+                    and not _SHARE_HEADER.search(table.columns[c].header)}
     for row in table.rows:
         row_terms = match_terms(f"{row.section} {row.label}")
         # a row printed without a label under a heading ("Revenues:" … its parts … "3,592,216") is the heading's
@@ -804,6 +820,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             part_named = match_terms(f"{asked_part_words} {row.label}") & plain
             if part_named - match_terms(asked_part_words):
                 row_terms, own = row_terms | part_named, own | part_named
+        paid_row = paid_asked and paid_item_row(q.focus, row.label, row.section)
+        if paid_row:
+            # "How much did Acme pay in income taxes?": "Cash income tax payments, net of refunds" is the item paid
+            # — its payment words are what "pay" asks
+            row_terms, own = row_terms | plain, (own & focus) | plain
         if implied_cash and (plain - _CASH - _PAID) & row_terms:  # the row names the item itself
             paid = _PAID if any(a is not None and a.value < 0 for a in (row.amount(c) for c in values)) \
                 else frozenset()
@@ -848,7 +869,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_score *= PER_SHARE_FOR_AMOUNT  # dividends per share asked: "Dividends declared and not paid 438"
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
-        row_score *= paid_row_factor(q.text, row.label)
+        row_score *= paid_row_factor(q.text, f"{row.section} {row.label}")
         if asked_part and (part_of(row.label) or part_of(row.section)) not in ("", asked_part):
             row_score *= OTHER_PART  # the current part asked: "Operating lease liabilities - noncurrent" is the other
         if unasked_adjustment(row.label, table.caption, q.text):
@@ -859,7 +880,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         # a row labelled only "Total" is named by its section ("Short-term debt securities: … Total")
         named = row.label if own - _TOTAL or not row.section else f"{row.section} {row.label}"
         if q.language == "en" and q.focus and (
-                modifier_only(q.focus, named) or named_after_before(q.focus, named)
+                (modifier_only(q.focus, named) and not paid_row) or named_after_before(q.focus, named)
                 or another_figure(q.focus, row.label) or measure_qualifies(q.focus, row.label)
                 or another_share_basis(q.text, f"{row.section} {row.label}")
                 or (len(q.focus_terms) == 1 and group_qualifies(next(iter(q.focus_terms)), row.label))):
@@ -911,6 +932,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "Las Vegas Strip Resorts net revenues" asked: "Las Vegas Strip Resorts: / Casino revenue", "Rooms",
             # "Other" are its parts — never sure
             row_score *= MODIFIER_ONLY
+        if any(n & label_terms and n - (row_terms | caption_terms | heading_terms) for n in part_names):
+            # "Safety and Industrial segment" asked: the rows "Safety and Graphics" and "Industrial" each name
+            # another part, sharing a word of its name — never sure
+            row_score *= MODIFIER_ONLY
         section_items = {t for t in match_terms(row.section or stub) if t.startswith("§")} - _TOTAL
         if q.language == "en" and item_groups and section_items and not section_items & focus \
                 and not {t for t in label_terms if t.startswith("§")} and label_terms & (qualifier_words | name_words):
@@ -937,11 +962,16 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "How many stores did Acme open …": the column of that movement ("Stores Opened"), where there is one
             with_amount = [c for c in with_amount if moved and moved in table.columns[c].header.lower()] \
                 or with_amount
+        # "2018 / Net Sales | 2018 / % of Total | 2018 / Oper. Income", operating income asked: not the net sales
+        # column, and of the year's columns the one naming the item
+        if item_groups:
+            with_amount = [c for c in with_amount if not column_items[c] - item_groups] or with_amount
         if not with_amount:
             continue
         if q.periods and not since:
-            scored = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount), reverse=True)
-            period_score, _, col = scored[0]
+            scored = sorted(((column_period_score(q, table, c), c in item_columns, -c, c) for c in with_amount),
+                            reverse=True)
+            period_score, _, _, col = scored[0]
             score = row_score * (0.5 + 0.5 * period_score)
             if period_score == 0:
                 score = min(score, PERIOD_MISSING_CAP)
@@ -993,7 +1023,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score * MONEY_FOR_COUNT, PERCENT_FOR_MONEY_CAP)
         if change_of_balance:
             score = min(score, PERCENT_FOR_MONEY_CAP)
-        if _unpaid_for_cash(q, row.label) and not q.focus_terms & _PAID_BY_NAME:
+        if _unpaid_for_cash(q, f"{row.section} {row.label}") and not q.focus_terms & _PAID_BY_NAME:
             # "How much cash did Acme pay for income taxes?": the provision, the deferred taxes are no cash paid
             # (a dividends or repurchases line is the payment, whatever its words)
             score = min(score, PERCENT_FOR_MONEY_CAP)
@@ -1006,10 +1036,21 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
                 q, row.label, row.section if repeated[row.label.lower()] > 1 else ""):
             # operating lease liabilities asked: "Long-term operating lease liabilities" is their non-current part
             score = min(score, PERCENT_FOR_MONEY_CAP)
+        if table.borrowed:
+            score *= BORROWED_HEADER  # the same row under its own header is the better quote
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
     return out
+
+
+#: a column header of a share or a rate of an item ("Percent to Sales", "% of net sales"), not of its amount
+_SHARE_HEADER = re.compile(r"(?i)percent|%|\bratio\b|\bmargin\b|\bchange\b|\bgrowth\b|\bshare\b")
+
+
+#: a grid read in its page's other grid's columns (``tables.with_page_header``): a little below the same row under a
+#: header of its own
+BORROWED_HEADER = 0.97
 
 
 #: a company fact asked (its CEO, auditor, seat), the sentence names no holder and is another company's document's:
@@ -1524,9 +1565,11 @@ def _limit_only(sentence: str, span: str) -> bool:
 #: the cash paid asked in so many words: "How much cash did Acme pay for …", "cash paid for income taxes"
 _CASH_PAID_ASKED = re.compile(r"(?i)\bcash\b.{0,40}\bpa(?:y|id|ys)\b|\bpa(?:y|id)\s+in\s+cash\b")
 def _unpaid_for_cash(q: Question, text: str) -> bool:
-    """The cash paid is asked in so many words and ``text`` (a row's label, a field's, a sentence) says nothing was
-    paid: "Provision for income taxes" for "How much cash did Acme pay for income taxes?"."""
-    return q.language == "en" and bool(_CASH_PAID_ASKED.search(q.text)) and paid_row_factor(q.text, text) < 1.0
+    """The cash paid is asked in so many words (or what was paid for interest or income taxes, whose expense is
+    another figure) and ``text`` (a row's label, a field's, a sentence) says nothing was paid: "Provision for
+    income taxes" for "How much cash did Acme pay for income taxes?" or "How much did Acme pay in income taxes?"."""
+    return q.language == "en" and bool(_CASH_PAID_ASKED.search(q.text) or (
+        asks_paid(q.text) and supplemental_item(q.focus))) and paid_row_factor(q.text, text) < 1.0
 
 
 #: the items whose cash-flow line is the payment itself, in whatever words ("Dividends — common and preferred")
@@ -1863,6 +1906,9 @@ def _sentence_evidence(
     # fiscal 2022 may end in
     late_year_end = bool(re.match(r"\d{4}-(?:0[4-9]|1[0-2])", p.period_end))
     amount_asked = q.kind in ("value", "change", "comparison")
+    paid_asked = q.language == "en" and bool(q.focus) and asks_paid(q.text)
+    paid_terms = {t for m in re.finditer(r"(?i)\b(?:pa(?:y|id|ys|ying)|payments?)\b", q.text)
+                  for t in match_terms(m.group(0))}
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)
@@ -1893,6 +1939,10 @@ def _sentence_evidence(
         contradicted = full_year_list or (not fits and any(a.year for a in q.periods) and any(o.year for o in stated))
         if fits:  # the asked period, however written ("2020.3.30." for "2020년 3월 30일"), holds its words
             offered |= period_terms
+        if paid_asked and paid_item_row(q.focus, sentence):
+            # "How much did Acme pay in income taxes?": "Our income tax payments, net of refunds, were $1.4 billion"
+            # says the item paid, "pay" and all
+            offered |= q.focus_terms | paid_terms
         cov = coverage(terms_asked, offered, w)
         if words is not None:  # Korean/Japanese: bigrams and particle-free words (the passage's support below)
             cov = (cov + words.coverage(sentence)) / 2
@@ -1919,6 +1969,14 @@ def _sentence_evidence(
     # the line items the focus names beside its qualifiers ("dividends" of "paid dividends to common shareholders")
     line_groups = {t for t in measured if t.startswith("§") and t not in _TOTAL} if not share_of and any(
         not t.startswith("§") for t in q.focus_terms) else set()
+    # … and the words that narrow the item to a part ("footwear" of "footwear revenue"), a name's aside
+    named = {t for n in q.names for t in match_terms(n)}
+    # (only where the item ends the focus: "share of net sales came" is no part's sales)
+    ends_item = any((tail := match_terms(" ".join(q.focus.split()[-k:]))) and all(t.startswith("§") for t in tail)
+                    for k in range(1, 4))
+    qualifiers = {t for t in q.focus_terms if not t.startswith("§")} - _GENERIC_ITEM - named \
+        if q.language == "en" and q.kind == "value" and ends_item else set()
+    heading_terms = match_terms(p.text.split("\n", 1)[0])
     for s, e, cov, fits, typed in rows:
         sentence = p.text[s:e]
         if words is not None:
@@ -1952,6 +2010,9 @@ def _sentence_evidence(
             # ratio was 2.8" none either: never sure
             score = min(score * PERCENT_FOR_MONEY, PERCENT_FOR_MONEY_CAP)
         said = match_terms(sentence)
+        paid_said = paid_asked and paid_item_row(q.focus, sentence)
+        if paid_said:
+            said |= q.focus_terms  # "income tax payments" for income taxes paid
         if q.kind in ("value", "change") and q.language == "en" and item_words \
                 and (not (measured or item_words) & said or (line_groups and not line_groups & said)):
             # "I have reviewed this quarterly report … of Apple Inc.": the company, not the item; "wages as a percent
@@ -1959,9 +2020,15 @@ def _sentence_evidence(
             # to common shareholders asked: "we paid $7.9 billion to repurchase … shares of our common stock" holds
             # the qualifiers, not the dividends
             score *= NO_ITEM
-        elif item_words and q.kind in ("value", "change") and q.language == "en" and _item_in_part(q, sentence):
+        elif item_words and q.kind in ("value", "change") and q.language == "en" and not paid_said \
+                and _item_in_part(q, sentence):
             # share repurchases asked: "… stock options to purchase shares … with a grant value of $2,300,000" holds
             # "shares", not the repurchase — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
+        if qualifiers and line_groups and not qualifiers & said and not qualifiers & heading_terms \
+                and not qualifiers & match_terms(bullets_heading(p.text, s)):
+            # "Nike's footwear revenue" asked: "Digital commerce sales were $9.1 billion" states another part's
+            # sales — nor does its heading say footwear: never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "yesno" and q.language == "en" and q.focus_terms \
                 and coverage(set(q.focus_terms), match_terms(sentence), w) < YESNO_FOCUS_HELD:

@@ -16,7 +16,7 @@ import re
 from chat.models.reader.acquisitions import acquisitions_query
 from chat.models.reader.activities import activities_query
 from chat.models.reader.auditors import asks_auditor
-from chat.models.reader.balances import asks_paid
+from chat.models.reader.balances import asks_paid, supplemental_item
 from chat.models.reader.business import business_query
 from chat.models.reader.cover_facts import FACT_WORDS, asked_fact
 from chat.models.reader.customers import concentration_query
@@ -67,6 +67,19 @@ def statement_query(question: str) -> str:
         periods = [w for w in periods if w not in _SPAN_WORDS.values()]
     parts = [*q.names, STATEMENT_WORDS[kind], focus, *periods]
     return " ".join(" ".join(parts).split())
+
+
+def supplemental_query(question: str) -> str:
+    """For the cash paid for interest or income taxes ("How much cash did Acme pay for income taxes in 2022?"):
+    the company, the supplemental disclosure's words and the item paid, or ``""`` — a filing states it among its
+    supplemental cash flow lines ("NOTE 9. Supplemental Cash Flow Information: Cash income tax payments, net of
+    refunds"), not on the statement's face."""
+    q = analyze(question)
+    if q.language != "en" or q.kind != "value" or q.parts or not asks_paid(question) \
+            or not supplemental_item(q.focus):
+        return ""
+    years = [str(p.year) for p in q.periods if p.year is not None]
+    return " ".join([*q.names, "supplemental cash flow information cash", q.focus, "payments paid", *years])
 
 
 def _period_words(q: Question) -> list[str]:
@@ -169,7 +182,8 @@ def search_queries(question: str) -> list[str]:
     if len(queries) == 1:
         # two periods years apart ("… from fiscal 2019 to fiscal 2022"): each period's line, in its own filing
         apart = search_apart(analyze(question))
-        for extra in (statement_query(question), *(statement_query(a) for a in apart),
+        for extra in (statement_query(question), supplemental_query(question),
+                      *(statement_query(a) for a in apart),
                       breakdown_query(question), headcount_query(question),
                       named_query(question), activities_query(question), largest_item_query(question),
                       dividends_query(question), registered_query(question, analyze(question).names),

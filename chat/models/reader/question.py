@@ -813,6 +813,11 @@ _TWO_NAMES = re.compile(
 )
 
 
+#: a part of a company named in the singular after a pair of capitalised words: the pair is that one part's name
+_ONE_PART = re.compile(r"(?i)\s+(?:reportable\s+|operating\s+|business\s+)?(?:segment|division|business\s+unit|"
+                       r"business\s+group)\b(?!s)")
+
+
 def asking_sentence(question: str) -> str:
     """The question up to its first question mark: what is asked, without the instructions that may follow it ("…?
     If operating margin is not a useful metric, then state that …")."""
@@ -852,6 +857,8 @@ def per_name_questions(question: str) -> list[str]:
             continue
         if find_periods(" ".join(words_a)) or find_periods(b):
             continue  # "in FY2021 and FY2020": two periods, not two companies
+        if _ONE_PART.match(question, m.end()):
+            continue  # "3M's Safety and Industrial segment": one segment's name, "and" and all
         a = " ".join(words_a)
         start = m.start("a") + m.group("a").index(a)
         head, tail = question[:start], question[m.end():]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from chat.models.reader.compose import header_lines, period_phrase, spoken_value
 from chat.models.reader.evidence import column_period_score, latest_column, of_named, passage_tables, period_key
@@ -21,8 +21,8 @@ from chat.models.reader.passage import Passage
 from chat.models.reader.periods import find_periods
 from chat.models.reader.question import Question, analyze
 from chat.models.reader.ratios import without_periods
-from chat.models.reader.tables import Row, Table, find_tables
-from chat.models.reader.text import match_terms
+from chat.models.reader.tables import Row, Table, across_sections, find_tables
+from chat.models.reader.text import header_terms, match_terms
 from chat.models.reader.units import table_unit
 
 _SUPERLATIVE = re.compile(
@@ -237,10 +237,6 @@ _NOT_AMOUNT_HEADER = re.compile(r"(?i)percent|%|\bchange\b|\bimpact\b|\bgrowth\b
 _RATE_MEASURE = re.compile(r"(?i)percent|%|\bchange\b|\bgrowth\b|\brate\b|\bratio\b|\bmargin\b|\bshare\b")
 
 
-def _header_terms(header: str) -> set[str]:
-    return match_terms(re.sub(r"(?i)\boper\.", "operating", header))  # "Oper. Income"
-
-
 def _section_totals(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
     """Each section's row of the measure ("Americas: / Net sales"), or where its labelled rows are parts of it
     ("Las Vegas Strip Resorts: / Casino revenue / Rooms / … / (unlabelled total)", under a caption that names the
@@ -275,7 +271,7 @@ def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
     caption = match_terms(table.caption)
     rows = [r for r in table.rows if measure <= (caption | match_terms(r.section)) and not _TOTAL.match(r.label)
             and not measure & match_terms(r.label) and r.label.strip()]
-    if len(rows) < 2 and (any(measure <= _header_terms(c.header) for c in table.columns)
+    if len(rows) < 2 and (any(measure <= header_terms(c.header) for c in table.columns)
                           or _partial_column(table, measure) is not None):
         # the measure is a column's ("2018 / Net Sales | 2018 / Oper. Income"): the rows are the entities
         rows = [r for r in table.rows if r.label.strip() and not _TOTAL.match(r.label)
@@ -286,7 +282,7 @@ def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
 def _partial_column(table: Table, measure: set[str], cols: Sequence[int] | None = None) -> int | None:
     """A column that names part of the measure, its other words said above the table ("Against" under "Submission
     of Matters to a Vote"): the one with most of the measure's words and fewest others, when it is one."""
-    heads = {c: _header_terms(table.columns[c].header)
+    heads = {c: header_terms(table.columns[c].header)
              for c in (range(len(table.columns)) if cols is None else cols) if not table.columns[c].is_change}
     keys = {c: (len(h & measure), -len(h - measure)) for c, h in heads.items() if h & measure}
     if not keys:
@@ -301,14 +297,14 @@ def _value_columns(table: Table, measure: set[str], rate: bool) -> list[int]:
     share or a rate when an amount is asked."""
     cols = [c for c, col in enumerate(table.columns) if not col.is_change
             and (rate or not _NOT_AMOUNT_HEADER.search(col.header))]
-    named = [c for c in cols if measure <= _header_terms(table.columns[c].header)]
+    named = [c for c in cols if measure <= header_terms(table.columns[c].header)]
     if named:
         return named
     partial = _partial_column(table, measure, cols)
     if partial is not None:
         return [partial]
     # a column that names another line item ("Net Sales" beside the operating income asked) is that item's
-    return [c for c in cols if not {t for t in _header_terms(table.columns[c].header) if t.startswith("§")} - measure]
+    return [c for c in cols if not {t for t in header_terms(table.columns[c].header) if t.startswith("§")} - measure]
 
 
 def _single(row: Row, col: int, rate: bool) -> bool:
@@ -340,6 +336,34 @@ class _Found:
     entities: dict[str, tuple[Passage, Row]]
     change_col: int = -1  # the printed change ("% Change") of ``col``'s period, when a change is asked
     prior_col: int = -1  # else the earlier period's column the change is computed from
+    # an entity the table prints under each part's heading ("Domestic: / Appliances", "International: /
+    # Appliances"): the rows its figure is the sum of
+    summed: dict[str, tuple[Row, ...]] = field(default_factory=dict)
+
+
+#: the kinds of entity a table's part headings are ("Domestic:", "Las Vegas Strip Resorts:"): asked which of those
+#: was highest, its rows are no sums across them
+_PART_KINDS = re.compile(r"(?i)segment|region|geograph|division|market|countr|area|operations|business")
+
+
+def _cells_text(text: str) -> list[str]:
+    """The words of a Markdown grid's lines, its pipes and separator lines aside."""
+    return [w for line in text.splitlines() if not re.fullmatch(r"[\s|:\-]*", line)
+            for w in line.replace("|", " ").split()]
+
+
+def _summed_row(rows: Sequence[Row], name: str) -> Row | None:
+    """One row of the sums of ``rows``' cells, column by column (a column any of them leaves empty stays empty);
+    None when no column holds all their figures."""
+    cells: list[str] = []
+    for c in range(len(rows[0].cells)):
+        amounts = [r.amount(c) for r in rows]
+        if any(a is None or a.percent for a in amounts):
+            cells.append("")
+            continue
+        places = max(len(a.raw.split(".")[1]) if "." in a.raw else 0 for a in amounts if a is not None)
+        cells.append(f"{sum(a.value for a in amounts if a is not None):,.{places}f}")
+    return Row(name, "", tuple(cells), rows[0].line) if any(cells) else None
 
 
 def _change_of(found: _Found, row: Row) -> float | None:
@@ -396,6 +420,13 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
     for rank, (p, tables) in enumerate(zip(passages, passage_tables(passages), strict=True)):
         for table in tables:
             entities = _entities(table, measure)
+            if not entities and table.header is not None and table.rows and not _PART_KINDS.search(what):
+                # "| Revenue by product category | | |" above "Domestic: / …": a heading row the grid's sections
+                # replace, its words the caption a page read from its grid lacks (a segment asked: the rows under
+                # "Net revenue / Las Vegas Strip Resorts" are that segment's parts, no entity asked)
+                above = " ".join(_cells_text(p.text[table.header[1] : table.rows[0].line[0]]))
+                if above and measure <= match_terms(above):
+                    entities = _entities(replace(table, caption=f"{table.caption} {above}"), measure)
             cols = _value_columns(table, measure, rate)
             if not entities or not cols:
                 continue
@@ -415,8 +446,24 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
                 if not rate and not change and _RATE_ROW.search(f"{row.section} {row.label}"):
                     held = False  # "Constant Currency Growth %", "FX %": a rate's row, no amount of the measure
                 if held and (not by_customer or _CUSTOMERS.search(what)):
-                    found.entities.setdefault(name, (p, row))
-    return [f for f in out.values() if len(f.entities) >= fewest and (change or not _more_than_total(f))]
+                    namesakes = across_sections(table, row, set(q.terms)) \
+                        if row.section and not _PART_KINDS.search(what) else None
+                    if namesakes is not None:  # "Domestic: / Appliances" and "International: / Appliances"
+                        summed = _summed_row(namesakes, name)
+                        if summed is None:
+                            continue
+                        found.entities[name] = (p, summed)
+                        found.summed[name] = tuple(namesakes)
+                    else:
+                        found.entities.setdefault(name, (p, row))
+    for f in out.values():
+        # the parts the sums are across ("Domestic", "International" of "Revenue by reportable segment") are
+        # another breakdown than the one summed
+        parts = {frozenset(match_terms(r.section.rstrip(" :"))) for rows in f.summed.values() for r in rows}
+        for name in [n for n in f.entities if frozenset(match_terms(n)) in parts]:
+            del f.entities[name]
+    # (sums across the parts add up to more than the first part's total: no mix of a group with its members)
+    return [f for f in out.values() if len(f.entities) >= fewest and (change or f.summed or not _more_than_total(f))]
 
 
 def _measure_terms(measure_text: str) -> set[str]:
@@ -438,12 +485,13 @@ def _best(q: Question, asked: Superlative, passages: Sequence[Passage], fewest: 
     if not found:
         return None
 
-    def rank_key(f: _Found) -> tuple[bool, float, tuple[int, int, int], int, int]:
+    def rank_key(f: _Found) -> tuple[bool, float, tuple[int, int, int], bool, int, int]:
         # the kind of entity asked, the period asked, else the latest (its page is read: a hit may hold only some
-        # of the rows), then the fullest
+        # of the rows), then one that holds every part's rows (a chunk may hold the International rows alone),
+        # then the fullest
         asked_period = column_period_score(q, f.table, f.col) if q.periods else 0.0
         return (_entity_fits(asked.what, f.table), asked_period,
-                period_key(f.table.columns[f.col].periods) or (0, 0, 0), len(f.entities), -f.rank)
+                period_key(f.table.columns[f.col].periods) or (0, 0, 0), bool(f.summed), len(f.entities), -f.rank)
 
     chosen = max(found, key=rank_key)
     if q.periods and column_period_score(q, chosen.table, chosen.col) <= 0 \
@@ -539,7 +587,8 @@ def _changed_most(asked: Superlative, best: _Found, measure_text: str) -> tuple[
             f"{_said_period(table, best.col)} ({basis}) [{top_p.ref}] (compared across the {len(ordered)} rows of "
             f"the table {refs}; {others}).")
     lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]
-    quotes = [(src.ref, src.text[row.line[0] : row.line[1]]) for _, (src, row) in ordered]
+    quotes = [(src.ref, src.text[part.line[0] : part.line[1]]) for name, (src, row) in ordered
+              for part in best.summed.get(name, (row,))]
     lines += ["> " + text for _, text in quotes]
     return "\n".join(lines), quotes
 
@@ -674,8 +723,13 @@ def highest(q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[s
     others = "; ".join(f"{name} {spoken_value(amount, unit, 'en')}" for name, (_, row) in ordered[1:]
                        if (amount := row.amount(col)) is not None)
     refs = "".join(dict.fromkeys(f"[{p.ref}]" for _, (p, _) in ordered))
+    parts = best.summed.get(top_name, ())
+    # each the sum of its rows under the parts' headings ("Domestic" and "International")
+    summed = (f"; each the sum of its {' and '.join(r.section.strip(' :') for r in parts)} rows"
+              if parts else "")
     lead = (f"{top_name} had the {word} {measure_text}{among}: {spoken_value(top_amount, unit, 'en')} {period}"
-            f"{share} [{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}; {others}).")
+            f"{share} [{top_p.ref}] (compared across the {len(ordered)} rows of the table {refs}{summed}; "
+            f"{others}).")
     if asked.outlier:
         lead = _outlier_lead(asked, ordered, col, unit, measure_text, top_p.ref, refs) or lead
     lines = [" ".join(lead.split()), *("> " + line for line in header_lines(table, best.passage.text))]

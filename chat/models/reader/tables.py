@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from chat.models.reader.numbers import Amount, Unit, caption_unit, parse_amount
 from chat.models.reader.periods import Period, ended_on, find_periods, span_months, spans_in
 from chat.models.reader.quarters import number_quarters
-from chat.models.reader.text import lines_with_offsets
+from chat.models.reader.text import lines_with_offsets, match_terms
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _VALUE_TOKEN = re.compile(
@@ -81,6 +81,7 @@ class Table:
     rows: tuple[Row, ...]
     header: tuple[int, int] | None  # span of the header line(s) in the passage text
     markdown: bool
+    borrowed: bool = False  # its columns are its page's other grid's (``with_page_header``)
 
 
 def _cells(line: str) -> list[str]:
@@ -719,6 +720,58 @@ def with_page_scale(tables: list[list[Table]], texts: list[str], pages: list[tup
     return out
 
 
+#: a line of years alone (a header row left at the end of the chunk before its grid: "| (Millions) |  | 2018 |
+#: 2017 2016 |  |"), its stub aside
+_YEARS_ONLY = re.compile(r"(?:(?:19|20)\d\d\s*)+")
+
+
+def _trailing_years(text: str) -> tuple[str, ...]:
+    """The years of ``text``'s last line when it is a header row of years only (its first cell a stub), else ()."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or not lines[-1].lstrip().startswith("|"):
+        return ()
+    cells = _cells(lines[-1])
+    rest = " ".join(c for c in cells[1:] if c.strip())
+    if re.search(r"\d", cells[0].strip("()")) or not _YEARS_ONLY.fullmatch(rest.strip() + " "):
+        return ()
+    return tuple(re.findall(r"(?:19|20)\d\d", rest))
+
+
+def with_page_header(tables: list[list[Table]], texts: list[str], pages: list[tuple[str, int] | None]
+                     ) -> list[list[Table]]:
+    """Give a grid printed without a header the dated columns (and, stating none, the unit) of its page's table of
+    as many columns: a statement's last block set apart from its grid ("Supplemental disclosure of cash flow
+    information: | Income taxes paid | $3,616 | $3,982 | $6,179 |") reads in the statement's years. Only where the
+    page's dated tables of that width print one and the same header — else the years of a header row the page's
+    other chunk ends with, as many as the grid's columns (the chunker cut "| (Millions) | 2018 | 2017 | 2016 |" from
+    the grid below it)."""
+    dated: dict[tuple[str, int], dict[int, dict[tuple[Column, ...], Unit]]] = {}
+    for passage_tables, text, page in zip(tables, texts, pages, strict=True):
+        if page is None:
+            continue
+        for t in passage_tables:
+            if any(c.periods for c in t.columns):
+                dated.setdefault(page, {}).setdefault(len(t.columns), {}).setdefault(t.columns, t.unit)
+        years = _trailing_years(text)
+        if years:
+            columns = tuple(_column(y, None) for y in years)
+            dated.setdefault(page, {}).setdefault(-len(columns), {}).setdefault(columns, Unit())
+    out: list[list[Table]] = []
+    for passage_tables, page in zip(tables, pages, strict=True):
+        widths = dated.get(page, {}) if page is not None else {}
+        tables_out = []
+        for t in passage_tables:
+            headers = widths.get(len(t.columns)) or widths.get(-len(t.columns), {})
+            if len(headers) == 1 and t.columns and all(not c.header.strip() and not c.periods for c in t.columns):
+                columns, unit = next(iter(headers.items()))
+                # (its own empty header line is no header to quote)
+                t = dataclasses.replace(t, columns=columns, unit=t.unit if t.unit != Unit() else unit, header=None,
+                                        borrowed=True)
+            tables_out.append(t)
+        out.append(tables_out)
+    return out
+
+
 _HEADER_WORDS = re.compile(
     r"\b(?:Three|Six|Nine|Twelve|Months?|Ended|Ending|Year|Quarter|Fiscal|As of|Period|Weeks?)\b"
 )
@@ -730,6 +783,24 @@ _SPAN_WORDS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
 _WEEKS = re.compile(r"(?i)\b(?:\d{2}|[a-z]+(?:[\s-][a-z]+)?)[\s-]+weeks\b(?=\s+end)")
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")
+
+
+def across_sections(table: Table, row: Row, asked: set[str]) -> list[Row] | None:
+    """``row`` and its namesakes under the table's other sections, when each section is a part with its own total
+    ("Domestic: / Consumer Electronics … Total Domestic revenue", "International: / Consumer Electronics … Total
+    International revenue") and ``asked`` (the question's terms) names none of them: the rows whose sum is the
+    company's figure, in the table's order. None otherwise."""
+    label = " ".join(row.label.split()).lower()
+    same = [r for r in table.rows if r.section and " ".join(r.label.split()).lower() == label]
+    sections = [match_terms(r.section.rstrip(" :")) for r in same]
+    if len(same) < 2 or len({frozenset(s) for s in sections}) != len(same) or row not in same:
+        return None
+    for words in sections:
+        if not words or words & asked or any(t.startswith("§") for t in words):
+            return None  # "Net sales: / Americas" beside "Operating income: / Americas": measures, not parts
+        if not any(re.match(r"(?i)\s*total\b", r.label) and words <= match_terms(r.label) for r in table.rows):
+            return None
+    return same
 
 
 def _spoken_date(p: Period) -> str:
@@ -770,6 +841,10 @@ def column_text(table: Table, col: int) -> str:
         # "2023 / Q2 / Amount", "Q1 / Percent to Sales" beside "2022 Q2": the quarter and its year
         year = next((p.year for p in _in_year(table, col) if p.year), None)
         return f"Q{column.periods[0].quarter} {year}" if year else f"Q{column.periods[0].quarter}"
+    bare = column.periods[0] if len(column.periods) == 1 else None
+    if bare and bare.year and not (bare.month or bare.day or bare.quarter or bare.half) \
+            and not _HEADER_WORDS.search(header) and re.search(r"[A-Za-z]", header.replace(bare.text, "")):
+        return bare.text  # "2018 / Oper. Income", "2023 / Amount": the year; the rest names the figure
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
         return spoken if spoken.startswith("as of") else "the " + spoken

@@ -362,6 +362,17 @@ def match_terms(text: str) -> set[str]:
     return (words - used) | ids
 
 
+#: an abbreviated word of a column header ("Oper. Income")
+_HEADER_ABBREVIATIONS = ((re.compile(r"(?i)\boper\."), "operating"),)
+
+
+def header_terms(header: str) -> set[str]:
+    """``match_terms`` of a column header, its abbreviations spelled out ("Oper. Income" → operating income)."""
+    for abbreviation, word in _HEADER_ABBREVIATIONS:
+        header = abbreviation.sub(word, header)
+    return match_terms(header)
+
+
 def coverage(asked: set[str], offered: set[str], weights: dict[str, float] | None = None) -> float:
     """Share of ``asked`` (weighted) that ``offered`` holds; a synonym group stands in for its words."""
     if not asked:

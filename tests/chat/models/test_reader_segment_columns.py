@@ -1,0 +1,59 @@
+"""A segment table whose columns are measures ("2031 / Net Sales | 2031 / % of Total | 2031 / Oper. Income"): the
+item asked is read from its own column, an abbreviated header spelled out; a segment named with "and" is one name
+("the Safety and Industrial segment"), and a row that shares only a word of it is another segment — never sure.
+Made-up filings."""
+
+from __future__ import annotations
+
+from chat.models.reader import Passage, read
+from chat.models.reader.question import per_name_questions
+
+BY_SEGMENT = """KESTREL INC. › Year 2031 sales and operating income by business segment:
+(Dollars in millions)
+| (Dollars in millions) | 2031 / Net Sales | 2031 / % of Total | 2031 / Oper. Income | Net Sales | 2030 % of Total \
+| Oper. Income |
+|---|---|---|---|---|---|---|
+| Business Segments |  |  |  |  |  |  |
+| Drones | $ 12,410 | 61.2 % | $2,745 | $ 11,830 | 60.4 % | $2,512 |
+| Safety and Graphics | 4,120 | 20.3 | 1,085 | 3,980 | 20.3 | 1,044 |
+| Flight Software | 3,752 | 18.5 | 968 | 3,778 | 19.3 | 901 |
+| Total Company | $ 20,282 | 100.0 % | $4,798 | $ 19,588 | 100.0 % | $4,457 |"""
+
+
+def _p(ref: str, text: str) -> Passage:
+    return Passage(ref, text, "doc-2031", "KESTREL_2031_10K.pdf", 22, company="Kestrel Inc.",
+                   period_end="2031-12-31")
+
+
+def test_the_item_asked_is_read_from_its_own_column() -> None:
+    answer = read("What was Kestrel's Flight Software segment operating income in 2031?", [_p("S1", BY_SEGMENT)])
+    head = answer.text.splitlines()[0]
+    # before: "Business Segments flight Software operating income was $3,752 million in 2031 Net Sales [S1]."
+    assert head == "Flight Software segment operating income was $968 million in 2031 [S1].", head
+    assert answer.why == "sure"
+    sales = read("What were Kestrel's Flight Software segment net sales in 2031?", [_p("S1", BY_SEGMENT)])
+    assert "$3,752 million" in sales.text.splitlines()[0], sales.text
+
+
+def test_a_segment_named_with_and_is_one_name() -> None:
+    asked = "What was Kestrel's Safety and Industrial segment operating income in 2031?"
+    assert per_name_questions(asked) == [asked]  # before: "Kestrel's Safety …" and "Kestrel's Industrial …"
+    assert len(per_name_questions("What were Kestrel and Osprey's net sales in 2031?")) == 2  # two companies
+
+
+def test_a_row_sharing_a_word_of_the_segment_asked_is_never_sure() -> None:
+    # "Safety and Industrial" is no segment of this table: "Safety and Graphics" shares a word of it only
+    answer = read("What was Kestrel's Safety and Industrial segment operating income in 2031?",
+                  [_p("S1", BY_SEGMENT)])
+    assert "sure" not in answer.why.split("+"), answer.why  # before: "Safety and Graphics … $4,120 million", sure
+    assert "Safety and Graphics" not in answer.text.splitlines()[0] or "not sure" in answer.text, answer.text
+
+
+def test_a_sentence_of_another_part_is_never_sure() -> None:
+    other = _p("S1", "KESTREL INC. › Fiscal 2031 Overview\nDigital commerce sales were $9.1 billion for fiscal 2031 "
+                     "compared to $5.5 billion for fiscal 2030. Gross margin expanded 60 basis points.")
+    answer = read("What was Kestrel's footwear revenue in fiscal 2031?", [other])
+    assert answer.why != "sure", answer.text  # before: "The documents say $9.1 billion", sure
+    own = _p("S2", "KESTREL INC. › Fiscal 2031 Overview\nFootwear revenues were $28.0 billion for fiscal 2031, up "
+                   "12% from fiscal 2030.")
+    assert "$28.0 billion" in read("What was Kestrel's footwear revenue in fiscal 2031?", [other, own]).text
