@@ -116,29 +116,48 @@ PARTS_LOOK_AT = 12
 def _sections_answer(question: str, q: Question, passages: Sequence[Passage]
                      ) -> tuple[str, list[tuple[str, str]]] | None:
     """An item a table prints only by its parts, the same line under each part's heading ("Domestic: / Consumer
-    Electronics", "International: / Consumer Electronics"), asked with no part named: their sum, each cell cited."""
-    cells = [ev for ev in gather(q, passages)[:3] if ev.kind == "cell" and ev.table is not None
-             and ev.row is not None and ev.row.section and ev.score > PERIOD_MISSING_CAP + 0.05]
-    if not cells:
+    Electronics", "International: / Consumer Electronics"), asked with no part named: their sum, each cell cited —
+    also where the chunking cut the table between the parts (the same document and columns, each chunk's row
+    cited from its own passage)."""
+    ranked = [ev for ev in gather(q, passages)[:SECTIONS_LOOK_AT] if ev.kind == "cell" and ev.table is not None
+              and ev.row is not None and ev.score > PERIOD_MISSING_CAP + 0.05]
+    first = ranked[0] if ranked else None
+    if first is None or first.table is None or first.row is None or not first.row.section:
         return None
-    first = cells[0]
-    assert first.table is not None and first.row is not None
-    rows = across_sections(first.table, first.row, set(q.terms) | set(q.focus_terms))
+    label = " ".join(first.row.label.split()).lower()
+    # the chunks of the same table: one document, the same columns, a row of the same label
+    same = [ev for ev in ranked if ev.table is not None and ev.row is not None
+            and ev.passage.document_id == first.passage.document_id and ev.col == first.col
+            and [c.header for c in ev.table.columns] == [c.header for c in first.table.columns]
+            and " ".join(ev.row.label.split()).lower() == label]
+    merged_rows: list[Row] = []
+    for ev in same:
+        assert ev.table is not None
+        merged_rows += [r for r in ev.table.rows if r not in merged_rows]
+    merged = replace(first.table, rows=tuple(merged_rows))
+    rows = across_sections(merged, first.row, set(q.terms) | set(q.focus_terms))
     if rows is None:
         return None
-    operands = [_row_operand(first, r) for r in rows]
-    if any(o is None for o in operands):
-        return None
-    parts = [o for o in operands if o is not None]
-    value = money(sum(o.value for o in parts), first, question)
+    operands: list[Operand] = []
+    for r in rows:
+        own = next((ev for ev in same if ev.table is not None and r in ev.table.rows), None)
+        operand_ = _row_operand(own, r) if own is not None else None
+        if operand_ is None:
+            return None
+        operands.append(operand_)
+    value = money(sum(o.value for o in operands), first, question)
     when = period_phrase(first.table, first.col, "en")
     subject = subject_of(q, replace(first, label=first.row.label, row=replace(first.row, section="")))
     verb = "were" if plural(subject) else "was"
-    said = " + ".join(f"{r.section.strip(' :')} {said_value}" for r, o in zip(rows, parts, strict=True)
+    said = " + ".join(f"{r.section.strip(' :')} {said_value}" for r, o in zip(rows, operands, strict=True)
                       if (said_value := (cell_value(o.cells[0]) or (0.0, ""))[1]))
     lead = (f"{subject[0].upper() + subject[1:]} {verb} {value} {when} (computed: {said}; the table prints it by "
-            f"{'segment' if re.search('(?i)segment', first.table.caption) else 'part'}) {refs(*parts)}.")
-    return lines(lead, first), quotes(*parts)
+            f"{'segment' if re.search('(?i)segment', first.table.caption) else 'part'}) {refs(*operands)}.")
+    return lines(lead, first), quotes(*operands)
+
+
+#: how many of the best evidence a line printed by parts is looked for among
+SECTIONS_LOOK_AT = 6
 
 
 def _parts_answer(question: str, q: Question, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:

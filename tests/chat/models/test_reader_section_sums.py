@@ -126,3 +126,27 @@ def test_a_segment_asked_is_never_a_sum_of_its_parts_lines() -> None:
     head = answer.text.splitlines()[0]
     assert not head.startswith(("Casino", "Rooms")), head  # the parts of a segment are no segment
     assert "Southlands Operations had the highest net revenues" in head or answer.why != "computed", head
+
+
+#: the same table cut between its parts by the chunker, over two pages
+DOMESTIC_CHUNK = """KESTREL INC. › 14. Segment and Geographic Information
+Reportable segment and product category revenue information was as follows ($ in millions):
+|  | 2031 | 2030 | 2029 |
+|---|---|---|---|
+| Revenue by product category |  |  |  |
+| Domestic: |  |  |  |
+| Computing and Mobile Phones | $18,191 | $20,693 | $19,799 |
+| Consumer Electronics | 13,040 | 15,009 | 13,022 |
+| Appliances | 6,381 | 6,784 | 5,489 |"""
+
+
+def test_a_table_cut_between_its_parts_is_summed_across_the_chunks() -> None:
+    answer = read("What was Kestrel's Appliances revenue in 2031?",
+                  [_p("S1", DOMESTIC_CHUNK, 62), _p("S2", INTERNATIONAL_ONLY, 63)])
+    head = answer.text.splitlines()[0]
+    # before: "Domestic appliances revenue was $6,381 million in 2031", sure
+    assert head.startswith("Appliances revenue was $6,736 million in 2031 (computed: Domestic $6,381 million + "
+                           "International $355 million"), head
+    assert "[S1][S2]" in head
+    assert dict(answer.quotes) == {"S1": "| Appliances | 6,381 | 6,784 | 5,489 |",
+                                   "S2": "| Appliances | 355 | 383 | 384 |"}
