@@ -28,32 +28,16 @@ Reportable segment and product category revenue information was as follows ($ in
 | Appliances | 355 | 383 | 384 |
 | Total International revenue | $3,504 | $3,931 | $3,969 |"""
 
+_LINES = BY_CATEGORY.splitlines()
+_GRID_HEAD = _LINES[2:4]  # "|  | 2031 | 2030 | 2029 |" and its separator
+_CAPTION = _LINES[:2]
+
 #: the page read from its grid: the caption is on the page before, the heading row above the sections remains
-PAGE_READ = """|  | 2031 | 2030 | 2029 |
-|---|---|---|---|
-| Revenue by product category |  |  |  |
-| Domestic: |  |  |  |
-| Computing and Mobile Phones | $18,191 | $20,693 | $19,799 |
-| Consumer Electronics | 13,040 | 15,009 | 13,022 |
-| Appliances | 6,381 | 6,784 | 5,489 |
-| Total Domestic revenue | $42,794 | $47,830 | $43,293 |
-| International: |  |  |  |
-| Computing and Mobile Phones | $1,575 | $1,785 | $1,854 |
-| Consumer Electronics | 1,054 | 1,194 | 1,189 |
-| Appliances | 355 | 383 | 384 |
-| Total International revenue | $3,504 | $3,931 | $3,969 |"""
+PAGE_READ = "\n".join(_GRID_HEAD + _LINES[_LINES.index("| Revenue by product category |  |  |  |"):])
 
 #: one part's chunk of the same table
-INTERNATIONAL_ONLY = """KESTREL INC. › 14. Segment and Geographic Information
-Reportable segment and product category revenue information was as follows ($ in millions):
-|  | 2031 | 2030 | 2029 |
-|---|---|---|---|
-| Total Domestic revenue | $42,794 | $47,830 | $43,293 |
-| International: |  |  |  |
-| Computing and Mobile Phones | $1,575 | $1,785 | $1,854 |
-| Consumer Electronics | 1,054 | 1,194 | 1,189 |
-| Appliances | 355 | 383 | 384 |
-| Total International revenue | $3,504 | $3,931 | $3,969 |"""
+_DOMESTIC_TOTAL = _LINES.index("| Total Domestic revenue | $42,794 | $47,830 | $43,293 |")
+INTERNATIONAL_ONLY = "\n".join(_CAPTION + _GRID_HEAD + _LINES[_DOMESTIC_TOTAL:])
 
 #: the same label under headings that name measures: no parts to add
 MEASURES = """KESTREL INC. › Segment results
@@ -129,15 +113,8 @@ def test_a_segment_asked_is_never_a_sum_of_its_parts_lines() -> None:
 
 
 #: the same table cut between its parts by the chunker, over two pages
-DOMESTIC_CHUNK = """KESTREL INC. › 14. Segment and Geographic Information
-Reportable segment and product category revenue information was as follows ($ in millions):
-|  | 2031 | 2030 | 2029 |
-|---|---|---|---|
-| Revenue by product category |  |  |  |
-| Domestic: |  |  |  |
-| Computing and Mobile Phones | $18,191 | $20,693 | $19,799 |
-| Consumer Electronics | 13,040 | 15,009 | 13,022 |
-| Appliances | 6,381 | 6,784 | 5,489 |"""
+DOMESTIC_CHUNK = "\n".join(_CAPTION + _GRID_HEAD
+                           + _LINES[_LINES.index("| Revenue by product category |  |  |  |"):_DOMESTIC_TOTAL])
 
 
 def test_a_table_cut_between_its_parts_is_summed_across_the_chunks() -> None:
