@@ -932,6 +932,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             # "Las Vegas Strip Resorts net revenues" asked: "Las Vegas Strip Resorts: / Casino revenue", "Rooms",
             # "Other" are its parts — never sure
             row_score *= MODIFIER_ONLY
+        negated = _NEGATED.search(row.label)
+        if negated and negated.group(1).lower() in asked_words and not _NEGATED.search(q.text):
+            row_score *= MODIFIER_ONLY  # casino revenue asked: "Non-casino revenue" is everything else
         if any(n & label_terms and n - (row_terms | caption_terms | heading_terms) for n in part_names):
             # "Safety and Industrial segment" asked: the rows "Safety and Graphics" and "Industrial" each name
             # another part, sharing a word of its name — never sure
@@ -1170,6 +1173,9 @@ def _names_a_part(q: Question, section: str, label_repeats: bool) -> bool:
     if label_repeats:
         return True
     words = [w for w in re.findall(r"[A-Za-z][\w&'’-]*", section) if w.lower() not in _NAME_JOINERS]
+    if len(words) >= 2 and words[-1].lower() == "operations" and all(w[0].isupper() for w in words) and not any(
+            w.lower().rstrip("s") in _ACCOUNT_WORDS or w.lower() in _OPERATIONS_KINDS for w in words[:-1]):
+        return True  # "Regional Operations", a segment — not "Discontinued Operations", a statement's heading
     return (bool(words) and all(w[0].isupper() for w in words) and not any(t.startswith("§") for t in section_terms)
             and not any(w.lower().rstrip("s") in _ACCOUNT_WORDS for w in words))
 
@@ -1181,6 +1187,10 @@ _ACCOUNT_WORDS = frozenset(
     adjustment item charge gain loss earning share dividend debt borrowing lease payable receivable inventorie
     amortization depreciation provision benefit compensation restructuring impairment numerator denominator""".split()
 )
+#: a label that names the item asked by its negation ("Non-casino revenue", "non-cash")
+_NEGATED = re.compile(r"(?i)\bnon[-\s]?([a-z]+)")
+#: the kinds of operations a statement's own headings name ("Discontinued Operations:"): no part's name
+_OPERATIONS_KINDS = frozenset({"discontinued", "continuing", "results", "statements", "statement", "consolidated"})
 #: lower-case words inside a capitalised name ("Rest of Asia Pacific")
 _NAME_JOINERS = frozenset("of and the de la du & for".split())
 

@@ -57,3 +57,46 @@ def test_a_sentence_of_another_part_is_never_sure() -> None:
     own = _p("S2", "KESTREL INC. › Fiscal 2031 Overview\nFootwear revenues were $28.0 billion for fiscal 2031, up "
                    "12% from fiscal 2030.")
     assert "$28.0 billion" in read("What was Kestrel's footwear revenue in fiscal 2031?", [other, own]).text
+
+
+def test_a_segment_named_operations_is_a_part_not_the_company() -> None:
+    statement = _p("S1", """KESTREL INC. › CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Revenues |  |  |
+| Casino | $2,871,720 | $6,517,514 |
+| Rooms | 830,382 | 2,322,579 |
+| Total revenues | 5,162,082 | 12,899,672 |""")
+    segment = _p("S2", """KESTREL INC. › Net Revenues by Segment
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Regional Operations |  |  |
+| Casino revenue | 1,569,193 | 2,537,780 |
+| Rooms | 130,945 | 316,753 |""")
+    answer = read("What were Kestrel's rooms revenue in 2031?", [segment, statement])
+    head = answer.text.splitlines()[0]
+    assert "$830,382 thousand" in head and answer.why == "sure", head  # before: the Regional Operations row, sure
+    part = read("What was Kestrel's Regional Operations rooms revenue in 2031?", [segment, statement])
+    assert "130,945" in part.text.splitlines()[0], part.text  # the part asked by name answers its own row
+
+
+def test_the_item_named_by_its_negation_is_another_item() -> None:
+    segment = _p("S1", """KESTREL INC. › Net Revenues by Segment
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Table games win | 470,432 | 789,330 |
+| Slots win | 649,229 | 1,193,607 |
+| Non-casino revenue | 1,517,531 | 4,534,881 |""")
+    statement = _p("S2", """KESTREL INC. › CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands)
+| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
+|---|---|---|
+| Revenues |  |  |
+| Casino | $2,871,720 | $6,517,759 |
+| Rooms | 830,382 | 2,322,579 |""")
+    answer = read("What were Kestrel's casino revenues in 2031?", [segment, statement])
+    head = answer.text.splitlines()[0]
+    assert "1,517,531" not in head and "2,871,720" in head, head  # before: "Non-casino revenue … $1,517,531 thousand"
