@@ -209,6 +209,11 @@ def asks_paid(question: str) -> bool:
     return bool(_ASKS_PAID.search(question))
 
 
+def paid_words(question: str) -> list[str]:
+    """The question's words of paying ("pay", "paid", "payments")."""
+    return _ASKS_PAID.findall(question)
+
+
 #: the items a filing discloses the cash paid for apart from their expense (its supplemental cash flow lines):
 #: asked what was paid, the expense ("Provision for income taxes", "Interest expense") is not the answer
 _SUPPLEMENTAL_ITEMS = re.compile(r"(?i)\b(?:income\s+tax(?:es)?|taxes|interest)\b")

@@ -42,6 +42,7 @@ from chat.models.reader.balances import (
     flow_row,
     paid_item_row,
     paid_row_factor,
+    paid_words,
     part_only_factor,
     per_share_factor,
     supplemental_item,
@@ -1917,8 +1918,7 @@ def _sentence_evidence(
     late_year_end = bool(re.match(r"\d{4}-(?:0[4-9]|1[0-2])", p.period_end))
     amount_asked = q.kind in ("value", "change", "comparison")
     paid_asked = q.language == "en" and bool(q.focus) and asks_paid(q.text)
-    paid_terms = {t for m in re.finditer(r"(?i)\b(?:pa(?:y|id|ys|ying)|payments?)\b", q.text)
-                  for t in match_terms(m.group(0))}
+    paid_terms = {t for word in paid_words(q.text) for t in match_terms(word)}
     for s, e in spans:
         sentence = p.text[s:e]
         offered = match_terms(_TOTAL_VERB.sub(" ", sentence) if q.language == "en" else sentence)

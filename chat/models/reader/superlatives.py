@@ -346,12 +346,6 @@ class _Found:
 _PART_KINDS = re.compile(r"(?i)segment|region|geograph|division|market|countr|area|operations|business")
 
 
-def _cells_text(text: str) -> list[str]:
-    """The words of a Markdown grid's lines, its pipes and separator lines aside."""
-    return [w for line in text.splitlines() if not re.fullmatch(r"[\s|:\-]*", line)
-            for w in line.replace("|", " ").split()]
-
-
 def _summed_row(rows: Sequence[Row], name: str) -> Row | None:
     """One row of the sums of ``rows``' cells, column by column (a column any of them leaves empty stays empty);
     None when no column holds all their figures."""
@@ -424,7 +418,7 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
                 # "| Revenue by product category | | |" above "Domestic: / …": a heading row the grid's sections
                 # replace, its words the caption a page read from its grid lacks (a segment asked: the rows under
                 # "Net revenue / Las Vegas Strip Resorts" are that segment's parts, no entity asked)
-                above = " ".join(_cells_text(p.text[table.header[1] : table.rows[0].line[0]]))
+                above = " ".join(re.sub(r"[|:\-]+", " ", p.text[table.header[1] : table.rows[0].line[0]]).split())
                 if above and measure <= match_terms(above):
                     entities = _entities(replace(table, caption=f"{table.caption} {above}"), measure)
             cols = _value_columns(table, measure, rate)

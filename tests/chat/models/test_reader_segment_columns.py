@@ -59,20 +59,25 @@ def test_a_sentence_of_another_part_is_never_sure() -> None:
     assert "$28.0 billion" in read("What was Kestrel's footwear revenue in fiscal 2031?", [other, own]).text
 
 
-def test_a_segment_named_operations_is_a_part_not_the_company() -> None:
-    statement = _p("S1", """KESTREL INC. › CONSOLIDATED STATEMENTS OF OPERATIONS
+#: a casino company's statement and its segments' lines ("Regional Operations: / Rooms", "Non-casino revenue")
+STATEMENT = """KESTREL INC. › CONSOLIDATED STATEMENTS OF OPERATIONS
 (In thousands)
 | | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
 |---|---|---|
 | Revenues |  |  |
 | Casino | $2,871,720 | $6,517,514 |
 | Rooms | 830,382 | 2,322,579 |
-| Total revenues | 5,162,082 | 12,899,672 |""")
-    segment = _p("S2", """KESTREL INC. › Net Revenues by Segment
+| Total revenues | 5,162,082 | 12,899,672 |"""
+_BY_SEGMENT_HEAD = """KESTREL INC. › Net Revenues by Segment
 (In thousands)
 | | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
 |---|---|---|
-| Regional Operations |  |  |
+"""
+
+
+def test_a_segment_named_operations_is_a_part_not_the_company() -> None:
+    statement = _p("S1", STATEMENT)
+    segment = _p("S2", _BY_SEGMENT_HEAD + """| Regional Operations |  |  |
 | Casino revenue | 1,569,193 | 2,537,780 |
 | Rooms | 130,945 | 316,753 |""")
     answer = read("What were Kestrel's rooms revenue in 2031?", [segment, statement])
@@ -83,20 +88,9 @@ def test_a_segment_named_operations_is_a_part_not_the_company() -> None:
 
 
 def test_the_item_named_by_its_negation_is_another_item() -> None:
-    segment = _p("S1", """KESTREL INC. › Net Revenues by Segment
-(In thousands)
-| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
-|---|---|---|
-| Table games win | 470,432 | 789,330 |
+    segment = _p("S1", _BY_SEGMENT_HEAD + """| Table games win | 470,432 | 789,330 |
 | Slots win | 649,229 | 1,193,607 |
 | Non-casino revenue | 1,517,531 | 4,534,881 |""")
-    statement = _p("S2", """KESTREL INC. › CONSOLIDATED STATEMENTS OF OPERATIONS
-(In thousands)
-| | Year Ended December 31, / 2031 | Year Ended December 31, / 2030 |
-|---|---|---|
-| Revenues |  |  |
-| Casino | $2,871,720 | $6,517,759 |
-| Rooms | 830,382 | 2,322,579 |""")
-    answer = read("What were Kestrel's casino revenues in 2031?", [segment, statement])
+    answer = read("What were Kestrel's casino revenues in 2031?", [segment, _p("S2", STATEMENT)])
     head = answer.text.splitlines()[0]
     assert "1,517,531" not in head and "2,871,720" in head, head  # before: "Non-casino revenue … $1,517,531 thousand"
