@@ -130,9 +130,15 @@ def subject_of(q: Question, ev: Evidence) -> str:
         extra = []  # "cash did generate from operations": a clause, not a noun phrase to add to the label
     if match_terms(q.focus) <= have:
         extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
+    if re.search(r"%|\bpercent", label):
+        extra = [w for w in extra if w.lower() not in ("rate", "rates", "percentage", "percent")]  # "… as a % of …"
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
-    return label
+    return _FOOTNOTE_MARK.sub("", label)  # "Domestic(1)": the footnote's mark is no word of the line's name
+
+
+#: a footnote's mark printed after a row's words ("Domestic(1)", "Digital online channels (1)")
+_FOOTNOTE_MARK = re.compile(r"\s*\(\d{1,2}\)(?=\s|$)")
 
 
 def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:

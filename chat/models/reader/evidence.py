@@ -67,6 +67,7 @@ from chat.models.reader.heads import (
     measure_qualifies,
     modifier_only,
     named_after_before,
+    statistic_of,
 )
 from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
@@ -772,6 +773,11 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     item_words = set(terms(q.focus)) - plain - {"total"}
     plans_table = fair_value_levels(table, p, q.text)
     name_words = {t for n in q.names for t in match_terms(n)}  # "MGM China": a part's name the question gives
+    # each word of the focus on its own ("weighted", "average" of "diluted weighted average number of shares")
+    focus_words = {t for word in q.focus.split() for t in match_terms(word)}
+    # a line item's rate asked ("gross profit rate", "… percentage"): the words a share-of row says with a "%"
+    rate_words = focus & _RATE_TERMS if q.language == "en" and focus - _RATE_TERMS and re.search(
+        r"(?i)\b(?:rate|percentage|percent)$", q.focus) else set()
     # the label column's header ("| Capital expenditures: | Year Ended … |"): what the rows without a heading are
     stub = p.text[table.header[0]:table.header[1]].split("\n")[0].strip().strip("|").split("|")[0].strip() \
         if table.header is not None and table.markdown else ""
@@ -821,6 +827,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             part_named = match_terms(f"{asked_part_words} {row.label}") & plain
             if part_named - match_terms(asked_part_words):
                 row_terms, own = row_terms | part_named, own | part_named
+        if rate_words and _AS_SHARE_ROW.search(row.label):
+            # "gross profit rate" asked: "Gross profit as a % of revenue" is that rate, said another way
+            row_terms, own = row_terms | rate_words, own | rate_words
         paid_row = paid_asked and paid_item_row(q.focus, row.label, row.section)
         if paid_row:
             # "How much did Acme pay in income taxes?": "Cash income tax payments, net of refunds" is the item paid
@@ -945,6 +954,15 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
                 and not {t for t in label_terms if t.startswith("§")} and label_terms & (qualifier_words | name_words):
             # … and "Capital expenditures: / Las Vegas Strip Resorts" is the part's capital spending — never sure
             row_score *= MODIFIER_ONLY
+        heading_words = match_terms(row.section) - _GENERIC_SEGMENT - _TOTAL
+        # the line item a heading names, or would with "Total" before it ("Assets:" — "Total assets")
+        heading_items = {t for t in heading_words | match_terms(f"total {row.section}") if t.startswith("§")} - _TOTAL
+        if q.language == "en" and item_groups and heading_items and not heading_words & (focus | focus_words) \
+                and not heading_items & focus and label_terms and not label_terms & item_groups \
+                and not STRUCTURAL_SECTION.search(row.section):
+            # … as are the rows under "Assets:" the segments' assets, not their operating income, whatever the
+            # table's caption says — never sure
+            row_score *= MODIFIER_ONLY
         if tax_effects and _DEFERRED_TAX.search(f"{table.caption} {row.section}"):
             row_score *= DEFERRED_TAX_ROW  # D&A asked: the deferred tax liability's "Depreciation and amortization"
         if _CURRENT_PART.search(row.label) and not _CURRENT_ASKED.search(q.text):
@@ -1040,12 +1058,20 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
                 q, row.label, row.section if repeated[row.label.lower()] > 1 else ""):
             # operating lease liabilities asked: "Long-term operating lease liabilities" is their non-current part
             score = min(score, PERCENT_FOR_MONEY_CAP)
+        if q.language == "en" and statistic_of(q.text, row.label):
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # "Average daily short-term borrowings": a statistic of the item
         if table.borrowed:
             score *= BORROWED_HEADER  # the same row under its own header is the better quote
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
     return out
+
+
+#: a question's words for an item's rate ("gross profit rate", "gross margin percentage"), and a row that prints
+#: one ("Gross profit as a % of revenue", "Gross margin rate")
+_RATE_TERMS = match_terms("rate percentage percent")
+_AS_SHARE_ROW = re.compile(r"(?i)%|\bpercent(?:age)?\b|\brate\b")
 
 
 #: a column header of a share or a rate of an item ("Percent to Sales", "% of net sales"), not of its amount
@@ -1104,9 +1130,10 @@ _INVESTEE = re.compile(r"(?i)\bequity[- ]method\s+investees?\b|\binvestees?\b|\b
 #: … its rows count this much for a question that asks about no such entity
 OTHER_ENTITY = 0.6
 #: a deferred-tax table's rows ("Deferred tax liabilities: Depreciation and amortization 67") are the tax effects of
-#: the items' temporary differences, not the items: they count this much for a question about no deferred tax
+#: the items' temporary differences, not the items: they count this much for a question about no deferred tax —
+#: never sure ("Deferred tax assets: Stock-based compensation $149,367" is no compensation expense)
 _DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax|\btax\s+effects?\s+of\s+(?:the\s+)?temporary")
-DEFERRED_TAX_ROW = 0.6
+DEFERRED_TAX_ROW = 0.45
 _TAX_ASKED = re.compile(r"(?i)\bdeferred\b|\btax")
 
 
@@ -1483,7 +1510,8 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
         if asks_count(q) and not money and (whole := _whole_or_part(q, sentence, candidates)):
             return whole  # "2.2 million associates worldwide, with 1.5 million in the U.S. and 0.7 million …"
         # "… $981.3 million, $768.3 million and $570.0 million …", "… operated 815, 795, and 782 warehouses …"
-        respective = _respective(q, sentence, money if len(money) >= 2 else candidates)
+        respective = _respective(q, sentence, money if len(money) >= 2 else candidates) or (
+            _respective_part(q, sentence, money) if q.language == "en" else "")
         if respective:
             return respective
         # of amounts each followed by its own year ("… ($5.44 per share) in 2018, … ($4.70 per share) in 2017"), the
@@ -1843,6 +1871,37 @@ def _respective(q: Question, sentence: str, money: list[tuple[int, str]]) -> str
     return ""
 
 
+#: what joins the amounts of a list ("21% and 58%", "$1.2 billion, $0.8 billion and $0.3 billion")
+_LIST_JOIN = re.compile(r"(?i)\s*(?:,\s*(?:and\s+)?|\s+and\s+)\s*")
+#: where the list of names of a part-by-part sentence ends
+_LIST_END = re.compile(r"(?i)[,;]?\s*respectively\b")
+
+
+def _respective_part(q: Question, sentence: str, money: list[tuple[int, str]]) -> str:
+    """"… an increase of 21% and 58% in revenues in the Domestic streaming and International streaming segments,
+    respectively", the domestic streaming revenues asked: the amount in the place of the part whose name holds every
+    word that qualifies the item asked (and no other part's name does) — as many amounts listed as names. "" when the
+    sentence lists no such pairs."""
+    end = _LIST_END.search(sentence)
+    if not end or len(money) < 2:
+        return ""
+    listed = [c for c in money if c[0] < end.start()]
+    if len(listed) < 2:
+        return ""
+    run = listed[-1:]  # the amounts listed together, the last one's back
+    for c in reversed(listed[:-1]):
+        if not _LIST_JOIN.fullmatch(sentence[c[0] + len(c[1]):run[0][0]]):
+            break
+        run.insert(0, c)
+    names = [n for n in re.split(r"(?i),\s*(?:and\s+)?|\s+and\s+", sentence[run[-1][0] + len(run[-1][1]):end.start()])
+             if n.strip()]
+    asked = {t for t in q.focus_terms if not t.startswith("§")} - _GENERIC_ITEM
+    if len(run) < 2 or len(names) != len(run) or not asked:
+        return ""
+    holding = [i for i, n in enumerate(names) if asked <= match_terms(n)]
+    return run[holding[0]][1] if len(holding) == 1 else ""
+
+
 #: a balance asked at the end of its period ("at the end of FY2019", "year-end", "ending balance")
 _ENDING = re.compile(r"(?i)\b(?:at|as\s+of)\s+(?:the\s+)?(?:end|close)\b|\byear[- ]end\b|\bending\b|\bclosing\b")
 
@@ -1958,7 +2017,7 @@ def _sentence_evidence(
             cov = (cov + words.coverage(sentence)) / 2
         typed = words is not None and bool(candidates(sentence, asked[0], asked[1], q.text))
         rows.append((s, e, cov, fits, typed))
-        if contradicted:
+        if contradicted or (q.language == "en" and _another_comparison(q, stated)):
             contradicted_at.add((s, e))
     if words is not None:
         rows = neighbour_context(rows)
@@ -2098,6 +2157,14 @@ def _sentence_evidence(
         if q.kind == "value" and q.language == "en" and another_figure(q.focus, sentence):
             # the effective tax rate asked: "… the statutory rate from 35% to 21%" is not it — never sure
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
+        if q.kind == "value" and q.language == "en" and span and (
+                _amount_of_another(sentence, span, measured or item_words)
+                or (not count and _BOUND_BEFORE.search(sentence[max(0, at - 24):max(at, 0)]) is not None
+                    and "$" in span)):
+            # short-term borrowings asked: "… we have $15.0 billion of various undrawn committed lines of credit" is
+            # the lines' amount; a product's revenue asked: "revenues of more than $1 billion" is a bound, not the
+            # figure — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):
             score *= OTHER_ITEM  # net sales asked: "Net Income of $340.8 Million … record sales" is the income's
         if q.kind == "value" and q.language == "en":
@@ -2120,6 +2187,40 @@ def _sentence_evidence(
             score = min(score, YESNO_OFF_FOCUS_CAP)
         out.append(Evidence("sentence", p, max(min(score, 1.0), 0.0), (s, e), span_text=span))
     return out
+
+
+def _another_comparison(q: Question, stated: Sequence[Period]) -> bool:
+    """A change between two periods asked ("from 2016 to 2017"), the sentence compares another pair: it states a
+    year the question does not ask ("2016 as compared to … 2015") and misses one it does."""
+    ends = change_ends(q)
+    if ends is None:
+        return False
+    dated = [o for o in stated if o.year is not None]
+    return any(not any(agreement(a, o) > 0 for a in ends) for o in dated) and any(
+        not any(agreement(a, o) > 0 for o in dated) for a in ends)
+
+
+#: a bound said before an amount ("more than $1 billion", "in excess of $500 million"): not the figure itself
+_BOUND_BEFORE = re.compile(r"(?i)\b(?:more|greater|less|fewer)\s+than\s*$|"
+                           r"\b(?:over|exceed(?:ed|s|ing)?|in\s+excess\s+of|at\s+least|up\s+to)\s*$")
+#: what an amount is "of" ("$15.0 billion of various undrawn committed lines of credit"): up to a clause's end
+_OF_WHAT = re.compile(r"\s+of\s+(?P<what>[^,.;:()]{3,80}?)(?=\s+(?:that|which|as|for|to|at|from|during|in|on|under|"
+                      r"with|compared|and\s+\$)\b|[,.;:()]|$)")
+#: words of an "of" phrase that name nothing ("$2.1 billion of which", "… of our total", "… of this amount")
+_NAMES_NOTHING = frozenset(("which", "our", "the", "its", "their", "this", "that", "these", "those", "such", "total",
+                            "it", "them", "a", "an", "amount", "amounts", "same", "each", "all", "any"))
+
+
+def _amount_of_another(sentence: str, span: str, item: set[str]) -> bool:
+    """The amount stated is "of" something that shares no word with the item asked: "In addition to our short-term
+    borrowings, we have $15.0 billion of various undrawn committed lines of credit" states the lines' amount. A
+    period, a share of a whole ("of our total") or "of which" names no other thing."""
+    at = sentence.find(span)
+    m = _OF_WHAT.match(sentence, at + len(span)) if at >= 0 else None
+    if m is None or not item or find_periods(m.group("what")):
+        return False
+    words = [w for w in re.findall(r"[A-Za-z][\w'-]*", m.group("what")) if w.lower() not in _NAMES_NOTHING]
+    return bool(words) and not match_terms(m.group("what")) & item
 
 
 #: an English sentence whose amount stated is another line item's ("Net Income of $340.8 Million" for net sales)

@@ -223,3 +223,16 @@ def measure_qualifies(item: str, label: str) -> bool:
                 return False  # the measure heads a name of the label
             found = True
     return found
+
+
+#: a statistic of a line item over the period ("Average daily short-term borrowings", "Maximum amount outstanding"),
+#: not its balance or total; a weighted-average share count is the count itself
+_STATISTIC = re.compile(r"(?i)^\s*(?:average|maximum|minimum|peak|highest|lowest)\b(?![\s-]+(?:number\s+of\s+)?"
+                        r"(?:common\s+|diluted\s+|basic\s+)?shares\b)")
+
+
+def statistic_of(question: str, label: str) -> bool:
+    """``label`` states a statistic of the item ("Average daily short-term borrowings") the question does not ask
+    for (no "average", "maximum" … in it)."""
+    m = _STATISTIC.match(label)
+    return m is not None and not re.search(rf"(?i)\b{m.group(0).strip()}\b", question)

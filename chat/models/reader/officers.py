@@ -66,12 +66,31 @@ OFFICE_CHARS = 90
 OFFICER_SCORE = 0.9
 
 
+#: any other chief officer a question may ask for ("chief marketing officer", "chief human resources officer"), and
+#: the company's lawyer
+_OTHER_OFFICE = re.compile(r"(?i)\bchief\s+(?:[a-z]+\s+){1,3}?officer\b|\bgeneral\s+counsel\b")
+
+
 def asked_office(q: Question) -> str:
-    """The office an English who-question asks for ("chief executive officer"), or ``""``."""
+    """The office an English who-question asks for ("chief executive officer", "chief marketing officer"), or
+    ``""``."""
     if q.language != "en" or q.kind != "name" or not _WHO.search(q.text):
         return ""
     found = [office for office, pattern in OFFICES.items() if pattern.search(q.text)]
+    if not found and (other := _OTHER_OFFICE.search(q.text)):
+        return " ".join(other.group(0).lower().split())
     return found[0] if len(found) == 1 else ""
+
+
+def office_pattern(office: str) -> re.Pattern[str]:
+    """How a filing writes ``office``: its own pattern, else its words (and, for a chief officer, the initials:
+    "CMO")."""
+    if office in OFFICES:
+        return OFFICES[office]
+    words = office.split()
+    initials = "".join(w[0] for w in words).upper() if words[0] == "chief" and len(words) == 3 else ""
+    spelled = r"(?i)\b" + r"\s+".join(map(re.escape, words)) + r"\b"
+    return re.compile(spelled + (rf"|\b{initials}\b" if initials else ""))
 
 
 def person_name(text: str) -> bool:
@@ -97,7 +116,7 @@ def office_holders(text: str, office: str, names: tuple[str, ...] | list[str] = 
                    ) -> list[tuple[tuple[int, int], str]]:
     """Where ``text`` names a person holding ``office`` now: ``((start, end), name)`` — the span from the name to
     the end of the office's words, for quoting. ``names``: the company's (its own office may name it)."""
-    pattern = OFFICES[office]
+    pattern = office_pattern(office)
     out: list[tuple[tuple[int, int], str]] = []
     for m in _NAME.finditer(text):
         words = m.group(0).split()

@@ -130,6 +130,8 @@ _MEASURE_WORDS = re.compile(
     r"ebit|ebitda|ebitdar|expenditure|outlay|revpar|arpu)s?\b",
     re.IGNORECASE,
 )
+#: an amount asked by a metric's name that names no line item ("working capital"), where no other kind is asked
+_METRIC_WORDS = re.compile(r"(?i)\bworking\s+capital\b")
 #: synonym groups of lexicon.SYNONYM_GROUPS that name an amount (revenue … price; not "date" or "employees")
 _MEASURE_GROUPS = frozenset(f"§{i}" for i in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16)) | LINE_ITEM_IDS
 _EN_LEAD = re.compile(
@@ -169,6 +171,8 @@ _IMPERATIVE = re.compile(r"^(?:please\s+)?(?:show|tell|give|list|find|get|provid
                          re.IGNORECASE)
 #: what a company "earned" or "made", asked with no item ("How much did Acme earn in FY22?"): its net income
 _EARNED = re.compile(r"(?i)(?:earn|earned|make|made)(?:\s+in\s+(?:profits?|net\s+income))?|profits?")
+#: what a company "lost" ("How much did Acme lose in 2022?", "How much money did Acme lose?"): its net loss
+_LOST = re.compile(r"(?i)(?:money\s+(?:did\s+)?)?(?:lose|lost)(?:\s+money)?")
 #: a question word or an auxiliary anywhere: a sentence, not a search box's words
 _SENTENCE_WORDS = re.compile(r"(?i)\b(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|has|"
                              r"have|had|can|could|will|would|should|we|i|you|if)\b")
@@ -338,8 +342,9 @@ def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) 
             if kind == "definition" and lang == "en" and dated_amount:
                 return "value"
             return kind
-    if (lang == "en" and _MEASURE_WORDS.search(focus)) or _MEASURE_GROUPS & match_terms(focus):
-        return "value"
+    if (lang == "en" and (_MEASURE_WORDS.search(focus) or _METRIC_WORDS.search(focus))) \
+            or _MEASURE_GROUPS & match_terms(focus):
+        return "value"  # "What was Acme's working capital …?": an amount, though no statement prints its line
     if "§13" in focus_groups and len(re.findall(r"\w+", text)) <= 8:
         return "date"  # a short question that names a date: "receipt date?", "Date of purchase?"
     if lang == "en" and _DATE_HEAD.match(focus):
@@ -567,7 +572,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     for _ in range(3):
         body = _COUNTED_STATE.sub("", _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split()))))
     body = _THERE_A_CHANGE.sub("", body).strip()
-    return "net income" if _EARNED.fullmatch(body) else body
+    return "net income" if _EARNED.fullmatch(body) else "net loss" if _LOST.fullmatch(body) else body
 
 
 def keyword_owned(text: str) -> str:

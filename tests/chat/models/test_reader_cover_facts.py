@@ -227,6 +227,15 @@ def test_a_units_chief_executive_is_not_the_companys() -> None:
     assert head.startswith("The documents say Robert K. Hale:"), head  # the company's own office, named
 
 
+def test_any_chief_officer_asked_is_the_one_named() -> None:
+    roster = _p(OFFICERS + "\nAnn C. Dale 61 Chief Marketing Officer", page=60)
+    head = read("Who is Osprey Works' chief marketing officer?", [roster]).text.splitlines()[0]
+    assert head.startswith("The documents say Ann C. Dale:"), head
+    # the office asked named of nobody: another office's holder is no answer (before: "Osprey Marine Services", sure)
+    answer = read("Who is Osprey Works' chief marketing officer?", [_p(OFFICERS, page=60)])
+    assert answer.why != "sure" and not answer.text.startswith("The documents say"), answer.text
+
+
 def test_an_appointment_names_a_person_not_a_unit() -> None:
     bio = _p("Mr. Hale was appointed chief financial officer of Osprey Cable Systems in July 2020 and, in 2023, he "
              "took on the additional role of group controller.", page=62)

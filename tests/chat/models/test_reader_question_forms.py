@@ -232,6 +232,8 @@ def test_where_an_amount_came_from_names_no_word_of_the_item() -> None:
     ("General Mills operating profit FY31", "General Mills", "operating profit"),
     ("Show General Mills' operating profit for fiscal year '31.", "General Mills", "operating profit"),
     ("How much did Kestrel earn in FY31?", "Kestrel", "net income"),
+    ("How much did Kestrel lose in FY31?", "Kestrel", "net loss"),
+    ("How much money did Kestrel lose in 2031?", "Kestrel", "net loss"),
     ("What is Kestrel's latest reported backlog?", "Kestrel", "backlog"),
 ])
 def test_search_box_and_instruction_forms_name_the_company_and_the_item(question: str, name: str, focus: str) -> None:
@@ -269,3 +271,30 @@ def test_a_search_box_question_typed_in_lower_case_names_the_company_its_documen
     annual = [Passage("S1", "Osprey Inc. › Overview\nOur annual revenue was $37,403 million in fiscal 2030.", "doc-2",
                       "OSPREY_2031_10K.pdf", 30, company="Osprey Inc.")]
     assert not read("annual revenue fy30", annual).declined  # a word the documents hold is no company
+
+
+def test_the_analysts_top_and_bottom_line_are_the_statements_first_and_last_lines() -> None:
+    """"top line" is revenue, "bottom line" net income (before: words no row holds — a caption quoted, sure)."""
+    table = ("KESTREL INC. › CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n|  | Year Ended May 31, / 2031 | "
+             "Year Ended May 31, / 2030 |\n|---|---|---|\n| Revenues | $44,538 | $37,403 |\n"
+             "| Net income | $5,727 | $2,539 |")
+    own = [Passage("S1", table, "doc-1", "KESTREL_2031_10K.pdf", 59, company="Kestrel Inc.")]
+    assert read("What was Kestrel's top line in fiscal 2031?", own).text.startswith("Revenues were $44,538 million")
+    assert read("What was Kestrel's bottom line in fiscal 2031?", own).text.startswith("Net income was $5,727 million")
+
+
+def test_an_items_rate_is_its_share_of_revenue_row() -> None:
+    """"gross profit rate": the row "Gross profit as a % of revenue" (before: the rate's sentence without a figure
+    — declined — or the gross profit in dollars)."""
+    table = ("KESTREL INC. › Consolidated Results\n| Consolidated Performance Summary | 2031 | 2030 |\n|---|---|---|\n"
+             "| Revenue | $46,298 | $51,761 |\n| Gross profit | $9,912 | $11,640 |\n"
+             "| Gross profit as a % of revenue(1) | 21.4 % | 22.5 % |")
+    said = ("KESTREL INC. › Gross Profit\nOur gross profit rate decreased in fiscal 2031, primarily due to lower "
+            "product margin rates.")
+    own = [Passage("S1", said, "doc-1", "KESTREL_2031_10K.pdf", 26, company="Kestrel Inc."),
+           Passage("S2", table, "doc-1", "KESTREL_2031_10K.pdf", 25, company="Kestrel Inc.")]
+    head = read("What was Kestrel's gross profit rate in fiscal 2031?", own).text.splitlines()[0]
+    assert head.startswith("Gross profit as a % of revenue was 21.4% in 2031 [S2]"), head
+    # another item's share asked: the gross profit's share is no answer
+    other = read("What was Kestrel's wages expense as a percent of revenue in fiscal 2031?", own)
+    assert "21.4%" not in other.text.splitlines()[0], other.text

@@ -94,3 +94,35 @@ def test_the_item_named_by_its_negation_is_another_item() -> None:
     answer = read("What were Kestrel's casino revenues in 2031?", [segment, _p("S2", STATEMENT)])
     head = answer.text.splitlines()[0]
     assert "1,517,531" not in head and "2,871,720" in head, head  # before: "Non-casino revenue … $1,517,531 thousand"
+
+
+#: a segment note printing each segment under each measure's heading ("Operating income by reportable segment: /
+#: Domestic(1)", "Assets: / Domestic")
+BY_MEASURE = """KESTREL INC. › 14. Segments
+Operating income by reportable segment and asset information by reportable segment were as follows ($ in millions):
+|  | 2031 | 2030 | 2029 |
+|---|---|---|---|
+| Operating income by reportable segment |  |  |  |
+| Domestic(1) | $1,634 | $2,795 | $2,348 |
+| International | 161 | 244 | 43 |
+| Total operating income | 1,795 | 3,039 | 2,391 |
+| Assets |  |  |  |
+| Domestic | $14,549 | $16,016 | $17,625 |
+| International | 1,254 | 1,488 | 1,442 |
+| Total assets | $15,803 | $17,504 | $19,067 |"""
+
+
+def test_a_segment_under_another_measures_heading_is_not_the_item_asked() -> None:
+    answer = read("What was Kestrel's Domestic segment operating income in fiscal 2031?", [_p("S1", BY_MEASURE)])
+    head = answer.text.splitlines()[0]
+    # before: "Assets domestic segment operating income was $14,549 million in 2031 [S1].", sure
+    assert head.startswith("Domestic segment operating income was $1,634 million in 2031 [S1]."), head
+    assets = read("What were Kestrel's Domestic segment assets at the end of fiscal 2031?", [_p("S1", BY_MEASURE)])
+    assert "$14,549 million" in assets.text.splitlines()[0], assets.text
+
+
+def test_a_segment_only_under_another_measure_is_never_sure() -> None:
+    only_assets = BY_MEASURE.split("| Operating income by reportable segment |")[0] + BY_MEASURE.split(
+        "| Total operating income | 1,795 | 3,039 | 2,391 |\n")[1]
+    answer = read("What was Kestrel's Domestic segment operating income in fiscal 2031?", [_p("S1", only_assets)])
+    assert answer.why != "sure", answer.text  # the domestic segment's assets are no operating income

@@ -1,0 +1,107 @@
+"""Which of two parts grew faster (pure): "Which grew faster for Acme in 2031, North America or International net
+sales?", "Did Acme's footwear or apparel revenue grow more in fiscal 2031?".
+
+Each part's line is its own question ("What were Acme's North America net sales in 2031?"), read by the reader's
+cell path (``ratios.cell``: the row of the part's item in the year asked, the company's documents only) together
+with the same row's year before (the cell's prior column). With both parts' growth computed, the answer says which
+grew faster — or, asked which grew less or slower, which did — with each part's two figures and citations. With
+either part's line or its year before missing, ``None``: the reader answers each part on its own, and no verdict is
+made up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from chat.models.reader.compose import table_quote
+from chat.models.reader.evidence import Evidence, of_named
+from chat.models.reader.passage import Passage
+from chat.models.reader.question import analyze, item_without, per_name_questions
+from chat.models.reader.ratios import cell, cell_value
+
+#: a question that asks which of two grew more: "grew faster", "grow more", "increased the most", "faster growth"
+_RACE = re.compile(
+    r"(?i)\b(?:grew|grow|growing|increased?|rose|rise)\s+(?P<dir>faster|more|the\s+most|quicker|more\s+quickly|"
+    r"slower|less|the\s+least|more\s+slowly)\b|\b(?P<adj>faster|stronger|slower|weaker)\s+growth\b")
+_SLOWER = re.compile(r"(?i)slow|less|least|weaker")
+#: the question's framing words, not the item's
+_FRAMING = re.compile(r"(?i)\b(?:which|what|did|does|do|had|has|have|grew|grow|growing|increased?|rose|rise|faster|"
+                      r"more|most|quicker|quickly|slower|slowly|less|least|stronger|weaker|growth|the|or|segment|"
+                      r"segments|region|regions)\b")
+
+
+def race_parts(question: str) -> list[tuple[str, str]] | None:
+    """``[(part, plain question), (part, plain question)]`` for a which-grew-faster question naming two parts of
+    one company ("North America", "International"), each plain question asking that part's item in the period
+    asked; None when ``question`` asks no such thing."""
+    if not _RACE.search(question):
+        return None
+    per_name = per_name_questions(question)
+    if len(per_name) != 2:
+        return None
+    asked = [analyze(one) for one in per_name]
+    if not all(q.periods for q in asked):
+        return None
+    common = [n for n in asked[0].names if n in asked[1].names]
+    parts = [[n for n in q.names if n not in common] for q in asked]
+    if len(common) != 1 or any(len(p) != 1 for p in parts):
+        return None
+    period = asked[0].periods[-1].text
+    out = []
+    for q, (part,) in zip(asked, parts, strict=True):
+        item = item_without(q, _FRAMING)
+        item = re.sub(rf"(?i)\b{re.escape(part)}\b", " ", item)
+        item = " ".join(re.sub(r"(?i)^(?:(?:in|of|for|at|and)\s+)+", "", " ".join(item.split())).split())
+        if not item:
+            return None
+        out.append((part, f"What were {common[0]}'s {part} {item} in {period}?"))
+    return out
+
+
+def _growth(ev: Evidence) -> tuple[float, str, str] | None:
+    """The change of the cell's row from its prior column: (fraction, now as said, before as said)."""
+    if ev.prior_col < 0:
+        return None
+    now, before = cell_value(ev), cell_value(replace(ev, col=ev.prior_col))
+    if now is None or before is None or before[0] == 0:
+        return None
+    return (now[0] - before[0]) / abs(before[0]), now[1], before[1]
+
+
+def growth_race(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """The answer lines and quotes for which of two parts grew faster, or None (see the module docstring)."""
+    parts = race_parts(question)
+    m = _RACE.search(question)
+    if parts is None or m is None:
+        return None
+    found: list[tuple[str, Evidence, float, str, str]] = []
+    for part, plain in parts:
+        q = analyze(plain)
+        own = of_named(q, passages)
+        ev = cell(q, q.focus, own) if own else None
+        grown = _growth(ev) if ev is not None else None
+        if ev is None or grown is None:
+            return None
+        found.append((part, ev, *grown))
+    (a, a_ev, a_g, a_now, a_before), (b, b_ev, b_g, b_now, b_before) = found
+    if a_ev.row is b_ev.row:
+        return None  # one line read for both: not two parts' figures
+    slower = bool(_SLOWER.search(m.group("dir") or m.group("adj") or ""))
+    first = a if (a_g < b_g if slower else a_g > b_g) else b
+    word = "slower" if slower else "faster"
+
+    def said(part: str, g: float, now: str, before: str, ref: str) -> str:
+        return f"{part} {'up' if g >= 0 else 'down'} {abs(g) * 100:.1f}% ({now} vs {before}) [{ref}]"
+
+    if round(a_g, 3) == round(b_g, 3):
+        lead = f"{a} and {b} grew at the same rate: {said(a, a_g, a_now, a_before, a_ev.passage.ref)}, " \
+               f"{said(b, b_g, b_now, b_before, b_ev.passage.ref)}."
+    else:
+        lead = (f"{first} grew {word}: {said(a, a_g, a_now, a_before, a_ev.passage.ref)}, "
+                f"{said(b, b_g, b_now, b_before, b_ev.passage.ref)} (computed from the table).")
+    lines = [lead]
+    for ev in (a_ev, b_ev):
+        lines += [("> " + line).rstrip() for line in table_quote(ev)]
+    return "\n".join(lines), [(a_ev.passage.ref, a_ev.quote_text), (b_ev.passage.ref, b_ev.quote_text)]
