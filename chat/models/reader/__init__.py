@@ -31,7 +31,7 @@ from chat.models.reader.dividends_paid import asks_paid_dividends, paid_dividend
 from chat.models.reader.documents import not_found, parse_selector, select
 from chat.models.reader.drivers import asked_driver, driver_answer
 from chat.models.reader.evidence import Evidence, gather
-from chat.models.reader.faster import growth_race
+from chat.models.reader.faster import growth_race, part_sizes
 from chat.models.reader.filing_items import asks_filing_items, asks_vote, items_answer, vote_answer
 from chat.models.reader.formulas import formula_answer, textbook_answer, textbook_first
 from chat.models.reader.growth import growth_answer
@@ -277,7 +277,8 @@ def read(question: str, passages: Sequence[Passage]) -> Answer:
         if compared is not None:
             return Answer(f"{compared[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(compared[1])), False, 1.0,
                           q.language, "computed")
-    raced = growth_race(question, passages) if not rivals and not q.parts and selector.empty else None
+    raced = (growth_race(question, passages) or part_sizes(question, passages)) \
+        if not rivals and not q.parts and selector.empty else None
     if raced is not None:  # "Which grew faster in 2017, North America or International net sales?": both changes
         return Answer(f"{raced[0]}\n\n{NOTE[q.language]}", tuple(dict.fromkeys(raced[1])), False, 1.0, q.language,
                       "computed")

@@ -24,7 +24,7 @@ from chat.models.reader.numbers import (
 )
 from chat.models.reader.question import Question
 from chat.models.reader.referents import stated
-from chat.models.reader.tables import Table, column_text
+from chat.models.reader.tables import Table, column_text, part_columns, spanning_period, whole_column
 from chat.models.reader.text import display, match_terms
 from chat.models.reader.units import row_unit
 
@@ -116,6 +116,14 @@ def subject_of(q: Question, ev: Evidence) -> str:
         if re.match(r"[A-Z][a-z]", row_label):
             row_label = row_label[0].lower() + row_label[1:]
         label = f"{ev.row.section} {row_label}"
+    part = part_columns(ev.table).get(ev.col, "") if ev.table is not None else ""
+    if part and ev.table is not None and ev.col != whole_column(ev.table) \
+            and not match_terms(part) <= match_terms(label):
+        # "NORTH AMERICA" of a table of parts by column: the row's line is that part's ("North America total
+        # revenues")
+        row = label.lower() if label.isupper() else label[0].lower() + label[1:] if re.match(r"[A-Z][a-z]", label) \
+            else label
+        label = f"{part.title() if part.isupper() else part} {row}"
     have = match_terms(label) | set(terms(label))
     words = q.focus.split()
     missing = [i for i, w in enumerate(words)
@@ -149,6 +157,9 @@ def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:
 
 
 def period_phrase(table: Table, col: int, lang: Language) -> str:
+    if not table.columns[col].periods and spanning_period(table):
+        # a part's column under a period printed once over all of them: that period, as its dated column says it
+        col = next(c for c, column in enumerate(table.columns) if column.periods and not column.is_change)
     spoken = column_text(table, col)
     if lang != "en" or not spoken:
         return " ".join(table.columns[col].header.replace(" / ", " ").split())

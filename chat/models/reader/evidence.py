@@ -84,6 +84,9 @@ from chat.models.reader.tables import (
     Table,
     dated_periods,
     find_tables,
+    part_columns,
+    spanning_period,
+    whole_column,
     with_document_currency,
     with_document_scale,
     with_page_header,
@@ -350,7 +353,8 @@ def change_ends(q: Question) -> tuple[Period, Period] | None:
 def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequence[Period] | None = None) -> float:
     """How well column ``col`` of ``table`` agrees with the period ``q`` asks (or ``asked_periods``): 0 … 1."""
     column = table.columns[col]
-    if not column.periods and any(c.periods for c in table.columns):
+    spanning = spanning_period(table) if not column.periods else ()
+    if not column.periods and not spanning and any(c.periods for c in table.columns):
         return 0.0  # a column without a period beside dated ones ("% of revenue") answers no period asked
     best = 0.0
     ends = change_ends(q) if asked_periods is None else None
@@ -362,7 +366,7 @@ def column_period_score(q: Question, table: Table, col: int, asked_periods: Sequ
             # 2022" where the table prints the twelve months beside the three
             span = 12
         fit = max(agreement(asked, offered, asked_span=span, offered_span=column.span)
-                  for offered in dated_periods(table, col, asked) or (Period(),))
+                  for offered in spanning or dated_periods(table, col, asked) or (Period(),))
         if fit > 0 and _whole_fiscal_year(asked) and _interim_balance(table, col):
             fit *= INTERIM_BALANCE
         best = max(best, fit)
@@ -807,6 +811,15 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     # income"), not the filer's own — one figure asked ("Compare iPad and Mac net sales" names two)
     part_names = [n for name in q.names if (n := match_terms(name) - _GENERIC_SEGMENT) and n <= focus
                   and not n <= company] if q.kind == "value" else []
+    # a table of parts by column under one period ("NORTH AMERICA | … | TOTAL NIKE, INC."): the column of the part
+    # the question names, else the whole's
+    by_column = part_columns(table)
+    # (a part the question names besides the company: "Activision Blizzard's Blizzard segment")
+    named_column = [c for c, header in by_column.items() if (h := match_terms(header) - _GENERIC_SEGMENT)
+                    and any(h <= match_terms(n) for n in q.names if n not in q.strong_names)]
+    whole = whole_column(table) if by_column and not named_column else -1
+    part_pref = {c: 2 for c in named_column} | ({whole: 1} if whole >= 0 else {})
+    named_terms = match_terms(by_column[named_column[0]]) if len(named_column) == 1 else set()
     # the line items each column's header names ("Oper. Income"), "total" aside
     column_items = {c: {t for t in header_terms(table.columns[c].header) if t.startswith("§")} - _TOTAL
                     for c in values}
@@ -841,6 +854,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             row_terms, own = row_terms | _CASH | paid, own | _CASH | paid
         if by_caption:  # "Subscription revenue by segment": each row is a segment's subscription revenue
             own, row_terms = own | caption_terms, row_terms | caption_terms
+        elif named_terms:  # "NORTH AMERICA | … | TOTAL …" under one period: each row is the named part's, in its
+            # column
+            own, row_terms = own | named_terms, row_terms | named_terms
         elif segment_terms:  # "… for our Cash App segment": each row is that segment's
             own, row_terms = own | segment_terms, row_terms | segment_terms
         elif focus != plain and own and own <= focus - plain and plain <= caption_terms:
@@ -991,9 +1007,9 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if not with_amount:
             continue
         if q.periods and not since:
-            scored = sorted(((column_period_score(q, table, c), c in item_columns, -c, c) for c in with_amount),
-                            reverse=True)
-            period_score, _, _, col = scored[0]
+            scored = sorted(((column_period_score(q, table, c), part_pref.get(c, 0), c in item_columns, -c, c)
+                             for c in with_amount), reverse=True)
+            period_score, _, _, _, col = scored[0]
             score = row_score * (0.5 + 0.5 * period_score)
             if period_score == 0:
                 score = min(score, PERIOD_MISSING_CAP)
@@ -1083,6 +1099,8 @@ _SHARE_HEADER = re.compile(r"(?i)percent|%|\bratio\b|\bmargin\b|\bchange\b|\bgro
 BORROWED_HEADER = 0.97
 
 
+#: how far after another company's named fact (an officer's office) the company asked must be named
+FOREIGN_FACT_NEAR = 80
 #: a company fact asked (its CEO, auditor, seat), the sentence names no holder and is another company's document's:
 #: no answer — under ``decline.DECLINE_BELOW``
 FOREIGN_FACT_CAP = 0.2
@@ -2149,7 +2167,7 @@ def _sentence_evidence(
         if not span and company_fact:
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the auditor asked, no firm named ("Basis for Opinion …"), …
         if company_fact and q.names and not any(mentions(n, p.owner_only()) for n in q.names) and (
-                not span or not all(mentions(n, p) for n in q.names)):
+                not span or not all(mentions(n, replace(p, text=sentence, file_name="")) for n in q.names)):
             # … in another company's filing: "Prior to joining Corning, Ms. Mullins served as chief information
             # officer for Lockheed Martin" names no CEO of Lockheed's, "William J. Hornbuckle … Chief Executive
             # Officer" is MGM's — below the decline threshold
@@ -2327,9 +2345,11 @@ def _with_named(q: Question, p: Passage, spans: list[tuple[int, int]], rank: int
         if foreign:
             factor = min(factor, OTHER_COMPANY)  # "Where is Amazon headquartered?": Netflix's "Our headquarters …"
         score = sure * factor + (stated_date_rank(name) if fact == "shares" else 0.02 / (1 + rank))
-        if foreign and not any(mentions(n, p) for n in q.names):
+        near = replace(p, text=p.text[quote[0]:quote[1] + FOREIGN_FACT_NEAR], file_name="")
+        if foreign and not any(mentions(n, near) for n in q.names):
             score = min(score, FOREIGN_FACT_CAP)  # Lockheed's CEO asked: MGM's "William J. Hornbuckle … Chief
-            # Executive Officer", in a filing that never names Lockheed, is no answer at all
+            # Executive Officer", in a filing that names Lockheed nowhere near it, is no answer at all (Adobe's "Daniel
+            # Durn … Chief Financial Officer" for Pfizer's CFO, though Adobe's filing names Pfizer elsewhere)
         if office and _filed_later(q, p):
             score = min(score, YESNO_OFF_FOCUS_CAP)  # the 2023 report's CEO is not surely 2017's
         found.append(Evidence("sentence", p, min(score, 1.0), quote, span_text=name))

@@ -1,12 +1,13 @@
-"""Which of two parts grew faster (pure): "Which grew faster for Acme in 2031, North America or International net
-sales?", "Did Acme's footwear or apparel revenue grow more in fiscal 2031?".
+"""Which of two parts of one company grew faster, or is larger (pure): "Which grew faster for Acme in 2031, North
+America or International net sales?", "Which was larger for Acme in 2031, AWS or North America operating income?" —
+the parts named as ``question.per_name_questions`` splits names (capitalised), the company named once for both.
 
 Each part's line is its own question ("What were Acme's North America net sales in 2031?"), read by the reader's
 cell path (``ratios.cell``: the row of the part's item in the year asked, the company's documents only) together
 with the same row's year before (the cell's prior column). With both parts' growth computed, the answer says which
 grew faster — or, asked which grew less or slower, which did — with each part's two figures and citations. With
 either part's line or its year before missing, ``None``: the reader answers each part on its own, and no verdict is
-made up.
+made up. Which is larger (``part_sizes``) compares the two cited cells of the year asked the same way.
 """
 
 from __future__ import annotations
@@ -26,17 +27,20 @@ _RACE = re.compile(
     r"(?i)\b(?:grew|grow|growing|increased?|rose|rise)\s+(?P<dir>faster|more|the\s+most|quicker|more\s+quickly|"
     r"slower|less|the\s+least|more\s+slowly)\b|\b(?P<adj>faster|stronger|slower|weaker)\s+growth\b")
 _SLOWER = re.compile(r"(?i)slow|less|least|weaker")
+#: a question that asks which of two is larger: "Which was larger, AWS or North America operating income?"
+_SIZE = re.compile(r"(?i)\b(?P<dir>higher|larger|greater|bigger|lower|smaller)\b")
+_SMALLER = re.compile(r"(?i)lower|smaller")
 #: the question's framing words, not the item's
-_FRAMING = re.compile(r"(?i)\b(?:which|what|did|does|do|had|has|have|grew|grow|growing|increased?|rose|rise|faster|"
-                      r"more|most|quicker|quickly|slower|slowly|less|least|stronger|weaker|growth|the|or|segment|"
-                      r"segments|region|regions)\b")
+_FRAMING = re.compile(r"(?i)\b(?:which|what|did|does|do|had|has|have|was|were|is|are|grew|grow|growing|increased?|"
+                      r"rose|rise|faster|more|most|quicker|quickly|slower|slowly|less|least|stronger|weaker|growth|"
+                      r"higher|larger|greater|bigger|lower|smaller|the|or|segment|segments|region|regions)\b")
 
 
-def race_parts(question: str) -> list[tuple[str, str]] | None:
-    """``[(part, plain question), (part, plain question)]`` for a which-grew-faster question naming two parts of
-    one company ("North America", "International"), each plain question asking that part's item in the period
-    asked; None when ``question`` asks no such thing."""
-    if not _RACE.search(question):
+def race_parts(question: str, asks: re.Pattern[str] = _RACE) -> list[tuple[str, str]] | None:
+    """``[(part, plain question), (part, plain question)]`` for a which-grew-faster question (``asks``: or
+    another comparison's words) naming two parts of one company ("North America", "International"), each plain
+    question asking that part's item in the period asked; None when ``question`` asks no such thing."""
+    if not asks.search(question):
         return None
     per_name = per_name_questions(question)
     if len(per_name) != 2:
@@ -53,7 +57,8 @@ def race_parts(question: str) -> list[tuple[str, str]] | None:
     for q, (part,) in zip(asked, parts, strict=True):
         item = item_without(q, _FRAMING)
         item = re.sub(rf"(?i)\b{re.escape(part)}\b", " ", item)
-        item = " ".join(re.sub(r"(?i)^(?:(?:in|of|for|at|and)\s+)+", "", " ".join(item.split())).split())
+        item = " ".join(re.sub(r"(?i)^(?:(?:in|of|for|at|and)\s+)+|(?:\s+(?:in|of|for|at|and))+$", "",
+                               " ".join(item.split())).split())
         if not item:
             return None
         out.append((part, f"What were {common[0]}'s {part} {item} in {period}?"))
@@ -68,6 +73,42 @@ def _growth(ev: Evidence) -> tuple[float, str, str] | None:
     if now is None or before is None or before[0] == 0:
         return None
     return (now[0] - before[0]) / abs(before[0]), now[1], before[1]
+
+
+def part_sizes(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
+    """Which of two parts of one company is larger ("Which was larger for Acme in 2031, AWS or North America
+    operating income?"): each part's line read as in ``growth_race``, the two cited cells compared; None when
+    either is missing."""
+    parts = None if _RACE.search(question) else race_parts(question, _SIZE)
+    m = _SIZE.search(question)
+    if parts is None or m is None:
+        return None
+    found: list[tuple[str, Evidence, float, str]] = []
+    for part, plain in parts:
+        q = analyze(plain)
+        own = of_named(q, passages)
+        ev = cell(q, q.focus, own) if own else None
+        value = cell_value(ev) if ev is not None else None
+        if ev is None or value is None:
+            return None
+        found.append((part, ev, *value))
+    (a, a_ev, a_v, a_said), (b, b_ev, b_v, b_said) = found
+    if a_ev.row is b_ev.row and a_ev.col == b_ev.col:
+        return None  # one cell read for both: not two parts' figures
+    smaller = bool(_SMALLER.search(m.group("dir")))
+    first = a if (a_v < b_v if smaller else a_v > b_v) else b
+    item = " ".join(re.sub(rf"(?i)\b{re.escape(a)}\b", " ", analyze(parts[0][1]).focus).split())
+    word = (m.group("dir") or "").lower()
+    if a_v == b_v:
+        lead = (f"{a}'s and {b}'s {item} were the same: {a_said} [{a_ev.passage.ref}] and {b_said} "
+                f"[{b_ev.passage.ref}].")
+    else:
+        lead = (f"{first}'s {item} was {word}: {a} {a_said} [{a_ev.passage.ref}], {b} {b_said} "
+                f"[{b_ev.passage.ref}] (compared from the tables).")
+    lines = [lead]
+    for ev in (a_ev, b_ev):
+        lines += [("> " + line).rstrip() for line in table_quote(ev)]
+    return "\n".join(lines), [(a_ev.passage.ref, a_ev.quote_text), (b_ev.passage.ref, b_ev.quote_text)]
 
 
 def growth_race(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:

@@ -17,7 +17,6 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "net sales",
         "sales",
         "turnover",
-        "top line",  # the first line of the income statement, as analysts say it
         "net revenue",
         "net revenues",
         "매출",
@@ -55,7 +54,6 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "net profit",
         "net earnings",
         "profit for the period",
-        "bottom line",  # the last line of the income statement, as analysts say it
         "net loss",  # a net income below zero, and the statements' "Net income (loss)", "Net (loss) earnings"
         "net income loss",
         "net earnings loss",

@@ -171,6 +171,9 @@ _IMPERATIVE = re.compile(r"^(?:please\s+)?(?:show|tell|give|list|find|get|provid
                          re.IGNORECASE)
 #: what a company "earned" or "made", asked with no item ("How much did Acme earn in FY22?"): its net income
 _EARNED = re.compile(r"(?i)(?:earn|earned|make|made)(?:\s+in\s+(?:profits?|net\s+income))?|profits?")
+#: the analyst's "top line" and "bottom line": the income statement's first line (revenue) and last (net income)
+_TOP_LINE = re.compile(r"(?i)top[\s-]+line")
+_BOTTOM_LINE = re.compile(r"(?i)bottom[\s-]+line")
 #: what a company "lost" ("How much did Acme lose in 2022?", "How much money did Acme lose?"): its net loss
 _LOST = re.compile(r"(?i)(?:money\s+(?:did\s+)?)?(?:lose|lost)(?:\s+money)?")
 #: a question word or an auxiliary anywhere: a sentence, not a search box's words
@@ -572,7 +575,9 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     for _ in range(3):
         body = _COUNTED_STATE.sub("", _TRAILING_VERB.sub("", _EN_EDGE.sub("", " ".join(body.split()))))
     body = _THERE_A_CHANGE.sub("", body).strip()
-    return "net income" if _EARNED.fullmatch(body) else "net loss" if _LOST.fullmatch(body) else body
+    if _EARNED.fullmatch(body) or _BOTTOM_LINE.fullmatch(body):
+        return "net income"
+    return "net loss" if _LOST.fullmatch(body) else "revenue" if _TOP_LINE.fullmatch(body) else body
 
 
 def keyword_owned(text: str) -> str:

@@ -55,7 +55,7 @@ def rival_questions(question: str) -> list[str]:
         if not names or not item:
             return []
         out.append(f"What was {names[0]}'s {item} {when.group(0)}?")
-    return out
+    return out if out[0] != out[1] else []  # one company's two parts ("AWS or North America"): no rivals
 
 
 def company_comparison(question: str, asked: Sequence[str], passages: Sequence[Passage]

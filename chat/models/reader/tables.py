@@ -880,3 +880,53 @@ def _in_year(table: Table, col: int) -> tuple[Period, ...]:
                 return tuple(dataclasses.replace(p, year=year) for p in finer)
             return near
     return own
+
+
+#: a footnote's mark in a header ("Elimination of intersegment revenues (3)")
+_HEADER_FOOTNOTE = re.compile(r"\(\d{1,2}\)")
+
+
+def spanning_period(table: Table) -> tuple[Period, ...]:
+    """A period printed once over columns that are parts ("YEAR ENDED MAY 31, 2021" over "NORTH AMERICA | … | TOTAL
+    NIKE, INC."), which the header's reading left on some of them only: the one period every dated column has, when
+    two or more other columns name no period and hold words only (no figure, no "%"); ``()`` otherwise."""
+    values = [c for c in table.columns if not c.is_change]
+    dated = [c for c in values if c.periods]
+    undated = [c for c in values if not c.periods]
+    if not dated or len(undated) < 2:
+        return ()
+    if len({tuple((p.year, p.month, p.day, p.quarter, p.half) for p in c.periods) for c in dated}) != 1:
+        return ()
+    if any(not re.search(r"[A-Za-z]", c.header) or re.search(r"\d|%", _HEADER_FOOTNOTE.sub("", c.header))
+           for c in undated):
+        return ()
+    return dated[0].periods
+
+
+#: the words that introduce a period in a header ("Year Ended", "For the Three Months Ended", "As of")
+_PERIOD_WORDS = re.compile(r"(?i)\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve|\d+)[\s-]+)?"
+                           r"(?:years?|months?|quarters?|weeks?|periods?)\s+ended\b|\bas\s+of\b|\bfiscal\s+years?\b")
+#: a column of the whole ("Total", "TOTAL NIKE, INC.", "Consolidated")
+_WHOLE_COLUMN = re.compile(r"(?i)\btotal\b|\bconsolidated\b")
+
+
+def part_columns(table: Table) -> dict[int, str]:
+    """A table whose columns are parts under one period (``spanning_period``): each value column's header without
+    the period's words; ``{}`` for any other table."""
+    if not spanning_period(table):
+        return {}
+    out = {}
+    for c, col in enumerate(table.columns):
+        if col.is_change:
+            continue
+        header = col.header
+        for p in col.periods:
+            header = header.replace(p.text, " ")
+        out[c] = " ".join(_PERIOD_WORDS.sub(" ", header.replace(" / ", " ")).split())
+    return out
+
+
+def whole_column(table: Table) -> int:
+    """Of a table of parts by column (``part_columns``), the last column of the whole ("TOTAL NIKE, INC."); -1."""
+    parts = part_columns(table)
+    return max((c for c, header in parts.items() if _WHOLE_COLUMN.search(header)), default=-1)

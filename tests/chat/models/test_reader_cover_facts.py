@@ -236,6 +236,15 @@ def test_any_chief_officer_asked_is_the_one_named() -> None:
     assert answer.why != "sure" and not answer.text.startswith("The documents say"), answer.text
 
 
+def test_another_filings_officer_is_no_answer_though_it_names_the_company_elsewhere() -> None:
+    kestrel = Passage("S1", "Name Age Position\nAnn C. Dale 56 Executive Vice President and Chief Financial Officer\n"
+                      "Mr. Finch serves as lead independent director on the board of directors of Osprey Works.",
+                      "doc-k", "KESTREL_2031_10K.pdf", 18, company="KESTREL MACHINE WORKS COMPANY")
+    answer = read("What is the name of Osprey Works' chief financial officer?", [kestrel])
+    # before: "The closest the documents come: “Ann C. Dale … Chief Financial Officer”", Kestrel's CFO
+    assert answer.declined and "Ann C. Dale" not in answer.text.split("closest passage")[0], answer.text
+
+
 def test_an_appointment_names_a_person_not_a_unit() -> None:
     bio = _p("Mr. Hale was appointed chief financial officer of Osprey Cable Systems in July 2020 and, in 2023, he "
              "took on the additional role of group controller.", page=62)

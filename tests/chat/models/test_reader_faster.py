@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chat.models.reader import Passage, read
 from chat.models.reader.faster import race_parts
+from chat.models.reader.rivals import rival_questions
 
 SEGMENTS = """KESTREL INC. › Note 11—SEGMENT INFORMATION
 Information on reportable segments is as follows (in millions):
@@ -45,3 +46,14 @@ def test_no_verdict_without_both_parts_lines() -> None:
     one = SEGMENTS.split("| International |")[0]
     answer = read(ASKED, [_p("S1", one)])
     assert "grew faster" not in answer.text, answer.text
+
+
+def test_which_part_is_larger() -> None:
+    asked = "Which was larger for Kestrel in 2031, North America or International operating income?"
+    assert rival_questions(asked) == []  # one company's two parts are no rival companies
+    head = read(asked, [_p("S1", SEGMENTS)]).text.splitlines()[0]
+    # before: the same consolidated line twice, no verdict
+    assert head.startswith("North America's operating income was larger: North America $2,837 million [S1], "
+                           "International $(3,062) million [S1]"), head
+    smaller = read(asked.replace("larger", "smaller"), [_p("S1", SEGMENTS)]).text
+    assert smaller.startswith("International's operating income was smaller:"), smaller
