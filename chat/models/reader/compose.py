@@ -182,6 +182,15 @@ def table_quote(ev: Evidence) -> list[str]:
     return [*header_lines(ev.table, ev.passage.text), ev.quote_text]
 
 
+def with_cell_quotes(lead: str, *cells: Evidence) -> tuple[str, list[tuple[str, str]]]:
+    """An answer computed from cells ("AWS's operating income was larger: …"): its lead, each cell's row quoted
+    under its header, and the quotes to cite."""
+    lines = [lead]
+    for ev in cells:
+        lines += [("> " + line).rstrip() for line in table_quote(ev)]
+    return "\n".join(lines), [(ev.passage.ref, ev.quote_text) for ev in cells]
+
+
 #: "in the year ended December 31, 2018": the day a period ends
 _PERIOD_ENDED = re.compile(r"in the (?:\w+\s+){0,3}?(?:year|years|quarter|period|months|weeks) ended "
                            r"(?P<date>\w+ \d{1,2}, \d{4})$")

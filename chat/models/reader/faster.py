@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chat.models.reader.compose import table_quote
+from chat.models.reader.compose import with_cell_quotes
 from chat.models.reader.evidence import Evidence, of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import analyze, item_without, per_name_questions
@@ -75,74 +75,66 @@ def _growth(ev: Evidence) -> tuple[float, str, str] | None:
     return (now[0] - before[0]) / abs(before[0]), now[1], before[1]
 
 
+def _part_cells(parts: list[tuple[str, str]], passages: Sequence[Passage]) -> list[tuple[str, Evidence]] | None:
+    """Each part's cell of its plain question, read from the named company's passages; None when one is missing."""
+    found = []
+    for part, plain in parts:
+        q = analyze(plain)
+        own = of_named(q, passages)
+        ev = cell(q, q.focus, own) if own else None
+        if ev is None:
+            return None
+        found.append((part, ev))
+    return found
+
+
 def part_sizes(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """Which of two parts of one company is larger ("Which was larger for Acme in 2031, AWS or North America
     operating income?"): each part's line read as in ``growth_race``, the two cited cells compared; None when
     either is missing."""
     parts = None if _RACE.search(question) else race_parts(question, _SIZE)
     m = _SIZE.search(question)
-    if parts is None or m is None:
+    cells = _part_cells(parts, passages) if parts is not None and m is not None else None
+    values = [cell_value(ev) for _, ev in cells] if cells is not None else []
+    if m is None or cells is None or parts is None or any(v is None for v in values):
         return None
-    found: list[tuple[str, Evidence, float, str]] = []
-    for part, plain in parts:
-        q = analyze(plain)
-        own = of_named(q, passages)
-        ev = cell(q, q.focus, own) if own else None
-        value = cell_value(ev) if ev is not None else None
-        if ev is None or value is None:
-            return None
-        found.append((part, ev, *value))
-    (a, a_ev, a_v, a_said), (b, b_ev, b_v, b_said) = found
+    (a, a_ev), (b, b_ev) = cells
+    (a_v, a_said), (b_v, b_said) = (v for v in values if v is not None)
     if a_ev.row is b_ev.row and a_ev.col == b_ev.col:
         return None  # one cell read for both: not two parts' figures
     smaller = bool(_SMALLER.search(m.group("dir")))
     first = a if (a_v < b_v if smaller else a_v > b_v) else b
     item = " ".join(re.sub(rf"(?i)\b{re.escape(a)}\b", " ", analyze(parts[0][1]).focus).split())
-    word = (m.group("dir") or "").lower()
     if a_v == b_v:
         lead = (f"{a}'s and {b}'s {item} were the same: {a_said} [{a_ev.passage.ref}] and {b_said} "
                 f"[{b_ev.passage.ref}].")
     else:
-        lead = (f"{first}'s {item} was {word}: {a} {a_said} [{a_ev.passage.ref}], {b} {b_said} "
+        lead = (f"{first}'s {item} was {m.group('dir').lower()}: {a} {a_said} [{a_ev.passage.ref}], {b} {b_said} "
                 f"[{b_ev.passage.ref}] (compared from the tables).")
-    lines = [lead]
-    for ev in (a_ev, b_ev):
-        lines += [("> " + line).rstrip() for line in table_quote(ev)]
-    return "\n".join(lines), [(a_ev.passage.ref, a_ev.quote_text), (b_ev.passage.ref, b_ev.quote_text)]
+    return with_cell_quotes(lead, a_ev, b_ev)
 
 
 def growth_race(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """The answer lines and quotes for which of two parts grew faster, or None (see the module docstring)."""
     parts = race_parts(question)
     m = _RACE.search(question)
-    if parts is None or m is None:
+    cells = _part_cells(parts, passages) if parts is not None and m is not None else None
+    grown = [_growth(ev) for _, ev in cells] if cells is not None else []
+    if m is None or cells is None or any(g is None for g in grown):
         return None
-    found: list[tuple[str, Evidence, float, str, str]] = []
-    for part, plain in parts:
-        q = analyze(plain)
-        own = of_named(q, passages)
-        ev = cell(q, q.focus, own) if own else None
-        grown = _growth(ev) if ev is not None else None
-        if ev is None or grown is None:
-            return None
-        found.append((part, ev, *grown))
-    (a, a_ev, a_g, a_now, a_before), (b, b_ev, b_g, b_now, b_before) = found
+    (a, a_ev), (b, b_ev) = cells
+    (a_g, a_now, a_before), (b_g, b_now, b_before) = (g for g in grown if g is not None)
     if a_ev.row is b_ev.row:
         return None  # one line read for both: not two parts' figures
     slower = bool(_SLOWER.search(m.group("dir") or m.group("adj") or ""))
     first = a if (a_g < b_g if slower else a_g > b_g) else b
-    word = "slower" if slower else "faster"
 
     def said(part: str, g: float, now: str, before: str, ref: str) -> str:
         return f"{part} {'up' if g >= 0 else 'down'} {abs(g) * 100:.1f}% ({now} vs {before}) [{ref}]"
 
+    both = f"{said(a, a_g, a_now, a_before, a_ev.passage.ref)}, {said(b, b_g, b_now, b_before, b_ev.passage.ref)}"
     if round(a_g, 3) == round(b_g, 3):
-        lead = f"{a} and {b} grew at the same rate: {said(a, a_g, a_now, a_before, a_ev.passage.ref)}, " \
-               f"{said(b, b_g, b_now, b_before, b_ev.passage.ref)}."
+        lead = f"{a} and {b} grew at the same rate: {both}."
     else:
-        lead = (f"{first} grew {word}: {said(a, a_g, a_now, a_before, a_ev.passage.ref)}, "
-                f"{said(b, b_g, b_now, b_before, b_ev.passage.ref)} (computed from the table).")
-    lines = [lead]
-    for ev in (a_ev, b_ev):
-        lines += [("> " + line).rstrip() for line in table_quote(ev)]
-    return "\n".join(lines), [(a_ev.passage.ref, a_ev.quote_text), (b_ev.passage.ref, b_ev.quote_text)]
+        lead = f"{first} grew {'slower' if slower else 'faster'}: {both} (computed from the table)."
+    return with_cell_quotes(lead, a_ev, b_ev)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from chat.models.reader.compose import plural, table_quote
+from chat.models.reader.compose import plural, with_cell_quotes
 from chat.models.reader.evidence import Evidence, of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import Question, analyze, item_without, per_name_questions
@@ -88,7 +88,4 @@ def company_comparison(question: str, asked: Sequence[str], passages: Sequence[P
     else:
         lead = (f"{first}'s {item} {verb} {word}: {a_name}'s {verb} {a_said} [{a_ev.passage.ref}], {b_name}'s "
                 f"{b_said} [{b_ev.passage.ref}] (compared from the two companies' tables).")
-    lines = [lead]
-    for ev in (a_ev, b_ev):
-        lines += [("> " + line).rstrip() for line in table_quote(ev)]
-    return "\n".join(lines), [(a_ev.passage.ref, a_ev.quote_text), (b_ev.passage.ref, b_ev.quote_text)]
+    return with_cell_quotes(lead, a_ev, b_ev)

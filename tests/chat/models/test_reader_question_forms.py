@@ -257,12 +257,15 @@ def test_a_comparison_sentences_amount_of_the_asked_year_is_on_that_years_side()
     assert read("What was Kestrel's net income in 2031?", passages).text.startswith("The documents say $1,316 million")
 
 
+#: a statement's first rows (each test adds its own)
+_INCOME = ("KESTREL INC. › CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n|  | Year Ended May 31, / 2031 | "
+           "Year Ended May 31, / 2030 |\n|---|---|---|\n| Revenues | $44,538 | $37,403 |\n")
+
+
 def test_a_search_box_question_typed_in_lower_case_names_the_company_its_documents_are_named_for() -> None:
     """"kestrel revenue fy31": the documents' owner is the company (its word no part of the item); over another
     company's documents, which hold no such word, declined (before: another filing's figure, sure)."""
-    table = ("KESTREL INC. › CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n|  | Year Ended May 31, / 2031 | "
-             "Year Ended May 31, / 2030 |\n|---|---|---|\n| Revenues | $44,538 | $37,403 |\n"
-             "| Sales through Kestrel Direct | 1,956 | 1,620 |")
+    table = _INCOME + "| Sales through Kestrel Direct | 1,956 | 1,620 |"
     own = [Passage("S1", table, "doc-1", "KESTREL_2031_10K.pdf", 59, company="Kestrel Inc.")]
     assert read("kestrel revenue fy31", own).text.startswith("Revenues were $44,538 million")
     other = [Passage("S1", table.replace("KESTREL INC.", "OSPREY INC.").replace("Kestrel Direct", "Osprey Direct"),
@@ -275,9 +278,7 @@ def test_a_search_box_question_typed_in_lower_case_names_the_company_its_documen
 
 def test_the_analysts_top_and_bottom_line_are_the_statements_first_and_last_lines() -> None:
     """"top line" is revenue, "bottom line" net income (before: words no row holds — a caption quoted, sure)."""
-    table = ("KESTREL INC. › CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\n|  | Year Ended May 31, / 2031 | "
-             "Year Ended May 31, / 2030 |\n|---|---|---|\n| Revenues | $44,538 | $37,403 |\n"
-             "| Net income | $5,727 | $2,539 |")
+    table = _INCOME + "| Net income | $5,727 | $2,539 |"
     own = [Passage("S1", table, "doc-1", "KESTREL_2031_10K.pdf", 59, company="Kestrel Inc.")]
     assert read("What was Kestrel's top line in fiscal 2031?", own).text.startswith("Revenues were $44,538 million")
     assert read("What was Kestrel's bottom line in fiscal 2031?", own).text.startswith("Net income was $5,727 million")
