@@ -24,7 +24,14 @@ from chat.models.reader.numbers import (
 )
 from chat.models.reader.question import Question
 from chat.models.reader.referents import stated
-from chat.models.reader.tables import Table, column_text, part_columns, spanning_period, whole_column
+from chat.models.reader.tables import (
+    FOOTNOTE_MARK,
+    Table,
+    column_text,
+    part_columns,
+    spanning_period,
+    whole_column,
+)
 from chat.models.reader.text import display, match_terms
 from chat.models.reader.units import row_unit
 
@@ -146,7 +153,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
 
 
 #: a footnote's mark printed after a row's words ("Domestic(1)", "Digital online channels (1)")
-_FOOTNOTE_MARK = re.compile(r"\s*\(\d{1,2}\)(?=\s|$)")
+_FOOTNOTE_MARK = re.compile(r"\s*" + FOOTNOTE_MARK.pattern + r"(?=\s|$)")
 
 
 def spoken_value(amount: Amount, unit: Unit, lang: Language) -> str:

@@ -80,6 +80,7 @@ from chat.models.reader.question import Question, item_phrase
 from chat.models.reader.receipts import receipt_evidence
 from chat.models.reader.statements import STATEMENT_TITLES, implied_statement, stems
 from chat.models.reader.tables import (
+    FOOTNOTE_MARK,
     Row,
     Table,
     dated_periods,
@@ -268,8 +269,6 @@ def part_of_group(passage: Passage, question: str) -> bool:
 
 #: a period's length after a number ("12 Weeks Ended", "6 months ending"): the number is part of the period
 _SPAN_AFTER = re.compile(r"[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\b", re.IGNORECASE)
-#: a footnote's mark in a sentence: "(1)", "(12)" (a table's negative amounts are cells, not sentences)
-_FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1475,7 +1474,7 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
                 continue  # "the S&P 500 Retailing Index", "the Russell 2000": an index's name, not an amount
             if not amount.percent and not amount.currency and _ORDINAL.match(sentence, e):
                 continue  # "a 53rd reporting week", "the 4th quarter": an ordinal, not an amount
-            if not amount.percent and not amount.currency and _FOOTNOTE_MARK.fullmatch(raw.strip()):
+            if not amount.percent and not amount.currency and FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             if not amount.percent and not amount.currency and _SPAN_AFTER.match(sentence, e):
                 continue  # "12 Weeks Ended March 25, 2023": the period's length, not an amount

@@ -882,8 +882,8 @@ def _in_year(table: Table, col: int) -> tuple[Period, ...]:
     return own
 
 
-#: a footnote's mark in a header ("Elimination of intersegment revenues (3)")
-_HEADER_FOOTNOTE = re.compile(r"\(\d{1,2}\)")
+#: a footnote's mark: "(1)", "(12)" — in a header ("Elimination of intersegment revenues (3)"), in a sentence
+FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)")
 
 
 def spanning_period(table: Table) -> tuple[Period, ...]:
@@ -897,7 +897,7 @@ def spanning_period(table: Table) -> tuple[Period, ...]:
         return ()
     if len({tuple((p.year, p.month, p.day, p.quarter, p.half) for p in c.periods) for c in dated}) != 1:
         return ()
-    if any(not re.search(r"[A-Za-z]", c.header) or re.search(r"\d|%", _HEADER_FOOTNOTE.sub("", c.header))
+    if any(not re.search(r"[A-Za-z]", c.header) or re.search(r"\d|%", FOOTNOTE_MARK.sub("", c.header))
            for c in undated):
         return ()
     return dated[0].periods
