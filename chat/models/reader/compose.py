@@ -147,6 +147,7 @@ def subject_of(q: Question, ev: Evidence) -> str:
         extra = []  # "capital expenditure" asked, "Purchases of property and equipment" found: the same item
     if re.search(r"%|\bpercent", label):
         extra = [w for w in extra if w.lower() not in ("rate", "rates", "percentage", "percent")]  # "… as a % of …"
+    extra = [w for w in extra if w.lower() not in ("count", "counts", "number", "amount")]  # "store count": a count
     if extra and q.language == "en" and len(extra) <= 3:
         label = f"{label} {' '.join(extra)}"
     return _FOOTNOTE_MARK.sub("", label)  # "Domestic(1)": the footnote's mark is no word of the line's name
@@ -243,6 +244,9 @@ def _cell_sentence(q: Question, ev: Evidence) -> str:
         # "(6)" under "Stores Closed": six stores closed in the period — said with the column's words, as a count
         value = spoken_value(_size(amount), unit, lang) if amount.value < 0 else value
         return f"{_cap(subject)} — {moved.lower()}: {value}{tail} [{ref}]."
+    if q.kind not in ("change", "comparison") and MOVEMENT.search(row.label) and amount.value < 0 \
+            and not amount.percent:
+        value = spoken_value(_size(amount), unit, lang)  # "Number of stores closed during the period (5)": five
     note = " (printed in brackets)" if outflow else ""
     printed = ev.passage.text[row.line[0] : row.line[1]].strip()
     if printed.startswith("|") and not printed[1:].split("|")[0].strip() and row.label:

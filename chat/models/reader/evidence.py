@@ -132,6 +132,9 @@ SECTION_SHARE = 0.8
 OTHER_PERIOD = 0.6
 #: a percentage cell for a question that asks an amount of money counts this much
 PERCENT_FOR_MONEY = 0.7
+#: a row that is the item asked by the lexicon's synonym ("Gross profit") where the table prints a row under the
+#: very words asked ("Gross margin")
+SYNONYM_ROW = 0.97
 #: … and never more than this: below ``decline.SURE_AT`` (a rate is no amount, however well its label matches)
 PERCENT_FOR_MONEY_CAP = 0.45
 #: a sentence with no number for a question that asks a count ("How many employees …")
@@ -728,9 +731,13 @@ MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|a
 
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
     plain = set(q.focus_terms or q.terms)
+    company = match_terms(p.company)
+    # "the total number of Acme Beauty stores": the filer's own name inside the item qualifies no row
+    filer = {t for n in q.names if (n_terms := match_terms(n)) and n_terms <= company for t in n_terms}
+    if filer & plain and plain - filer - _TOTAL:
+        plain -= filer
     focus = set(plain)
     row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
-    company = match_terms(p.company)
     for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
         name_terms = match_terms(name)
         if name_terms and name_terms <= row_words and not name_terms <= company:
@@ -758,6 +765,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     count = asks_count(q)
     moved = _moved(q.text) if count else ""  # "How many stores did Acme open …": "open"
     movement_asked = bool(moved or MOVEMENT.search(q.text))
+    moved_columns = bool(moved) and any(moved in col.header.lower() for col in table.columns)
     balance_asked = balance_asked_of(q)
     part_asked = _part_of_year_asked(q)
     # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
@@ -794,6 +802,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     paid_asked = q.language == "en" and bool(q.focus) and asks_paid(q.text)
     per_share_asked = bool(PER_SHARE.search(q.text))
     asked_words = set(terms(item_phrase(q.focus))) if q.focus else set()
+    # the line item asked by a lexicon name, and a row printed under the very words asked ("Gross margin" beside
+    # "Gross profit"): the table's own name for it is the row meant, its synonym second
+    worded_row = bool(item_groups) and bool(asked_words) and any(
+        set(terms(r.label)) == asked_words and any(r.cells) for r in table.rows)
     # a count asked (the diluted share count): the rows under its heading may be what it adds up
     counted = asks_count(q) or bool(_SHARE_COUNT & q.focus_terms)
     # "How much did cash change in the nine months …?": a row that prints the item's change over the period
@@ -886,6 +898,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if row_score <= 0:
             continue
         row_score *= balance_row_factor(q.text, q.kind in ("change", "comparison"), row.label, row.section)
+        if worded_row and set(terms(row.label)) != asked_words:
+            row_score *= SYNONYM_ROW
         states_change = printed_change and change_row(row.label, row.section)
         if printed_change and not states_change:
             row_score *= OTHER_END
@@ -895,6 +909,14 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, f"{row.section} {row.label}")
+        if moved and not moved_columns:
+            # "How many stores did Acme open …" of a roll-forward by rows: the row of that movement ("Number of
+            # stores opened during the period"), not the count at either end ("Total stores open at end of period")
+            row_move = MOVEMENT.search(row.label)
+            if not (row_move and row_move.group(0).lower().startswith(moved)):
+                row_score *= MODIFIER_ONLY
+        elif count and not movement_asked and MOVEMENT.search(row.label):
+            row_score *= OTHER_END  # the stores asked: "Number of stores opened during the period" moved the count
         if asked_part and (part_of(row.label) or part_of(row.section)) not in ("", asked_part):
             row_score *= OTHER_PART  # the current part asked: "Operating lease liabilities - noncurrent" is the other
         if unasked_adjustment(row.label, table.caption, q.text):
@@ -993,9 +1015,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
             # … but "(15)" under "Stores Closed" is the count asked when the question asks the stores closed
+            row_moved = bool(moved) and any(m.group(0).lower().startswith(moved) for m in MOVEMENT.finditer(row.label))
             with_amount = [c for c in with_amount if (a := row.amount(c)) is not None
-                           and (a.value >= 0 or (moved and moved in table.columns[c].header.lower())) and not (
-                               MOVEMENT.search(table.columns[c].header) and not movement_asked)]
+                           and (a.value >= 0 or row_moved or (moved and moved in table.columns[c].header.lower()))
+                           and not (MOVEMENT.search(table.columns[c].header) and not movement_asked)]
             # "How many stores did Acme open …": the column of that movement ("Stores Opened"), where there is one
             with_amount = [c for c in with_amount if moved and moved in table.columns[c].header.lower()] \
                 or with_amount

@@ -16,11 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from chat.models.reader.compose import with_cell_quotes
+from chat.models.reader.compose import plural, with_cell_quotes
 from chat.models.reader.evidence import Evidence, of_named
 from chat.models.reader.passage import Passage
 from chat.models.reader.question import analyze, item_without, per_name_questions
 from chat.models.reader.ratios import cell, cell_value
+from chat.models.reader.text import match_terms
 
 #: a question that asks which of two grew more: "grew faster", "grow more", "increased the most", "faster growth"
 _RACE = re.compile(
@@ -36,6 +37,40 @@ _FRAMING = re.compile(r"(?i)\b(?:which|what|did|does|do|had|has|have|was|were|is
                       r"higher|larger|greater|bigger|lower|smaller|the|or|segment|segments|region|regions)\b")
 
 
+#: two things written in lower case at the question's end: "…, footwear or apparel revenues?", "…, net sales or
+#: operating expenses?"
+_LOWER_PAIR = re.compile(r",\s+(?P<a>[a-z][a-z&\-]*(?:\s+[a-z&\-]+)*?)\s+or\s+(?P<b>[a-z][a-z&\-]*(?:\s+[a-z&\-]+)*)"
+                         r"\s*\??\s*$")
+
+
+def _lower_pair(question: str) -> list[tuple[str, str]] | None:
+    """``[(part, plain question), …]`` for a race between two things in lower case after the company and period
+    ("Which grew faster for Acme in 2031, footwear or apparel revenues?"): a first thing that is no line item
+    itself ("footwear") shares the second's item ("apparel revenues" → "footwear revenues"); two line items
+    ("net sales or operating expenses") are each their own."""
+    m = _LOWER_PAIR.search(question)
+    if m is None:
+        return None
+    head = analyze(question[: m.start()] + "?")
+    if len(head.names) != 1 or not head.periods:
+        return None
+    a, b = m.group("a"), m.group("b")
+    b_words = b.split()
+    if not any(t.startswith("§") for t in match_terms(a)) and len(a.split()) == 1 and len(b_words) > 1:
+        parts = [(a, f"{a} {' '.join(b_words[1:])}"), (b_words[0], b)]  # footwear (revenues), apparel revenues
+    else:
+        parts = [(a, a), (b, b)]
+    if any(not any(t.startswith("§") for t in match_terms(item)) for _, item in parts):
+        return None  # no line item asked ("…, footwear or apparel?")
+    period = head.periods[-1].text
+    return [(part, f"What were {head.names[0]}'s {item} in {period}?") for part, item in parts]
+
+
+def _name_pattern(part: str) -> re.Pattern[str]:
+    """A part's name in an item's words, which lost the name's commas ("Defense Space & Security")."""
+    return re.compile(r"(?i)\b" + r"[\s,]+".join(map(re.escape, part.replace(",", " ").split())) + r"\b")
+
+
 def race_parts(question: str, asks: re.Pattern[str] = _RACE) -> list[tuple[str, str]] | None:
     """``[(part, plain question), (part, plain question)]`` for a which-grew-faster question (``asks``: or
     another comparison's words) naming two parts of one company ("North America", "International"), each plain
@@ -44,7 +79,7 @@ def race_parts(question: str, asks: re.Pattern[str] = _RACE) -> list[tuple[str, 
         return None
     per_name = per_name_questions(question)
     if len(per_name) != 2:
-        return None
+        return _lower_pair(question)
     asked = [analyze(one) for one in per_name]
     if not all(q.periods for q in asked):
         return None
@@ -56,7 +91,7 @@ def race_parts(question: str, asks: re.Pattern[str] = _RACE) -> list[tuple[str, 
     out = []
     for q, (part,) in zip(asked, parts, strict=True):
         item = item_without(q, _FRAMING)
-        item = re.sub(rf"(?i)\b{re.escape(part)}\b", " ", item)
+        item = _name_pattern(part).sub(" ", item)
         item = " ".join(re.sub(r"(?i)^(?:(?:in|of|for|at|and)\s+)+|(?:\s+(?:in|of|for|at|and))+$", "",
                                " ".join(item.split())).split())
         if not item:
@@ -88,6 +123,11 @@ def _part_cells(parts: list[tuple[str, str]], passages: Sequence[Passage]) -> li
     return found
 
 
+def _owning(name: str) -> str:
+    """"AWS's", "Commercial Airplanes'"."""
+    return f"{name}'" if name.endswith("s") and not name.endswith("ss") else f"{name}'s"
+
+
 def part_sizes(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
     """Which of two parts of one company is larger ("Which was larger for Acme in 2031, AWS or North America
     operating income?"): each part's line read as in ``growth_race``, the two cited cells compared; None when
@@ -104,14 +144,17 @@ def part_sizes(question: str, passages: Sequence[Passage]) -> tuple[str, list[tu
         return None  # one cell read for both: not two parts' figures
     smaller = bool(_SMALLER.search(m.group("dir")))
     first = a if (a_v < b_v if smaller else a_v > b_v) else b
-    item = " ".join(re.sub(rf"(?i)\b{re.escape(a)}\b", " ", analyze(parts[0][1]).focus).split())
+    item = " ".join(_name_pattern(a).sub(" ", analyze(parts[0][1]).focus).split())
     if a_v == b_v:
-        lead = (f"{a}'s and {b}'s {item} were the same: {a_said} [{a_ev.passage.ref}] and {b_said} "
-                f"[{b_ev.passage.ref}].")
+        both = f"{_owning(a)} and {_owning(b)} {item}" if item else f"{a} and {b}"
+        lead = f"{both} were the same: {a_said} [{a_ev.passage.ref}] and {b_said} [{b_ev.passage.ref}]."
     else:
-        lead = (f"{first}'s {item} was {m.group('dir').lower()}: {a} {a_said} [{a_ev.passage.ref}], {b} {b_said} "
-                f"[{b_ev.passage.ref}] (compared from the tables).")
-    return with_cell_quotes(lead, a_ev, b_ev)
+        # two parts' item ("Footwear's revenues were larger"), or two items ("Net sales were larger")
+        subject = f"{_owning(first)} {item}" if item else first
+        verb = "were" if plural(item or first) else "was"
+        lead = (f"{subject} {verb} {m.group('dir').lower()}: {a} {a_said} [{a_ev.passage.ref}], {b} "
+                f"{b_said} [{b_ev.passage.ref}] (compared from the tables).")
+    return with_cell_quotes(lead[:1].upper() + lead[1:], a_ev, b_ev)
 
 
 def growth_race(question: str, passages: Sequence[Passage]) -> tuple[str, list[tuple[str, str]]] | None:
@@ -137,4 +180,4 @@ def growth_race(question: str, passages: Sequence[Passage]) -> tuple[str, list[t
         lead = f"{a} and {b} grew at the same rate: {both}."
     else:
         lead = f"{first} grew {'slower' if slower else 'faster'}: {both} (computed from the table)."
-    return with_cell_quotes(lead, a_ev, b_ev)
+    return with_cell_quotes(lead[:1].upper() + lead[1:], a_ev, b_ev)  # "Footwear grew faster: footwear up …"

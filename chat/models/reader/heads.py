@@ -26,11 +26,12 @@ from chat.models.reader.text import match_terms
 #: where a label splits into parallel names: punctuation and the coordinating conjunctions
 _CONJUNCTS = re.compile(r"(?i)\s*(?:[,;:()\[\]/]|—|–|\s-\s|\b(?:and|or)\b)\s*")
 #: where a name's complement begins: its head is the noun before it ("Repayment of debt" is a repayment)
-_PREPOSITION = re.compile(r"(?i)\s+(?:of|at|for|in|from|to|on|per|by|before|after|as|under|with|within|"
+_PREPOSITION = re.compile(r"(?i)\s+(?:of|at|for|in|from|to|on|per|by|before|after|as|under|with|within|during|"
                           r"attributable|including|excluding|less|net\s+of)\s+")
-#: a last word that names no other thing: a participle or a trailing adjective ("paid", "outstanding", ", net"),
+#: a last word that names no other thing: a participle or a trailing adjective ("paid", "outstanding", ", net",
+#: "Stores open"),
 #: or a measure of the thing before it ("Free cash flow conversion rate" is the conversion)
-_TRAILING = re.compile(r"(?i)^(?:\w+ed|paid|held|sold|outstanding|attributable|net|gross|total|due|owed|payable|"
+_TRAILING = re.compile(r"(?i)^(?:\w+ed|paid|held|sold|outstanding|open|attributable|net|gross|total|due|owed|payable|"
                        r"receivable|current|noncurrent|non-current|available|applicable|rates?|ratios?|amounts?|balances?|values?|levels?|figures?|"
                        r"percentages?|percent|margins?|totals?)$")
 #: a head that measures its complement: "Number of employees" counts employees

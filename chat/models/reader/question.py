@@ -262,7 +262,11 @@ _SUBJECT = re.compile(
     r"\b(?i:did|does|do|has|have|had|will|would|could|can)\s+"
     r"((?:[A-Z][\w&.\-]*|\d+[A-Z][\w&.\-]*)(?:\s+(?:&\s+)?[A-Z][\w&.\-]*)*)\s+(?=[a-z(])"
 )
-_CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|\d+[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
+#: (commas join a name's words only in a series that "&" ends: "Defense, Space & Security" is one segment's name,
+#: "Apple, Microsoft and Amazon" three)
+_CAPS = re.compile(r"\b(?:[A-Z][\w&\-]*|\d+[A-Z][\w&\-]*|[a-z]+[A-Z][\w\-]*)"
+                   r"(?:,\s+[A-Z][\w&\-]*(?=(?:,\s+[A-Z][\w&\-]*)*\s+&\s+[A-Z]))*"
+                   r"(?:\s+(?:[A-Z][\w&\-]*|of|and|&)){0,3}")
 _PRONOUN = re.compile(r"^(?:it|they|this|that|them|its|그것|그|それ|これ)$", re.IGNORECASE)
 _KO_VERB = re.compile(
     r"(?:인가요|인가|입니까|나요|니까|습니까|했나|됐나|되나|였나|세요|줘|주세요|어요|이에요|예요|"
@@ -551,6 +555,7 @@ _ALIAS_AFTER = re.compile(r"\s*\((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0
 _LEADING_FLOW_VERB = re.compile(r"^(?:generate|generated|produce|produced|bring|brought)\s+(?:in\s+)?(?=\w)",
                                 re.IGNORECASE)
 #: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
+_NUMBER_OF = re.compile(r"(?:^|(?<=\btotal\s))(?:the\s+)?number\s+of\s+(?=\w)", re.IGNORECASE)
 _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
 
 
@@ -562,6 +567,7 @@ def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]
     body = re.sub(r"(?i)\b(?:(?:for|in|during)\s+)?(?:the\s+)?full[\s-]years?\b", " ", body)  # a span, not an item
     body = _EN_FILLER.sub(" ", body)
     body = _TOTAL_OF.sub("total ", body)
+    body = _NUMBER_OF.sub("", body)  # "the total number of stores": the stores (the question's words ask a count)
     body = re.sub(
         r"\((?:[^()]*\b(?:in|usd|dollars?|millions?|billions?|thousands?|percent|%)\b[^()]*)\)",
         " ",
@@ -656,9 +662,15 @@ RECEIPT_WORDS = re.compile(
 _SEVERAL = re.compile(r"\s+(?:and|vs\.?|versus|or)\s+|\s*,\s*", re.IGNORECASE)
 
 
+#: one name's words in a series that "&" ends ("Defense, Space & Security"): its commas list no companies
+_AMPERSAND_SERIES = re.compile(r"[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*(?:,\s+[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*)+"
+                               r"\s+&\s+[A-Z][\w.\-]*(?:\s+[A-Z][\w.\-]*)*")
+
+
 def _each(names: list[str]) -> list[str]:
     """"Apple and Amazon" names two companies: each must be found (or declined) on its own."""
-    return [part for name in names for part in _SEVERAL.split(name) if part.strip()]
+    return [part for name in names
+            for part in ([name] if _AMPERSAND_SERIES.fullmatch(name) else _SEVERAL.split(name)) if part.strip()]
 
 
 #: the verbs a cash-flow line item is asked with ("cash did Acme use in investing activities"): the item's group
@@ -814,7 +826,10 @@ def analyze(text: str) -> Question:
     return replace(whole, parts=tuple(parts))
 
 
-_PROPER = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
+_CAPITALISED = r"[A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*)*"
+#: a name of capitalised words, "&" joining its last ("Johnson & Johnson"), commas its others ("Defense, Space &
+#: Security"): one company's or one part's name — a list of several is joined by "and", "or", "vs"
+_PROPER = rf"(?:{_CAPITALISED}(?:,\s+{_CAPITALISED})*\s+&\s+)?{_CAPITALISED}"
 _QUESTION_WORDS = {"What", "How", "Which", "Who", "When", "Where", "Why", "Did", "Does", "Do", "Is", "Are", "Was",
                    "Were", "Compare", "Please", "Tell", "Show", "List", "The", "In", "For"}
 #: (not "&", which joins one company's name: see ``_SEVERAL``)

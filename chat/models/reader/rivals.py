@@ -47,7 +47,7 @@ def rival_questions(question: str) -> list[str]:
     when = _WHEN.search(question)
     if len(per_name) != 2 or when is None:
         return []
-    out = []
+    out, whose = [], []
     for asked in per_name:
         q = analyze(asked)
         names = q.strong_names or q.names
@@ -55,7 +55,10 @@ def rival_questions(question: str) -> list[str]:
         if not names or not item:
             return []
         out.append(f"What was {names[0]}'s {item} {when.group(0)}?")
-    return out if out[0] != out[1] else []  # one company's two parts ("AWS or North America"): no rivals
+        whose.append(names[0])
+    # one company's two parts ("AWS or North America", "Commercial Airplanes or Defense, Space & Security"): the
+    # same company is asked of twice, no rivals
+    return out if out[0] != out[1] and whose[0] != whose[1] else []
 
 
 def company_comparison(question: str, asked: Sequence[str], passages: Sequence[Passage]

@@ -847,7 +847,8 @@ def column_text(table: Table, col: int) -> str:
         return bare.text  # "2018 / Oper. Income", "2023 / Amount": the year; the rest names the figure
     spoken = _HEADER_WORDS.sub(lambda m: m.group(0).lower(), header)
     if spoken != header and re.match(r"[a-z]", spoken):
-        return spoken if spoken.startswith("as of") else "the " + spoken
+        # "Fiscal 2031": "fiscal 2031", no article ("the fiscal year 2031" keeps its own)
+        return spoken if spoken.startswith("as of") or re.fullmatch(r"fiscal '?\d{2,4}", spoken) else "the " + spoken
     return header
 
 

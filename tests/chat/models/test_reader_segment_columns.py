@@ -6,7 +6,7 @@ Made-up filings."""
 from __future__ import annotations
 
 from chat.models.reader import Passage, read
-from chat.models.reader.question import per_name_questions
+from chat.models.reader.question import analyze, per_name_questions
 
 BY_SEGMENT = """KESTREL INC. › Year 2031 sales and operating income by business segment:
 (Dollars in millions)
@@ -126,3 +126,16 @@ def test_a_segment_only_under_another_measure_is_never_sure() -> None:
         "| Total operating income | 1,795 | 3,039 | 2,391 |\n")[1]
     answer = read("What was Kestrel's Domestic segment operating income in fiscal 2031?", [_p("S1", only_assets)])
     assert answer.why != "sure", answer.text  # the domestic segment's assets are no operating income
+
+
+def test_a_name_with_an_ampersand_is_one_name() -> None:
+    # before: "Johnson & Johnson" and "Johnson & Pfizer"
+    assert per_name_questions("What was the revenue of Johnson & Johnson and Pfizer in 2031?") == [
+        "What was the revenue of Johnson & Johnson in 2031?", "What was the revenue of Pfizer in 2031?"]
+    # a name whose words a comma lists before its "&" is one name, a list joined by "and" is several
+    assert per_name_questions("What were Kestrel's Defense, Space & Security revenues in 2031?") == [
+        "What were Kestrel's Defense, Space & Security revenues in 2031?"]
+    assert analyze("What were Kestrel's Defense, Space & Security revenues in 2031?").names == (
+        "Kestrel", "Defense, Space & Security")
+    listed = analyze("What were the revenues of Kestrel, Osprey and Wren in 2031?").names
+    assert "Kestrel" in listed and not any("," in n for n in listed), listed
