@@ -251,6 +251,40 @@ def _tail_unit(last: _Unit, text: str) -> _Unit:
 
 #: the level of a filing's company name at the root of the path: below every heading's, so none closes it
 ROOT_LEVEL = -1
+#: the level of a document's title (segment_analyzer's ``title`` blocks)
+TITLE_LEVEL = 0
+
+#: a filing's structural headings, by rank: a part, an item (article, chapter, exhibit), the notes' title, a note
+#: (section). Their styles need not say their rank: a one-off title set larger than the notes
+#: ("Report of Independent Registered Public Accounting Firm") would otherwise stay the parent of every note
+#: after it
+_STRUCTURE = (
+    re.compile(r"(?i)^part\s+(?:[ivx]+|\d+)\b"),
+    re.compile(r"(?i)^(?:item|article|chapter|exhibit)\s+\d+[a-z]?\b"),
+    re.compile(r"(?i)^notes?\s+to\s+(?:the\s+)?(?:(?:consolidated|condensed|combined|interim|unaudited)\s+)*"
+               r"financial\s+statements\b"),
+    re.compile(r"(?i)^(?:note|section)\s+\d+[a-z]?\b"),
+)
+
+
+def structure_rank(heading: str) -> int | None:
+    """The rank of a filing's structural heading (0: a part … 3: a note), or None for any other heading."""
+    return next((rank for rank, pattern in enumerate(_STRUCTURE) if pattern.match(heading.strip())), None)
+
+
+def open_heading(stack: list[tuple[int, str]], level: int, heading: str) -> list[tuple[int, str]]:
+    """The heading path once ``heading`` (of style ``level``) opens, itself last: it closes the headings of its
+    level and deeper. A filing's structural heading (``structure_rank``) also closes every other heading above it
+    but the root, the document's title and the structural ones of a higher rank, whatever their style: a note is
+    never under the auditor's report set larger before the notes ("Item 8 › Notes to Consolidated Financial
+    Statements › NOTE 1" where those are headings, "NOTE 1" alone where they are not)."""
+    rank = structure_rank(heading)
+    if rank is not None:
+        stack = [(lv, text) for lv, text in stack
+                 if lv <= TITLE_LEVEL or ((r := structure_rank(text)) is not None and r < rank)]
+    while stack and stack[-1][0] >= level:
+        stack.pop()
+    return [*stack, (level, heading)]
 
 
 def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int, root: str = "") -> list[_Unit | TableBlock]:
@@ -281,9 +315,7 @@ def _units(segments: Sequence[Mapping[str, Any]], piece_tokens: int, root: str =
                 continue
             if role is not None and role[0] not in seen_blocks:
                 seen_blocks.add(role[0])
-                while stack and stack[-1][0] >= role[1]:
-                    stack.pop()
-                stack.append((role[1], role[2]))
+                stack = open_heading(stack, role[1], role[2])
                 heading = True
             section = tuple(t for _, t in stack)
             tokens = count_tokens(text)

@@ -433,3 +433,35 @@ def test_the_overlap_opens_on_a_whole_sentence_never_on_a_sentence_s_second_half
     out = chunks([seg(1, [mixed, *more])], max_tokens=60, overlap=12, language="ko")
     assert out[0].text.startswith(mixed), [c.text for c in out]
     assert out[1].text.startswith("짧은 끝 문장이다.\n그 다음 0번"), [c.text for c in out]
+
+
+def test_a_note_is_never_under_a_title_set_larger_before_the_notes() -> None:
+    """The auditor's report's title, styled above every note, used to stay the parent of every note after it
+    ("ACME CORP › Report of Independent Registered Public Accounting Firm › NOTE 3. Debt"): a filing's
+    structural heading (a part, an item, the notes' title, a note) closes every other heading above it, whatever
+    its style, and stays under the structural ones of a higher rank."""
+    report = _with_headings(seg(2, ["Item 8. Financial Statements", "Report of Independent Registered Public "
+                                    "Accounting Firm", "We have audited the statements."]), {0: 1, 1: 1})
+    notes = _with_headings(seg(3, ["Notes to Consolidated Financial Statements", "NOTE 3. Debt",
+                                   "Long-term debt was 900 at year end.", "Credit Facilities",
+                                   "The facility was undrawn."]), {0: 2, 1: 2, 3: 3})
+    out = chunks([*_filing()[:2], report, notes], max_tokens=30, overlap=0, root="ACME CORP")
+    assert not any("Report of Independent" in c.text for c in out if c.page_start == 3)
+    facility = next(c for c in out if "The facility was undrawn" in c.text)
+    assert facility.text.startswith("ACME CORP › NOTE 3. Debt\nCredit Facilities\n"), facility.text  # its own heading
+
+
+def test_structural_headings_rank_by_their_words() -> None:
+    from ingest.steps.chunk import ROOT_LEVEL, open_heading, structure_rank
+
+    assert [structure_rank(h) for h in ("PART II", "Item 7A. Market Risk", "Exhibit 4.6", "Notes to the Condensed "
+                                        "Consolidated Financial Statements", "NOTE 12. Debt", "Report of Independent "
+                                        "Registered Public Accounting Firm", "Credit Facilities")] == [
+        0, 1, 1, 2, 3, None, None]
+    stack = [(ROOT_LEVEL, "ACME"), (0, "Annual Report"), (2, "Exhibit 4.6"),
+             (1, "Report of Independent Registered Public Accounting Firm")]
+    assert open_heading(stack, 3, "Section 101. Substitution") == [
+        (ROOT_LEVEL, "ACME"), (0, "Annual Report"), (2, "Exhibit 4.6"), (3, "Section 101. Substitution")]
+    # any other heading closes by its style alone, as before
+    assert open_heading(stack, 2, "Basis for Opinion") == [*stack, (2, "Basis for Opinion")]
+    assert open_heading(stack, 1, "Signatures") == [(ROOT_LEVEL, "ACME"), (0, "Annual Report"), (1, "Signatures")]
