@@ -732,10 +732,13 @@ MOVEMENT = re.compile(r"(?i)\b(?:opened|closed|acquired|disposed|divested|sold|a
 def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], rank: int) -> list[Evidence]:
     plain = set(q.focus_terms or q.terms)
     company = match_terms(p.company)
-    # "the total number of Acme Beauty stores": the filer's own name inside the item qualifies no row
+    # "the total number of Acme Beauty stores": the filer's own name inside the item qualifies no row — where the
+    # rows name the rest of the item (a row named like the filer, "Best Buy" of Best Buy's store brands, is one)
     filer = {t for n in q.names if (n_terms := match_terms(n)) and n_terms <= company for t in n_terms}
-    if filer & plain and plain - filer - _TOTAL:
-        plain -= filer
+    rest = plain - filer
+    if filer & plain and rest - _TOTAL and any((rest - _TOTAL) & match_terms(f"{r.section} {r.label}")
+                                               for r in table.rows):
+        plain = rest
     focus = set(plain)
     row_words = set().union(*(match_terms(f"{r.section} {r.label}") for r in table.rows))
     for name in q.strong_names:  # "operating income of Greater China": a name the rows carry qualifies the item
