@@ -329,6 +329,13 @@ def name_factor(q: Question, passage: Passage, *, table: bool = False) -> float:
     return factor
 
 
+def missing_part_name(q: Question, passage: Passage) -> bool:
+    """A name of the question ("revenue from Comirnaty", "iPhone net sales") that neither the passage nor its
+    document's identity says: its figures are not that part's, whatever the row (the total revenues of the
+    filing are not one product's), nor another company's."""
+    return any(not mentions(name, passage, identity=True) for name in q.names)
+
+
 _SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
 
 
@@ -769,6 +776,7 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
     moved = _moved(q.text) if count else ""  # "How many stores did Acme open …": "open"
     movement_asked = bool(moved or MOVEMENT.search(q.text))
     moved_columns = bool(moved) and any(moved in col.header.lower() for col in table.columns)
+    unnamed_part = q.language == "en" and missing_part_name(q, p)
     balance_asked = balance_asked_of(q)
     part_asked = _part_of_year_asked(q)
     # the current or the non-current part of a liability or an asset asked ("current operating lease liabilities")
@@ -1103,6 +1111,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             score = min(score, YESNO_OFF_FOCUS_CAP)  # "Average daily short-term borrowings": a statistic of the item
         if table.borrowed:
             score *= BORROWED_HEADER  # the same row under its own header is the better quote
+        if unnamed_part:
+            score = min(score, YESNO_OFF_FOCUS_CAP)  # "revenue from Comirnaty": the total revenues are not its
         score = score * name_factor(q, p, table=True) + 0.02 / (1 + rank)
         label = f"{row.section} {row.label}".strip() if row.section else row.label
         out.append(Evidence("cell", p, min(score, 1.0), row.line, label, table, row, col, prior, change_col))
@@ -2202,10 +2212,15 @@ def _sentence_evidence(
             score = min(score * MODIFIER_ONLY, PERCENT_FOR_MONEY_CAP)
         if q.kind == "value" and q.language == "en" and span and (
                 _amount_of_another(sentence, span, measured or item_words)
+                or _part_after_whole(sentence, span, measured or item_words)
+                or (at >= 0 and _SHARE_OF_WHOLE.search(sentence[at + len(span):]) is not None
+                    and not share_of)
                 or (not count and _BOUND_BEFORE.search(sentence[max(0, at - 24):max(at, 0)]) is not None
                     and "$" in span)):
             # short-term borrowings asked: "… we have $15.0 billion of various undrawn committed lines of credit" is
-            # the lines' amount; a product's revenue asked: "revenues of more than $1 billion" is a bound, not the
+            # the lines' amount; "Of Walmart U.S.'s total net sales, approximately $21.5 billion … related to
+            # eCommerce" and "… net sales of $341.0 billion …, representing 66% of our … consolidated net sales"
+            # a part's; a product's revenue asked: "revenues of more than $1 billion" is a bound, not the
             # figure — never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and span and _another_items_amount(q, sentence, span):
@@ -2264,6 +2279,18 @@ def _amount_of_another(sentence: str, span: str, item: set[str]) -> bool:
         return False
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", m.group("what")) if w.lower() not in _NAMES_NOTHING]
     return bool(words) and not match_terms(m.group("what")) & item
+
+
+#: a sentence that opens on the whole its amounts are parts of: "Of Walmart U.S.'s total net sales, …"
+_OF_WHOLE_LEAD = re.compile(r"(?i)\s*(?:of|out\s+of)\s+(?P<whole>[^,;]{3,120}),")
+
+
+def _part_after_whole(sentence: str, span: str, item: set[str]) -> bool:
+    """The amount stated follows a lead naming the item as the whole it is a part of ("Of Walmart U.S.'s total
+    net sales, approximately $21.5 billion … related to eCommerce")."""
+    m = _OF_WHOLE_LEAD.match(sentence)
+    return m is not None and bool(item) and sentence.find(span) >= m.end() \
+        and bool(match_terms(m.group("whole")) & item)
 
 
 #: an English sentence whose amount stated is another line item's ("Net Income of $340.8 Million" for net sales)

@@ -343,13 +343,13 @@ def _kind(text: str, lang: Language, focus: str, *, dated_amount: bool = False) 
             if kind in ("definition", "yesno", "value") and "§13" in focus_groups:
                 return "date"  # "what is the date of …"
             if kind in ("definition", "yesno") and lang == "en" and (
-                _MEASURE_WORDS.search(focus) or LINE_ITEM_IDS & focus_groups
+                _MEASURE_WORDS.search(focus) or LINE_ITEM_IDS & focus_groups or _NUMBER_ASKED.search(text)
             ):
                 return "value"
             if kind == "definition" and lang == "en" and dated_amount:
                 return "value"
             return kind
-    if (lang == "en" and (_MEASURE_WORDS.search(focus) or _METRIC_WORDS.search(focus))) \
+    if (lang == "en" and (_MEASURE_WORDS.search(focus) or _METRIC_WORDS.search(focus) or _NUMBER_ASKED.search(text))) \
             or _MEASURE_GROUPS & match_terms(focus):
         return "value"  # "What was Acme's working capital …?": an amount, though no statement prints its line
     if "§13" in focus_groups and len(re.findall(r"\w+", text)) <= 8:
@@ -555,6 +555,8 @@ _ALIAS_AFTER = re.compile(r"\s*\((?:[A-Z][\w&.'’-]*)(?:\s+[A-Z][\w&.'’-]*){0
 _LEADING_FLOW_VERB = re.compile(r"^(?:generate|generated|produce|produced|bring|brought)\s+(?:in\s+)?(?=\w)",
                                 re.IGNORECASE)
 #: "the total of NVIDIA's liabilities", "the sum of its current liabilities": the item's total ("total liabilities")
+#: a count asked in words that the item's focus leaves out ("the number of paid memberships": the memberships)
+_NUMBER_ASKED = re.compile(r"(?i)\bnumber\s+of\b")
 _NUMBER_OF = re.compile(r"(?:^|(?<=\btotal\s))(?:the\s+)?number\s+of\s+(?=\w)", re.IGNORECASE)
 _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
 
