@@ -142,7 +142,7 @@ NO_COUNT = 0.5
 #: a money or percentage amount for a question that asks a count ("How many shares …") counts this much
 MONEY_FOR_COUNT = 0.6
 #: "how many …" / "the number of …" asks a count of things, not an amount of money beside it
-_COUNT_ASKED = re.compile(r"(?i)\bhow\s+many\b|\b(?:the|total)\s+number\s+of\b|\bshare\s+count\b|\bheadcount\b")
+_COUNT_ASKED = re.compile(r"(?i)\bhow\s+many\b|\b(?:the|total)\s+number\s+of\b|\b[a-z]+\s+count\b|\bheadcount\b")
 _MONEY_WORDS = re.compile(r"(?i)\b(?:usd|dollars?|in (?:millions|thousands|billions))\b|\$")
 _RATE_WORDS = re.compile(r"(?i)\bpercent(?:age)?\b|%|\bmargin\b|\bratio\b|\brate\b|\bshare of\b")
 #: a word that makes the number after it a reference to a part of the document
@@ -333,7 +333,9 @@ def missing_part_name(q: Question, passage: Passage) -> bool:
     """A name of the question ("revenue from Comirnaty", "iPhone net sales") that neither the passage nor its
     document's identity says: its figures are not that part's, whatever the row (the total revenues of the
     filing are not one product's), nor another company's."""
-    return any(not mentions(name, passage, identity=True) for name in q.names)
+    # (a company asked of a document whose identity is not known yet may be its own: its cover page tells; the
+    # capitalised words of a question's other names — "the Statement of Financial Position" — name nothing sure)
+    return bool(passage.company) and any(not mentions(name, passage, identity=True) for name in q.strong_names)
 
 
 _SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
@@ -1061,6 +1063,10 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         # … and of those, the period just before it: "2015 | 2016 | 2017" (oldest first) compares 2017 with 2016
         prior = max(same_span, key=lambda c: (_other_period(table, col, c), _same_kind(table, col, c),
                                               _just_before(table, col, c), -same_span.index(c))) if same_span else -1
+        later_only = prior >= 0 and (mine := period_key(table.columns[col].periods)) is not None \
+            and (theirs := period_key(table.columns[prior].periods)) is not None and theirs > mine
+        if later_only:
+            prior = -1  # fiscal 2019 asked of a table of 2021, 2020, 2019: no year before it here, not a later one
         if since:  # "… change since September 24, 2022?": that column is the start, the latest the end
             starts = sorted(((column_period_score(q, table, c), -c, c) for c in with_amount if c != col),
                             reverse=True)
@@ -1083,6 +1089,8 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
             prior, score = -1, min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind in ("change", "comparison") and prior < 0 and change_col < 0 and not states_change:
             score *= 0.8
+            if later_only:
+                score = min(score, YESNO_OFF_FOCUS_CAP)  # the year asked is the table's earliest: no change here
         cell = row.amount(col)
         if cell is not None and cell.percent and _asks_money(q):
             # "… (in millions)?" is not answered by a "% of revenue" cell — at most shown as the closest evidence
@@ -2170,6 +2178,11 @@ def _sentence_evidence(
             # accumulated depreciation asked: "12 months" is a length of time, not an amount — never sure
             score = min(score, YESNO_OFF_FOCUS_CAP)
         at = sentence.find(span) if span else -1
+        if q.kind in ("change", "comparison") and q.language == "en" and "%" in span \
+                and _SHARE_STATEMENT.search(sentence) and not _SHARE_ASKED.search(q.text):
+            # the revenues' growth asked: "… sales in the United States accounted for approximately 39% of total
+            # revenues, compared to 39% and 41% …" are shares of a whole, not its change — never sure
+            score = min(score, YESNO_OFF_FOCUS_CAP)
         if q.kind == "value" and q.language == "en" and at >= 0 and not asks_paid(q.text) \
                 and not _OUTFLOW_ASKED.search(q.text) and _PAID_BEFORE.search(sentence[max(0, at - 40):at]):
             # restructuring charges asked: "We paid net $93.9 million of cash related to restructuring" is what was
@@ -2213,8 +2226,8 @@ def _sentence_evidence(
         if q.kind == "value" and q.language == "en" and span and (
                 _amount_of_another(sentence, span, measured or item_words)
                 or _part_after_whole(sentence, span, measured or item_words)
-                or (at >= 0 and _SHARE_OF_WHOLE.search(sentence[at + len(span):]) is not None
-                    and not share_of)
+                or (at >= 0 and _priced(span) and not share_of
+                    and _SHARE_OF_WHOLE.search(sentence[at + len(span):]) is not None)
                 or (not count and _BOUND_BEFORE.search(sentence[max(0, at - 24):max(at, 0)]) is not None
                     and "$" in span)):
             # short-term borrowings asked: "… we have $15.0 billion of various undrawn committed lines of credit" is
@@ -2279,6 +2292,17 @@ def _amount_of_another(sentence: str, span: str, item: set[str]) -> bool:
         return False
     words = [w for w in re.findall(r"[A-Za-z][\w'-]*", m.group("what")) if w.lower() not in _NAMES_NOTHING]
     return bool(words) and not match_terms(m.group("what")) & item
+
+
+#: a question that defines the metric it asks ("DPO is defined as: …", "Define working capital ratio as …")
+_DEFINES = re.compile(r"(?i)\bis\s+defined\s+as\b|\bdefine\s+[\w\s&'’()%-]{2,60}?\s+as\b")
+
+
+#: a sentence that states a share of a whole ("… accounted for approximately 39% of total revenues"), and a
+#: question that asks one
+_SHARE_STATEMENT = re.compile(r"(?i)\b(?:account\w*\s+for|represent\w*|constitut\w*|compris\w*|made\s+up)\s+"
+                              r"(?:approximately\s+|about\s+|roughly\s+|nearly\s+)?\d[\d.]*\s*%\s+of\b")
+_SHARE_ASKED = re.compile(r"(?i)\b(?:share|portion|proportion|percent(?:age)?)\s+of\b|\bmix\b")
 
 
 #: a sentence that opens on the whole its amounts are parts of: "Of Walmart U.S.'s total net sales, …"
@@ -2581,6 +2605,11 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
             found.append(Evidence("field", p, min(score + 0.02 / (1 + rank), 1.0), field.line, field.label,
                                   field=field))
         out.extend(found)
+    if q.language == "en" and _DEFINES.search(q.text):
+        # "DPO is defined as: 365 * (average accounts payable …) / …": the figure is the analyst's formula's (its
+        # answer computed where its operands are found); a line printed under the name may be defined otherwise
+        # ("Days payable outstanding (1) 44") — never sure
+        out = [replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP)) for ev in out]
     kind_order = {"cell": 0, "field": 1, "sentence": 2}
     out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))
     return latest_first(q, out)

@@ -612,6 +612,8 @@ def ratio_answer(text: str, q: Question, passages: Sequence[Passage]) -> tuple[s
         return None
     top, bottom, value, a_text, b_text = one.top, one.bottom, one.value, one.a_text, one.b_text
     assert top.table is not None and bottom.table is not None
+    if _SHARE_FORMULA.search(text) and top.quote_text != bottom.quote_text and abs(value - 1.0) < 1e-9:
+        return None  # "… net sales came from AWS": the AWS table's own "Net sales" line is the part again, no whole
     stated = f"{value * 100:.1f}%" if percent else f"{value:.2f}"
     refs = "".join(dict.fromkeys(f"[{ev.passage.ref}]" for ev in (top, bottom)))
     name = _metric(text, top_item, bottom_item) if _named(text) or not q.focus else q.focus

@@ -269,14 +269,22 @@ def _entities(table: Table, measure: set[str]) -> list[tuple[str, Row]]:
     if named:  # "Americas: / Net sales" … (a chunk may hold one section of the table: merged later)
         return _section_totals(table, measure)
     caption = match_terms(table.caption)
+    # (a row under another measure's heading — "Net sales: / Aeronautics" where the caption says "Sales and
+    # operating profit …" — is that measure's)
     rows = [r for r in table.rows if measure <= (caption | match_terms(r.section)) and not _TOTAL.match(r.label)
-            and not measure & match_terms(r.label) and r.label.strip()]
+            and not measure & match_terms(r.label) and r.label.strip() and not _another_measures(r.section, measure)]
     if len(rows) < 2 and (any(measure <= header_terms(c.header) for c in table.columns)
                           or _partial_column(table, measure) is not None):
         # the measure is a column's ("2018 / Net Sales | 2018 / Oper. Income"): the rows are the entities
         rows = [r for r in table.rows if r.label.strip() and not _TOTAL.match(r.label)
                 and not measure & match_terms(r.label)]
     return [(r.label, r) for r in rows] if len(rows) >= 2 else []
+
+
+def _another_measures(section: str, measure: set[str]) -> bool:
+    """A row's section heading names a line item other than the measure ("Net sales:" for operating profit)."""
+    heading = match_terms(section)
+    return any(t.startswith("§") for t in heading) and not measure & heading
 
 
 def _partial_column(table: Table, measure: set[str], cols: Sequence[int] | None = None) -> int | None:
@@ -433,7 +441,7 @@ def _candidates(q: Question, measure: set[str], passages: Sequence[Passage], rat
             for name, row in entities:
                 if among and not among <= match_terms(row.section) | match_terms(table.caption):
                     continue  # "among the short-term investments": not a cash equivalent's row
-                if _RECONCILING.search(name) and not _RECONCILING.search(q.text):
+                if _RECONCILING.search(f"{row.section} {name}") and not _RECONCILING.search(q.text):
                     continue  # "Pension FAS/CAS service cost adjustment", "Unallocated items": no segment's row
                 by_customer = bool(_CUSTOMERS.search(f"{name} {row.section}"))
                 held = _change_of(found, row) is not None if change else _single(row, col, rate)
