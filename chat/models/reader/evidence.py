@@ -2294,10 +2294,6 @@ def _amount_of_another(sentence: str, span: str, item: set[str]) -> bool:
     return bool(words) and not match_terms(m.group("what")) & item
 
 
-#: a question that defines the metric it asks ("DPO is defined as: …", "Define working capital ratio as …")
-_DEFINES = re.compile(r"(?i)\bis\s+defined\s+as\b|\bdefine\s+[\w\s&'’()%-]{2,60}?\s+as\b")
-
-
 #: a sentence that states a share of a whole ("… accounted for approximately 39% of total revenues"), and a
 #: question that asks one
 _SHARE_STATEMENT = re.compile(r"(?i)\b(?:account\w*\s+for|represent\w*|constitut\w*|compris\w*|made\s+up)\s+"
@@ -2605,11 +2601,6 @@ def gather(q: Question, passages: Sequence[Passage]) -> list[Evidence]:
             found.append(Evidence("field", p, min(score + 0.02 / (1 + rank), 1.0), field.line, field.label,
                                   field=field))
         out.extend(found)
-    if q.language == "en" and _DEFINES.search(q.text):
-        # "DPO is defined as: 365 * (average accounts payable …) / …": the figure is the analyst's formula's (its
-        # answer computed where its operands are found); a line printed under the name may be defined otherwise
-        # ("Days payable outstanding (1) 44") — never sure
-        out = [replace(ev, score=min(ev.score, YESNO_OFF_FOCUS_CAP)) for ev in out]
     kind_order = {"cell": 0, "field": 1, "sentence": 2}
     out.sort(key=lambda ev: (-round(ev.score, 6), kind_order[ev.kind], ev.quote[0]))
     return latest_first(q, out)
