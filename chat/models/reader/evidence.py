@@ -330,9 +330,9 @@ def name_factor(q: Question, passage: Passage, *, table: bool = False) -> float:
 
 
 def missing_part_name(q: Question, passage: Passage) -> bool:
-    """A name of the question ("revenue from Comirnaty", "iPhone net sales") that neither the passage nor its
-    document's identity says: its figures are not that part's, whatever the row (the total revenues of the
-    filing are not one product's), nor another company's."""
+    """A name the question gives ("Pfizer's revenue from Comirnaty") that neither the passage nor its document's
+    identity says: its figures are not that part's, whatever the row (the total revenues of the filing are not one
+    product's), nor another company's."""
     # (a company asked of a document whose identity is not known yet may be its own: its cover page tells; the
     # capitalised words of a question's other names — "the Statement of Financial Position" — name nothing sure)
     return bool(passage.company) and any(not mentions(name, passage, identity=True) for name in q.strong_names)
@@ -922,12 +922,12 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if per_share_asked and share_count_row(row.label):
             row_score *= PER_SHARE_FOR_AMOUNT  # "diluted EPS" is not the shares used to compute it
         row_score *= paid_row_factor(q.text, f"{row.section} {row.label}")
-        if moved and not moved_columns:
-            # "How many stores did Acme open …" of a roll-forward by rows: the row of that movement ("Number of
-            # stores opened during the period"), not the count at either end ("Total stores open at end of period")
-            row_move = MOVEMENT.search(row.label)
-            if not (row_move and row_move.group(0).lower().startswith(moved)):
-                row_score *= MODIFIER_ONLY
+        # the movement asked is the row's own ("Number of stores opened during the period" for "… did Acme open")
+        row_moved = bool(moved) and any(m.group(0).lower().startswith(moved) for m in MOVEMENT.finditer(row.label))
+        if moved and not moved_columns and not row_moved:
+            # "How many stores did Acme open …" of a roll-forward by rows: the row of that movement, not the count at
+            # either end ("Total stores open at end of period")
+            row_score *= MODIFIER_ONLY
         elif count and not movement_asked and MOVEMENT.search(row.label):
             row_score *= OTHER_END  # the stores asked: "Number of stores opened during the period" moved the count
         if asked_part and (part_of(row.label) or part_of(row.section)) not in ("", asked_part):
@@ -1028,7 +1028,6 @@ def _table_evidence(q: Question, p: Passage, table: Table, w: dict[str, float], 
         if count:
             # "How many stores …": "(15)" under "Stores Closed" is a movement of the count, not the count
             # … but "(15)" under "Stores Closed" is the count asked when the question asks the stores closed
-            row_moved = bool(moved) and any(m.group(0).lower().startswith(moved) for m in MOVEMENT.finditer(row.label))
             with_amount = [c for c in with_amount if (a := row.amount(c)) is not None
                            and (a.value >= 0 or row_moved or (moved and moved in table.columns[c].header.lower()))
                            and not (MOVEMENT.search(table.columns[c].header) and not movement_asked)]

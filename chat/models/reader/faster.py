@@ -1,6 +1,8 @@
 """Which of two parts of one company grew faster, or is larger (pure): "Which grew faster for Acme in 2031, North
 America or International net sales?", "Which was larger for Acme in 2031, AWS or North America operating income?" —
-the parts named as ``question.per_name_questions`` splits names (capitalised), the company named once for both.
+the parts named as ``question.per_name_questions`` splits names (capitalised, "Defense, Space & Security" one of
+them), the company named once for both; or two things in lower case at the question's end ("…, footwear or apparel
+revenues?": two parts of one item; "…, net sales or operating expenses?": two line items).
 
 Each part's line is its own question ("What were Acme's North America net sales in 2031?"), read by the reader's
 cell path (``ratios.cell``: the row of the part's item in the year asked, the company's documents only) together
