@@ -19,7 +19,10 @@ figure descriptions (Bedrock analysis) are text lines of their page. A filing's 
 identity names its company, ``ingest.steps.identity``) is form boilerplate set as headings ("UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549", the registrant's street address): those headings
 close with the cover page, and from page 2 on the path starts with the company's name (``root``) instead
-("Netflix, Inc. › Liquidity and Capital Resources"), so every chunk is found by whose document it is.
+("Netflix, Inc. › Liquidity and Capital Resources"), so every chunk is found by whose document it is. A heading
+closes the headings of its style's level and deeper; a filing's structural heading (a part, an item or exhibit, the
+notes' title, a note: ``structure_rank``) also closes every other heading above it whatever its style, so a one-off
+title set larger than the notes (the auditor's report's) heads none of them.
 
 Tables (a segment's ``table_grids``, see :mod:`ingest.steps.table_chunks`) are not flat text: each
 becomes chunks of caption + Markdown header + a run of whole rows (``| label | v1 | … |``), every chunk
@@ -276,8 +279,8 @@ def open_heading(stack: list[tuple[int, str]], level: int, heading: str) -> list
     """The heading path once ``heading`` (of style ``level``) opens, itself last: it closes the headings of its
     level and deeper. A filing's structural heading (``structure_rank``) also closes every other heading above it
     but the root, the document's title and the structural ones of a higher rank, whatever their style: a note is
-    never under the auditor's report set larger before the notes ("Item 8 › Notes to Consolidated Financial
-    Statements › NOTE 1" where those are headings, "NOTE 1" alone where they are not)."""
+    never under the auditor's report set larger before the notes, though still under "Item 8" or the notes' title
+    where their style puts them above it."""
     rank = structure_rank(heading)
     if rank is not None:
         stack = [(lv, text) for lv, text in stack
