@@ -107,7 +107,8 @@ from chat.models.reader.text import (
 from chat.models.reader.units import money_cell, share_count_row
 
 EvidenceKind = Literal["cell", "field", "sentence"]
-#: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it)
+#: a Korean/Japanese sentence's score: this share is its passage's support (the question's words anywhere in it);
+#: both the sentence's words and its passage's are read with the document's title (``Passage.title``) before them
 PASSAGE_SUPPORT = 0.5
 #: a yes/no question's sentence must hold this much of what it asks about (its focus, by weight)
 YESNO_FOCUS_HELD = 0.5
@@ -2028,7 +2029,10 @@ def _sentence_evidence(
     words: WordMatcher | None = None, asked: tuple[AnswerType, str] = ("", ""),
 ) -> list[Evidence]:
     terms_asked = set(q.terms)
-    context = words.coverage(p.text) if words is not None else 0.0
+    # Korean/Japanese: the document's title is part of every sentence's context — a sentence speaks of its
+    # article's subject without naming it ("이 배는 …" in "노아의 방주", the subject dropped altogether)
+    title = p.title() + "\n" if words is not None and p.file_name else ""
+    context = words.coverage(title + p.text) if words is not None else 0.0
     period_terms = {t for period in q.periods for t in match_terms(period.text)}
     rows: list[tuple[int, int, float, bool, bool]] = []  # span, sentence coverage, fits the period, typed answer
     contradicted_at: set[tuple[int, int]] = set()  # spans that state another period only
@@ -2074,7 +2078,7 @@ def _sentence_evidence(
             offered |= q.focus_terms | paid_terms
         cov = coverage(terms_asked, offered, w)
         if words is not None:  # Korean/Japanese: bigrams and particle-free words (the passage's support below)
-            cov = (cov + words.coverage(sentence)) / 2
+            cov = (cov + words.coverage(title + sentence)) / 2
         typed = words is not None and bool(candidates(sentence, asked[0], asked[1], q.text))
         rows.append((s, e, cov, fits, typed))
         if contradicted or (q.language == "en" and _another_comparison(q, stated)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from chat.models.extractive import Language
@@ -26,6 +27,11 @@ class Passage:
     def __post_init__(self) -> None:
         if not self.text and self.lines:
             object.__setattr__(self, "text", "\n".join(self.lines))
+
+    def title(self) -> str:
+        """Its document's title as the file name gives it: the name without its extension, underscores read as
+        spaces ("노아의_방주.pdf" → "노아의 방주"); "" without a file name."""
+        return re.sub(r"_+", " ", re.sub(r"\.[A-Za-z][A-Za-z0-9]{1,4}$", "", self.file_name)).strip()
 
     def owner_only(self) -> Passage:
         """The passage without its text (nor OCR lines): whose document it is, by its file name and identity."""
