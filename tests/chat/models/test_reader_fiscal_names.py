@@ -57,3 +57,27 @@ def test_an_analysts_fy_is_the_year_it_ended_in() -> None:
     # a quarter that ends before the January year-end is in the year it is named by
     second = analyze("What were Larkspur Beauty's net sales in the second quarter of fiscal 2022?")
     assert by_start(second) is second
+
+
+CASH_FLOWS = """Consolidated Statements of Cash Flows
+KESTREL FOODS, INC. AND SUBSIDIARIES
+(In Millions)
+|  | Fiscal Year / 2022 | Fiscal Year / 2021 | Fiscal Year / 2020 |
+|---|---|---|---|
+| Cash and cash equivalents - beginning of year | 1,505.2 | 1,677.8 | 450.0 |
+| Cash and cash equivalents - end of year | $569.4 | $1,505.2 | $1,677.8 |"""
+
+
+def test_a_fiscal_year_whose_header_levels_split_its_name_is_that_fiscal_year() -> None:
+    """"Fiscal Year / 2022" is the company's fiscal 2022: "fiscal 2023" asked in the company's words is not
+    answered from it (before: the 2022 column read as a calendar year, a fiscal 2023's neighbour — $569.4 million,
+    sure); "fiscal 2022" still is."""
+    (table,) = find_tables(CASH_FLOWS)
+    assert [p.fiscal for c in table.columns for p in c.periods] == [True, True, True]
+    passages = [Passage("S1", CASH_FLOWS, "doc-1", "KESTREL_2022_10K.pdf", 49, company="Kestrel Foods, Inc.",
+                        period_end="2022-05-29")]
+    later = read("How much cash and cash equivalents did Kestrel Foods have at the end of fiscal 2023?", passages)
+    assert later.declined
+    asked = read("How much cash and cash equivalents did Kestrel Foods have at the end of fiscal 2022?", passages)
+    assert "$569.4 million" in asked.text.split("\n")[0]
+    assert not asked.declined
