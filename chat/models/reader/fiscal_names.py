@@ -27,14 +27,40 @@ from chat.models.reader.question import Question
 _FISCAL = re.compile(r"(?i)\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b")
 #: the months a year that is named by the year it began in ends in
 _EARLY_MONTHS = (1, 2)
+#: a date in those months ("January 28, 2023", "Feb. 3, 2024"): its year
+_EARLY_DATE = re.compile(r"\b(?:January|February|Jan\.|Feb\.)\s+\d{1,2},\s+((?:19|20)\d\d)\b")
+_SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z])|\n\s*\n|\n(?=\|)")
+
+
+def _ties(texts: Iterable[str]) -> Counter[str]:
+    """How the texts tie a fiscal year to the date it ended: "fiscal 2023" and "January 28, 2023" in one sentence
+    name the year by its end, "fiscal 2022" beside "January 28, 2023" by its start — each "fiscal N" read with the
+    January/February date nearest it in its sentence."""
+    votes: Counter[str] = Counter()
+    for text in texts:
+        for sentence in _SENTENCE.split(text):
+            dates = [(m.start(), int(m.group(1))) for m in _EARLY_DATE.finditer(sentence)]
+            if not dates:
+                continue
+            for m in _FISCAL.finditer(sentence):
+                year = min(dates, key=lambda d: abs(d[0] - m.start()))[1]
+                named = int(m.group(1))
+                votes["end" if year == named else "start" if year == named + 1 else ""] += 1
+    del votes[""]
+    return votes
 
 
 def names_by_start(texts: Iterable[str], ends: Iterable[Period]) -> bool:
     """The document (its ``texts``, the periods its tables' columns end on, ``ends``) names its fiscal years by the
-    calendar year they began in (see the module docstring)."""
+    calendar year they began in (see the module docstring): by what its sentences tie to their end dates where
+    they do, else by the year it talks about most."""
     years = [p.year for p in ends if p.year is not None and p.month in _EARLY_MONTHS]
     if not years:
         return False
+    texts = list(texts)
+    ties = _ties(texts)
+    if ties["end"] != ties["start"]:
+        return ties["start"] > ties["end"]
     year = max(years)
     said = Counter(int(y) for text in texts for y in _FISCAL.findall(text))
     return said[year - 1] > said[year]

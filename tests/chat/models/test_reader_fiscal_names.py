@@ -81,3 +81,28 @@ def test_a_fiscal_year_whose_header_levels_split_its_name_is_that_fiscal_year() 
     asked = read("How much cash and cash equivalents did Kestrel Foods have at the end of fiscal 2022?", passages)
     assert "$569.4 million" in asked.text.split("\n")[0]
     assert not asked.declined
+
+
+#: an end-named retailer's pages where the prior year happens to be mentioned more often than the current one
+END_NAMED_TIED = """Harrier Electronics, Inc.
+Consolidated Statements of Earnings
+|  | Fiscal Years Ended / January 28, 2023 | Fiscal Years Ended / January 29, 2022 |
+|---|---|---|
+| Revenue | $46,298 | $51,761 |
+All of our former stores in Mexico were closed as of the end of the first quarter of fiscal 2022.
+In fiscal 2022, we acquired all of the outstanding shares of a care-at-home platform.
+A 10% change in deferred revenue as of January 28, 2023, would have affected net earnings by approximately $40
+million in fiscal 2023."""
+
+
+def test_a_sentence_that_ties_a_fiscal_year_to_its_end_date_decides_how_the_years_are_named() -> None:
+    """"as of January 28, 2023 … in fiscal 2023" names the year by its end, though the pages say "fiscal 2022" more
+    often (before: read as named by its start, and "fiscal 2023" asked found no column at all); "fiscal 2022 …
+    ended January 28, 2023" names it by its start."""
+    ends = [p for t in find_tables(END_NAMED_TIED) for c in t.columns for p in c.periods]
+    assert not names_by_start([END_NAMED_TIED], ends)
+    first = _first("What was Harrier Electronics' revenue in fiscal 2023?", END_NAMED_TIED)
+    assert first.startswith("Revenue was $46,298")
+    start_named = "Fiscal 2023 began strongly. Fiscal 2023 was a record. For fiscal 2022, the 52 weeks ended " \
+                  "January 28, 2023, net sales increased 18.2%."
+    assert names_by_start([start_named], ends)
