@@ -44,3 +44,14 @@ def test_the_title_makes_the_reader_sure_of_a_sentence_that_answers_its_subject(
 def test_a_document_titled_otherwise_still_declines_and_another_subject_too() -> None:
     assert read("미르호는 총 몇층으로 되어 있었는가?", _passages("자료_03.pdf")).declined
     assert read("가온호의 돛은 몇 개였는가?", _passages("미르호.pdf")).declined
+
+
+def test_a_japanese_sentence_reads_its_documents_title_too() -> None:
+    """Before: declined (0.31) and "not sure" (0.42)."""
+    text = ("全長は約40メートル、幅は約9メートルであった。\n船内は3層に分かれており、最下層には貨物を積んだ。\n"
+            "船体は樫の木で造られ、外側には松脂が塗られていたと記録されている。")
+    passages = [Passage("S1", text, "d1", "ミル丸.pdf", 2)]
+    layers = read("ミル丸は何層に分かれていたか？", passages)
+    assert layers.why == "sure" and "3層" in layers.text.splitlines()[0]
+    assert read("ミル丸の船体は何で造られたか？", passages).why == "sure"
+    assert read("ミル丸は何層に分かれていたか？", [Passage("S1", text, "d1", "資料_03.pdf", 2)]).declined
