@@ -30,6 +30,10 @@ sentence's coverage, an echo of the question, the score's gap to the best or an 
 "한 대"), refit on the same capture (issue 12, stop 53): search order 86.2%, the previous weights 87.9%, held out
 87.0% → 87.5%, these weights 88.2% on all; a word next to the question's wh-word, a fragment cut at a chunk's edge
 and a sentence that only restates the question (a rule, not a weight) did not help (held out 87.0–87.1%).
+With the document's title in each sentence's score (``Passage.title``, stop 60): search order 87.0%, these weights
+89.0%, held out 88.0%, a refit 89.0% on all — not refit; a predicate that is the asked noun itself ("… 나라의
+이름은" — the sentence naming "나라" restates the category, not the answer) left out of ``predicate``: held out
+88.1%, on all 88.6% — not kept.
 The report split (odd articles) was not used. The decline decision and the answer's confidence still
 read the best coverage score (``decline``): the choice only changes which sentence is quoted first, never whether
 the reader answers.

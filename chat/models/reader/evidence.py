@@ -321,22 +321,25 @@ def name_factor(q: Question, passage: Passage, *, table: bool = False) -> float:
     statement's rows never name the company and its heading path may not either (a cover whose text layer breaks
     at every word heads the filing "UNITED › INC."): the document's identity counts for it."""
     factor = 1.0
-    for name in q.strong_names:
+    # a name insisted on ("AWS operating income": the question's only company-like name) weighs as a strong one
+    strong = (*q.strong_names, *q.insisted_names)
+    for name in strong:
         if not _present(name, passage) and not (table and mentions(name, passage, identity=True)):
             factor *= 0.5
-    for name in [n for n in q.names if n not in q.strong_names][:2]:
+    for name in [n for n in q.names if n not in strong][:2]:
         if not _present(name, passage):
             factor *= 0.85
     return factor
 
 
 def missing_part_name(q: Question, passage: Passage) -> bool:
-    """A name the question gives ("Pfizer's revenue from Comirnaty") that neither the passage nor its document's
-    identity says: its figures are not that part's, whatever the row (the total revenues of the filing are not one
-    product's), nor another company's."""
+    """A name the question gives ("Pfizer's revenue from Comirnaty", "AWS operating income") that neither the
+    passage nor its document's identity says: its figures are not that part's, whatever the row (the total revenues
+    of the filing are not one product's), nor another company's."""
     # (a company asked of a document whose identity is not known yet may be its own: its cover page tells; the
     # capitalised words of a question's other names — "the Statement of Financial Position" — name nothing sure)
-    return bool(passage.company) and any(not mentions(name, passage, identity=True) for name in q.strong_names)
+    return bool(passage.company) and any(not mentions(name, passage, identity=True)
+                                         for name in (*q.strong_names, *q.insisted_names))
 
 
 _SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
@@ -1401,6 +1404,10 @@ _LEGAL_FORMS = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", 
                           "ag", "se"})
 #: an ordinal's ending right after its number ("53rd", "1st", "4th")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
+#: a month's name just before a number: "December 31" is a day (its year written elsewhere or not at all)
+_MONTH_BEFORE = re.compile(
+    r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s*$")
 #: "how much …" asks an amount of money (or a share), not a duration or a count beside it
 _HOW_MUCH = re.compile(r"(?i)\s*(?:\w+\s*,\s*)?(?:by\s+)?how\s+much\b")
 #: an English amount's next words: what it counts, when they are not a unit, a verb or a function word
@@ -1518,6 +1525,8 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
                 continue  # "the S&P 500 Retailing Index", "the Russell 2000": an index's name, not an amount
             if not amount.percent and not amount.currency and _ORDINAL.match(sentence, e):
                 continue  # "a 53rd reporting week", "the 4th quarter": an ordinal, not an amount
+            if not amount.percent and not amount.currency and _MONTH_BEFORE.search(sentence, max(0, s - 12), s):
+                continue  # "As of / Year Ended December 31, Change 2017 2016": a day of a month, not an amount
             if not amount.percent and not amount.currency and FOOTNOTE_MARK.fullmatch(raw.strip()):
                 continue  # "(3) Services net sales include …": a footnote's mark, not an amount
             if not amount.percent and not amount.currency and _SPAN_AFTER.match(sentence, e):

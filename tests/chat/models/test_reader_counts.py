@@ -147,3 +147,15 @@ def test_the_whole_stated_before_the_parts_it_includes_is_the_count() -> None:
         "technology professionals.", "doc-q", "quillon-10k.pdf", 6, company="Quillon Devices, Inc.")
     answer = read("How many employees did Quillon have at the end of 2031?", [human_capital])
     assert answer.text.startswith("The documents say 116,000 employees"), answer.text  # before: unsure
+
+
+def test_a_day_of_a_month_is_no_count() -> None:
+    """A heading's "As of / Year Ended December 31, Change 2027 2026" holds no count of members (before: "31",
+    sure)."""
+    heading = ("Quillon Media, Inc. › Segment Results International Streaming Segment As of /Year Ended December 31, "
+               "Change 2027 2026 2025 2027 vs. 2026 2026 vs. 2025")
+    q = analyze("How many streaming members did Quillon Media have at the end of 2027?")
+    assert answer_span(q, heading) == ""
+    answer = read(q.text, [Passage("S1", heading, "d1", "quillon-10k.pdf", 23, company="Quillon Media, Inc.")])
+    assert answer.why != "sure" and not answer.text.startswith("The documents say 31")
+    assert answer_span(q, "We had 117.58 million paid streaming members as of December 31, 2027.") == "117.58 million"

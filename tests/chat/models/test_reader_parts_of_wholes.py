@@ -57,3 +57,20 @@ def test_a_parts_amount_is_not_the_whole() -> None:
 def test_the_number_of_things_asks_a_value() -> None:
     q = analyze("What was Kestrel's number of paid memberships at the end of 2031?")
     assert (q.focus, q.kind) == ("paid memberships", "value")
+
+
+def test_a_part_named_before_its_measure_is_no_other_companys_figure() -> None:
+    """"AWS operating income" (the question's only name, insisted on) asked of another company's filing that does not
+    say it: its operating income is never the answer surely (before: $838,679 thousand, sure — the name was
+    weighed like a soft one)."""
+    other = Passage("S1", STATEMENT.replace("Revenues | $81,288 | $41,651", "Operating income | $838,679 | $379,793"),
+                    "doc-9", "GANNET_2031_10K.pdf", 40, company="Gannet Media, Inc.")
+    mention = Passage("S2", "GANNET MEDIA › Technology\nWe run our service on AWS and on our own content network.",
+                      "doc-9", "GANNET_2031_10K.pdf", 12, company="Gannet Media, Inc.")
+    assert analyze("What was AWS operating income in 2031?").insisted_names == ("AWS",)
+    answer = read("What was AWS operating income in 2031?", [other, mention])
+    assert answer.why != "sure"
+    own = Passage("S1", STATEMENT.replace("Revenues | $81,288 | $41,651", "AWS operating income | $4,331 | $3,108"),
+                  "doc-2031", "KESTREL_2031_10K.pdf", 40, company="Kestrel Inc.")
+    assert read("What was AWS operating income in 2031?", [own]).text.startswith(
+        "AWS operating income was $4,331 million")
