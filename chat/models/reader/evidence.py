@@ -1575,6 +1575,16 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
             restated = [(m.start(), m.end()) for m in _RESTATED.finditer(sentence)]
             candidates = [c for c in candidates if not any(a < c[0] < b for a, b in restated)] or candidates
             money = [c for c in money if c in candidates]
+        focus_text = sentence
+        if q.language == "en" and not _basis(q.text):
+            # no basis asked: the reported figure, not the adjusted one beside it ("Reported Diluted EPS––$3.85
+            # … Adjusted Diluted EPS (Non-GAAP)––$4.42"); the adjusted figure's label is no mention of the item
+            adjusted = _adjusted_zones(sentence, candidates)
+            if adjusted and len(adjusted) < len(candidates):
+                candidates = [c for c in candidates if c[0] not in adjusted]
+                money = [c for c in money if c in candidates]
+                for start, begin in adjusted.items():
+                    focus_text = focus_text[:begin] + " " * (start - begin) + focus_text[start:]
         if asks_count(q) and not money and (kinds := _kinds_summed(q, sentence)):
             return kinds  # "1,200 large-format and 400 small-format stores": every store asked, both kinds
         if asks_count(q) and not money and (whole := _whole_or_part(q, sentence, candidates)):
@@ -1590,7 +1600,7 @@ def answer_span(q: Question, sentence: str, *, heading_periods: bool = True) -> 
         if heading_periods:
             candidates = _of_the_asked_clause(q, sentence, candidates)
         if candidates:  # "($5.44 per share)": the amount, not its bracket
-            nearest = _nearest_after_focus(q, sentence, candidates)
+            nearest = _nearest_after_focus(q, focus_text, candidates)
             return nearest[1:] if nearest.startswith("(") and ")" not in nearest else nearest
     if asks_auditor(q):
         return firm_in(sentence)  # the auditor asked: a firm ("Ernst & Young LLP"), not "Basis for Opinion"
@@ -1728,6 +1738,19 @@ def _basis(text: str) -> str:
     if _ADJUSTED_BASIS.search(text):
         return "adjusted"
     return "reported" if _REPORTED_BASIS.search(text) else ""
+
+
+def _adjusted_zones(sentence: str, candidates: Sequence[tuple[int, str]]) -> dict[int, int]:
+    """The candidates a sentence states on an adjusted basis: each one's start → where its label begins (the text
+    since the amount before it, at most ``BASIS_REACH`` × 2 back, says "Adjusted", "Non-GAAP", "core" …)."""
+    out: dict[int, int] = {}
+    previous_end = 0
+    for start, raw in sorted(candidates):
+        begin = max(previous_end, start - 2 * BASIS_REACH)
+        if _basis(sentence[begin:start]) == "adjusted":
+            out[start] = begin
+        previous_end = start + len(raw)
+    return out
 
 
 def _other_basis(question: str, sentence: str, span: str) -> bool:

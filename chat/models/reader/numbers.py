@@ -16,7 +16,7 @@ _CURRENCY_PREFIX = r"(?:US\$|\$|€|£|¥|￥|₩|(?<![A-Za-z])(?:RM|USD|KRW|JPY
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 #: one amount: optional sign/paren/currency, digits, optional myriad groups, percent or currency suffix
 AMOUNT_RE = re.compile(
-    r"(?P<neg>[△▲−\-–]\s?)?(?P<open>\()?\s?(?P<cur>" + _CURRENCY_PREFIX + r")?\s?"
+    r"(?P<neg>(?<![−\-–—])[△▲−\-–]\s?)?(?P<open>\()?\s?(?P<cur>" + _CURRENCY_PREFIX + r")?\s?"
     r"(?P<num>(?:" + _NUM + r")(?:\s?[조억만兆億万]\s?(?:" + _NUM + r")?)*)"
     r"\s?(?P<close>\))?\s?(?P<suffix>%|퍼센트|percent\b|원|円|달러|ドル|억\s?원|백만\s?원|천\s?원|百万円|千円|"
     r"million\b|billion\b|thousand\b|bn\b|mn\b)?",

@@ -561,8 +561,14 @@ _NUMBER_OF = re.compile(r"(?:^|(?<=\btotal\s))(?:the\s+)?number\s+of\s+(?=\w)", 
 _TOTAL_OF = re.compile(r"\b(?:the\s+)?(?:total|sum)\s+of\s+(?:the\s+|its\s+|their\s+)?(?=\w)", re.IGNORECASE)
 
 
+#: a clause after the item that asks it compared: "… and how did it compare to 2016?", ", and how does that change …"
+_COMPARE_CLAUSE = re.compile(r"(?i),?\s+and\s+how\s+(?:did|does|do|has|have|is|was)\s+(?:it|that|this|they|these|"
+                             r"those)\s+(?:compare[ds]?|change[ds]?)\b[^?]*")
+
+
 def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
+    body = _COMPARE_CLAUSE.sub("", body)  # "… in 2017 and how did it compare to 2016?": the item is before it
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
     body = _EN_LEAD.sub("", _IMPERATIVE.sub("", body.strip().rstrip("?.").strip()))
     body = _CASH_OUT.sub(" ", body).strip()
@@ -792,6 +798,10 @@ def _is_ask(piece: str, lang: Language) -> bool:
     return any(cue in piece for cue in (*KO_CUES, *JA_CUES))
 
 
+#: an ask that refers back to the item before it: "how did it compare …", "how does that change …"
+_PRONOUN_ASK = re.compile(r"(?i)\b(?:it|that|this|they|these|those)\s+(?:compare|change|grow|increase|decrease)")
+
+
 def analyze(text: str) -> Question:
     """The question's analysis; ``parts`` holds each ask of a two-part question (else empty)."""
     lang = detect_language(text)
@@ -821,6 +831,10 @@ def analyze(text: str) -> Question:
                 )
             if not part.periods:
                 part = replace(part, periods=prev.periods, span=part.span or prev.span)
+            elif part.kind in ("change", "comparison") and len(part.periods) == 1 and _PRONOUN_ASK.search(piece) \
+                    and prev.periods and all(p.text != part.periods[0].text for p in prev.periods):
+                # "What was X in 2017 and how did it compare to 2016?": the year before is compared with 2017
+                part = replace(part, periods=(*prev.periods, *part.periods), span=part.span or prev.span)
             if not part.names:
                 part = replace(part, names=prev.names, strong_names=prev.strong_names,
                                insisted_names=prev.insisted_names)
