@@ -566,9 +566,14 @@ _COMPARE_CLAUSE = re.compile(r"(?i),?\s+and\s+how\s+(?:did|does|do|has|have|is|w
                              r"those)\s+(?:compare[ds]?|change[ds]?)\b[^?]*")
 
 
+#: the reported basis said outright: "GAAP diluted EPS", "… on a GAAP basis" (never "non-GAAP")
+_GAAP_BASIS = re.compile(r"(?i)(?:\bon\s+an?\s+)?(?<!non-)(?<!non\s)\b(?:U\.?S\.?\s+)?GAAP\b(?:\s+basis\b)?")
+
+
 def _en_focus(text: str, periods: list[Period], name_spans: list[tuple[int, int]]) -> str:
     body = _strip_spans(text, [(p.start, p.end) for p in periods] + name_spans)
     body = _COMPARE_CLAUSE.sub("", body)  # "… in 2017 and how did it compare to 2016?": the item is before it
+    body = _GAAP_BASIS.sub(" ", body)  # "GAAP diluted EPS": the statement's own figure, no word of its line
     body = re.sub(r"^[^?]*?,\s*(?=(?:what|which|who|whom|when|where|why|how)\b)", "", body.strip(), flags=re.IGNORECASE)
     body = _EN_LEAD.sub("", _IMPERATIVE.sub("", body.strip().rstrip("?.").strip()))
     body = _CASH_OUT.sub(" ", body).strip()

@@ -50,3 +50,16 @@ def test_a_value_and_how_it_compared_are_both_answered() -> None:
     first, *rest = [line for line in answer.text.split("\n") if line and not line.startswith(">")]
     assert first.startswith("Net income was $3,033 million")
     assert rest[0].startswith("Net income was up 27.9%: $3,033 million") and "$2,371 million" in rest[0]
+
+
+def test_gaap_said_outright_is_no_word_of_the_line() -> None:
+    """"GAAP diluted earnings per share" is the statement's "Diluted net income per share" (before: "gaap" was a word
+    the row had to hold — not sure); "non-GAAP" stays the question's basis."""
+    assert analyze("What was Kestrel's GAAP diluted earnings per share in 2031?").focus == "diluted earnings per share"
+    assert analyze("What was Kestrel's diluted EPS on a GAAP basis in 2031?").focus == "diluted EPS"
+    assert "gaap" in analyze("What was Kestrel's non-GAAP diluted EPS in 2031?").focus_terms
+    eps = STATEMENT.replace("Net income | $596 | $2,371 | $3,033",
+                            "Diluted net income per share | $8.40 | $9.02 | $10.10")
+    answer = read("What was Kestrel's GAAP diluted earnings per share in 2031?",
+                  [Passage("S1", eps, "d1", "KESTREL_2031_10K.pdf", 40, company="Kestrel Inc.")])
+    assert answer.why == "sure" and answer.text.startswith("Diluted net income per share was $10.10")
