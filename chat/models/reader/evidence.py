@@ -1742,7 +1742,7 @@ def _basis(text: str) -> str:
 
 def _adjusted_zones(sentence: str, candidates: Sequence[tuple[int, str]]) -> dict[int, int]:
     """The candidates a sentence states on an adjusted basis: each one's start → where its label begins (the text
-    since the amount before it, at most ``BASIS_REACH`` × 2 back, says "Adjusted", "Non-GAAP", "core" …)."""
+    since the candidate before it, at most ``BASIS_REACH`` × 2 back, says "Adjusted", "Non-GAAP", "core" …)."""
     out: dict[int, int] = {}
     previous_end = 0
     for start, raw in sorted(candidates):

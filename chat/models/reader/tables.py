@@ -106,14 +106,14 @@ def _quarter_of_year(periods: tuple[Period, ...]) -> tuple[Period, ...]:
 
 #: "Fiscal Year / 2022": a fiscal year whose header levels split its name from its number — the company's fiscal
 #: 2022, not the calendar year (a "fiscal 2023" asked is no neighbour of it)
-_FISCAL_LEVELS = re.compile(r"(?i)\b(fiscal(?:\s+years?)?)\s*/\s*((?:19|20)\d\d)\b")
+_FISCAL_LEVELS = re.compile(r"(?i)\bfiscal(?:\s+years?)?\s*/\s*((?:19|20)\d\d)\b")
 
 
 def _column(header: str, caption_span: int | None, caption_year: int | None = None,
             caption_end: tuple[int, int] | None = None) -> Column:
     # header levels joined by " / " split a date: "Three Months Ended March 31, / 2023" is March 31, 2023
     # (a numeric date, "3/25/2023", has no space around its slashes)
-    periods = tuple(find_periods(_FISCAL_LEVELS.sub(r"Fiscal Year \2", re.sub(
+    periods = tuple(find_periods(_FISCAL_LEVELS.sub(r"Fiscal Year \1", re.sub(
         r"(\d{1,2})(?:,\s*/\s*|\s+/\s*|\s*/\s+)((?:19|20)\d\d)\b", r"\1, \2", header))))
     periods = _quarter_of_year(periods)
     if caption_year and periods and all(p.year is None and (p.quarter or p.half) for p in periods):
