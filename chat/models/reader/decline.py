@@ -78,7 +78,7 @@ _EN_INDIRECT = re.compile(
 def missing_names(q: Question, passages: Sequence[Passage]) -> list[str]:
     """Strong (and insisted) names of ``q`` that no passage mentions (text or file name); for a Korean/Japanese
     question also the topic it opens with (``answer_types.topic_word``), when no passage names it."""
-    missing = [name for name in (*q.strong_names, *q.insisted_names) if not any(mentions(name, p) for p in passages)]
+    missing = [name for name in q.required_names if not any(mentions(name, p) for p in passages)]
     if q.language in ("ko", "ja") and passages:
         topic = topic_missing(q.text, q.language, [t for p in passages for t in (p.text, p.file_name)])
         if topic and not any(topic in name or name in topic for name in q.strong_names):

@@ -69,7 +69,7 @@ from chat.models.reader.heads import (
     named_after_before,
     statistic_of,
 )
-from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, NOT_GRAND_TOTAL
+from chat.models.reader.lexicon import GRAND_TOTAL, JA_CUES, KO_CUES, MONTHS, NOT_GRAND_TOTAL
 from chat.models.reader.morph import WordMatcher, question_words
 from chat.models.reader.names import mentions
 from chat.models.reader.numbers import all_amounts
@@ -322,7 +322,7 @@ def name_factor(q: Question, passage: Passage, *, table: bool = False) -> float:
     at every word heads the filing "UNITED › INC."): the document's identity counts for it."""
     factor = 1.0
     # a name insisted on ("AWS operating income": the question's only company-like name) weighs as a strong one
-    strong = (*q.strong_names, *q.insisted_names)
+    strong = q.required_names
     for name in strong:
         if not _present(name, passage) and not (table and mentions(name, passage, identity=True)):
             factor *= 0.5
@@ -338,8 +338,7 @@ def missing_part_name(q: Question, passage: Passage) -> bool:
     of the filing are not one product's), nor another company's."""
     # (a company asked of a document whose identity is not known yet may be its own: its cover page tells; the
     # capitalised words of a question's other names — "the Statement of Financial Position" — name nothing sure)
-    return bool(passage.company) and any(not mentions(name, passage, identity=True)
-                                         for name in (*q.strong_names, *q.insisted_names))
+    return bool(passage.company) and any(not mentions(name, passage, identity=True) for name in q.required_names)
 
 
 _SINCE = re.compile(r"(?i)\b(?:since|from)\s+(?:the\s+)?(?:(?:end|close)\s+of\s+(?:the\s+)?)?$")
@@ -1405,9 +1404,7 @@ _LEGAL_FORMS = frozenset({"inc", "corp", "corporation", "co", "company", "ltd", 
 #: an ordinal's ending right after its number ("53rd", "1st", "4th")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 #: a month's name just before a number: "December 31" is a day (its year written elsewhere or not at all)
-_MONTH_BEFORE = re.compile(
-    r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s*$")
+_MONTH_BEFORE = re.compile(r"(?i)\b(?:{})\.?\s*$".format("|".join(sorted(MONTHS, key=len, reverse=True))))
 #: "how much …" asks an amount of money (or a share), not a duration or a count beside it
 _HOW_MUCH = re.compile(r"(?i)\s*(?:\w+\s*,\s*)?(?:by\s+)?how\s+much\b")
 #: an English amount's next words: what it counts, when they are not a unit, a verb or a function word

@@ -312,6 +312,11 @@ class Question:
     scale: str = ""  # the scale the question or its instructions ask the amount in ("million": "in USD millions")
     parts: tuple[Question, ...] = field(default=())
 
+    @property
+    def required_names(self) -> tuple[str, ...]:
+        """The names no passage may lack: the strong ones and those insisted on."""
+        return (*self.strong_names, *self.insisted_names)
+
 
 #: a metric's abbreviation in the focus ("net PPNE", "COGS", "DPO")
 _ABBREVIATION = re.compile(r"\b[A-Z][A-Z&]{1,5}\b")
